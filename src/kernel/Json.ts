@@ -1,0 +1,443 @@
+/**
+ * Hardened JSON input. Every file cardfx reads goes through `parseJson` before
+ * any Schema decode, which closes the holes plain `JSON.parse` + Schema leave
+ * open: a size cap, a depth cap (Schema decode overflows the stack around
+ * 1,100 levels), `__proto__`/`constructor`/`prototype` keys (a decoded
+ * `Schema.Record` would let `__proto__` replace its prototype), duplicate keys
+ * (`JSON.parse` silently keeps the last one), non-finite numbers and numbers
+ * outside the safe-integer range, invalid UTF-8 and empty files. Each is one
+ * diagnostic with the file, line:column and JSON pointer.
+ *
+ * The parser is a plain recursive-descent scanner whose recursion is bounded
+ * by the depth cap, so it can never overflow the stack.
+ *
+ * @since 0.1.0
+ */
+import { Either } from "effect"
+import { type Diagnostic, diagnostic } from "./Diagnostic.js"
+import type { DiagnosticCode } from "./DiagnosticCode.js"
+import { Limits } from "./Limits.js"
+
+export type JsonValue = null | boolean | number | string | ReadonlyArray<JsonValue> | { readonly [key: string]: JsonValue }
+
+export interface JsonOptions {
+  /** File name reported in diagnostics. */
+  readonly file?: string | undefined
+  /** Byte cap (default {@link Limits.inputBytes}). */
+  readonly maxBytes?: number | undefined
+  /** Nesting cap (default {@link Limits.inputDepth}). */
+  readonly maxDepth?: number | undefined
+}
+
+/** A parsed document: its value and its text, kept to locate later diagnostics. */
+export interface JsonDocument {
+  readonly value: JsonValue
+  readonly text: string
+  readonly file: string | undefined
+}
+
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
+
+/** Parses bytes or text into a JSON document, or the first problem as a diagnostic. */
+export const parseJson = (input: string | Uint8Array, options: JsonOptions = {}): Either.Either<JsonDocument, Diagnostic> => {
+  const file = options.file
+  const maxBytes = options.maxBytes ?? Limits.inputBytes
+  let text: string
+  if (typeof input === "string") {
+    if (input.length > maxBytes) return Either.left(tooLarge(input.length, maxBytes, file))
+    text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input
+  } else {
+    if (input.byteLength > maxBytes) return Either.left(tooLarge(input.byteLength, maxBytes, file))
+    const decoded = decodeUtf8(input)
+    if (typeof decoded !== "string") {
+      const { line, column } = lineColumnOfBytes(input, decoded.offset)
+      return Either.left(
+        diagnostic("invalid_utf8", `invalid UTF-8 byte sequence at byte ${decoded.offset}`, { file, path: "", line, column })
+      )
+    }
+    text = decoded
+  }
+  const parser = new Parser(text, file, options.maxDepth ?? Limits.inputDepth, undefined)
+  const result = parser.parseDocument()
+  return result === FAILED ? Either.left(parser.failure as Diagnostic) : Either.right({ value: result, text, file })
+}
+
+const tooLarge = (size: number, max: number, file: string | undefined): Diagnostic =>
+  diagnostic("file_too_large", `input is ${size} bytes; the cap is ${max} bytes`, {
+    file,
+    path: "",
+    line: 1,
+    column: 1,
+    details: { size, limit: max }
+  })
+
+/**
+ * Where a JSON pointer starts in a document's text, as 1-based line and
+ * column. Falls back to the nearest existing ancestor, then to 1:1. Runs the
+ * parser again with position tracking, so it costs nothing on the happy path.
+ */
+export const locate = (doc: Pick<JsonDocument, "text">, pointer: string): { line: number; column: number } => {
+  const positions = positionsOf(doc.text)
+  let p = pointer
+  for (;;) {
+    const offset = positions.get(p)
+    if (offset !== undefined) return lineColumn(doc.text, offset)
+    if (p === "") return { line: 1, column: 1 }
+    p = p.slice(0, p.lastIndexOf("/"))
+  }
+}
+
+// Diagnostics of one file are located together: keep the last file's map.
+let lastPositions: { text: string; map: Map<string, number> } | undefined
+const positionsOf = (text: string): Map<string, number> => {
+  if (lastPositions !== undefined && lastPositions.text === text) return lastPositions.map
+  const map = new Map<string, number>()
+  const parser = new Parser(text, undefined, Number.MAX_SAFE_INTEGER, map)
+  parser.parseDocument()
+  lastPositions = { text, map }
+  return map
+}
+
+/** 1-based line and column (UTF-16 code units) of an offset in text. */
+export const lineColumn = (text: string, offset: number): { line: number; column: number } => {
+  let line = 1
+  let lineStart = 0
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++
+      lineStart = i + 1
+    }
+  }
+  return { line, column: offset - lineStart + 1 }
+}
+
+/** Escapes one JSON pointer segment (RFC 6901). */
+export const pointerSegment = (key: string | number): string =>
+  typeof key === "number" ? String(key) : key.replace(/~/g, "~0").replace(/\//g, "~1")
+
+/** Builds a JSON pointer from path segments. */
+export const toPointer = (segments: ReadonlyArray<string | number | symbol>): string => {
+  let out = ""
+  for (const s of segments) out += "/" + pointerSegment(typeof s === "symbol" ? String(s) : s)
+  return out
+}
+
+const FAILED: unique symbol = Symbol("FAILED")
+
+class Parser {
+  i = 0
+  depth = 0
+  failure: Diagnostic | undefined
+  readonly path: Array<string | number> = []
+
+  constructor(
+    readonly text: string,
+    readonly file: string | undefined,
+    readonly maxDepth: number,
+    readonly positions: Map<string, number> | undefined
+  ) {}
+
+  parseDocument(): JsonValue | typeof FAILED {
+    this.ws()
+    if (this.i >= this.text.length) {
+      return this.fail("empty_file", "the file is empty", 0)
+    }
+    const v = this.value()
+    if (v === FAILED) return FAILED
+    this.ws()
+    if (this.i < this.text.length) return this.fail("json_syntax", "unexpected content after the JSON value", this.i)
+    return v
+  }
+
+  fail(code: DiagnosticCode, message: string, offset: number, details?: Record<string, number | string>): typeof FAILED {
+    const { line, column } = lineColumn(this.text, offset)
+    this.failure = diagnostic(code, message, {
+      file: this.file,
+      path: toPointer(this.path),
+      line,
+      column,
+      details
+    })
+    return FAILED
+  }
+
+  ws(): void {
+    const t = this.text
+    let i = this.i
+    for (;;) {
+      const c = t.charCodeAt(i)
+      if (c === 32 || c === 10 || c === 13 || c === 9) i++
+      else break
+    }
+    this.i = i
+  }
+
+  value(): JsonValue | typeof FAILED {
+    if (this.positions !== undefined) this.positions.set(toPointer(this.path), this.i)
+    const c = this.text.charCodeAt(this.i)
+    switch (c) {
+      case 123: // {
+        return this.object()
+      case 91: // [
+        return this.array()
+      case 34: // "
+        return this.string()
+      case 116: // t
+        return this.literal("true", true)
+      case 102: // f
+        return this.literal("false", false)
+      case 110: // n
+        return this.literal("null", null)
+      default:
+        if (c === 45 || (c >= 48 && c <= 57)) return this.number()
+        if (Number.isNaN(c)) return this.fail("json_syntax", "unexpected end of input", this.i)
+        return this.fail("json_syntax", `unexpected character ${JSON.stringify(this.text[this.i])}`, this.i)
+    }
+  }
+
+  enter(): boolean {
+    if (++this.depth > this.maxDepth) {
+      this.fail("depth_limit", `nesting deeper than ${this.maxDepth} levels`, this.i, { limit: this.maxDepth })
+      return false
+    }
+    return true
+  }
+
+  object(): JsonValue | typeof FAILED {
+    if (!this.enter()) return FAILED
+    this.i++
+    const out: Record<string, JsonValue> = {}
+    this.ws()
+    if (this.text.charCodeAt(this.i) === 125) {
+      this.i++
+      this.depth--
+      return out
+    }
+    for (;;) {
+      this.ws()
+      if (this.text.charCodeAt(this.i) !== 34) return this.fail("json_syntax", "expected a string key", this.i)
+      const keyStart = this.i
+      const key = this.string()
+      if (key === FAILED) return FAILED
+      this.path.push(key)
+      if (FORBIDDEN_KEYS.has(key)) {
+        return this.fail("forbidden_key", `the key ${JSON.stringify(key)} is not allowed`, keyStart)
+      }
+      if (Object.prototype.hasOwnProperty.call(out, key)) {
+        return this.fail("duplicate_key", `the key ${JSON.stringify(key)} appears more than once`, keyStart)
+      }
+      this.ws()
+      if (this.text.charCodeAt(this.i) !== 58) return this.fail("json_syntax", "expected ':' after a key", this.i)
+      this.i++
+      this.ws()
+      const v = this.value()
+      if (v === FAILED) return FAILED
+      out[key] = v
+      this.path.pop()
+      this.ws()
+      const c = this.text.charCodeAt(this.i)
+      if (c === 44) {
+        this.i++
+        continue
+      }
+      if (c === 125) {
+        this.i++
+        this.depth--
+        return out
+      }
+      return this.fail("json_syntax", "expected ',' or '}' in an object", this.i)
+    }
+  }
+
+  array(): JsonValue | typeof FAILED {
+    if (!this.enter()) return FAILED
+    this.i++
+    const out: Array<JsonValue> = []
+    this.ws()
+    if (this.text.charCodeAt(this.i) === 93) {
+      this.i++
+      this.depth--
+      return out
+    }
+    for (let index = 0; ; index++) {
+      this.ws()
+      this.path.push(index)
+      const v = this.value()
+      if (v === FAILED) return FAILED
+      out.push(v)
+      this.path.pop()
+      this.ws()
+      const c = this.text.charCodeAt(this.i)
+      if (c === 44) {
+        this.i++
+        continue
+      }
+      if (c === 93) {
+        this.i++
+        this.depth--
+        return out
+      }
+      return this.fail("json_syntax", "expected ',' or ']' in an array", this.i)
+    }
+  }
+
+  string(): string | typeof FAILED {
+    const t = this.text
+    const start = ++this.i
+    let i = start
+    // Fast path: no escapes.
+    for (;;) {
+      const c = t.charCodeAt(i)
+      if (c === 34) {
+        this.i = i + 1
+        return t.slice(start, i)
+      }
+      if (c === 92) break
+      if (c < 32 || Number.isNaN(c)) {
+        return Number.isNaN(c)
+          ? this.fail("json_syntax", "unterminated string", start - 1)
+          : this.fail("json_syntax", "control character in a string", i)
+      }
+      i++
+    }
+    let out = t.slice(start, i)
+    for (;;) {
+      const c = t.charCodeAt(i)
+      if (Number.isNaN(c)) return this.fail("json_syntax", "unterminated string", start - 1)
+      if (c === 34) {
+        this.i = i + 1
+        return out
+      }
+      if (c < 32) return this.fail("json_syntax", "control character in a string", i)
+      if (c !== 92) {
+        out += t[i]
+        i++
+        continue
+      }
+      const e = t.charCodeAt(i + 1)
+      switch (e) {
+        case 34: out += "\""; break
+        case 92: out += "\\"; break
+        case 47: out += "/"; break
+        case 98: out += "\b"; break
+        case 102: out += "\f"; break
+        case 110: out += "\n"; break
+        case 114: out += "\r"; break
+        case 116: out += "\t"; break
+        case 117: {
+          const hex = t.slice(i + 2, i + 6)
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) return this.fail("json_syntax", "invalid \\u escape", i)
+          out += String.fromCharCode(parseInt(hex, 16))
+          i += 4
+          break
+        }
+        default:
+          return this.fail("json_syntax", "invalid escape in a string", i)
+      }
+      i += 2
+    }
+  }
+
+  number(): number | typeof FAILED {
+    const t = this.text
+    const start = this.i
+    let i = start
+    let integral = true
+    if (t.charCodeAt(i) === 45) i++
+    const firstDigit = t.charCodeAt(i)
+    if (firstDigit === 48) i++
+    else if (firstDigit >= 49 && firstDigit <= 57) while (isDigit(t.charCodeAt(i))) i++
+    else return this.fail("json_syntax", "invalid number", start)
+    if (t.charCodeAt(i) === 46) {
+      integral = false
+      i++
+      if (!isDigit(t.charCodeAt(i))) return this.fail("json_syntax", "invalid number", start)
+      while (isDigit(t.charCodeAt(i))) i++
+    }
+    const e = t.charCodeAt(i)
+    if (e === 101 || e === 69) {
+      integral = false
+      i++
+      const s = t.charCodeAt(i)
+      if (s === 43 || s === 45) i++
+      if (!isDigit(t.charCodeAt(i))) return this.fail("json_syntax", "invalid number", start)
+      while (isDigit(t.charCodeAt(i))) i++
+    }
+    const literal = t.slice(start, i)
+    const n = Number(literal)
+    if (!Number.isFinite(n)) {
+      return this.fail("unsafe_number", `the number ${literal} is not finite`, start)
+    }
+    if (Math.abs(n) > Number.MAX_SAFE_INTEGER || (integral && !Number.isSafeInteger(n))) {
+      return this.fail("unsafe_number", `the number ${literal} is outside the safe-integer range`, start)
+    }
+    this.i = i
+    return n
+  }
+
+  literal<V extends JsonValue>(word: string, v: V): V | typeof FAILED {
+    if (this.text.startsWith(word, this.i)) {
+      this.i += word.length
+      return v
+    }
+    return this.fail("json_syntax", `unexpected token`, this.i)
+  }
+}
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+/** Decodes UTF-8 (dropping a BOM), or gives the offset of the first invalid byte. */
+const decodeUtf8 = (bytes: Uint8Array): string | { offset: number } => {
+  try {
+    return utf8.decode(bytes)
+  } catch {
+    return { offset: firstInvalidUtf8(bytes) }
+  }
+}
+
+/** Offset of the first byte that starts an invalid UTF-8 sequence. */
+export const firstInvalidUtf8 = (b: Uint8Array): number => {
+  let i = 0
+  while (i < b.length) {
+    const c = b[i] as number
+    let n = 0
+    let min = 0
+    if (c < 0x80) {
+      i++
+      continue
+    } else if (c >= 0xc2 && c <= 0xdf) {
+      n = 1
+      min = 0x80
+    } else if (c >= 0xe0 && c <= 0xef) {
+      n = 2
+      min = 0x800
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n = 3
+      min = 0x10000
+    } else return i
+    if (i + n >= b.length) return i
+    let cp = c & (0x3f >> n)
+    for (let k = 1; k <= n; k++) {
+      const cc = b[i + k] as number
+      if ((cc & 0xc0) !== 0x80) return i
+      cp = (cp << 6) | (cc & 0x3f)
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i
+    i += n + 1
+  }
+  return b.length
+}
+
+const lineColumnOfBytes = (bytes: Uint8Array, offset: number): { line: number; column: number } => {
+  let line = 1
+  let lineStart = 0
+  for (let i = 0; i < offset; i++) {
+    if (bytes[i] === 10) {
+      line++
+      lineStart = i + 1
+    }
+  }
+  return { line, column: offset - lineStart + 1 }
+}
