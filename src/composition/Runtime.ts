@@ -1,0 +1,44 @@
+/**
+ * A runtime: the catalog published from one or more content packages, pinned
+ * by engine version, package versions and a content hash. Lookups are maps
+ * keyed by ID; iteration that affects results always goes through the
+ * ordinally sorted ID lists, never map order.
+ *
+ * @since 0.1.0
+ */
+import type { Bundle } from "./schema/Bundle.js"
+import type { Card } from "./schema/Card.js"
+import type { Attribute, Buff, Relic } from "./schema/Modifier.js"
+import type { Activity, Manifest, Slot } from "./schema/Package.js"
+import type { Status } from "./schema/Status.js"
+import type { Transformation } from "./schema/Transformation.js"
+
+export interface PackagePin {
+  readonly packageId: string
+  readonly version: string
+  /** sha256 of the canonical JSON of the package's decoded content. */
+  readonly contentHash: string
+}
+
+/** What a sealed ledger entry records of the runtime it was sealed in. */
+export interface RuntimePin {
+  readonly engineVersion: number
+  /** Sorted by packageId. */
+  readonly packages: ReadonlyArray<PackagePin>
+}
+
+export interface Runtime {
+  readonly pin: RuntimePin
+  readonly manifests: ReadonlyArray<Manifest>
+  readonly cards: ReadonlyMap<string, Card>
+  readonly statuses: ReadonlyMap<string, Status>
+  readonly relics: ReadonlyMap<string, Relic>
+  readonly buffs: ReadonlyMap<string, Buff>
+  readonly attributes: ReadonlyMap<string, Attribute>
+  readonly bundles: ReadonlyMap<string, Bundle>
+  readonly transformations: ReadonlyMap<string, Transformation>
+  readonly slots: ReadonlyMap<string, Slot>
+  readonly activities: ReadonlyMap<string, Activity>
+  /** Where each declaration came from, for diagnostics: "<kind>:<id>" → file and JSON pointer. */
+  readonly origins: ReadonlyMap<string, { readonly file: string; readonly path: string }>
+}
