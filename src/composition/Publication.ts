@@ -1,0 +1,421 @@
+/**
+ * Publication: checks a set of decoded packages as one catalog and builds the
+ * pinned `Runtime`. Every cross-reference is checked (cards, statuses,
+ * payload parameters, bundles, slots, activities, dependencies), templates
+ * are compiled with transient numeric placeholders, and the rules of
+ * transformations are checked whether or not any card would activate them.
+ * A card that meets no transformation's requirements is simply ineligible:
+ * eligibility is never a publication error.
+ *
+ * @since 0.1.0
+ */
+import { Either } from "effect"
+import { hashCanonical } from "../kernel/Canonical.js"
+import { type Diagnostic, diagnostic, sortDiagnostics } from "../kernel/Diagnostic.js"
+import { compareOrdinal } from "../kernel/Ordinal.js"
+import { compileContainer } from "./Compiler.js"
+import type { DecodedPackage } from "./ContentPackage.js"
+import type { PackagePin, Runtime } from "./Runtime.js"
+import type { Bundle } from "./schema/Bundle.js"
+import type { Card, EffectComponent } from "./schema/Card.js"
+import type { Attribute, Buff, Relic } from "./schema/Modifier.js"
+import { type Activity, ENGINE_VERSION, type Slot } from "./schema/Package.js"
+import type { Status } from "./schema/Status.js"
+import type { Requirements, Transformation } from "./schema/Transformation.js"
+
+export interface PublicationResult {
+  /** Present when there is no error. */
+  readonly runtime: Runtime | undefined
+  /** Sorted. */
+  readonly diagnostics: ReadonlyArray<Diagnostic>
+}
+
+interface Origin {
+  readonly file: string
+  readonly path: string
+}
+
+type Kind = "card" | "status" | "relic" | "buff" | "attribute" | "bundle" | "transformation" | "slot" | "activity"
+
+/** Publishes packages together (each package's dependencies must be among them). */
+export const publish = (packages: ReadonlyArray<DecodedPackage>): PublicationResult => {
+  const diagnostics: Array<Diagnostic> = []
+  const origins = new Map<string, Origin>()
+  const cards = new Map<string, Card>()
+  const statuses = new Map<string, Status>()
+  const relics = new Map<string, Relic>()
+  const buffs = new Map<string, Buff>()
+  const attributes = new Map<string, Attribute>()
+  const bundles = new Map<string, Bundle>()
+  const transformations = new Map<string, Transformation>()
+  const slots = new Map<string, Slot>()
+  const activities = new Map<string, Activity>()
+
+  const sorted = [...packages].sort((a, b) => compareOrdinal(a.manifest.packageId, b.manifest.packageId))
+  const packageIds = new Map<string, DecodedPackage>()
+  for (const p of sorted) {
+    const previous = packageIds.get(p.manifest.packageId)
+    if (previous !== undefined) {
+      diagnostics.push(
+        diagnostic("duplicate_id", `package "${p.manifest.packageId}" is loaded twice (also ${previous.dir})`, {
+          file: p.manifestFile,
+          path: "/packageId",
+          subject: p.manifest.packageId
+        })
+      )
+      continue
+    }
+    packageIds.set(p.manifest.packageId, p)
+  }
+  for (const p of packageIds.values()) {
+    const deps = p.manifest.dependencies ?? []
+    deps.forEach((dep, i) => {
+      if (!packageIds.has(dep)) {
+        diagnostics.push(
+          diagnostic("unknown_reference", `package "${p.manifest.packageId}" depends on "${dep}", which is not loaded`, {
+            file: p.manifestFile,
+            path: `/dependencies/${i}`,
+            subject: dep
+          })
+        )
+      }
+    })
+  }
+
+  const declare = <A>(kind: Kind, map: Map<string, A>, id: string, value: A, origin: Origin, idField: string): void => {
+    const key = `${kind}:${id}`
+    const previous = origins.get(key)
+    if (previous !== undefined) {
+      diagnostics.push(
+        diagnostic("duplicate_id", `${kind} "${id}" is already declared in ${previous.file} at ${previous.path}`, {
+          file: origin.file,
+          path: `${origin.path}/${idField}`,
+          subject: id
+        })
+      )
+      return
+    }
+    origins.set(key, origin)
+    map.set(id, value)
+  }
+
+  for (const p of packageIds.values()) {
+    for (const f of p.files) {
+      const c = f.content
+      const at = (section: string, i: number): Origin => ({ file: f.file, path: `/${section}/${i}` })
+      c.cards?.forEach((x, i) => declare("card", cards, x.cardId, x, at("cards", i), "cardId"))
+      c.statuses?.forEach((x, i) => declare("status", statuses, x.statusId, x, at("statuses", i), "statusId"))
+      c.relics?.forEach((x, i) => declare("relic", relics, x.relicId, x, at("relics", i), "relicId"))
+      c.buffs?.forEach((x, i) => declare("buff", buffs, x.buffId, x, at("buffs", i), "buffId"))
+      c.attributes?.forEach((x, i) => declare("attribute", attributes, x.attributeId, x, at("attributes", i), "attributeId"))
+      c.bundles?.forEach((x, i) => declare("bundle", bundles, x.bundleId, x, at("bundles", i), "bundleId"))
+      c.transformations?.forEach((x, i) =>
+        declare("transformation", transformations, x.upgradeId, x, at("transformations", i), "upgradeId")
+      )
+      c.slots?.forEach((x, i) => declare("slot", slots, x.slotId, x, at("slots", i), "slotId"))
+      // An activity may be extended by several packages: their authorizations are merged.
+      c.activities?.forEach((x, i) => {
+        const key = `activity:${x.activityId}`
+        const previous = activities.get(x.activityId)
+        if (previous === undefined) {
+          origins.set(key, at("activities", i))
+          activities.set(x.activityId, x)
+          return
+        }
+        if (origins.get(key)?.file === f.file || packageOfFile(packageIds, origins.get(key)?.file) === p) {
+          diagnostics.push(
+            diagnostic("duplicate_id", `activity "${x.activityId}" is declared twice in package "${p.manifest.packageId}"`, {
+              file: f.file,
+              path: `/activities/${i}/activityId`,
+              subject: x.activityId
+            })
+          )
+          return
+        }
+        activities.set(x.activityId, mergeActivities(previous, x))
+      })
+    }
+  }
+
+  const ctx: Ctx = { diagnostics, origins, cards, statuses, bundles, transformations, slots }
+  for (const [id, s] of statuses) checkStatus(ctx, s, origin(ctx, "status", id))
+  for (const [id, card] of cards) {
+    const o = origin(ctx, "card", id)
+    const compiled = compileContainer(card, { statuses, file: o.file, path: o.path, subject: id })
+    if (Either.isLeft(compiled)) diagnostics.push(...compiled.left)
+  }
+  for (const [id, b] of bundles) checkBundle(ctx, b, origin(ctx, "bundle", id))
+  for (const [id, t] of transformations) checkTransformation(ctx, t, origin(ctx, "transformation", id))
+  for (const [id, a] of activities) checkActivity(ctx, a, origin(ctx, "activity", id))
+
+  const all = sortDiagnostics(diagnostics)
+  if (all.some((d) => d.severity === "error")) return { runtime: undefined, diagnostics: all }
+
+  const pins: Array<PackagePin> = [...packageIds.values()].map((p) => ({
+    packageId: p.manifest.packageId,
+    version: p.manifest.version,
+    contentHash: packageContentHash(p)
+  }))
+  return {
+    runtime: {
+      pin: { engineVersion: ENGINE_VERSION, packages: pins },
+      manifests: [...packageIds.values()].map((p) => p.manifest),
+      cards,
+      statuses,
+      relics,
+      buffs,
+      attributes,
+      bundles,
+      transformations,
+      slots,
+      activities,
+      origins
+    },
+    diagnostics: all
+  }
+}
+
+/** sha256 of a package's canonical content: manifest plus files by ordinal path relative to the package. */
+export const packageContentHash = (p: DecodedPackage): string =>
+  hashCanonical({
+    manifest: p.manifest,
+    files: p.files
+      .map((f) => ({ file: relative(p.dir, f.file), content: f.content }))
+      .sort((a, b) => compareOrdinal(a.file, b.file))
+  })
+
+const relative = (dir: string, file: string): string => (file.startsWith(`${dir}/`) ? file.slice(dir.length + 1) : file)
+
+const packageOfFile = (packages: ReadonlyMap<string, DecodedPackage>, file: string | undefined): DecodedPackage | undefined => {
+  for (const p of packages.values()) if (p.files.some((f) => f.file === file)) return p
+  return undefined
+}
+
+const mergeActivities = (a: Activity, b: Activity): Activity => {
+  const union = (x: ReadonlyArray<string> | undefined, y: ReadonlyArray<string> | undefined): Array<string> =>
+    [...new Set([...(x ?? []), ...(y ?? [])])].sort(compareOrdinal)
+  return {
+    ...a,
+    authorizes: {
+      upgradeIds: union(a.authorizes.upgradeIds, b.authorizes.upgradeIds),
+      categories: union(a.authorizes.categories, b.authorizes.categories),
+      slotIds: union(a.authorizes.slotIds, b.authorizes.slotIds)
+    }
+  }
+}
+
+interface Ctx {
+  readonly diagnostics: Array<Diagnostic>
+  readonly origins: ReadonlyMap<string, Origin>
+  readonly cards: ReadonlyMap<string, Card>
+  readonly statuses: ReadonlyMap<string, Status>
+  readonly bundles: ReadonlyMap<string, Bundle>
+  readonly transformations: ReadonlyMap<string, Transformation>
+  readonly slots: ReadonlyMap<string, Slot>
+}
+
+const origin = (ctx: Ctx, kind: Kind, id: string): Origin => ctx.origins.get(`${kind}:${id}`) ?? { file: "", path: "" }
+
+const checkStatus = (ctx: Ctx, s: Status, o: Origin): void => {
+  const params = new Set<string>()
+  ;(s.payloadParameters ?? []).forEach((p, i) => {
+    if (params.has(p.parameterId)) {
+      ctx.diagnostics.push(
+        diagnostic("duplicate_id", `payload parameter "${p.parameterId}" is declared twice`, {
+          file: o.file,
+          path: `${o.path}/payloadParameters/${i}/parameterId`,
+          subject: s.statusId
+        })
+      )
+    }
+    params.add(p.parameterId)
+  })
+  const intensity = s.tick?.intensity
+  if (intensity?.kind === "parameter" && !params.has(intensity.parameterId)) {
+    ctx.diagnostics.push(
+      diagnostic("unknown_reference", `intensity reads payload parameter "${intensity.parameterId}", which is not declared`, {
+        file: o.file,
+        path: `${o.path}/tick/intensity/parameterId`,
+        subject: s.statusId
+      })
+    )
+  }
+}
+
+/** Every `$name` a bundle's members bind. */
+const boundParameters = (components: ReadonlyArray<EffectComponent>, out: Set<string> = new Set()): Set<string> => {
+  for (const c of components) {
+    if (c.effect.type === "APPLY_STATUS") {
+      for (const b of c.effect.payloadBindings ?? []) {
+        if (b.cardEffectComponentId.startsWith("$")) out.add(b.cardEffectComponentId.slice(1))
+      }
+    }
+    if (c.children !== undefined) boundParameters(c.children, out)
+  }
+  return out
+}
+
+/** Checks a bundle on its own; a template with transient numeric placeholders for its parameters. */
+const checkBundle = (ctx: Ctx, b: Bundle, o: Origin): void => {
+  const push = (code: Diagnostic["code"], message: string, path: string): void => {
+    ctx.diagnostics.push(diagnostic(code, message, { file: o.file, path, subject: b.bundleId }))
+  }
+  if (b.components.length === 0) push("empty_scope", `bundle "${b.bundleId}" has no members`, `${o.path}/components`)
+  const declared = b.effectComponentParameters ?? []
+  const seen = new Set<string>()
+  declared.forEach((p, i) => {
+    if (seen.has(p)) push("duplicate_id", `template parameter "${p}" is declared twice`, `${o.path}/effectComponentParameters/${i}`)
+    seen.add(p)
+  })
+  const used = boundParameters(b.components)
+  for (const p of declared) {
+    if (!used.has(p)) {
+      push("parameter_mismatch", `template parameter "${p}" is declared but no member binds it`, `${o.path}/effectComponentParameters`)
+    }
+  }
+  const compiled = compileContainer(
+    { cardId: b.bundleId, cost: 0, components: b.components },
+    { statuses: ctx.statuses, placeholders: seen, file: o.file, path: o.path, subject: b.bundleId }
+  )
+  if (Either.isLeft(compiled)) ctx.diagnostics.push(...compiled.left)
+  else {
+    const never = neverExecutes(b.components)
+    if (never !== undefined) push("empty_scope", `member "${never}" has chance 0 and can never execute`, `${o.path}/components`)
+  }
+}
+
+const neverExecutes = (components: ReadonlyArray<EffectComponent>): string | undefined => {
+  for (const c of components) {
+    if (c.effect.chance === 0) return c.componentId
+    const inner = c.children === undefined ? undefined : neverExecutes(c.children)
+    if (inner !== undefined) return inner
+  }
+  return undefined
+}
+
+const checkRequirements = (
+  ctx: Ctx,
+  r: Requirements | undefined,
+  path: string,
+  o: Origin,
+  context: { transformationId: string; ruleId?: string | undefined }
+): void => {
+  if (r === undefined) return
+  const pairs: ReadonlyArray<readonly [keyof Requirements, keyof Requirements, string]> = [
+    ["requiredTags", "excludedTags", "tag"],
+    ["requiredCapabilities", "excludedCapabilities", "capability"]
+  ]
+  for (const key of ["requiredTags", "excludedTags", "requiredCapabilities", "excludedCapabilities"] as const) {
+    const xs = r[key] ?? []
+    const seen = new Set<string>()
+    xs.forEach((x, i) => {
+      if (seen.has(x)) {
+        ctx.diagnostics.push(
+          diagnostic("duplicate_id", `"${x}" is listed twice`, { file: o.file, path: `${path}/${key}/${i}`, ...context })
+        )
+      }
+      seen.add(x)
+    })
+  }
+  for (const [required, excluded, what] of pairs) {
+    const ex = new Set(r[excluded] ?? [])
+    ;(r[required] ?? []).forEach((x, i) => {
+      if (ex.has(x)) {
+        ctx.diagnostics.push(
+          diagnostic("contradiction", `${what} "${x}" is both required and excluded`, {
+            file: o.file,
+            path: `${path}/${required}/${i}`,
+            subject: x,
+            ...context
+          })
+        )
+      }
+    })
+  }
+}
+
+const checkTransformation = (ctx: Ctx, t: Transformation, o: Origin): void => {
+  const tid = { transformationId: t.upgradeId }
+  const push = (code: Diagnostic["code"], message: string, path: string, extra: { ruleId?: string; subject?: string } = {}): void => {
+    ctx.diagnostics.push(diagnostic(code, message, { file: o.file, path, ...tid, ...extra }))
+  }
+  if (t.slotId !== undefined) {
+    const slot = ctx.slots.get(t.slotId)
+    if (slot === undefined) push("unknown_reference", `slot "${t.slotId}" is not declared`, `${o.path}/slotId`, { subject: t.slotId })
+    else if ((t.maxPerCard ?? 1) > slot.capacity) {
+      push(
+        "contradiction",
+        `maxPerCard ${t.maxPerCard ?? 1} exceeds the capacity ${slot.capacity} of slot "${slot.slotId}"`,
+        `${o.path}/maxPerCard`
+      )
+    }
+  }
+  ;(t.eligibility?.cardIds ?? []).forEach((id, i) => {
+    if (!ctx.cards.has(id)) push("unknown_reference", `card "${id}" is not declared`, `${o.path}/eligibility/cardIds/${i}`, { subject: id })
+  })
+  ;(t.excludes ?? []).forEach((id, i) => {
+    if (id === t.upgradeId) push("contradiction", "a transformation cannot exclude itself", `${o.path}/excludes/${i}`)
+    else if (!ctx.transformations.has(id)) {
+      push("unknown_reference", `transformation "${id}" is not declared`, `${o.path}/excludes/${i}`, { subject: id })
+    }
+  })
+  checkRequirements(ctx, t.requirements, `${o.path}/requirements`, o, tid)
+  ;(t.patches ?? []).forEach((p, i) => {
+    if (p.op === "addComponent") {
+      const compiled = compileContainer(
+        { cardId: t.upgradeId, cost: 0, components: [p.component] },
+        { statuses: ctx.statuses, file: o.file, path: `${o.path}/patches/${i}/component`, subject: t.upgradeId }
+      )
+      // The component is checked alone: bindings to the card's own components are checked on composition.
+      if (Either.isLeft(compiled)) {
+        ctx.diagnostics.push(...compiled.left.filter((d) => d.code !== "invalid_binding").map((d) => ({ ...d, ...tid })))
+      }
+    }
+  })
+  const rules = t.compositionRules ?? []
+  const ruleIds = new Set<string>()
+  rules.forEach((rule, i) => {
+    const rp = `${o.path}/compositionRules/${i}`
+    const rid = { ruleId: rule.ruleId }
+    if (ruleIds.has(rule.ruleId)) push("duplicate_id", `rule "${rule.ruleId}" is declared twice`, `${rp}/ruleId`, rid)
+    ruleIds.add(rule.ruleId)
+    checkRequirements(ctx, rule.when, `${rp}/when`, o, { ...tid, ...rid })
+    const bundle = ctx.bundles.get(rule.bundleId)
+    if (bundle === undefined) {
+      push("unknown_reference", `bundle "${rule.bundleId}" is not declared`, `${rp}/bundleId`, { ...rid, subject: rule.bundleId })
+      return
+    }
+    const declared = [...(bundle.effectComponentParameters ?? [])].sort(compareOrdinal)
+    const supplied = Object.keys(rule.effectBindings ?? {}).sort(compareOrdinal)
+    if (declared.length > 0 && rule.effectBindings === undefined) {
+      push("template_unbound", `bundle "${bundle.bundleId}" is a template and the rule binds none of its parameters`, rp, rid)
+    } else if (declared.join("\u0000") !== supplied.join("\u0000")) {
+      push(
+        "parameter_mismatch",
+        `the rule binds [${supplied.join(", ")}] but bundle "${bundle.bundleId}" declares [${declared.join(", ")}]`,
+        `${rp}/effectBindings`,
+        rid
+      )
+    }
+    const usesAnchor = Object.values(rule.effectBindings ?? {}).includes("$anchor")
+    if (usesAnchor && (rule.scope === "BeforeSequence" || rule.scope === "AfterSequence") && rule.selector === undefined) {
+      push("contradiction", `a ${rule.scope} rule that binds $anchor needs a selector`, `${rp}/effectBindings`, rid)
+    }
+  })
+}
+
+const checkActivity = (ctx: Ctx, a: Activity, o: Origin): void => {
+  const push = (message: string, path: string, subject: string): void => {
+    ctx.diagnostics.push(diagnostic("unknown_reference", message, { file: o.file, path, subject }))
+  }
+  const categories = new Set([...ctx.transformations.values()].map((t) => t.category))
+  ;(a.authorizes.upgradeIds ?? []).forEach((id, i) => {
+    if (!ctx.transformations.has(id)) push(`transformation "${id}" is not declared`, `${o.path}/authorizes/upgradeIds/${i}`, id)
+  })
+  ;(a.authorizes.categories ?? []).forEach((id, i) => {
+    if (!categories.has(id)) push(`no transformation has category "${id}"`, `${o.path}/authorizes/categories/${i}`, id)
+  })
+  ;(a.authorizes.slotIds ?? []).forEach((id, i) => {
+    if (!ctx.slots.has(id)) push(`slot "${id}" is not declared`, `${o.path}/authorizes/slotIds/${i}`, id)
+  })
+}
