@@ -1,0 +1,13 @@
+/**
+ * JSON Schemas (draft-07) derived from the Schemas: one source of truth.
+ *
+ * @since 0.1.0
+ */
+import { JSONSchema } from "effect"
+import { ContentFile, Manifest } from "./composition/schema/Package.js"
+
+/** Every exported JSON Schema by file stem. */
+export const jsonSchemas = (): Record<string, JSONSchema.JsonSchema7Root> => ({
+  manifest: JSONSchema.make(Manifest),
+  content: JSONSchema.make(ContentFile)
+})

@@ -1,0 +1,37 @@
+/**
+ * `cardfx start [DATA]`: the main job of `npm start` — validates the bundled
+ * content and shows what it holds.
+ *
+ * @since 0.1.0
+ */
+import { Args, Command } from "@effect/cli"
+import { Console, Effect } from "effect"
+import { documentKinds } from "../DocumentKinds.js"
+import { validatePaths } from "../Validation.js"
+import { CommandExit, ExitCode } from "./Exit.js"
+import { humanLine } from "./Output.js"
+
+const data = Args.text({ name: "DATA" }).pipe(Args.withDefault("data"), Args.withDescription("The content folder (default: data)."))
+
+export const startCommand = Command.make("start", { data }, ({ data }) =>
+  Effect.gen(function* () {
+    const report = yield* validatePaths([data], documentKinds)
+    yield* Console.log(`cardfx — content in ${data}/`)
+    for (const p of report.packages) {
+      const count = (k: "cards" | "statuses" | "bundles" | "transformations" | "slots" | "activities"): number =>
+        p.files.reduce((n, f) => n + (f.content[k]?.length ?? 0), 0)
+      yield* Console.log(
+        `  package ${p.manifest.packageId}@${p.manifest.version} (engine ${p.manifest.engineVersion}): ` +
+          `${count("cards")} cards, ${count("statuses")} statuses, ${count("bundles")} bundles, ` +
+          `${count("transformations")} transformations, ${count("slots")} slots, ${count("activities")} activities`
+      )
+      const ids = p.files.flatMap((f) => (f.content.transformations ?? []).map((t) => t.upgradeId))
+      if (ids.length > 0) yield* Console.log(`    transformations: ${ids.join(", ")}`)
+    }
+    for (const d of report.documents) yield* Console.log(`  ${d.kind}: ${d.file}`)
+    for (const d of report.diagnostics) yield* Console.log(humanLine(d))
+    const errors = report.diagnostics.filter((d) => d.severity === "error").length
+    yield* Console.log(`${errors === 0 ? "ok" : "failed"}: ${report.files} file(s) validated, ${errors} error(s)`)
+    if (errors > 0) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
+  })
+).pipe(Command.withDescription("Validate the bundled content and show what it holds."))
