@@ -1,0 +1,10 @@
+/**
+ * Hallyu Hex: the deck file's Schemas, the validator, the explain renderer
+ * and the engine (legal actions, resolution, simulation and replay).
+ *
+ * @since 0.1.0
+ */
+export * from "./Schema.js"
+export * from "./Validate.js"
+export * from "./Vocabulary.js"
+export * from "./Explain.js"
