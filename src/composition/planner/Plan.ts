@@ -1,0 +1,408 @@
+/**
+ * The planning core of `CardTransformationPlanner`: ONE pure function,
+ * {@link plan}, decides what a ledger command would do to a card instance in
+ * an activity. `assess` and `discover` are views of that plan; the apply
+ * command (see `Planner.ts`) persists that same plan through the
+ * `LedgerStore`. There is no other route that changes a ledger.
+ *
+ * Planning order (each stage stops the plan when it fails):
+ * 1. identities: the card (`unknown_card`), the transformation
+ *    (`unknown_transformation`), the entry (`entry_not_found`);
+ * 2. policy, every failure reported: the activity authorizes the
+ *    transformation(s) (`not_authorized`), eligibility (`not_eligible`), slot
+ *    capacity (`slot_full`), `maxPerCard` (`max_per_card`), exclusions in both
+ *    directions (`excluded_transformation`). A replacement is checked as if
+ *    the replaced entry were gone;
+ * 3. sealing in the pinned runtime (`CardBundleCompiler.seal`'s codes);
+ * 4. the complete candidate ledger composed by the resolver (its codes:
+ *    `missing_tag`, `no_matching_rule`, `component_collision`, ...). A removal
+ *    goes through `checkRemoval` (`dependency_violation`).
+ *
+ * Policy facts about entries already in the ledger (slot, category,
+ * exclusions) are read from the runtime's catalog: sealed content does not
+ * record them. Composition never reads the catalog for sealed rules.
+ *
+ * @since 0.1.0
+ */
+import { Either, Schema } from "effect"
+import { canonicalJson } from "../../kernel/Canonical.js"
+import { Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
+import { compareOrdinal } from "../../kernel/Ordinal.js"
+import { seal } from "../BundleCompiler.js"
+import { CompositionTraceEntry, type EffectiveCardDefinition } from "../Effective.js"
+import {
+  activeEntries,
+  appendEntry,
+  type CapturedAt,
+  type CardLedger,
+  type LedgerEntry,
+  replaceEntry
+} from "../ledger/Ledger.js"
+import { checkRemoval, resolveEffectiveCard } from "../Resolver.js"
+import type { Runtime } from "../Runtime.js"
+import type { Card, EffectComponent } from "../schema/Card.js"
+import { AuthoredId } from "../schema/Symbols.js"
+import type { Status } from "../schema/Status.js"
+import type { Transformation } from "../schema/Transformation.js"
+
+/** A ledger command: apply an upgrade, remove an entry, or replace an entry (keeping its position). */
+export const LedgerCommand = Schema.Union(
+  Schema.Struct({ kind: Schema.Literal("apply"), upgradeId: AuthoredId }),
+  Schema.Struct({ kind: Schema.Literal("remove"), entryId: AuthoredId }),
+  Schema.Struct({ kind: Schema.Literal("replace"), entryId: AuthoredId, upgradeId: AuthoredId })
+).annotations({ identifier: "LedgerCommand" })
+export type LedgerCommand = typeof LedgerCommand.Type
+
+/**
+ * The result of `Assess`, with the seed's field names. `revision`, `sequence`
+ * and `step` are the captured basis of the assessment: the card's current
+ * revision (the `expectedRevision` an apply must carry), the global sequence
+ * of the last event the ledger reflects, and the 1-based step the new entry
+ * would take in the ledger's history.
+ */
+export const AssessResult = Schema.Struct({
+  isCompatible: Schema.Boolean,
+  revision: Schema.NonNegativeInt,
+  sequence: Schema.NonNegativeInt,
+  step: Schema.NonNegativeInt,
+  /** Sorted (ordinal): components added, removed, changed, or whose origin changed. */
+  changedComponentIds: Schema.Array(Schema.String),
+  /** The final trace: the candidate's when compatible, the current card's otherwise. */
+  compositionTrace: Schema.Array(CompositionTraceEntry),
+  diagnostics: Schema.Array(Diagnostic)
+}).annotations({ identifier: "AssessResult" })
+export type AssessResult = typeof AssessResult.Type
+
+/** What a committed plan hands to the store. */
+export interface PlannedChange {
+  readonly ledger: CardLedger
+  readonly effective: EffectiveCardDefinition
+  /** The entry the command created (apply, replace). */
+  readonly entry: LedgerEntry | undefined
+  /** The entry the command removed (remove, replace). */
+  readonly removedEntryId: string | undefined
+  readonly baseCard: Card
+  readonly statuses: ReadonlyMap<string, Status>
+}
+
+/** A plan: the assessment plus, when compatible, the change to persist. */
+export interface Plan {
+  readonly assessment: AssessResult
+  readonly change: PlannedChange | undefined
+}
+
+/** Where the plan is made: the store passes the real sequence; a pure assessment a provisional one. */
+export interface PlanAt {
+  /** Global sequence of the last event the ledger reflects. */
+  readonly lastSequence: number
+  /** Sequence the command's event would get. */
+  readonly nextSequence: number
+}
+
+/** The global sequence of the last event a bare ledger reflects (its entries' captured sequences). */
+export const ledgerSequence = (ledger: CardLedger): number => {
+  let s = 0
+  for (const e of ledger.entries) if (e.captured.sequence > s) s = e.captured.sequence
+  return s
+}
+
+/** The entry ID a command at this ledger state creates: `e<n>`, n = 1-based step in the ledger's history. */
+export const nextEntryId = (ledger: CardLedger): string => `e${ledger.entries.length + 1}`
+
+/** Whether an activity authorizes a transformation (by ID, category or slot). */
+export const authorizes = (runtime: Runtime, activityId: string, upgradeId: string): boolean => {
+  const a = runtime.activities.get(activityId)
+  if (a === undefined) return false
+  if (a.authorizes.upgradeIds?.includes(upgradeId) === true) return true
+  const t = runtime.transformations.get(upgradeId)
+  if (t === undefined) return false
+  if (a.authorizes.categories?.includes(t.category) === true) return true
+  return t.slotId !== undefined && a.authorizes.slotIds?.includes(t.slotId) === true
+}
+
+const authorization = (runtime: Runtime, activityId: string, upgradeId: string, out: Array<Diagnostic>): void => {
+  if (authorizes(runtime, activityId, upgradeId)) return
+  const declared = runtime.activities.has(activityId)
+  out.push(
+    diagnostic(
+      "not_authorized",
+      declared
+        ? `activity ${activityId} does not authorize transformation ${upgradeId}`
+        : `activity ${activityId} is not declared by the runtime, so it authorizes nothing (transformation ${upgradeId})`,
+      { transformationId: upgradeId, subject: activityId }
+    )
+  )
+}
+
+/** Slot, maxPerCard and exclusion checks of `t` against the active entries (minus `excluding`). */
+const policy = (
+  runtime: Runtime,
+  cardId: string,
+  ledger: CardLedger,
+  t: Transformation,
+  excluding: string | undefined,
+  out: Array<Diagnostic>
+): void => {
+  const id = t.upgradeId
+  const ctx = { transformationId: id, subject: cardId }
+  if (t.eligibility?.cardIds !== undefined && !t.eligibility.cardIds.includes(cardId))
+    out.push(diagnostic("not_eligible", `card ${cardId} is not eligible for ${id} (eligible: ${t.eligibility.cardIds.join(", ")})`, ctx))
+  const active = activeEntries(ledger).filter((e) => e.entryId !== excluding)
+  if (t.slotId !== undefined) {
+    const slot = runtime.slots.get(t.slotId)
+    const inSlot = active.filter((e) => runtime.transformations.get(e.upgradeId)?.slotId === t.slotId)
+    const capacity = slot?.capacity ?? 0
+    if (inSlot.length >= capacity)
+      out.push(
+        diagnostic(
+          "slot_full",
+          `slot ${t.slotId} of card ${cardId} is full (${inSlot.length}/${capacity}: ${inSlot.map((e) => `${e.entryId}=${e.upgradeId}`).join(", ")})`,
+          { ...ctx, details: { slotId: t.slotId, limit: capacity, actual: inSlot.length } }
+        )
+      )
+  }
+  const max = t.maxPerCard ?? 1
+  const same = active.filter((e) => e.upgradeId === id).length
+  if (same >= max)
+    out.push(diagnostic("max_per_card", `${id} is already applied ${same} time(s) to card ${cardId}; maxPerCard is ${max}`, { ...ctx, details: { limit: max, actual: same } }))
+  for (const e of active) {
+    const other = runtime.transformations.get(e.upgradeId)
+    if (t.excludes?.includes(e.upgradeId) === true || other?.excludes?.includes(id) === true)
+      out.push(
+        diagnostic("excluded_transformation", `${id} and ${e.upgradeId} (entry ${e.entryId}) exclude each other`, {
+          transformationId: id,
+          subject: e.entryId
+        })
+      )
+  }
+}
+
+// ---------------------------------------------------------------------------
+// changedComponentIds: component identity + origin + own payload + child IDs.
+
+interface ComponentFacts {
+  readonly payload: string
+  readonly children: string
+  readonly origin: string
+}
+
+const indexComponents = (eff: EffectiveCardDefinition | undefined): Map<string, ComponentFacts> => {
+  const out = new Map<string, ComponentFacts>()
+  if (eff === undefined) return out
+  const generated = new Map<string, string>()
+  const anchored = new Map<string, Array<string>>()
+  for (const t of eff.compositionTrace) {
+    for (const m of t.memberIds) generated.set(m, `rule:${t.entryId}/${t.transformationId}/${t.ruleId}/${t.expansionId}`)
+    if (t.anchorId !== null) {
+      const list = anchored.get(t.anchorId) ?? []
+      list.push(`${t.entryId}/${t.ruleId}`)
+      anchored.set(t.anchorId, list)
+    }
+  }
+  const walk = (cs: ReadonlyArray<EffectComponent>): void => {
+    for (const c of cs) {
+      const { children, ...own } = c
+      const origin = generated.get(c.componentId) ?? "base"
+      const anchors = anchored.get(c.componentId)
+      out.set(c.componentId, {
+        payload: canonicalJson(own),
+        children: (children ?? []).map((x) => x.componentId).join("\u0000"),
+        origin: anchors === undefined ? origin : `${origin}|anchor:${anchors.join(",")}`
+      })
+      if (children !== undefined) walk(children)
+    }
+  }
+  walk(eff.components)
+  return out
+}
+
+/** IDs added, removed, or whose payload, child list or origin differ between two effective cards. */
+export const changedComponentIds = (
+  before: EffectiveCardDefinition | undefined,
+  after: EffectiveCardDefinition | undefined
+): Array<string> => {
+  const a = indexComponents(before)
+  const b = indexComponents(after)
+  const changed = new Set<string>()
+  for (const [id, fa] of a) {
+    const fb = b.get(id)
+    if (fb === undefined || fb.payload !== fa.payload || fb.children !== fa.children || fb.origin !== fa.origin) changed.add(id)
+  }
+  for (const id of b.keys()) if (!a.has(id)) changed.add(id)
+  return [...changed].sort(compareOrdinal)
+}
+
+// ---------------------------------------------------------------------------
+
+/** Everything planning needs besides the command; `before` may be shared across plans (discovery). */
+export interface PlanInput {
+  readonly runtime: Runtime
+  readonly ledger: CardLedger
+  readonly command: LedgerCommand
+  readonly activity: string
+  readonly at?: PlanAt | undefined
+  /** The current card, resolved (computed when absent). */
+  readonly before?: Either.Either<EffectiveCardDefinition, ReadonlyArray<Diagnostic>> | undefined
+}
+
+/** Resolves the current ledger of a card against a runtime's base card. */
+export const resolveCurrent = (
+  runtime: Runtime,
+  ledger: CardLedger
+): Either.Either<EffectiveCardDefinition, ReadonlyArray<Diagnostic>> => {
+  const baseCard = runtime.cards.get(ledger.cardId)
+  if (baseCard === undefined)
+    return Either.left([diagnostic("unknown_card", `no card ${ledger.cardId} is published in the runtime`, { subject: ledger.cardId })])
+  return resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses })
+}
+
+/**
+ * THE planning function. Pure: same inputs, same plan. The assessment's
+ * diagnostics are exactly those an apply of the same command at the same
+ * ledger state reports.
+ */
+export const plan = (input: PlanInput): Plan => {
+  const { runtime, ledger, command, activity } = input
+  const at = input.at ?? { lastSequence: ledgerSequence(ledger), nextSequence: ledgerSequence(ledger) + 1 }
+  const cardId = ledger.cardId
+  const before = input.before ?? resolveCurrent(runtime, ledger)
+  const current = Either.isRight(before) ? before.right : undefined
+  const basis = { revision: ledger.revision, sequence: at.lastSequence, step: ledger.entries.length + 1 }
+  const reject = (diagnostics: ReadonlyArray<Diagnostic>): Plan => ({
+    assessment: {
+      isCompatible: false,
+      ...basis,
+      changedComponentIds: [],
+      compositionTrace: current?.compositionTrace ?? [],
+      diagnostics
+    },
+    change: undefined
+  })
+
+  const baseCard = runtime.cards.get(cardId)
+  if (baseCard === undefined)
+    return reject([diagnostic("unknown_card", `no card ${cardId} is published in the runtime`, { subject: cardId })])
+
+  const out: Array<Diagnostic> = []
+  const captured: CapturedAt = { revision: ledger.revision + 1, sequence: at.nextSequence, step: ledger.entries.length + 1 }
+  const entryId = nextEntryId(ledger)
+  let candidate: CardLedger
+  let removedEntryId: string | undefined
+  let created = false
+
+  const findActive = (id: string): LedgerEntry | undefined =>
+    ledger.entries.find((e) => e.entryId === id && e.state === "active")
+  const lookup = (upgradeId: string): Transformation | undefined => {
+    const t = runtime.transformations.get(upgradeId)
+    if (t === undefined)
+      out.push(diagnostic("unknown_transformation", `no transformation ${upgradeId} is published in the runtime`, { transformationId: upgradeId, subject: upgradeId }))
+    return t
+  }
+  const entryMissing = (id: string): Diagnostic =>
+    diagnostic("entry_not_found", `card ${cardId} has no active ledger entry ${id}`, { subject: id })
+
+  switch (command.kind) {
+    case "apply": {
+      const t = lookup(command.upgradeId)
+      if (t === undefined) return reject(out)
+      authorization(runtime, activity, t.upgradeId, out)
+      policy(runtime, cardId, ledger, t, undefined, out)
+      if (out.length > 0) return reject(out)
+      const sealed = seal(runtime, t)
+      if (Either.isLeft(sealed)) return reject(sealed.left)
+      const next = appendEntry(ledger, sealed.right, { entryId, captured })
+      if (Either.isLeft(next)) return reject(next.left)
+      candidate = next.right
+      created = true
+      break
+    }
+    case "remove": {
+      const target = findActive(command.entryId)
+      if (target === undefined) return reject([entryMissing(command.entryId)])
+      authorization(runtime, activity, target.upgradeId, out)
+      if (out.length > 0) return reject(out)
+      const next = checkRemoval(ledger, command.entryId, { baseCard, statuses: runtime.statuses })
+      if (Either.isLeft(next)) return reject(next.left)
+      candidate = next.right
+      removedEntryId = command.entryId
+      break
+    }
+    case "replace": {
+      const target = findActive(command.entryId)
+      if (target === undefined) out.push(entryMissing(command.entryId))
+      const t = lookup(command.upgradeId)
+      if (target === undefined || t === undefined) return reject(out)
+      authorization(runtime, activity, target.upgradeId, out)
+      if (t.upgradeId !== target.upgradeId) authorization(runtime, activity, t.upgradeId, out)
+      policy(runtime, cardId, ledger, t, target.entryId, out)
+      if (out.length > 0) return reject(out)
+      const sealed = seal(runtime, t)
+      if (Either.isLeft(sealed)) return reject(sealed.left)
+      const next = replaceEntry(ledger, command.entryId, sealed.right, { entryId, captured })
+      if (Either.isLeft(next)) return reject(next.left)
+      candidate = next.right
+      removedEntryId = command.entryId
+      created = true
+      break
+    }
+  }
+
+  const after = resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses })
+  if (Either.isLeft(after)) return reject(after.left)
+  return {
+    assessment: {
+      isCompatible: true,
+      ...basis,
+      changedComponentIds: changedComponentIds(current, after.right),
+      compositionTrace: after.right.compositionTrace,
+      diagnostics: []
+    },
+    change: {
+      ledger: candidate,
+      effective: after.right,
+      entry: created ? candidate.entries.find((e) => e.entryId === entryId) : undefined,
+      removedEntryId,
+      baseCard,
+      statuses: runtime.statuses
+    }
+  }
+}
+
+/** `CardTransformationPlanner.Assess` as a pure query: the plan's assessment, nothing persisted. */
+export const assess = (runtime: Runtime, ledger: CardLedger, command: LedgerCommand, activity: string): AssessResult =>
+  plan({ runtime, ledger, command, activity }).assessment
+
+/** One offer of a discovery: a transformation and its full assessment on the complete candidate. */
+export const DiscoveryOffer = Schema.Struct({
+  upgradeId: Schema.String,
+  category: Schema.String,
+  slotId: Schema.optionalWith(Schema.String, { exact: true }),
+  assessment: AssessResult
+}).annotations({ identifier: "DiscoveryOffer" })
+export type DiscoveryOffer = typeof DiscoveryOffer.Type
+
+/** A discovery: every transformation of the pinned runtime, ordered by upgradeId (ordinal). */
+export const Discovery = Schema.Struct({
+  cardId: Schema.String,
+  activity: Schema.String,
+  revision: Schema.NonNegativeInt,
+  offers: Schema.Array(DiscoveryOffer)
+}).annotations({ identifier: "Discovery" })
+export type Discovery = typeof Discovery.Type
+
+/**
+ * Discovery: for a card instance and an activity, every transformation of the
+ * runtime with the assessment of applying it — the same plan an apply makes.
+ */
+export const discover = (runtime: Runtime, ledger: CardLedger, activity: string, at?: PlanAt): Discovery => {
+  const before = resolveCurrent(runtime, ledger)
+  const ids = [...runtime.transformations.keys()].sort(compareOrdinal)
+  const offers: Array<DiscoveryOffer> = []
+  for (const upgradeId of ids) {
+    // Present: the ID comes from the same map.
+    const t = runtime.transformations.get(upgradeId) as Transformation
+    const assessment = plan({ runtime, ledger, command: { kind: "apply", upgradeId }, activity, at, before }).assessment
+    offers.push({ upgradeId, category: t.category, ...(t.slotId !== undefined ? { slotId: t.slotId } : {}), assessment })
+  }
+  return { cardId: ledger.cardId, activity, revision: ledger.revision, offers }
+}

@@ -1,0 +1,113 @@
+/**
+ * `CardTransformationPlanner`: the service over the planning core (`Plan.ts`)
+ * and the `LedgerStore`. `assess` and `discover` are pure queries; `execute`
+ * persists the very plan `assess` would report (the store calls the same
+ * `plan` under its write lock with the card's stored state), so "Assess says
+ * compatible" and "apply succeeds" cannot drift apart.
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer } from "effect"
+import { compareOrdinal } from "../../kernel/Ordinal.js"
+import { errorFromDiagnostic, type BranchNotFound, type CardfxError, type CommandConflict, type StoreFailure } from "../../kernel/Errors.js"
+import { diagnostic } from "../../kernel/Diagnostic.js"
+import type { CardLedger } from "../ledger/Ledger.js"
+import type { Runtime } from "../Runtime.js"
+import { type CardState, type CommandOutcome, type CommandRequest, type Decide, LedgerStore } from "../store/LedgerStore.js"
+import { type AssessResult, type Discovery, discover, type LedgerCommand, plan } from "./Plan.js"
+
+/** The store decision for a request, made by THE plan from the stored state. */
+export const decideWith =
+  (runtime: Runtime, request: CommandRequest): Decide =>
+  (state: CardState, nextSequence: number) => {
+    const p = plan({
+      runtime,
+      ledger: state.ledger,
+      command: request.command,
+      activity: request.activity,
+      at: { lastSequence: state.lastSequence, nextSequence }
+    })
+    const change = p.change
+    if (change === undefined) return { _tag: "Reject", diagnostics: p.assessment.diagnostics }
+    return {
+      _tag: "Commit",
+      ledger: change.ledger,
+      effective: change.effective,
+      body: {
+        command: request.command,
+        activity: request.activity,
+        entry: change.entry ?? null,
+        removedEntryId: change.removedEntryId ?? null
+      },
+      context: {
+        baseCard: change.baseCard,
+        statuses: [...change.statuses.values()].sort((a, b) => compareOrdinal(a.statusId, b.statusId))
+      },
+      changedComponentIds: p.assessment.changedComponentIds
+    }
+  }
+
+/** Where a stored card instance lives. */
+export interface InstanceRef {
+  readonly branch: string
+  readonly instanceId: string
+  readonly cardId: string
+}
+
+/** The planner service. */
+export class CardTransformationPlanner extends Context.Tag("cardfx/CardTransformationPlanner")<
+  CardTransformationPlanner,
+  {
+    /** Pure query: what the command would do to this ledger in this activity. */
+    readonly assess: (runtime: Runtime, ledger: CardLedger, command: LedgerCommand, activity: string) => Effect.Effect<AssessResult>
+    /** Pure query: every transformation of the runtime, assessed on the complete candidate. */
+    readonly discover: (runtime: Runtime, ledger: CardLedger, activity: string) => Effect.Effect<Discovery>
+    /** Assess against a stored instance (its captured sequence comes from the store). */
+    readonly assessStored: (
+      runtime: Runtime,
+      ref: InstanceRef,
+      command: LedgerCommand,
+      activity: string
+    ) => Effect.Effect<AssessResult, StoreFailure | BranchNotFound>
+    /** Discovery for a stored instance. */
+    readonly discoverStored: (runtime: Runtime, ref: InstanceRef, activity: string) => Effect.Effect<Discovery, StoreFailure | BranchNotFound>
+    /** Plan + persist; a rejection is an outcome (recorded, so retries return it). */
+    readonly execute: (runtime: Runtime, request: CommandRequest) => Effect.Effect<CommandOutcome, StoreFailure | CommandConflict>
+    /** Like `execute`, but a rejection fails with its first diagnostic's tagged error (`NotAuthorized`, `RevisionConflict`, ...). */
+    readonly apply: (runtime: Runtime, request: CommandRequest) => Effect.Effect<CommandOutcome, CardfxError>
+  }
+>() {
+  /** The live planner over a `LedgerStore`. */
+  static readonly layer: Layer.Layer<CardTransformationPlanner, never, LedgerStore> = Layer.effect(
+    CardTransformationPlanner,
+    Effect.map(LedgerStore, (store) => {
+      const execute = (runtime: Runtime, request: CommandRequest) => store.execute(request, decideWith(runtime, request))
+      return {
+        assess: (runtime, ledger, command, activity) => Effect.sync(() => plan({ runtime, ledger, command, activity }).assessment),
+        discover: (runtime, ledger, activity) => Effect.sync(() => discover(runtime, ledger, activity)),
+        assessStored: (runtime, ref, command, activity) =>
+          Effect.map(
+            store.read(ref.branch, ref.instanceId, ref.cardId),
+            (s) =>
+              plan({ runtime, ledger: s.ledger, command, activity, at: { lastSequence: s.lastSequence, nextSequence: s.lastSequence + 1 } })
+                .assessment
+          ),
+        discoverStored: (runtime, ref, activity) =>
+          Effect.map(store.read(ref.branch, ref.instanceId, ref.cardId), (s) =>
+            discover(runtime, s.ledger, activity, { lastSequence: s.lastSequence, nextSequence: s.lastSequence + 1 })
+          ),
+        execute,
+        apply: (runtime, request) =>
+          Effect.flatMap(execute(runtime, request), (outcome) =>
+            outcome.status === "applied"
+              ? Effect.succeed(outcome)
+              : Effect.fail(
+                  errorFromDiagnostic(
+                    outcome.diagnostics[0] ?? diagnostic("transformation_invalid", `command ${request.commandId} was rejected`)
+                  ) as CardfxError
+                )
+          )
+      }
+    })
+  )
+}

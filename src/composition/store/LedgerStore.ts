@@ -1,0 +1,703 @@
+/**
+ * `LedgerStore`: the durable home of card ledgers. One implementation over
+ * `@effect/sql`'s `SqlClient`, two dialects (SQLite, PostgreSQL), portable SQL.
+ *
+ * Guarantees (each has a test on a real database file, see
+ * test/composition/store):
+ * - every write runs in one transaction that first locks the `meta.sequence`
+ *   row, so writers are serialized on both dialects and the global event
+ *   sequence has no gaps;
+ * - optimistic concurrency: a command carries `expectedRevision`; when it is
+ *   not the card's current revision the command is rejected with
+ *   `revision_conflict`. The snapshot row of each (branch, instance,
+ *   revision) is inserted with `ON CONFLICT DO NOTHING ... RETURNING`, a
+ *   second guard: one winner per revision, whatever happens above;
+ * - idempotence: the `commands` table maps a command ID to the sha256 of its
+ *   canonical request and to its outcome, written in the same transaction as
+ *   the event. A retry with the same ID and request returns the recorded
+ *   outcome and applies nothing; the same ID with another request fails with
+ *   `command_conflict`. REJECTIONS ARE RECORDED TOO (`revision_conflict`,
+ *   `not_authorized`, every planning code, `branch_not_found`): a retry gets
+ *   the same answer, even after the card changed. Only `store_failure` (no
+ *   decision was made) and `command_conflict` are not recorded;
+ * - snapshots: the ledger and effective card after each event, as canonical
+ *   JSON, with the fingerprint;
+ * - replay: folding the events (whose bodies carry the sealed entries and
+ *   point at a content-addressed context holding the base card snapshot and
+ *   the statuses) and resolving gives the stored fingerprints, without any
+ *   runtime or catalog;
+ * - branches: a branch forks from a parent branch (default `main`) at a
+ *   global sequence; it sees its parent's events up to that sequence and its
+ *   own after. Writing on a branch never touches a row of another branch;
+ *   discarding deletes only the branch's own rows.
+ *
+ * Failures of the database surface as `StoreFailure` (`store_failure`) with
+ * the cause's message; no `SqlError` leaks from the service.
+ *
+ * @since 0.1.0
+ */
+import { mkdirSync } from "node:fs"
+import { dirname } from "node:path"
+import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import { PgClient } from "@effect/sql-pg"
+import { SqliteClient } from "@effect/sql-sqlite-node"
+import { Cause, Context, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
+import { canonicalJson, hashCanonical, sha256Hex } from "../../kernel/Canonical.js"
+import { Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
+import { BranchNotFound, CommandConflict, DuplicateId, ReplayMismatch, StoreFailure } from "../../kernel/Errors.js"
+import { compareOrdinal } from "../../kernel/Ordinal.js"
+import type { EffectiveCardDefinition } from "../Effective.js"
+import { CardLedger, emptyLedger, LedgerEntry, verifyLedger } from "../ledger/Ledger.js"
+import { LedgerCommand } from "../planner/Plan.js"
+import { resolveEffectiveCard } from "../Resolver.js"
+import { Card } from "../schema/Card.js"
+import { Status } from "../schema/Status.js"
+import { isTablePrefix, migrate } from "./Migrations.js"
+
+/** The branch every store has. */
+export const MAIN = "main"
+
+/** A ledger command addressed to a card instance on a branch, with its idempotence key and expected revision. */
+export const CommandRequest = Schema.Struct({
+  commandId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(128)),
+  branch: Schema.String,
+  /** The card instance (a deck may hold several instances of one card). */
+  instanceId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(128)),
+  /** The base card of the instance. */
+  cardId: Schema.String,
+  expectedRevision: Schema.NonNegativeInt,
+  /** The activity (mode) the command runs in. */
+  activity: Schema.String,
+  command: LedgerCommand
+}).annotations({ identifier: "CommandRequest" })
+export type CommandRequest = typeof CommandRequest.Type
+
+/** What a command did. Stored as canonical JSON; a retry returns these exact bytes' value. */
+export const CommandOutcome = Schema.Struct({
+  commandId: Schema.String,
+  status: Schema.Literal("applied", "rejected"),
+  branch: Schema.String,
+  instanceId: Schema.String,
+  cardId: Schema.String,
+  /** After the command when applied; the current revision when rejected. */
+  revision: Schema.NonNegativeInt,
+  /** The event's global sequence when applied. */
+  sequence: Schema.NullOr(Schema.NonNegativeInt),
+  entryId: Schema.NullOr(Schema.String),
+  fingerprint: Schema.NullOr(Schema.String),
+  changedComponentIds: Schema.Array(Schema.String),
+  diagnostics: Schema.Array(Diagnostic)
+}).annotations({ identifier: "CommandOutcome" })
+export type CommandOutcome = typeof CommandOutcome.Type
+
+/** What an event records besides its row columns. */
+export const EventBody = Schema.Struct({
+  command: LedgerCommand,
+  activity: Schema.String,
+  /** The entry the command created (apply, replace), as sealed. */
+  entry: Schema.NullOr(LedgerEntry),
+  /** The entry the command removed (remove, replace). */
+  removedEntryId: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "EventBody" })
+export type EventBody = typeof EventBody.Type
+
+/** The content an event was composed against: the base card snapshot and the statuses (sorted by ID). */
+export const ReplayContext = Schema.Struct({
+  baseCard: Card,
+  statuses: Schema.Array(Status)
+}).annotations({ identifier: "ReplayContext" })
+export type ReplayContext = typeof ReplayContext.Type
+
+/** A stored event. */
+export interface StoredEvent {
+  readonly sequence: number
+  readonly branch: string
+  readonly instanceId: string
+  readonly cardId: string
+  readonly revision: number
+  readonly commandId: string
+  readonly kind: string
+  readonly contextHash: string
+  readonly body: EventBody
+}
+
+/** A card instance's state on a branch. */
+export interface CardState {
+  readonly branch: string
+  readonly instanceId: string
+  readonly cardId: string
+  readonly ledger: CardLedger
+  readonly revision: number
+  /** Global sequence of the last event reflected (0 for a card with no event). */
+  readonly lastSequence: number
+  /** The serialized effective card (canonical JSON) and its fingerprint; absent at revision 0. */
+  readonly effective: string | undefined
+  readonly fingerprint: string | undefined
+}
+
+/** A store's decision about one command, made under the write lock from the current state. */
+export type Decision =
+  | { readonly _tag: "Reject"; readonly diagnostics: ReadonlyArray<Diagnostic> }
+  | {
+      readonly _tag: "Commit"
+      readonly ledger: CardLedger
+      readonly effective: EffectiveCardDefinition
+      readonly body: EventBody
+      readonly context: ReplayContext
+      readonly changedComponentIds: ReadonlyArray<string>
+    }
+
+/** Decides a command from the current state and the sequence its event would take. Must be pure. */
+export type Decide = (state: CardState, nextSequence: number) => Decision
+
+/** A branch. */
+export interface BranchInfo {
+  readonly name: string
+  readonly parent: string
+  readonly forkSequence: number
+}
+
+/** One replayed step: the fingerprint recomputed from the events and the one stored. */
+export interface ReplayStep {
+  readonly branch: string
+  readonly instanceId: string
+  readonly revision: number
+  readonly sequence: number
+  readonly fingerprint: string
+  readonly stored: string
+}
+
+/** Errors of the store's API. */
+export type StoreError = StoreFailure | CommandConflict | BranchNotFound | DuplicateId
+
+/** The operations of the ledger store. */
+export interface LedgerStoreService {
+    /** Runs one command: the recorded outcome for a retry, else `decide` under the write lock. */
+    readonly execute: (request: CommandRequest, decide: Decide) => Effect.Effect<CommandOutcome, StoreFailure | CommandConflict>
+    /** Runs commands in one transaction (one commit, one fsync); each is checked as if alone, in order. */
+    readonly executeBatch: (
+      items: ReadonlyArray<readonly [CommandRequest, Decide]>
+    ) => Effect.Effect<ReadonlyArray<CommandOutcome>, StoreFailure | CommandConflict>
+    /** The recorded outcome of a command ID, if any. */
+    readonly outcome: (commandId: string) => Effect.Effect<Option.Option<CommandOutcome>, StoreFailure>
+    /** A card instance's current state on a branch (an empty ledger of `cardId` when it has no event). */
+    readonly read: (branch: string, instanceId: string, cardId: string) => Effect.Effect<CardState, StoreFailure | BranchNotFound>
+    /** Instances with at least one event visible on a branch, sorted. */
+    readonly instances: (branch: string) => Effect.Effect<ReadonlyArray<string>, StoreFailure | BranchNotFound>
+    /** The events of an instance visible on a branch, by sequence. */
+    readonly history: (branch: string, instanceId: string) => Effect.Effect<ReadonlyArray<StoredEvent>, StoreFailure | BranchNotFound>
+    /** The last global sequence. */
+    readonly sequence: Effect.Effect<number, StoreFailure>
+    /** Forks a branch from `parent` (default main) at `atSequence` (default: now). */
+    readonly fork: (
+      name: string,
+      options?: { readonly parent?: string; readonly atSequence?: number }
+    ) => Effect.Effect<BranchInfo, StoreFailure | BranchNotFound | DuplicateId>
+    /** Discards a branch and its own rows (and its descendants'). Main cannot be discarded. */
+    readonly discard: (name: string) => Effect.Effect<void, StoreFailure | BranchNotFound>
+    /** Branches, sorted by name (main excluded). */
+    readonly branches: Effect.Effect<ReadonlyArray<BranchInfo>, StoreFailure>
+    /**
+     * Rebuilds every snapshot of a branch (default: every branch and main)
+     * from the events alone and compares fingerprints; `replay_mismatch` on
+     * the first difference.
+     */
+    readonly replay: (branch?: string) => Effect.Effect<ReadonlyArray<ReplayStep>, StoreFailure | BranchNotFound | ReplayMismatch>
+    /** Every row of the branch's own data, canonical JSON, for byte comparisons. */
+    readonly dump: (branch: string) => Effect.Effect<string, StoreFailure>
+  }
+
+// ---------------------------------------------------------------------------
+// Connections
+
+/**
+ * The SQLite client: one connection (the driver keeps exactly one per
+ * client), WAL from the driver, then `synchronous=FULL` on that connection —
+ * better-sqlite3 leaves NORMAL on a WAL database, which can lose the last
+ * commits on power loss. Parent folders are created.
+ */
+const sqliteClient = (filename: string): Layer.Layer<SqlClient.SqlClient, unknown> =>
+  Layer.effectContext(
+    Effect.gen(function* () {
+      if (filename !== ":memory:")
+        yield* Effect.try({ try: () => mkdirSync(dirname(filename), { recursive: true }), catch: (e) => e })
+      const client = yield* SqliteClient.SqliteClient
+      yield* client`PRAGMA synchronous = FULL`
+      yield* client`PRAGMA busy_timeout = 10000`
+      return Context.make(SqlClient.SqlClient, client as SqlClient.SqlClient)
+    })
+  ).pipe(Layer.provide(SqliteClient.layer({ filename })))
+
+const causeMessage = (u: unknown): string => {
+  if (typeof u === "object" && u !== null) {
+    const cause = (u as { cause?: unknown }).cause
+    const own = u instanceof Error ? u.message : String((u as { message?: unknown }).message ?? u)
+    const inner = cause instanceof Error ? cause.message : cause !== undefined ? String(cause) : ""
+    return inner !== "" && inner !== own ? `${own}: ${inner}` : own
+  }
+  return String(u)
+}
+
+const toStoreFailure = (u: unknown): StoreFailure =>
+  u instanceof StoreFailure ? u : new StoreFailure({ message: `ledger store: ${causeMessage(u)}` })
+
+/** SqlErrors and defects (a failed COMMIT is a defect in @effect/sql) become StoreFailure; typed errors pass. */
+const guard = <A, E>(effect: Effect.Effect<A, E | SqlError>): Effect.Effect<A, Exclude<E, SqlError> | StoreFailure> =>
+  effect.pipe(
+    Effect.catchAllCause((cause): Effect.Effect<never, Exclude<E, SqlError> | StoreFailure> => {
+      const failure = Cause.failureOption(cause)
+      if (Option.isSome(failure)) {
+        const e = failure.value as { _tag?: unknown }
+        if (e._tag === "SqlError") return Effect.fail(toStoreFailure(e))
+        return Effect.fail(failure.value as Exclude<E, SqlError>)
+      }
+      if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
+      return Effect.fail(toStoreFailure(Cause.squash(cause)))
+    })
+  )
+
+// ---------------------------------------------------------------------------
+// Rows
+
+const num = (v: unknown): number => (typeof v === "number" ? v : Number(v))
+
+interface SnapshotRow {
+  readonly revision: unknown
+  readonly sequence: unknown
+  readonly card_id: string
+  readonly ledger: string
+  readonly effective: string
+  readonly fingerprint: string
+}
+
+interface EventRow {
+  readonly sequence: unknown
+  readonly branch: string
+  readonly instance_id: string
+  readonly card_id: string
+  readonly revision: unknown
+  readonly command_id: string
+  readonly kind: string
+  readonly context_hash: string
+  readonly body: string
+}
+
+interface BranchRow {
+  readonly name: string
+  readonly parent: string
+  readonly fork_sequence: unknown
+}
+
+const decodeLedger = Schema.decodeUnknownEither(Schema.parseJson(CardLedger))
+const decodeOutcome = Schema.decodeUnknownEither(Schema.parseJson(CommandOutcome))
+const decodeBody = Schema.decodeUnknownEither(Schema.parseJson(EventBody))
+const decodeContext = Schema.decodeUnknownEither(Schema.parseJson(ReplayContext))
+
+const corrupt = (what: string, e: unknown): StoreFailure =>
+  new StoreFailure({ message: `ledger store: stored ${what} does not decode: ${String(e)}` })
+
+const fromEither = <A>(what: string, r: Either.Either<A, unknown>): Effect.Effect<A, StoreFailure> =>
+  Either.isRight(r) ? Effect.succeed(r.right) : Effect.fail(corrupt(what, r.left))
+
+const toEvent = (r: EventRow): Effect.Effect<StoredEvent, StoreFailure> =>
+  Effect.map(fromEither("event body", decodeBody(r.body)), (body) => ({
+    sequence: num(r.sequence),
+    branch: r.branch,
+    instanceId: r.instance_id,
+    cardId: r.card_id,
+    revision: num(r.revision),
+    commandId: r.command_id,
+    kind: r.kind,
+    contextHash: r.context_hash,
+    body
+  }))
+
+/** The sha256 of a request's canonical JSON: the idempotence key's fingerprint. */
+export const requestHash = (request: CommandRequest): string => hashCanonical(request)
+
+const MAX_SEQUENCE = Number.MAX_SAFE_INTEGER
+
+// ---------------------------------------------------------------------------
+// The implementation
+
+const make = (prefix: string) =>
+  Effect.gen(function* () {
+    if (!isTablePrefix(prefix)) return yield* Effect.fail(new StoreFailure({ message: `invalid table prefix ${prefix}` }))
+    const sql = yield* SqlClient.SqlClient
+    yield* migrate(prefix)
+    const T = {
+      meta: sql.literal(`${prefix}meta`),
+      branches: sql.literal(`${prefix}branches`),
+      events: sql.literal(`${prefix}events`),
+      snapshots: sql.literal(`${prefix}snapshots`),
+      contexts: sql.literal(`${prefix}contexts`),
+      commands: sql.literal(`${prefix}commands`)
+    }
+
+    /** The write lock: a no-op update of the sequence row (SQLite: takes the database write lock; PostgreSQL: the row lock). */
+    const lock = sql`UPDATE ${T.meta} SET value = value WHERE key = 'sequence'`
+    const currentSequence = Effect.map(
+      sql<{ value: unknown }>`SELECT value FROM ${T.meta} WHERE key = 'sequence'`,
+      (rows) => num(rows[0]?.value ?? 0)
+    )
+
+    const branchRow = (name: string) =>
+      Effect.map(
+        sql<BranchRow>`SELECT name, parent, fork_sequence FROM ${T.branches} WHERE name = ${name}`,
+        (rows) => rows[0]
+      )
+
+    /** [branch, max sequence visible] from the branch up to main. */
+    const chain = (branch: string): Effect.Effect<Array<readonly [string, number]>, SqlError | BranchNotFound> =>
+      Effect.gen(function* () {
+        const out: Array<readonly [string, number]> = []
+        let name = branch
+        let limit = MAX_SEQUENCE
+        for (let guardDepth = 0; guardDepth < 64; guardDepth++) {
+          out.push([name, limit])
+          if (name === MAIN) return out
+          const row = yield* branchRow(name)
+          if (row === undefined)
+            return yield* Effect.fail(new BranchNotFound({ message: `no branch ${name}`, subject: name }))
+          limit = Math.min(limit, num(row.fork_sequence))
+          name = row.parent
+        }
+        return yield* Effect.fail(new BranchNotFound({ message: `branch ${branch} has a parent chain deeper than 64`, subject: branch }))
+      })
+
+    const readState = (branch: string, instanceId: string, cardId: string) =>
+      Effect.gen(function* () {
+        const links = yield* chain(branch)
+        for (const [name, limit] of links) {
+          const rows = yield* sql<SnapshotRow>`SELECT revision, sequence, card_id, ledger, effective, fingerprint FROM ${T.snapshots}
+            WHERE branch = ${name} AND instance_id = ${instanceId} AND sequence <= ${limit}
+            ORDER BY revision DESC LIMIT 1`
+          const row = rows[0]
+          if (row === undefined) continue
+          const ledger = yield* fromEither("ledger", decodeLedger(row.ledger))
+          return {
+            branch,
+            instanceId,
+            cardId: row.card_id,
+            ledger,
+            revision: num(row.revision),
+            lastSequence: num(row.sequence),
+            effective: row.effective,
+            fingerprint: row.fingerprint
+          } satisfies CardState
+        }
+        return {
+          branch,
+          instanceId,
+          cardId,
+          ledger: emptyLedger(cardId),
+          revision: 0,
+          lastSequence: 0,
+          effective: undefined,
+          fingerprint: undefined
+        } satisfies CardState
+      })
+
+    const recordOutcome = (commandId: string, hash: string, outcome: CommandOutcome) =>
+      sql`INSERT INTO ${T.commands} (command_id, request_hash, outcome, sequence)
+          VALUES (${commandId}, ${hash}, ${canonicalJson(outcome)}, ${outcome.sequence})`
+
+    const one = (request: CommandRequest, decide: Decide) =>
+      Effect.gen(function* () {
+        const hash = requestHash(request)
+        const existing = yield* sql<{ request_hash: string; outcome: string }>`SELECT request_hash, outcome FROM ${T.commands} WHERE command_id = ${request.commandId}`
+        const prior = existing[0]
+        if (prior !== undefined) {
+          if (prior.request_hash !== hash)
+            return yield* Effect.fail(
+              new CommandConflict({
+                message: `command ${request.commandId} was already used with a different request`,
+                subject: request.commandId
+              })
+            )
+          return yield* fromEither("outcome", decodeOutcome(prior.outcome))
+        }
+        const base = {
+          commandId: request.commandId,
+          branch: request.branch,
+          instanceId: request.instanceId,
+          cardId: request.cardId
+        }
+        const rejected = (revision: number, diagnostics: ReadonlyArray<Diagnostic>): CommandOutcome => ({
+          ...base,
+          status: "rejected",
+          revision,
+          sequence: null,
+          entryId: null,
+          fingerprint: null,
+          changedComponentIds: [],
+          diagnostics
+        })
+        const stateOrMissing = yield* Effect.either(readState(request.branch, request.instanceId, request.cardId))
+        if (Either.isLeft(stateOrMissing)) {
+          const e = stateOrMissing.left
+          if (e._tag !== "BranchNotFound") return yield* Effect.fail(e)
+          const outcome = rejected(0, [diagnostic("branch_not_found", e.message, { subject: request.branch })])
+          yield* recordOutcome(request.commandId, hash, outcome)
+          return outcome
+        }
+        const state = stateOrMissing.right
+        let outcome: CommandOutcome
+        if (state.cardId !== request.cardId) {
+          outcome = rejected(state.revision, [
+            diagnostic("unknown_card", `instance ${request.instanceId} holds card ${state.cardId}, not ${request.cardId}`, {
+              subject: request.instanceId
+            })
+          ])
+        } else if (state.revision !== request.expectedRevision) {
+          outcome = rejected(state.revision, [
+            diagnostic(
+              "revision_conflict",
+              `instance ${request.instanceId} is at revision ${state.revision}; the command expected ${request.expectedRevision}`,
+              { subject: request.instanceId, details: { expected: request.expectedRevision, actual: state.revision } }
+            )
+          ])
+        } else {
+          const sequence = (yield* currentSequence) + 1
+          const decision = decide(state, sequence)
+          if (decision._tag === "Reject") outcome = rejected(state.revision, decision.diagnostics)
+          else {
+            const revision = state.revision + 1
+            const contextJson = canonicalJson(decision.context)
+            const contextHash = sha256Hex(contextJson)
+            const kind = request.command.kind
+            yield* sql`INSERT INTO ${T.contexts} (hash, body) VALUES (${contextHash}, ${contextJson}) ON CONFLICT (hash) DO NOTHING`
+            const won = yield* sql<{ revision: unknown }>`INSERT INTO ${T.snapshots}
+              (branch, instance_id, revision, sequence, card_id, ledger, effective, fingerprint)
+              VALUES (${request.branch}, ${request.instanceId}, ${revision}, ${sequence}, ${request.cardId},
+                      ${canonicalJson(decision.ledger)}, ${canonicalJson(decision.effective)}, ${decision.effective.fingerprint})
+              ON CONFLICT (branch, instance_id, revision) DO NOTHING RETURNING revision`
+            if (won.length !== 1)
+              return yield* Effect.fail(new StoreFailure({ message: `ledger store: revision ${revision} of ${request.instanceId} was written concurrently` }))
+            yield* sql`INSERT INTO ${T.events} (sequence, branch, instance_id, card_id, revision, command_id, kind, context_hash, body)
+              VALUES (${sequence}, ${request.branch}, ${request.instanceId}, ${request.cardId}, ${revision}, ${request.commandId},
+                      ${kind}, ${contextHash}, ${canonicalJson(decision.body)})`
+            yield* sql`UPDATE ${T.meta} SET value = ${sequence} WHERE key = 'sequence'`
+            outcome = {
+              ...base,
+              status: "applied",
+              revision,
+              sequence,
+              entryId: decision.body.entry?.entryId ?? null,
+              fingerprint: decision.effective.fingerprint,
+              changedComponentIds: decision.changedComponentIds,
+              diagnostics: []
+            }
+          }
+        }
+        yield* recordOutcome(request.commandId, hash, outcome)
+        return outcome
+      })
+
+    const executeBatch = (items: ReadonlyArray<readonly [CommandRequest, Decide]>) =>
+      guard(sql.withTransaction(Effect.zipRight(lock, Effect.forEach(items, ([r, d]) => one(r, d)))))
+
+    const listBranches = Effect.map(
+      sql<BranchRow>`SELECT name, parent, fork_sequence FROM ${T.branches} ORDER BY name`,
+      (rows) =>
+        rows
+          .map((r) => ({ name: r.name, parent: r.parent, forkSequence: num(r.fork_sequence) }))
+          .sort((a, b) => compareOrdinal(a.name, b.name))
+    )
+
+    const historyOf = (branch: string, instanceId: string) =>
+      Effect.gen(function* () {
+        const links = yield* chain(branch)
+        const out: Array<StoredEvent> = []
+        for (let i = 0; i < links.length; i++) {
+          const [name, limit] = links[i] as readonly [string, number]
+          const rows = yield* sql<EventRow>`SELECT * FROM ${T.events}
+            WHERE branch = ${name} AND instance_id = ${instanceId} AND sequence <= ${limit} ORDER BY sequence`
+          for (const r of rows) out.push(yield* toEvent(r))
+        }
+        return out.sort((a, b) => a.sequence - b.sequence)
+      })
+
+    const instancesOf = (branch: string) =>
+      Effect.gen(function* () {
+        const links = yield* chain(branch)
+        const ids = new Set<string>()
+        for (const [name, limit] of links) {
+          const rows = yield* sql<{ instance_id: string }>`SELECT DISTINCT instance_id FROM ${T.events} WHERE branch = ${name} AND sequence <= ${limit}`
+          for (const r of rows) ids.add(r.instance_id)
+        }
+        return [...ids].sort(compareOrdinal)
+      })
+
+    const contextCache = new Map<string, ReplayContext>()
+    const contextOf = (hash: string) =>
+      Effect.gen(function* () {
+        const hit = contextCache.get(hash)
+        if (hit !== undefined) return hit
+        const rows = yield* sql<{ body: string }>`SELECT body FROM ${T.contexts} WHERE hash = ${hash}`
+        const row = rows[0]
+        if (row === undefined) return yield* Effect.fail(new StoreFailure({ message: `ledger store: context ${hash} is missing` }))
+        if (sha256Hex(row.body) !== hash) return yield* Effect.fail(new StoreFailure({ message: `ledger store: context ${hash} does not match its hash` }))
+        const ctx = yield* fromEither("context", decodeContext(row.body))
+        contextCache.set(hash, ctx)
+        return ctx
+      })
+
+    /** Folds events into ledgers exactly as the Ledger module's commands build them. */
+    const foldEvent = (ledger: CardLedger, e: StoredEvent): CardLedger => {
+      const removed = e.body.removedEntryId
+      const entries = removed === null ? [...ledger.entries] : ledger.entries.map((x) => (x.entryId === removed ? { ...x, state: "removed" as const } : x))
+      if (e.body.entry !== null) entries.push(e.body.entry)
+      return { cardId: ledger.cardId, entries, revision: ledger.revision + 1 }
+    }
+
+    const replayBranch = (branch: string) =>
+      Effect.gen(function* () {
+        const steps: Array<ReplayStep> = []
+        for (const instanceId of yield* instancesOf(branch)) {
+          const events = yield* historyOf(branch, instanceId)
+          let ledger: CardLedger | undefined
+          for (const e of events) {
+            ledger = foldEvent(ledger ?? emptyLedger(e.cardId), e)
+            const verified = verifyLedger(ledger)
+            if (Either.isLeft(verified))
+              return yield* Effect.fail(
+                new ReplayMismatch({ message: `replay of ${instanceId}@${e.revision}: ${verified.left[0]?.message ?? "unsealed entry"}`, subject: instanceId })
+              )
+            const ctx = yield* contextOf(e.contextHash)
+            const statuses = new Map(ctx.statuses.map((s) => [s.statusId, s] as const))
+            const resolved = resolveEffectiveCard({ baseCard: ctx.baseCard, ledger, statuses })
+            const rows = yield* sql<{ fingerprint: string }>`SELECT fingerprint FROM ${T.snapshots}
+              WHERE branch = ${e.branch} AND instance_id = ${instanceId} AND revision = ${e.revision}`
+            const stored = rows[0]?.fingerprint ?? "<missing>"
+            const fingerprint = Either.isRight(resolved) ? resolved.right.fingerprint : `<fails: ${resolved.left[0]?.code ?? "?"}>`
+            if (fingerprint !== stored)
+              return yield* Effect.fail(
+                new ReplayMismatch({
+                  message: `replay of ${instanceId} revision ${e.revision} (sequence ${e.sequence}) gives ${fingerprint}, stored ${stored}`,
+                  subject: instanceId,
+                  details: { revision: e.revision, sequence: e.sequence }
+                })
+              )
+            steps.push({ branch, instanceId, revision: e.revision, sequence: e.sequence, fingerprint, stored })
+          }
+        }
+        return steps
+      })
+
+    const dumpBranch = (branch: string) =>
+      Effect.gen(function* () {
+        const events = yield* sql`SELECT * FROM ${T.events} WHERE branch = ${branch} ORDER BY sequence`
+        const snapshots = yield* sql`SELECT * FROM ${T.snapshots} WHERE branch = ${branch} ORDER BY instance_id, revision`
+        const norm = (rows: ReadonlyArray<object>) =>
+          rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "bigint" ? Number(v) : v])))
+        return canonicalJson({ branch, events: norm(events), snapshots: norm(snapshots) })
+      })
+
+    const service: LedgerStoreService = {
+      execute: (request, decide) =>
+        Effect.map(executeBatch([[request, decide]]), (outcomes) => outcomes[0] as CommandOutcome),
+      executeBatch,
+      outcome: (commandId) =>
+        guard(
+          Effect.gen(function* () {
+            const rows = yield* sql<{ outcome: string }>`SELECT outcome FROM ${T.commands} WHERE command_id = ${commandId}`
+            const row = rows[0]
+            if (row === undefined) return Option.none()
+            return Option.some(yield* fromEither("outcome", decodeOutcome(row.outcome)))
+          })
+        ),
+      read: (branch, instanceId, cardId) => guard(readState(branch, instanceId, cardId)),
+      instances: (branch) => guard(instancesOf(branch)),
+      history: (branch, instanceId) => guard(historyOf(branch, instanceId)),
+      sequence: guard(currentSequence),
+      fork: (name, options = {}) =>
+        guard(
+          sql.withTransaction(
+            Effect.gen(function* () {
+              yield* lock
+              const parent = options.parent ?? MAIN
+              if (name === MAIN || (yield* branchRow(name)) !== undefined)
+                return yield* Effect.fail(new DuplicateId({ message: `branch ${name} already exists`, subject: name }))
+              if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name))
+                return yield* Effect.fail(new StoreFailure({ message: `ledger store: invalid branch name ${name}` }))
+              yield* chain(parent)
+              const now = yield* currentSequence
+              const at = options.atSequence ?? now
+              if (!Number.isInteger(at) || at < 0 || at > now)
+                return yield* Effect.fail(new StoreFailure({ message: `ledger store: cannot fork at sequence ${at} (the store is at ${now})` }))
+              yield* sql`INSERT INTO ${T.branches} (name, parent, fork_sequence) VALUES (${name}, ${parent}, ${at})`
+              return { name, parent, forkSequence: at }
+            })
+          )
+        ),
+      discard: (name) =>
+        guard(
+          sql.withTransaction(
+            Effect.gen(function* () {
+              yield* lock
+              if (name === MAIN || (yield* branchRow(name)) === undefined)
+                return yield* Effect.fail(new BranchNotFound({ message: `no branch ${name} to discard`, subject: name }))
+              const all = yield* listBranches
+              const doomed = new Set([name])
+              for (let changed = true; changed; ) {
+                changed = false
+                for (const b of all)
+                  if (doomed.has(b.parent) && !doomed.has(b.name)) {
+                    doomed.add(b.name)
+                    changed = true
+                  }
+              }
+              for (const b of doomed) {
+                yield* sql`DELETE FROM ${T.events} WHERE branch = ${b}`
+                yield* sql`DELETE FROM ${T.snapshots} WHERE branch = ${b}`
+                yield* sql`DELETE FROM ${T.branches} WHERE name = ${b}`
+              }
+            })
+          )
+        ),
+      branches: guard(listBranches),
+      replay: (branch) =>
+        guard(
+          Effect.gen(function* () {
+            const names = branch !== undefined ? [branch] : [MAIN, ...(yield* listBranches).map((b) => b.name)]
+            const out: Array<ReplayStep> = []
+            for (const b of names) out.push(...(yield* replayBranch(b)))
+            return out
+          })
+        ),
+      dump: (branch) => guard(dumpBranch(branch))
+    }
+    return service
+  })
+
+/** The ledger store service. */
+export class LedgerStore extends Context.Tag("cardfx/LedgerStore")<LedgerStore, LedgerStoreService>() {
+  /** A SQLite file: WAL, `synchronous=FULL` on the connection, migrations applied. */
+  static readonly layerSqlite = (options: { readonly filename: string; readonly tablePrefix?: string }): Layer.Layer<LedgerStore, StoreFailure> =>
+    Layer.effect(LedgerStore, make(options.tablePrefix ?? "")).pipe(
+      Layer.provide(sqliteClient(options.filename)),
+      Layer.mapError(toStoreFailure)
+    )
+
+  /** An in-memory SQLite database (tests). */
+  static readonly layerMemory: Layer.Layer<LedgerStore, StoreFailure> = Layer.effect(LedgerStore, make("")).pipe(
+    Layer.provide(sqliteClient(":memory:")),
+    Layer.mapError(toStoreFailure)
+  )
+
+  /** PostgreSQL (several engine instances sharing one store). `tablePrefix` isolates stores in one database. */
+  static readonly layerPg = (options: { readonly url: string; readonly tablePrefix?: string }): Layer.Layer<LedgerStore, StoreFailure> =>
+    Layer.effect(LedgerStore, make(options.tablePrefix ?? "")).pipe(
+      Layer.provide(PgClient.layer({ url: Redacted.make(options.url), maxConnections: 8, connectTimeout: "5 seconds" })),
+      Layer.mapError(toStoreFailure)
+    )
+
+  /** A SQLite path or a `postgres://` / `postgresql://` URL. */
+  static readonly layerFor = (location: string, options: { readonly tablePrefix?: string } = {}): Layer.Layer<LedgerStore, StoreFailure> =>
+    /^postgres(ql)?:\/\//.test(location)
+      ? LedgerStore.layerPg({ url: location, ...options })
+      : LedgerStore.layerSqlite({ filename: location, ...options })
+}
+

@@ -1,0 +1,82 @@
+/**
+ * The ledger store's schema, as portable SQL (SQLite and PostgreSQL read the
+ * same statements). JSON documents are TEXT holding canonical JSON, so the
+ * bytes stored are the bytes hashed and both dialects return them unchanged.
+ * Integers are BIGINT; readers convert with `Number` (PostgreSQL returns
+ * BIGINT as a string).
+ *
+ * Tables (each name carries the store's table prefix):
+ * - `meta`: `sequence`, the last global event sequence (also the row every
+ *   write transaction locks first, which serializes writers on both dialects);
+ * - `commands`: command ID → request hash → outcome (the durable idempotence table);
+ * - `events`: the append-only event log, one row per applied command, unique
+ *   per (branch, instance, revision) and per command ID;
+ * - `snapshots`: the serialized ledger and effective card after every event,
+ *   with its fingerprint, unique per (branch, instance, revision);
+ * - `contexts`: content-addressed replay contexts (base card snapshot +
+ *   statuses) that events point to, so replay never reads the catalog;
+ * - `branches`: name, parent branch and the sequence it forked at.
+ *
+ * @since 0.1.0
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { SqlError } from "@effect/sql/SqlError"
+
+/** Table prefixes are plain identifiers (they are spliced into SQL). */
+export const isTablePrefix = (p: string): boolean => /^[a-z][a-z0-9_]{0,30}$/.test(p) || p === ""
+
+/** Each migration is a list of statements; `{p}` stands for the table prefix. */
+export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
+  [
+    "CREATE TABLE {p}meta (key TEXT PRIMARY KEY, value BIGINT NOT NULL)",
+    "INSERT INTO {p}meta (key, value) VALUES ('sequence', 0)",
+    "CREATE TABLE {p}branches (name TEXT PRIMARY KEY, parent TEXT NOT NULL, fork_sequence BIGINT NOT NULL)",
+    `CREATE TABLE {p}events (
+      sequence BIGINT PRIMARY KEY,
+      branch TEXT NOT NULL,
+      instance_id TEXT NOT NULL,
+      card_id TEXT NOT NULL,
+      revision BIGINT NOT NULL,
+      command_id TEXT NOT NULL UNIQUE,
+      kind TEXT NOT NULL,
+      context_hash TEXT NOT NULL,
+      body TEXT NOT NULL,
+      UNIQUE (branch, instance_id, revision)
+    )`,
+    `CREATE TABLE {p}snapshots (
+      branch TEXT NOT NULL,
+      instance_id TEXT NOT NULL,
+      revision BIGINT NOT NULL,
+      sequence BIGINT NOT NULL,
+      card_id TEXT NOT NULL,
+      ledger TEXT NOT NULL,
+      effective TEXT NOT NULL,
+      fingerprint TEXT NOT NULL,
+      PRIMARY KEY (branch, instance_id, revision)
+    )`,
+    "CREATE TABLE {p}contexts (hash TEXT PRIMARY KEY, body TEXT NOT NULL)",
+    "CREATE TABLE {p}commands (command_id TEXT PRIMARY KEY, request_hash TEXT NOT NULL, outcome TEXT NOT NULL, sequence BIGINT)"
+  ]
+]
+
+/** Applies pending migrations in one transaction each; idempotent. */
+export const migrate = (prefix: string): Effect.Effect<void, SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const table = sql.literal(`${prefix}schema_migrations`)
+    yield* sql`CREATE TABLE IF NOT EXISTS ${table} (version INTEGER PRIMARY KEY)`
+    for (let i = 0; i < migrations.length; i++) {
+      const version = i + 1
+      // Only the statements were built from constants: the prefix is checked by isTablePrefix.
+      const steps = migrations[i] ?? []
+      yield* sql.withTransaction(
+        Effect.gen(function* () {
+          const done = yield* sql<{ version: number }>`SELECT version FROM ${table} WHERE version = ${version}`
+          if (done.length > 0) return
+          for (const s of steps) yield* sql.unsafe(s.replaceAll("{p}", prefix))
+          yield* sql`INSERT INTO ${table} (version) VALUES (${version})`
+        })
+      )
+    }
+  })
