@@ -18,6 +18,8 @@ import { ContentFile, Manifest } from "./schema/Package.js"
 export interface PackageFile {
   readonly file: string
   readonly content: ContentFile
+  /** The file's text, to locate diagnostics found after decoding. */
+  readonly text: string
 }
 
 /** A package whose files all decoded. */
@@ -60,7 +62,7 @@ export const decodePackage = (
   for (const doc of content) {
     const c = decodeContentDocument(doc)
     if (Either.isLeft(c)) diagnostics.push(...c.left)
-    else files.push({ file: doc.file ?? "", content: c.right })
+    else files.push({ file: doc.file ?? "", content: c.right, text: doc.text })
   }
   if (diagnostics.length > 0 || Either.isLeft(m)) return { package: undefined, diagnostics }
   return { package: { dir, manifestFile: manifest.file ?? "", manifest: m.right, files }, diagnostics }

@@ -12,6 +12,7 @@
 import { Either } from "effect"
 import { hashCanonical } from "../kernel/Canonical.js"
 import { type Diagnostic, diagnostic, sortDiagnostics } from "../kernel/Diagnostic.js"
+import { locate } from "../kernel/Json.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
 import { compileContainer } from "./Compiler.js"
 import type { DecodedPackage } from "./ContentPackage.js"
@@ -148,7 +149,9 @@ export const publish = (packages: ReadonlyArray<DecodedPackage>): PublicationRes
   for (const [id, t] of transformations) checkTransformation(ctx, t, origin(ctx, "transformation", id))
   for (const [id, a] of activities) checkActivity(ctx, a, origin(ctx, "activity", id))
 
-  const all = sortDiagnostics(diagnostics)
+  const texts = new Map<string, string>()
+  for (const p of packageIds.values()) for (const f of p.files) texts.set(f.file, f.text)
+  const all = sortDiagnostics(diagnostics.map((d) => locateIn(texts, d)))
   if (all.some((d) => d.severity === "error")) return { runtime: undefined, diagnostics: all }
 
   const pins: Array<PackagePin> = [...packageIds.values()].map((p) => ({
@@ -173,6 +176,13 @@ export const publish = (packages: ReadonlyArray<DecodedPackage>): PublicationRes
     },
     diagnostics: all
   }
+}
+
+/** Adds line:column to a diagnostic that names a file and a path but no position. */
+const locateIn = (texts: ReadonlyMap<string, string>, d: Diagnostic): Diagnostic => {
+  if (d.line !== undefined || d.file === undefined || d.path === undefined) return d
+  const text = texts.get(d.file)
+  return text === undefined ? d : { ...d, ...locate({ text }, d.path) }
 }
 
 /** sha256 of a package's canonical content: manifest plus files by ordinal path relative to the package. */

@@ -57,6 +57,11 @@ const collect = (
     case "Composite": {
       const c = code ?? codeOf(issue.ast)
       const issues = Array.isArray(issue.issues) ? issue.issues : [issue.issues as ParseResult.ParseIssue]
+      // A value that matches no member of a union of literals is one problem, not one per member.
+      if (SchemaAST.isUnion(issue.ast) && issues.every((i) => i._tag === "Type")) {
+        out.push({ code: c ?? "schema_invalid", path, issue: new ParseResult.Type(issue.ast, issue.actual) })
+        return
+      }
       for (const i of issues) collect(i, path, c, out)
       return
     }
