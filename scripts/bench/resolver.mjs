@@ -1,0 +1,88 @@
+/**
+ * Benchmark: effective-card resolutions per second for basic_attack +
+ * core.ember.affinity + a numeric upgrade (test.heavy_strike, from the
+ * resolver's test fixture package), fingerprint included. Goal ≥ 100,000/s on
+ * one core.
+ *
+ * Two rows: `warm` resolves the same ledger value again and again (what a
+ * server holding a card instance does: per-object caches of sealed content
+ * apply); `cold` resolves a structurally equal ledger rebuilt from JSON each
+ * time (what a process that re-reads the ledger from a store pays).
+ *
+ * Imports the built `dist/` (run `npm run build` first).
+ */
+import { NodeFileSystem } from "@effect/platform-node"
+import { Effect, Either } from "effect"
+import { loadPackage } from "../../dist/composition/ContentPackage.js"
+import { publish } from "../../dist/composition/Publication.js"
+import { sealById } from "../../dist/composition/BundleCompiler.js"
+import { appendEntry, emptyLedger } from "../../dist/composition/ledger/Ledger.js"
+import { resolveEffectiveCard } from "../../dist/composition/Resolver.js"
+
+const GOAL = 100_000
+
+const runtime = async () => {
+  const loaded = await Effect.runPromise(
+    Effect.forEach(["data/heroscript.base", "test/fixtures/resolver/numeric-upgrade"], loadPackage).pipe(
+      Effect.provide(NodeFileSystem.layer)
+    )
+  )
+  const r = publish(loaded.map((l) => l.package))
+  if (r.runtime === undefined) throw new Error(JSON.stringify(r.diagnostics))
+  return r.runtime
+}
+
+// CPU time of this process, not wall time: the benchmark machines are shared,
+// and CPU time is what "per second on one core" means.
+const cpuMs = () => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1000
+}
+
+const measure = (fn, minMs = 1500) => {
+  for (let i = 0; i < 5000; i++) fn(i) // warm-up
+  let n = 0
+  const start = cpuMs()
+  let elapsed = 0
+  while (elapsed < minMs) {
+    for (let i = 0; i < 1000; i++) fn(n++)
+    elapsed = cpuMs() - start
+  }
+  return (n / elapsed) * 1000
+}
+
+export async function run() {
+  const rt = await runtime()
+  let ledger = emptyLedger("basic_attack")
+  for (const [i, id] of ["test.heavy_strike", "core.ember.affinity"].entries()) {
+    const sealed = sealById(rt, id)
+    if (Either.isLeft(sealed)) throw new Error(JSON.stringify(sealed.left))
+    const next = appendEntry(ledger, sealed.right, { entryId: `e${i + 1}`, captured: { revision: i, sequence: 0, step: i } })
+    if (Either.isLeft(next)) throw new Error(JSON.stringify(next.left))
+    ledger = next.right
+  }
+  const baseCard = rt.cards.get("basic_attack")
+  const input = { baseCard, ledger, statuses: rt.statuses }
+  const check = resolveEffectiveCard(input)
+  if (Either.isLeft(check)) throw new Error(JSON.stringify(check.left))
+  let sink = 0
+  const warm = measure(() => {
+    const r = resolveEffectiveCard(input)
+    sink += r.right.fingerprint.length
+  })
+  if (process.env.WARM_ONLY) return [{ name: "warm", value: Math.round(warm) }]
+  const json = JSON.stringify(ledger)
+  const cold = measure(() => {
+    const r = resolveEffectiveCard({ baseCard, ledger: JSON.parse(json), statuses: rt.statuses })
+    sink += r.right.fingerprint.length
+  })
+  if (sink === 0) throw new Error("unreachable")
+  return [
+    { name: "resolver: basic_attack + numeric + ember (warm ledger)", value: Math.round(warm), unit: "resolutions/s", goal: GOAL, ratio: warm / GOAL },
+    { name: "resolver: same, ledger re-read from JSON each time (cold)", value: Math.round(cold), unit: "resolutions/s", goal: GOAL, ratio: cold / GOAL }
+  ]
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  run().then((rows) => console.table(rows))
+}

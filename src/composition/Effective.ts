@@ -1,0 +1,166 @@
+/**
+ * `EffectiveCardDefinition`: what a card instance is after its ledger has been
+ * composed — final components (authoring shape), tags, cost, capabilities,
+ * the `compositionTrace` (which entry, transformation, rule, bundle, scope and
+ * anchor produced which members), the compiled container the executor runs,
+ * and the `fingerprint`.
+ *
+ * Fingerprint: sha256 of the canonical JSON of
+ * `{ engineVersion, baseCard, ledger, components, compositionTrace }` where
+ * `baseCard` is the base card snapshot, `ledger` the active sealed entries in
+ * ledger order, `components` the final components and `compositionTrace` the
+ * trace. Each ledger entry appears as {@link ledgerEntrySnapshot}: its
+ * identity, position, state and captured revision/sequence/step, plus its
+ * `sealHash` — the sha256 of its sealed content (requirements, patches,
+ * `closedCompositionRules`, runtime pin), verified when the entry is admitted.
+ * The sealed content is thus committed to by hash (a Merkle link) rather than
+ * repeated: any change to it changes the fingerprint, and the hashed document
+ * stays small enough for the resolver's hot path. The resolver assembles the
+ * exact canonical text of that document from pieces serialized once per
+ * immutable object; `fingerprintDocument` (Resolver.ts) spells the document
+ * out, and a test checks `sha256(canonicalJson(document)) === fingerprint`.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+import type { LedgerEntry } from "./ledger/Ledger.js"
+import { optional } from "../kernel/SchemaExt.js"
+import type { CompiledContainer as CompiledContainerType, CompiledNode as CompiledNodeType } from "./Compiled.js"
+import { CardLedger } from "./ledger/Ledger.js"
+import { ChildTiming, Condition, EffectComponent, EffectType, ExecutionScope, TargetKind } from "./schema/Card.js"
+import { Metadata } from "./schema/Symbols.js"
+import { Scope } from "./schema/Transformation.js"
+
+/** Schema of `CompiledEffect` (Compiled.ts). */
+export const CompiledEffect = Schema.Struct({
+  type: EffectType,
+  target: TargetKind,
+  amount: Schema.Number,
+  statusId: Schema.String,
+  stacks: Schema.Number,
+  duration: Schema.Number,
+  payload: Schema.Record({ key: Schema.String, value: Schema.Number }),
+  payloadSources: Schema.Record({ key: Schema.String, value: Schema.String }),
+  chance: Schema.Number,
+  repeat: Schema.Number,
+  conditions: Schema.Array(Condition),
+  tags: Schema.Array(Schema.String)
+}).annotations({ identifier: "CompiledEffect" })
+
+/** Schema of `CompiledNode` (recursive). */
+export const CompiledNode: Schema.Schema<CompiledNodeType> = Schema.Struct({
+  componentId: Schema.String,
+  order: Schema.Number,
+  rank: Schema.Number,
+  depth: Schema.Number,
+  capabilityIds: Schema.Array(Schema.String),
+  childTiming: ChildTiming,
+  executionScope: ExecutionScope,
+  effect: CompiledEffect,
+  children: Schema.Array(Schema.suspend((): Schema.Schema<CompiledNodeType> => CompiledNode))
+}).annotations({ identifier: "CompiledNode" })
+
+/** Schema of `CompiledContainer`. */
+export const CompiledContainer: Schema.Schema<CompiledContainerType> = Schema.Struct({
+  cardId: Schema.String,
+  cost: Schema.Number,
+  tags: Schema.Array(Schema.String),
+  capabilities: Schema.Array(Schema.String),
+  roots: Schema.Array(CompiledNode),
+  nodeCount: Schema.Number
+}).annotations({ identifier: "CompiledContainer" })
+
+/** One expansion of one rule: who produced which members. */
+export const CompositionTraceEntry = Schema.Struct({
+  entryId: Schema.String,
+  transformationId: Schema.String,
+  ruleId: Schema.String,
+  bundleId: Schema.String,
+  scope: Scope,
+  /** The anchor's component ID; `null` for a sequence scope without anchor. */
+  anchorId: Schema.NullOr(Schema.String),
+  expansionId: Schema.String,
+  /** Generated IDs of the expansion (members and their local aliases), in member order. */
+  memberIds: Schema.Array(Schema.String)
+}).annotations({ identifier: "CompositionTraceEntry" })
+export type CompositionTraceEntry = typeof CompositionTraceEntry.Type
+
+export const EffectiveCardDefinition = Schema.Struct({
+  engineVersion: Schema.Int,
+  cardId: Schema.String,
+  cost: Schema.Number,
+  /** Sorted, unique. */
+  tags: Schema.Array(Schema.String),
+  metadata: Metadata,
+  /** Final components in authoring shape (generated members included). */
+  components: Schema.Array(EffectComponent),
+  /** Declared `capabilityIds` ∪ `effect.<TYPE>` of root effects; sorted, unique. */
+  capabilities: Schema.Array(Schema.String),
+  /** One entry per expansion, in expansion order. */
+  compositionTrace: Schema.Array(CompositionTraceEntry),
+  /** The container the common executor runs. */
+  compiled: CompiledContainer,
+  /** sha256 (hex) of the canonical JSON described in this module's header. */
+  fingerprint: Schema.String
+}).annotations({ identifier: "EffectiveCardDefinition" })
+export type EffectiveCardDefinition = typeof EffectiveCardDefinition.Type
+
+/** Inspection of an existing card: its ledger and what it composes to, as `effectiveBase`. */
+export const CardInspection = Schema.Struct({
+  cardId: Schema.String,
+  ledger: CardLedger,
+  effectiveBase: EffectiveCardDefinition,
+  /** Where each component came from: `base`, `patch:<entryId>` or `rule:<entryId>/<ruleId>`. */
+  origins: optional(Schema.Record({ key: Schema.String, value: Schema.String }))
+}).annotations({ identifier: "CardInspection" })
+export type CardInspection = typeof CardInspection.Type
+
+/** How a sealed ledger entry takes part in the fingerprint: identity + `sealHash` (see the module header). */
+export const ledgerEntrySnapshot = (e: LedgerEntry): unknown => ({
+  entryId: e.entryId,
+  upgradeId: e.upgradeId,
+  position: e.position,
+  state: e.state,
+  ...(e.replaces !== undefined ? { replaces: e.replaces } : {}),
+  captured: e.captured,
+  sealHash: e.sealHash
+})
+
+/**
+ * Canonical JSON (the kernel's `canonicalJson` form: ordinal key order, no
+ * white space, undefined members omitted, `-0` as `0`) for values that are
+ * JSON by construction. Byte-identical to the kernel's on such values (a
+ * property test checks it); faster because it builds one string and uses the
+ * default sort, which compares UTF-16 code units exactly like `compareOrdinal`.
+ */
+export const canonicalJsonFast = (v: unknown): string => {
+  switch (typeof v) {
+    case "string":
+      return JSON.stringify(v)
+    case "number":
+      return Object.is(v, -0) ? "0" : String(v)
+    case "boolean":
+      return v ? "true" : "false"
+    case "object": {
+      if (v === null) return "null"
+      if (Array.isArray(v)) {
+        let s = "["
+        for (let i = 0; i < v.length; i++) s += (i > 0 ? "," : "") + canonicalJsonFast(v[i])
+        return s + "]"
+      }
+      const r = v as Record<string, unknown>
+      const keys = Object.keys(r).sort()
+      let s = "{"
+      let first = true
+      for (const k of keys) {
+        const x = r[k]
+        if (x === undefined) continue
+        s += (first ? "" : ",") + JSON.stringify(k) + ":" + canonicalJsonFast(x)
+        first = false
+      }
+      return s + "}"
+    }
+    default:
+      return "null"
+  }
+}
