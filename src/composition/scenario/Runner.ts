@@ -221,19 +221,24 @@ export const runScenarioFile = (
       if (first === undefined) {
         first = r.right
         firstBytes = bytes
-      } else if (bytes !== firstBytes) {
-        return yield* Effect.fail([
-          diagnostic("nondeterminism", `run ${run + 1} of ${times} differs from run 1`, {
-            file,
-            path: "",
-            details: { run: run + 1, times, firstLength: firstBytes.length, length: bytes.length, at: firstDifference(firstBytes, bytes) }
-          })
-        ])
+      } else {
+        const d = compareRun(file, firstBytes, bytes, run + 1, times)
+        if (d !== undefined) return yield* Effect.fail([d])
       }
     }
     // times ≥ 1, so the loop ran and set `first`.
     return first as ScenarioReport
   })
+
+/** The `nondeterminism` diagnostic when run `run`'s canonical bytes differ from run 1's, else undefined. */
+export const compareRun = (file: string | undefined, firstBytes: string, bytes: string, run: number, times: number): Diagnostic | undefined =>
+  bytes === firstBytes
+    ? undefined
+    : diagnostic("nondeterminism", `run ${run} of ${times} differs from run 1 (first differing character at ${firstDifference(firstBytes, bytes)})`, {
+        file,
+        path: "",
+        details: { run, times, firstLength: firstBytes.length, length: bytes.length, at: firstDifference(firstBytes, bytes) }
+      })
 
 const firstDifference = (a: string, b: string): number => {
   const n = Math.min(a.length, b.length)

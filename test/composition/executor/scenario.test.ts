@@ -7,7 +7,7 @@ import { canonicalJson } from "../../../src/kernel/Canonical.js"
 import { parseJson } from "../../../src/kernel/Json.js"
 import { renderEvent } from "../../../src/composition/executor/Render.js"
 import { isScenarioDocument, validateScenario } from "../../../src/composition/scenario/Scenario.js"
-import { loadScenario, runScenarioFile, runScenarioWith } from "../../../src/composition/scenario/Runner.js"
+import { compareRun, loadScenario, runScenarioFile, runScenarioWith } from "../../../src/composition/scenario/Runner.js"
 import { repoRoot } from "./helpers.js"
 
 const scenarios = ["ember-affinity", "residual-affinity", "random-draws"].map((n) => join(repoRoot, `data/scenarios/${n}.scenario.json`))
@@ -68,6 +68,14 @@ describe("reference scenarios", () => {
     expect(canonicalJson(a.right)).toBe(canonicalJson(b.right))
     expect(canonicalJson(a.right)).not.toBe(canonicalJson(c.right))
     expect(a.right.steps[0]?.randomInputs?.length).toBeGreaterThan(0)
+  })
+})
+
+describe("nondeterminism check", () => {
+  it("a single differing byte is a nondeterminism diagnostic; identical bytes pass", () => {
+    expect(compareRun("f.json", '{"a":1}', '{"a":1}', 2, 10)).toBeUndefined()
+    const d = compareRun("f.json", '{"a":1}', '{"a":2}', 7, 10)
+    expect(d).toMatchObject({ code: "nondeterminism", file: "f.json", details: { run: 7, times: 10, at: 5 } })
   })
 })
 
