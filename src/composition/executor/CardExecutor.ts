@@ -37,6 +37,7 @@ export const compiledOf = (card: Playable): CompiledContainer => ("compiled" in 
 
 const toError = (d: Diagnostic): ExecutorError => errorFromDiagnostic(d) as ExecutorError
 
+/** The operations of the common executor service. */
 export interface CardExecutorService {
   /** Plays `card` for `request.actorId` at `request.targetIds` over `state`, as one transaction. */
   readonly play: (card: Playable, state: CombatState, request: SequenceRequest) => Effect.Effect<SequenceResult, ExecutorError>

@@ -134,6 +134,7 @@ export const TurnEvent = Schema.Struct({
   turn: Schema.Number
 })
 
+/** Any event of the executor's ordered log. */
 export const ExecutorEvent = Schema.Union(
   ImpactEvent,
   StatusAppliedEvent,

@@ -200,6 +200,7 @@ const boundary = (
   return { characters }
 }
 
+/** A turn operation's outcome: the result, or the diagnostic with the original state object. */
 export type TurnOutcome =
   | { readonly ok: true; readonly result: TurnResult }
   | { readonly ok: false; readonly diagnostic: Diagnostic; readonly state: CombatState }

@@ -91,6 +91,7 @@ export const resolveLedgerCard = (
   return resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses })
 }
 
+/** Options of the pure scenario run. */
 export interface ScenarioRunOptions {
   /** Overrides the scenario's seed. */
   readonly seed?: number | undefined
@@ -194,6 +195,7 @@ export const loadScenario = (
     return { scenario: scenario.right, runtime: published.runtime }
   })
 
+/** Options of a scenario file run. */
 export interface ScenarioFileOptions {
   readonly seed?: number | undefined
   /** Independent runs to compare byte for byte (default 1). */

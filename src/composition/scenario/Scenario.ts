@@ -45,18 +45,21 @@ export const PlayStep = Schema.Struct({
 })
 export type PlayStep = typeof PlayStep.Type
 
+/** Start or end `side`'s turn (status ticks, duration countdown). */
 export const TurnStep = Schema.Struct({
   op: Schema.Literal("startTurn", "endTurn"),
   side: Side
 })
 export type TurnStep = typeof TurnStep.Type
 
+/** One step of a scenario. */
 export const ScenarioStep = Schema.Union(PlayStep, TurnStep).annotations({ identifier: "ScenarioStep" })
 export type ScenarioStep = typeof ScenarioStep.Type
 
 /** characterId → cardId → upgrade IDs, applied to that card's ledger in order. */
 export const ScenarioLedgers = Schema.Record({ key: AuthoredId, value: Schema.Record({ key: AuthoredId, value: Schema.Array(AuthoredId) }) })
 
+/** A scenario document (see the module comment). */
 export const Scenario = Schema.Struct({
   $schema: optional(Schema.String),
   scenario: Schema.Literal(SCENARIO_VERSION).annotations({
