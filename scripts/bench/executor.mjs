@@ -140,13 +140,16 @@ export async function run() {
   const pureSeq = median(pureRates)
   const serviceSeq = median(serviceRates)
   const ratio = pureSeq / serviceSeq
+  const pureImpacts = pureSeq * impactsPerSequence
+  const serviceImpacts = serviceSeq * impactsPerSequence
+  const impactGoal = `≥ ${GOAL_IMPACTS.toLocaleString("en-US")}`
   return [
-    { name: "executor.pure impacts/s", value: Math.round(pureSeq * impactsPerSequence), unit: "impacts/s", goal: GOAL_IMPACTS },
-    { name: "executor.pure sequences/s", value: Math.round(pureSeq), unit: "sequences/s" },
-    { name: "executor.service impacts/s", value: Math.round(serviceSeq * impactsPerSequence), unit: "impacts/s", goal: GOAL_IMPACTS },
-    { name: "executor.service sequences/s", value: Math.round(serviceSeq), unit: "sequences/s" },
-    { name: "executor.service play (runSync per sequence) sequences/s", value: Math.round(single), unit: "sequences/s" },
-    { name: "executor.service/pure time", value: Number(ratio.toFixed(3)), unit: "×", goal: GOAL_RATIO, ratio: Number(ratio.toFixed(3)) }
+    { name: "basic_attack+ember, strength/vulnerable: pure core", value: Math.round(pureImpacts), unit: "impacts/s", goal: impactGoal, ok: pureImpacts >= GOAL_IMPACTS },
+    { name: "same: pure core", value: Math.round(pureSeq), unit: "sequences/s" },
+    { name: "same: CardExecutor.playBatch (1,000/batch)", value: Math.round(serviceImpacts), unit: "impacts/s", goal: impactGoal, ok: serviceImpacts >= GOAL_IMPACTS },
+    { name: "same: CardExecutor.playBatch (1,000/batch)", value: Math.round(serviceSeq), unit: "sequences/s" },
+    { name: "service time / pure-core time, same batch, same run", value: Number(ratio.toFixed(3)), unit: "×", goal: `≤ ${GOAL_RATIO}`, ok: ratio <= GOAL_RATIO },
+    { name: "for reference: CardExecutor.play, one runSync per sequence", value: Math.round(single), unit: "sequences/s" }
   ]
 }
 
