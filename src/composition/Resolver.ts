@@ -708,17 +708,23 @@ export const resolveEffectiveCard = (input: ResolveInput): Either.Either<Effecti
       )
   }
   if (out.length > 0) return fail(out)
-  if (expansions.length > Limits.expansionsPerCard)
+  if (expansions.length > Limits.expansionsPerCard) {
+    // Attributed to the expansion that crossed the limit.
+    const x = expansions[Limits.expansionsPerCard] as Expansion
     return fail([
       diagnostic("expansion_limit", `card ${cardId} has ${expansions.length} expansions; the limit is ${Limits.expansionsPerCard}`, {
         subject: cardId,
+        transformationId: x.entry.upgradeId,
+        ruleId: x.rule.closed.rule.ruleId,
         details: { limit: Limits.expansionsPerCard, actual: expansions.length }
       })
     ])
+  }
 
   // 5. Lowering.
   const n = expansions.length
   let nodes = base.nodeCount
+  let crossing: DiagnosticContext | undefined
   const ranks = new Map<string, number>()
   const generated = new Set<string>()
   const origin = new Map<string, CompositionTraceEntry>()
@@ -742,6 +748,7 @@ export const resolveEffectiveCard = (input: ResolveInput): Either.Either<Effecti
         })
       )
     nodes += x.rule.nodes
+    if (nodes > Limits.generatedNodes && crossing === undefined) crossing = ctx
     const traceKey = `${x.ruleIndex}\u0000${x.key}`
     let cachedTrace = x.prepared.traces.get(traceKey)
     if (cachedTrace === undefined) {
@@ -794,6 +801,7 @@ export const resolveEffectiveCard = (input: ResolveInput): Either.Either<Effecti
   if (nodes > Limits.generatedNodes)
     out.push(
       diagnostic("node_budget", `card ${cardId} composes to ${nodes} effect nodes; the budget is ${Limits.generatedNodes}`, {
+        ...crossing,
         subject: cardId,
         details: { limit: Limits.generatedNodes, actual: nodes }
       })

@@ -17,9 +17,10 @@
  *
  * @since 0.1.0
  */
-import { Either, Schema } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { canonicalJson, sha256Hex } from "../../kernel/Canonical.js"
 import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
+import { type CardfxError, errorFromDiagnostic } from "../../kernel/Errors.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { optional } from "../../kernel/SchemaExt.js"
 import { Bundle } from "../schema/Bundle.js"
@@ -267,3 +268,18 @@ export const verifyLedger = (ledger: CardLedger): Either.Either<CardLedger, Arra
   }
   return out.length > 0 ? Either.left(out) : Either.right(ledger)
 }
+
+const toEffect = <A>(r: Either.Either<A, ReadonlyArray<Diagnostic>>): Effect.Effect<A, CardfxError> =>
+  Either.isRight(r)
+    ? Effect.succeed(r.right)
+    : // A Left always carries at least one diagnostic; the fallback keeps this total.
+      Effect.fail(errorFromDiagnostic(r.left[0] ?? diagnostic("unsealed_definition", "ledger command failed")) as CardfxError)
+
+/** The ledger commands in the typed error channel (first diagnostic as its tagged error). */
+export const LedgerCommands = {
+  append: (ledger: CardLedger, content: unknown, opts: EntryOptions) => toEffect(appendEntry(ledger, content, opts)),
+  remove: (ledger: CardLedger, entryId: string) => toEffect(removeEntry(ledger, entryId)),
+  replace: (ledger: CardLedger, entryId: string, content: unknown, opts: EntryOptions) =>
+    toEffect(replaceEntry(ledger, entryId, content, opts)),
+  verify: (ledger: CardLedger) => toEffect(verifyLedger(ledger))
+} as const

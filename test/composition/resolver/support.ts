@@ -38,3 +38,45 @@ export const ledgerWith = (
   }
   return ledger
 }
+
+import { readFileSync } from "node:fs"
+import { makeDecoder } from "../../../src/kernel/Decode.js"
+import { parseJson, type JsonValue } from "../../../src/kernel/Json.js"
+import { ContentFile } from "../../../src/composition/schema/Package.js"
+
+const decodeContent = makeDecoder(ContentFile)
+
+/** Reads a JSON fixture through the hardened parser. */
+export const readFixture = (file: string): JsonValue => right(parseJson(readFileSync(file, "utf8"), { file }).pipe(Either.mapLeft((d) => [d]))).value
+
+/** Decodes a content overlay (a ContentFile) from fixture JSON. */
+export const decodeOverlay = (value: unknown): ContentFile => right(decodeContent(value))
+
+/** A runtime with content laid over it (replacing same IDs); the pin is kept. */
+export const overlay = (rt: Runtime, content: ContentFile): Runtime => {
+  const put = <A>(m: ReadonlyMap<string, A>, xs: ReadonlyArray<A> | undefined, id: (a: A) => string): Map<string, A> => {
+    const out = new Map(m)
+    for (const x of xs ?? []) out.set(id(x), x)
+    return out
+  }
+  return {
+    ...rt,
+    cards: put(rt.cards, content.cards, (c) => c.cardId),
+    statuses: put(rt.statuses, content.statuses, (s) => s.statusId),
+    bundles: put(rt.bundles, content.bundles, (b) => b.bundleId),
+    transformations: put(rt.transformations, content.transformations, (t) => t.upgradeId)
+  }
+}
+
+/** A card with `n` DAMAGE roots `d000`, `d001`, ... (orders 0..n-1). */
+export const manyRoots = (cardId: string, n: number, type: "DAMAGE" | "HEAL" = "DAMAGE"): Card => ({
+  cardId,
+  cost: 1,
+  metadata: { nameKey: `card.${cardId}.name`, artKey: `art.card.${cardId}` },
+  components: Array.from({ length: n }, (_, i) => ({
+    type: "effect" as const,
+    componentId: `d${String(i).padStart(3, "0")}`,
+    order: i,
+    effect: { type, target: "TARGET" as const, amount: 1 }
+  }))
+})
