@@ -33,6 +33,7 @@ import {
   type Effect,
   type StarterDeck
 } from "./Schema.js"
+import { markValidated } from "./Validated.js"
 import {
   CARD_TYPES,
   COUNT_EXPRESSIONS,
@@ -145,7 +146,7 @@ export const validateDeck = (doc: JsonDocument): DeckValidation => {
 
   const diagnostics = sortDiagnostics(r.diagnostics)
   if (diagnostics.some(isError) || Either.isLeft(shell) || cards.length !== rawCards.length) return { diagnostics }
-  return { deck: { ...shell.right, cards: cards.map((c) => c.card) }, diagnostics }
+  return { deck: markValidated({ ...shell.right, cards: cards.map((c) => c.card) }), diagnostics }
 }
 
 // ------------------------------------------------------------------ raw pass

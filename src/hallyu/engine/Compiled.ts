@@ -1,0 +1,84 @@
+/**
+ * A validated deck prepared for the engine: per card, the indexes of its
+ * effects by kind and the windows it may be cast in. Built once per deck.
+ * Only `validateDeck` output can be compiled (see `Engine.ts`).
+ *
+ * @since 0.1.0
+ */
+import { hashCanonical } from "../../kernel/Canonical.js"
+import type { Card, Effect, RulesParameters, StarterDeck } from "../Schema.js"
+import { EVENTS, PERSISTENT_TYPES } from "../Vocabulary.js"
+
+export interface CompiledCard {
+  readonly index: number
+  readonly def: Card
+  readonly persistent: boolean
+  readonly isStar: boolean
+  /** Windows this card may be cast in (§7.1). */
+  readonly castWindows: ReadonlyArray<string>
+  /** Whether the card is a response card (cast only through its response effects). */
+  readonly response: boolean
+  readonly onResolve: ReadonlyArray<number>
+  readonly onEnter: ReadonlyArray<number>
+  readonly activated: ReadonlyArray<number>
+  readonly triggered: ReadonlyArray<number>
+  readonly replacement: ReadonlyArray<number>
+  readonly statics: ReadonlyArray<number>
+  /** Whether any effect of the card has targets. */
+  readonly hasTargets: boolean
+}
+
+export interface CompiledDeck {
+  readonly deck: StarterDeck
+  readonly hash: string
+  readonly params: RulesParameters
+  readonly cards: ReadonlyArray<CompiledCard>
+  readonly byId: ReadonlyMap<string, number>
+  readonly eventIndex: ReadonlyMap<string, number>
+}
+
+const indexes = (effects: ReadonlyArray<Effect>, kind: Effect["kind"]): Array<number> =>
+  effects.flatMap((e, i) => (e.kind === kind ? [i] : []))
+
+export const compileDeck = (deck: StarterDeck): CompiledDeck => {
+  const cards = deck.cards.map((def, index): CompiledCard => {
+    const responses = def.effects.filter((e) => e.kind === "response")
+    const onResolve = indexes(def.effects, "on-resolve")
+    const windows = new Set<string>()
+    if (responses.length > 0) for (const e of responses) windows.add(e.window ?? "")
+    else {
+      let listed = false
+      for (const i of onResolve) {
+        const pw = def.effects[i]?.play_windows
+        if (pw !== undefined) {
+          listed = true
+          for (const w of pw) windows.add(w)
+        }
+      }
+      if (!listed) windows.add("main")
+    }
+    return {
+      index,
+      def,
+      persistent: PERSISTENT_TYPES.has(def.type),
+      isStar: def.type === "star",
+      castWindows: [...windows],
+      response: responses.length > 0,
+      onResolve,
+      onEnter: indexes(def.effects, "on-enter"),
+      activated: indexes(def.effects, "activated"),
+      triggered: indexes(def.effects, "triggered"),
+      replacement: indexes(def.effects, "replacement"),
+      statics: indexes(def.effects, "static"),
+      hasTargets: def.effects.some((e) => (e.targets?.length ?? 0) > 0)
+    }
+  })
+  return {
+    deck,
+    hash: hashCanonical(deck),
+    params: deck.rules.parameters,
+    cards,
+    byId: new Map(deck.cards.map((c, i) => [c.id, i])),
+    eventIndex: new Map(EVENTS.map((e, i) => [e, i]))
+  }
+}

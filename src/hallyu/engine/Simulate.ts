@@ -1,0 +1,169 @@
+/**
+ * Seeded random playouts, game logs and replay. A game log is the seed (and
+ * deck lists) plus the action IDs; it also records the state fingerprint
+ * (sha256 of the canonical JSON of the state) after every step, which replay
+ * checks step by step.
+ *
+ * The random player draws from its own RNG stream (`hhx.player`), separate
+ * from the game's, so a log replays without it.
+ *
+ * @since 0.1.0
+ */
+import { Either } from "effect"
+import { hashCanonical } from "../../kernel/Canonical.js"
+import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
+import { RngStream } from "../../kernel/Rng.js"
+import type { Engine, GameOptions } from "./Engine.js"
+import type { GameAction, GameResult, GameState, TerminalReason } from "./State.js"
+
+/** The state fingerprint checked by replay. */
+export const fingerprint = (s: GameState): string => hashCanonical(s)
+
+export interface GameLog {
+  readonly format: "hhx-log/1"
+  readonly deckHash: string
+  readonly seed: string
+  readonly decks: readonly [string, string] | null
+  readonly actions: ReadonlyArray<string>
+  /** Fingerprint of the initial state, then after every action. */
+  readonly fingerprints: ReadonlyArray<string>
+}
+
+export interface PlayoutStats {
+  readonly actions: number
+  readonly plays: Record<string, number>
+  readonly operations: Record<string, number>
+}
+
+export interface Playout {
+  readonly result: GameResult | null
+  readonly turns: number
+  readonly final: GameState
+  readonly actions: ReadonlyArray<string>
+  readonly stats: PlayoutStats
+}
+
+export interface PlayoutOptions extends GameOptions {
+  /** Record fingerprints (for a log); costs a hash per step. */
+  readonly fingerprints?: boolean
+  /** Called after every step (tests use it to check invariants). */
+  readonly onStep?: (state: GameState, action: GameAction | null) => void
+  /** A safety bound on actions; a game that passes it is reported as unfinished. */
+  readonly maxActions?: number
+}
+
+/** Plays one game with uniformly random legal actions. */
+export const playRandom = (engine: Engine, o: PlayoutOptions): Either.Either<Playout & { readonly log: GameLog }, Diagnostic> => {
+  const start = engine.newGame(o)
+  if (Either.isLeft(start)) return Either.left(start.left)
+  let s = start.right
+  const rng = RngStream.fromSeed(String(o.seed), "hhx.player")
+  const actions: Array<string> = []
+  const fps: Array<string> = o.fingerprints === true ? [fingerprint(s)] : []
+  const plays: Record<string, number> = {}
+  const max = o.maxActions ?? 100_000
+  o.onStep?.(s, null)
+  while (s.result === null && actions.length < max) {
+    const legal = engine.legalActions(s)
+    const a = legal[rng.int(legal.length)]
+    if (a === undefined) return Either.left(diagnostic("illegal_action", "a live game has no legal action", { subject: String(s.ply) }))
+    if (a.kind === "cast" && a.inst !== null) {
+      const code = engine.compiled.cards[s.cardOf[a.inst] ?? 0]?.def.code ?? "?"
+      plays[code] = (plays[code] ?? 0) + 1
+    }
+    const next = engine.apply(s, a)
+    if (Either.isLeft(next)) return Either.left(next.left)
+    s = next.right
+    actions.push(a.id)
+    if (o.fingerprints === true) fps.push(fingerprint(s))
+    o.onStep?.(s, a)
+  }
+  return Either.right({
+    result: s.result,
+    turns: s.turn,
+    final: s,
+    actions,
+    stats: { actions: actions.length, plays, operations: {} },
+    log: { format: "hhx-log/1", deckHash: s.deckHash, seed: s.seed, decks: o.decks ?? null, actions, fingerprints: fps }
+  })
+}
+
+/** Re-executes a log, checking every action is legal and every fingerprint matches. */
+export const replay = (engine: Engine, log: GameLog): Either.Either<GameState, Diagnostic> => {
+  if (log.deckHash !== engine.compiled.hash) {
+    return Either.left(diagnostic("replay_mismatch", "the log was recorded with another deck", { subject: "deckHash" }))
+  }
+  const start = engine.newGame(log.decks === null ? { seed: log.seed } : { seed: log.seed, decks: log.decks })
+  if (Either.isLeft(start)) return start
+  let s = start.right
+  const check = (k: number): Diagnostic | undefined => {
+    const want = log.fingerprints[k]
+    if (want === undefined) return undefined
+    const got = fingerprint(s)
+    return got === want
+      ? undefined
+      : diagnostic("replay_mismatch", `fingerprint differs after step ${k}`, { subject: String(k), details: { step: k, expected: want, actual: got } })
+  }
+  const first = check(0)
+  if (first !== undefined) return Either.left(first)
+  for (let k = 0; k < log.actions.length; k++) {
+    const next = engine.apply(s, log.actions[k] as string)
+    if (Either.isLeft(next)) return Either.left({ ...next.left, subject: `step ${k + 1}: ${log.actions[k] ?? ""}` })
+    s = next.right
+    const bad = check(k + 1)
+    if (bad !== undefined) return Either.left(bad)
+  }
+  return Either.right(s)
+}
+
+export interface SimulationSummary {
+  readonly games: number
+  readonly seed: string
+  readonly winsBySeat: { readonly "0": number; readonly "1": number; readonly draw: number }
+  readonly reasons: Record<TerminalReason | "unfinished", number>
+  readonly turns: { readonly min: number; readonly mean: number; readonly max: number }
+  readonly actions: number
+  readonly plays: Record<string, number>
+}
+
+/** Plays `games` random games with seeds `<seed>/0`, `<seed>/1`, ... and summarises them. */
+export const simulate = (
+  engine: Engine,
+  o: { readonly games: number; readonly seed: string | number; readonly decks?: readonly [string, string]; readonly onGame?: (k: number) => void }
+): Either.Either<SimulationSummary, Diagnostic> => {
+  const wins = { "0": 0, "1": 0, draw: 0 }
+  const reasons: Record<TerminalReason | "unfinished", number> = { composure: 0, "trend-cap": 0, simultaneous: 0, "turn-limit": 0, unfinished: 0 }
+  const plays: Record<string, number> = {}
+  let tMin = Number.MAX_SAFE_INTEGER
+  let tMax = 0
+  let tSum = 0
+  let actions = 0
+  for (let k = 0; k < o.games; k++) {
+    const r = playRandom(engine, o.decks === undefined ? { seed: `${o.seed}/${k}` } : { seed: `${o.seed}/${k}`, decks: o.decks })
+    if (Either.isLeft(r)) return Either.left(r.left)
+    const g = r.right
+    if (g.result === null) reasons.unfinished++
+    else {
+      reasons[g.result.reason]++
+      if (g.result.winner === null) wins.draw++
+      else wins[g.result.winner === 0 ? "0" : "1"]++
+    }
+    tMin = Math.min(tMin, g.turns)
+    tMax = Math.max(tMax, g.turns)
+    tSum += g.turns
+    actions += g.actions.length
+    for (const [code, n] of Object.entries(g.stats.plays)) plays[code] = (plays[code] ?? 0) + n
+    o.onGame?.(k)
+  }
+  const sortedPlays: Record<string, number> = {}
+  for (const code of Object.keys(plays).sort()) sortedPlays[code] = plays[code] ?? 0
+  return Either.right({
+    games: o.games,
+    seed: String(o.seed),
+    winsBySeat: wins,
+    reasons,
+    turns: { min: o.games === 0 ? 0 : tMin, mean: o.games === 0 ? 0 : tSum / o.games, max: tMax },
+    actions,
+    plays: sortedPlays
+  })
+}
