@@ -16,7 +16,7 @@ import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { RngStream, seedState } from "../../kernel/Rng.js"
 import type { Action, Amount, CardFilter, CardGroup, CardSelector, Condition, Effect, PlayerSelector, StarterDeck, TargetSpec } from "../Schema.js"
 import { isValidated } from "../Validated.js"
-import { SCANDAL } from "../Vocabulary.js"
+import { SCANDAL, type ZoneName } from "../Vocabulary.js"
 import { type CompiledCard, type CompiledDeck, compileDeck } from "./Compiled.js"
 import type {
   CastRecord,
@@ -31,8 +31,7 @@ import type {
   PlayerState,
   Seat,
   ToneChange,
-  Work,
-  ZoneName
+  Work
 } from "./State.js"
 
 // ------------------------------------------------------------------ the engine value

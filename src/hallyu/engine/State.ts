@@ -9,10 +9,9 @@
  */
 import type { RngState } from "../../kernel/Rng.js"
 import type { CardGroup } from "../Schema.js"
+import type { ZoneName } from "../Vocabulary.js"
 
 export type Seat = 0 | 1
-
-export type ZoneName = "deck" | "hand" | "stage" | "archive" | "pending"
 
 export interface PlayerState {
   readonly composure: number
