@@ -9,7 +9,6 @@
  */
 import type { RngState } from "../../kernel/Rng.js"
 import type { CardGroup } from "../Schema.js"
-import type { ZoneName } from "../Vocabulary.js"
 
 export type Seat = 0 | 1
 
