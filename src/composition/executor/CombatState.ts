@@ -30,7 +30,7 @@ export const StatusInstance = Schema.Struct({
   statusId: AuthoredId,
   stacks: PositiveInt,
   remaining: optional(PositiveInt),
-  payload: Schema.optionalWith(Schema.Record({ key: AuthoredId, value: Schema.Number }), {
+  payload: Schema.optionalWith(Schema.Record({ key: AuthoredId, value: Schema.Finite }), {
     exact: true,
     default: () => ({})
   }),

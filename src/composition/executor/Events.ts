@@ -29,7 +29,7 @@ export const Contribution = Schema.Struct({
   sourceId: Schema.String,
   holderId: Schema.String,
   direction: Schema.Literal("outgoing", "incoming"),
-  value: Schema.Number
+  value: Schema.Finite
 })
 export type Contribution = typeof Contribution.Type
 
@@ -37,7 +37,7 @@ export type Contribution = typeof Contribution.Type
 export const RandomInput = Schema.Struct({
   nodeId: Schema.String,
   purpose: Schema.Literal("chance", "pick"),
-  value: Schema.Number
+  value: Schema.Finite
 })
 export type RandomInput = typeof RandomInput.Type
 
@@ -47,10 +47,10 @@ export const ImpactEvent = Schema.Struct({
   nodeId: Schema.String,
   targetId: Schema.String,
   effect: Schema.Literal("DAMAGE", "HEAL"),
-  base: Schema.Number,
-  amount: Schema.Number,
-  hpBefore: Schema.Number,
-  hpAfter: Schema.Number,
+  base: Schema.Finite,
+  amount: Schema.Finite,
+  hpBefore: Schema.Finite,
+  hpAfter: Schema.Finite,
   contributions: Schema.Array(Contribution)
 })
 export type ImpactEvent = typeof ImpactEvent.Type
@@ -61,12 +61,12 @@ export const StatusAppliedEvent = Schema.Struct({
   nodeId: Schema.String,
   targetId: Schema.String,
   statusId: Schema.String,
-  stacksBefore: Schema.Number,
-  stacks: Schema.Number,
+  stacksBefore: Schema.Finite,
+  stacks: Schema.Finite,
   /** Remaining turns before / after; absent: permanent (or not held before). */
-  remainingBefore: optional(Schema.Number),
-  remaining: optional(Schema.Number),
-  payload: Schema.Record({ key: Schema.String, value: Schema.Number })
+  remainingBefore: optional(Schema.Finite),
+  remaining: optional(Schema.Finite),
+  payload: Schema.Record({ key: Schema.String, value: Schema.Finite })
 })
 export type StatusAppliedEvent = typeof StatusAppliedEvent.Type
 
@@ -89,7 +89,7 @@ export const DrawEvent = Schema.Struct({
   type: Schema.Literal("draw"),
   nodeId: Schema.String,
   purpose: Schema.Literal("chance", "pick"),
-  value: Schema.Number
+  value: Schema.Finite
 })
 export type DrawEvent = typeof DrawEvent.Type
 
@@ -106,9 +106,9 @@ export const TickEvent = Schema.Struct({
   statusId: Schema.String,
   timing: TickTiming,
   effect: Schema.Literal("DAMAGE", "HEAL"),
-  intensity: Schema.Number,
-  hpBefore: Schema.Number,
-  hpAfter: Schema.Number
+  intensity: Schema.Finite,
+  hpBefore: Schema.Finite,
+  hpAfter: Schema.Finite
 })
 export type TickEvent = typeof TickEvent.Type
 
@@ -117,7 +117,7 @@ export const DurationEvent = Schema.Struct({
   type: Schema.Literal("duration"),
   characterId: Schema.String,
   statusId: Schema.String,
-  remaining: Schema.Number
+  remaining: Schema.Finite
 })
 
 /** A status ran out and was removed. */
@@ -131,7 +131,7 @@ export const ExpiredEvent = Schema.Struct({
 export const TurnEvent = Schema.Struct({
   type: Schema.Literal("turnStarted", "turnEnded"),
   side: Side,
-  turn: Schema.Number
+  turn: Schema.Finite
 })
 
 /** Any event of the executor's ordered log. */
@@ -157,7 +157,7 @@ export const SequenceResult = Schema.Struct({
   state: CombatState,
   events: Schema.Array(ExecutorEvent),
   randomInputs: Schema.Array(RandomInput),
-  budgetUsed: Schema.Number,
+  budgetUsed: Schema.Finite,
   rng: optional(RngState),
   fingerprint: optional(Schema.String)
 })

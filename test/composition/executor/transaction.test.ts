@@ -55,6 +55,25 @@ describe("failures discard the whole transaction", () => {
     })
   }
 
+  vit("a replayed pick outside the candidates is rng_mismatch", () => {
+    const zap = compile(rt, [dmg("zap", 1, { target: "RANDOM_ENEMY" })])
+    const two = combat(char("hero", "ally", 50), char("a", "enemy", 30), char("b", "enemy", 30))
+    const r = executeSequence(rt, zap, two, { actorId: "hero", targetIds: [], replay: [{ nodeId: "zap", purpose: "pick", value: 2 }] })
+    expect(r.ok ? "ok" : r.diagnostic.code).toBe("rng_mismatch")
+    const good = executeSequence(rt, zap, two, { actorId: "hero", targetIds: [], replay: [{ nodeId: "zap", purpose: "pick", value: 1 }] })
+    expect(good.ok && good.result.state.characters[2]?.hp).toBe(29)
+  })
+
+  vit("the default budget is 4,096 node attempts: 16 × 16 × 16 + the parents passes it", () => {
+    const deep = compile(rt, [dmg("a", 0, { repeat: 16, children: [dmg("b", 0, { repeat: 16, children: [dmg("c", 0, { repeat: 16 })] })] })])
+    const big = combat(char("hero", "ally", 50), char("t", "enemy", 30))
+    const r = executeSequence(rt, deep, big, { actorId: "hero", targetIds: ["t"] })
+    expect(r.ok ? "ok" : [r.diagnostic.code, r.diagnostic.details?.limit]).toEqual(["budget_exceeded", 4096])
+    const fits = compile(rt, [dmg("a", 0, { repeat: 16, children: [dmg("b", 0, { repeat: 16, children: [dmg("c", 0, { repeat: 14 })] })] })])
+    const ok = executeSequence(rt, fits, big, { actorId: "hero", targetIds: ["t"] })
+    expect(ok.ok && ok.result.budgetUsed).toBe(16 + 16 * 16 + 16 * 16 * 14)
+  })
+
   vit("a defeated actor cannot play", () => {
     const s = combat(char("hero", "ally", 0, { maxHp: 50 }), char("a", "enemy", 30))
     const r = executeSequence(rt, strike, s, { actorId: "hero", targetIds: ["a"] })
