@@ -71,6 +71,18 @@ describe("reference scenarios", () => {
   })
 })
 
+describe("runner diagnostics", () => {
+  it("an unknown card or upgrade fails at the play step, with the file and path", async () => {
+    const loaded = await run(loadScenario(scenarios[0] as string))
+    if (Either.isLeft(loaded)) throw new Error("load")
+    const { runtime, scenario } = loaded.right
+    const unknownCard = runScenarioWith(runtime, { ...scenario, steps: [{ op: "play", actor: "hero", card: "nope", targets: [] }] }, { file: "s.json" })
+    expect(Either.isLeft(unknownCard) && unknownCard.left.map((d) => [d.code, d.file, d.path])).toEqual([["unknown_card", "s.json", "/steps/0/card"]])
+    const unknownUpgrade = runScenarioWith(runtime, { ...scenario, ledgers: { hero: { basic_attack: ["nope"] } } })
+    expect(Either.isLeft(unknownUpgrade) && unknownUpgrade.left.map((d) => d.code)).toEqual(["unknown_transformation"])
+  })
+})
+
 describe("nondeterminism check", () => {
   it("a single differing byte is a nondeterminism diagnostic; identical bytes pass", () => {
     expect(compareRun("f.json", '{"a":1}', '{"a":1}', 2, 10)).toBeUndefined()
