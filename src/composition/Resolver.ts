@@ -42,7 +42,7 @@ import { type Diagnostic, type DiagnosticContext, diagnostic } from "../kernel/D
 import type { DiagnosticCode } from "../kernel/DiagnosticCode.js"
 import { type CardfxError, errorFromDiagnostic } from "../kernel/Errors.js"
 import { Limits } from "../kernel/Limits.js"
-import { isSequenceScope } from "./BundleCompiler.js"
+import { checkSymbolList, isSequenceScope } from "./BundleCompiler.js"
 import type { CompiledContainer, CompiledNode } from "./Compiled.js"
 import { compileContainer } from "./Compiler.js"
 import { canonicalJsonFast, type CompositionTraceEntry, type EffectiveCardDefinition, ledgerEntrySnapshot } from "./Effective.js"
@@ -589,17 +589,27 @@ const stateAfter = (prev: StructuralState, e: LedgerEntry): StructuralState => {
   return st
 }
 
+// Symbol lists of the structural components: patches can grow them, and a base
+// card built in memory never went through the Schemas (the compiler checks
+// duplicates, not the list and symbol limits).
+const checkComponentLists = (cs: ReadonlyArray<EffectComponent>, out: Array<Diagnostic>): void => {
+  for (const c of cs) {
+    checkSymbolList(c.capabilityIds, `${c.componentId}.capabilityIds`, { subject: c.componentId }, out)
+    checkSymbolList(c.effect.tags, `${c.componentId}.effect.tags`, { subject: c.componentId }, out)
+    if (c.children !== undefined) checkComponentLists(c.children, out)
+  }
+}
+
 const structuralOf = (st: StructuralState): Either.Either<StructuralBase, ReadonlyArray<Diagnostic>> => {
   let r = structuralBases.get(st)
   if (r === undefined) {
+    const lists: Array<Diagnostic> = []
+    if (st.diagnostics.length === 0) {
+      checkSymbolList(st.tags, `${st.cardId}.tags`, { subject: st.cardId }, lists)
+      checkComponentLists(st.components, lists)
+    }
     if (st.diagnostics.length > 0) r = Either.left(st.diagnostics)
-    else if (st.tags.length > Limits.listSymbols)
-      r = Either.left([
-        diagnostic("list_limit", `the composed card has ${st.tags.length} tags; the limit is ${Limits.listSymbols}`, {
-          subject: st.cardId,
-          details: { limit: Limits.listSymbols, actual: st.tags.length }
-        })
-      ])
+    else if (lists.length > 0) r = Either.left(lists)
     else {
       const c = compileContainer({ cardId: st.cardId, cost: st.cost, tags: st.tags, components: st.components }, { statuses: st.statuses })
       if (Either.isLeft(c)) r = Either.left(relay(c.left, st.cardId, "structural", new Map(), st.components))

@@ -5,7 +5,6 @@
  * roots only, capabilities.
  */
 import { beforeAll, describe, expect, it } from "vitest"
-import { Either } from "effect"
 import { sealById } from "../../../src/composition/BundleCompiler.js"
 import type { CompiledNode } from "../../../src/composition/Compiled.js"
 import type { EffectiveCardDefinition } from "../../../src/composition/Effective.js"
