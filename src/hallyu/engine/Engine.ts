@@ -71,8 +71,11 @@ export interface Engine {
   readonly legalActions: (state: GameState) => ReadonlyArray<GameAction>
   /** Whether an action is legal, and if not, why. */
   readonly explain: (state: GameState, action: GameAction | string) => Explanation
-  /** Applies a legal action (or its ID) and resolves until the next decision or the end of the game. */
-  readonly apply: (state: GameState, action: GameAction | string) => Either.Either<GameState, Diagnostic>
+  /**
+   * Applies a legal action (or its ID) and resolves until the next decision or
+   * the end of the game. `operations`, when given, counts each operation executed.
+   */
+  readonly apply: (state: GameState, action: GameAction | string, operations?: Record<string, number>) => Either.Either<GameState, Diagnostic>
 }
 
 /** Builds an engine for a deck that `validateDeck` returned. Any other deck is refused. */
@@ -105,7 +108,7 @@ export const makeEngine = (deck: StarterDeck): Either.Either<Engine, Diagnostic>
     newGame: (o) => newGame(c, o),
     legalActions: legal,
     explain: (s, a) => (find(s, a) !== undefined ? { legal: true } : explainIllegal(c, s, a)),
-    apply: (s, a) => {
+    apply: (s, a, ops) => {
       if (s.deckHash !== c.hash) return Either.left(diagnostic("illegal_action", "this state belongs to another deck", { subject: "deckHash" }))
       if (s.result !== null) return Either.left(diagnostic("game_over", "the game is over; no action is legal", { subject: typeof a === "string" ? a : a.id }))
       const found = find(s, a)
@@ -118,7 +121,7 @@ export const makeEngine = (deck: StarterDeck): Either.Either<Engine, Diagnostic>
           })
         )
       }
-      return Either.right(applyLegal(c, s, found))
+      return Either.right(applyLegal(c, s, found, ops))
     }
   })
 }
@@ -246,6 +249,8 @@ class Draft {
   readonly s: { -readonly [K in keyof GameState]: GameState[K] }
   readonly work: Array<Work>
   queue: Array<Frame> | null = null
+  /** Counts operations executed, for simulation summaries. */
+  ops: Record<string, number> | null = null
   private playersOwned = false
   /** Bits 0-1: player objects copied; bits 2-11: zone arrays copied (seat * 5 + zone). */
   private owned = 0
@@ -774,8 +779,9 @@ const explainIllegal = (c: CompiledDeck, s: GameState, a: GameAction | string): 
 
 // ------------------------------------------------------------------ apply
 
-const applyLegal = (c: CompiledDeck, s: GameState, a: GameAction): GameState => {
+const applyLegal = (c: CompiledDeck, s: GameState, a: GameAction, ops: Record<string, number> | undefined): GameState => {
   const d = new Draft(c, s)
+  if (ops !== undefined) d.ops = ops
   const dec = s.decision as Decision // legal actions exist only under a decision
   d.s.decision = null
   d.s.ply = s.ply + 1
@@ -1201,6 +1207,7 @@ const RESOURCE = (r: string): "composure" | "fandom" | "trend" => (r === "fandom
 
 const exec = (d: Draft, a: Action, f: Frame, path: ReadonlyArray<PathStep>, i: number): void => {
   const c = d.c
+  if (d.ops !== null) d.ops[a.op] = (d.ops[a.op] ?? 0) + 1
   const s = d.s as GameState
   switch (a.op) {
     case "add-counter": {

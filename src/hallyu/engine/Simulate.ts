@@ -12,6 +12,7 @@
 import { Either } from "effect"
 import { hashCanonical } from "../../kernel/Canonical.js"
 import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
+import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { RngStream } from "../../kernel/Rng.js"
 import type { Engine, GameOptions } from "./Engine.js"
 import type { GameAction, GameResult, GameState, TerminalReason } from "./State.js"
@@ -61,6 +62,7 @@ export const playRandom = (engine: Engine, o: PlayoutOptions): Either.Either<Pla
   const actions: Array<string> = []
   const fps: Array<string> = o.fingerprints === true ? [fingerprint(s)] : []
   const plays: Record<string, number> = {}
+  const operations: Record<string, number> = {}
   const max = o.maxActions ?? 100_000
   o.onStep?.(s, null)
   while (s.result === null && actions.length < max) {
@@ -71,7 +73,7 @@ export const playRandom = (engine: Engine, o: PlayoutOptions): Either.Either<Pla
       const code = engine.compiled.cards[s.cardOf[a.inst] ?? 0]?.def.code ?? "?"
       plays[code] = (plays[code] ?? 0) + 1
     }
-    const next = engine.apply(s, a)
+    const next = engine.apply(s, a, operations)
     if (Either.isLeft(next)) return Either.left(next.left)
     s = next.right
     actions.push(a.id)
@@ -83,7 +85,7 @@ export const playRandom = (engine: Engine, o: PlayoutOptions): Either.Either<Pla
     turns: s.turn,
     final: s,
     actions,
-    stats: { actions: actions.length, plays, operations: {} },
+    stats: { actions: actions.length, plays, operations },
     log: { format: "hhx-log/1", deckHash: s.deckHash, seed: s.seed, decks: o.decks ?? null, actions, fingerprints: fps }
   })
 }
@@ -124,6 +126,7 @@ export interface SimulationSummary {
   readonly turns: { readonly min: number; readonly mean: number; readonly max: number }
   readonly actions: number
   readonly plays: Record<string, number>
+  readonly operations: Record<string, number>
 }
 
 /** Plays `games` random games with seeds `<seed>/0`, `<seed>/1`, ... and summarises them. */
@@ -134,6 +137,7 @@ export const simulate = (
   const wins = { "0": 0, "1": 0, draw: 0 }
   const reasons: Record<TerminalReason | "unfinished", number> = { composure: 0, "trend-cap": 0, simultaneous: 0, "turn-limit": 0, unfinished: 0 }
   const plays: Record<string, number> = {}
+  const operations: Record<string, number> = {}
   let tMin = Number.MAX_SAFE_INTEGER
   let tMax = 0
   let tSum = 0
@@ -153,10 +157,14 @@ export const simulate = (
     tSum += g.turns
     actions += g.actions.length
     for (const [code, n] of Object.entries(g.stats.plays)) plays[code] = (plays[code] ?? 0) + n
+    for (const [op, n] of Object.entries(g.stats.operations)) operations[op] = (operations[op] ?? 0) + n
     o.onGame?.(k)
   }
-  const sortedPlays: Record<string, number> = {}
-  for (const code of Object.keys(plays).sort()) sortedPlays[code] = plays[code] ?? 0
+  const sorted = (r: Record<string, number>): Record<string, number> => {
+    const out: Record<string, number> = {}
+    for (const k of Object.keys(r).sort(compareOrdinal)) out[k] = r[k] ?? 0
+    return out
+  }
   return Either.right({
     games: o.games,
     seed: String(o.seed),
@@ -164,6 +172,7 @@ export const simulate = (
     reasons,
     turns: { min: o.games === 0 ? 0 : tMin, mean: o.games === 0 ? 0 : tSum / o.games, max: tMax },
     actions,
-    plays: sortedPlays
+    plays: sorted(plays),
+    operations: sorted(operations)
   })
 }
