@@ -72,12 +72,12 @@ export const runLimitCase = (c: LimitCase): Either.Either<EffectiveCardDefinitio
   let ledger: CardLedger = emptyLedger(c.card.cardId)
   for (const t of c.transformations) {
     const sealed = seal(runtime, t)
-    if (Either.isLeft(sealed)) return sealed
+    if (Either.isLeft(sealed)) return Either.left(sealed.left)
     const next = appendEntry(ledger, sealed.right, {
       entryId: `e${ledger.entries.length + 1}`,
       captured: { revision: ledger.revision, sequence: 0, step: ledger.entries.length + 1 }
     })
-    if (Either.isLeft(next)) return next
+    if (Either.isLeft(next)) return Either.left(next.left)
     ledger = next.right
   }
   return resolveEffectiveCard({ baseCard: c.card, ledger, statuses })
