@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import { Either } from "effect"
+import { Either, Schema } from "effect"
 import { hashCanonical } from "../../kernel/Canonical.js"
 import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
@@ -20,15 +20,17 @@ import type { GameAction, GameResult, GameState, TerminalReason } from "./State.
 /** The state fingerprint checked by replay. */
 export const fingerprint = (s: GameState): string => hashCanonical(s)
 
-export interface GameLog {
-  readonly format: "hhx-log/1"
-  readonly deckHash: string
-  readonly seed: string
-  readonly decks: readonly [string, string] | null
-  readonly actions: ReadonlyArray<string>
-  /** Fingerprint of the initial state, then after every action. */
-  readonly fingerprints: ReadonlyArray<string>
-}
+/** A game log: the seed (and deck lists) plus the action IDs, with the fingerprint after every step. */
+export const GameLogSchema = Schema.Struct({
+  format: Schema.Literal("hhx-log/1"),
+  deckHash: Schema.String,
+  seed: Schema.String,
+  decks: Schema.NullOr(Schema.Tuple(Schema.String, Schema.String)),
+  actions: Schema.Array(Schema.String),
+  /** Fingerprint of the initial state, then after every action (may be empty: then only legality is checked). */
+  fingerprints: Schema.Array(Schema.String)
+})
+export type GameLog = typeof GameLogSchema.Type
 
 export interface PlayoutStats {
   readonly actions: number
@@ -132,7 +134,15 @@ export interface SimulationSummary {
 /** Plays `games` random games with seeds `<seed>/0`, `<seed>/1`, ... and summarises them. */
 export const simulate = (
   engine: Engine,
-  o: { readonly games: number; readonly seed: string | number; readonly decks?: readonly [string, string]; readonly onGame?: (k: number) => void }
+  o: {
+    readonly games: number
+    readonly seed: string | number
+    readonly decks?: readonly [string, string]
+    /** Record per-step fingerprints in each game's log. */
+    readonly fingerprints?: boolean
+    /** Called after each game (progress, log collection). */
+    readonly onGame?: (k: number, game: Playout & { readonly log: GameLog }) => void
+  }
 ): Either.Either<SimulationSummary, Diagnostic> => {
   const wins = { "0": 0, "1": 0, draw: 0 }
   const reasons: Record<TerminalReason | "unfinished", number> = { composure: 0, "trend-cap": 0, simultaneous: 0, "turn-limit": 0, unfinished: 0 }
@@ -143,7 +153,9 @@ export const simulate = (
   let tSum = 0
   let actions = 0
   for (let k = 0; k < o.games; k++) {
-    const r = playRandom(engine, o.decks === undefined ? { seed: `${o.seed}/${k}` } : { seed: `${o.seed}/${k}`, decks: o.decks })
+    const seed = `${o.seed}/${k}`
+    const fingerprints = o.fingerprints === true
+    const r = playRandom(engine, o.decks === undefined ? { seed, fingerprints } : { seed, fingerprints, decks: o.decks })
     if (Either.isLeft(r)) return Either.left(r.left)
     const g = r.right
     if (g.result === null) reasons.unfinished++
@@ -158,7 +170,7 @@ export const simulate = (
     actions += g.actions.length
     for (const [code, n] of Object.entries(g.stats.plays)) plays[code] = (plays[code] ?? 0) + n
     for (const [op, n] of Object.entries(g.stats.operations)) operations[op] = (operations[op] ?? 0) + n
-    o.onGame?.(k)
+    o.onGame?.(k, g)
   }
   const sorted = (r: Record<string, number>): Record<string, number> => {
     const out: Record<string, number> = {}
