@@ -415,8 +415,12 @@ const matches = (c: CompiledDeck, s: GameState, inst: string, f: CardFilter): bo
   return true
 }
 
+const ONE: readonly [ReadonlyArray<Seat>, ReadonlyArray<Seat>] = [[0], [1]]
+const BOTH: readonly [ReadonlyArray<Seat>, ReadonlyArray<Seat>] = [[0, 1], [1, 0]]
+const NONE: ReadonlyArray<Seat> = []
+
 const seatsOf = (ctrl: Seat, who: "self" | "opponent" | "any"): ReadonlyArray<Seat> =>
-  who === "self" ? [ctrl] : who === "opponent" ? [other(ctrl)] : ctrl === 0 ? [0, 1] : [1, 0]
+  who === "self" ? ONE[ctrl] : who === "opponent" ? ONE[other(ctrl)] : BOTH[ctrl]
 
 /** Cards of a group, relative to `ctrl`, in zone order. */
 const groupCards = (c: CompiledDeck, s: GameState, ctrl: Seat, g: CardGroup): Array<string> => {
@@ -437,13 +441,13 @@ const inGroup = (c: CompiledDeck, s: GameState, ctrl: Seat, g: CardGroup, inst: 
 const playerSeats = (s: GameState, f: Frame, p: PlayerSelector): ReadonlyArray<Seat> => {
   switch (p) {
     case "self":
-      return [f.ctrl]
+      return ONE[f.ctrl]
     case "opponent":
-      return [other(f.ctrl)]
+      return ONE[other(f.ctrl)]
     case "each":
-      return s.active === 0 ? [0, 1] : [1, 0]
+      return BOTH[s.active]
     case "pending-controller":
-      return f.pend === null ? [] : [ownerOf(f.pend)]
+      return f.pend === null ? NONE : ONE[ownerOf(f.pend)]
   }
 }
 
@@ -527,20 +531,34 @@ const amountOf = (s: GameState, a: Amount, f: Frame, c: CompiledDeck): number =>
   return n
 }
 
-/** A card's current cost (§8.5): printed, plus static and temporary cost changes, floored at 0. */
-export const currentCost = (c: CompiledDeck, s: GameState, inst: string): number => {
-  let cost = cardOfInst(c, s, inst).def.cost
+/** Stage cards with static effects, with their controller (usually none). */
+const staticSources = (c: CompiledDeck, s: GameState): ReadonlyArray<{ readonly src: string; readonly seat: Seat; readonly card: CompiledCard }> => {
+  let out: Array<{ src: string; seat: Seat; card: CompiledCard }> | null = null
   for (const seat of [0, 1] as const) {
     for (const src of s.players[seat].stage) {
       const card = cardOfInst(c, s, src)
-      for (const ei of card.statics) {
-        const e = card.def.effects[ei] as Effect
-        const f: Frame = { src, card: card.index, eff: ei, ctrl: seat, tg: null, pend: null, each: null }
-        if (!holds(c, s, e.condition, f)) continue
-        for (const a of e.actions) {
-          if (a.op !== "modify-cost" || typeof a.amount !== "number") continue
-          if (holds(c, s, a.condition, f) && selectorContains(c, s, f, a.card, inst)) cost += a.amount
-        }
+      if (card.statics.length > 0) (out ??= []).push({ src, seat, card })
+    }
+  }
+  return out ?? []
+}
+
+/** A card's current cost (§8.5): printed, plus static and temporary cost changes, floored at 0. */
+export const currentCost = (
+  c: CompiledDeck,
+  s: GameState,
+  inst: string,
+  statics: ReadonlyArray<{ readonly src: string; readonly seat: Seat; readonly card: CompiledCard }> = staticSources(c, s)
+): number => {
+  let cost = cardOfInst(c, s, inst).def.cost
+  for (const { src, seat, card } of statics) {
+    for (const ei of card.statics) {
+      const e = card.def.effects[ei] as Effect
+      const f: Frame = { src, card: card.index, eff: ei, ctrl: seat, tg: null, pend: null, each: null }
+      if (!holds(c, s, e.condition, f)) continue
+      for (const a of e.actions) {
+        if (a.op !== "modify-cost" || typeof a.amount !== "number") continue
+        if (holds(c, s, a.condition, f) && selectorContains(c, s, f, a.card, inst)) cost += a.amount
       }
     }
   }
@@ -618,10 +636,12 @@ const effectsForWindow = (card: CompiledCard, win: string): ReadonlyArray<number
 
 const castActions = (c: CompiledDeck, s: GameState, seat: Seat, win: string, about: string | null, out: Array<GameAction>): void => {
   const p = s.players[seat]
+  if (p.hand.length === 0) return
+  const statics = staticSources(c, s)
   for (const inst of p.hand) {
     const card = cardOfInst(c, s, inst)
     if (!card.castWindows.includes(win)) continue
-    if (currentCost(c, s, inst) > p.fandom) continue
+    if (currentCost(c, s, inst, statics) > p.fandom) continue
     const effects = effectsForWindow(card, win)
     if (card.response) {
       const base: Frame = { src: inst, card: card.index, eff: 0, ctrl: seat, tg: null, pend: about, each: null }
@@ -1085,13 +1105,11 @@ const settle = (d: Draft, inst: string): void => {
   if (card.persistent) {
     move(d, inst, "pending", "stage")
     if (card.isStar && (card.def.starting_scandal ?? 0) > 0) d.counters(inst)[SCANDAL] = card.def.starting_scandal ?? 0
+    // The card's own on-enter effects resolve first, then what its events triggered (§7.3).
+    for (const ei of card.onEnter) d.enqueue({ src: inst, card: card.index, eff: ei, ctrl: seat, tg: null, pend: null, each: null })
     emit(d, "card-resolved", seat, inst)
     if (d.s.result !== null) return
     emit(d, "card-entered", seat, inst)
-    if (d.s.result !== null) return
-    for (let k = card.onEnter.length - 1; k >= 0; k--) {
-      d.work.push({ w: "effect", f: { src: inst, card: card.index, eff: card.onEnter[k] as number, ctrl: seat, tg: null, pend: null, each: null }, ok: false })
-    }
     scandalCheck(d, inst)
   } else {
     move(d, inst, "pending", "archive")
