@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { Either } from "effect"
 import { currentCost, makeEngine } from "../../src/hallyu/engine/Engine.js"
+import { observe } from "../../src/hallyu/engine/View.js"
 import type { GameState } from "../../src/hallyu/engine/State.js"
 import { craft, engine, eventCount, ids, play, scandal } from "./engine-fixtures.js"
 import { realDeck } from "./fixtures.js"
@@ -350,5 +351,20 @@ describe("explain and typed refusals", () => {
     const copy = structuredClone(realDeck())
     const r = makeEngine(copy)
     expect(Either.isLeft(r) && r.left.code).toBe("illegal_action")
+  })
+})
+
+describe("privacy (observe)", () => {
+  it("look-at-top is visible only to its player; hands only to their owner", () => {
+    const s = play(craft({ p0: { hand: ["007"] }, p1: { hand: ["001"] } }), "cast:p0-h1")
+    const mine = observe(s, 0)
+    const theirs = observe(s, 1)
+    expect(mine.seen).toEqual([{ owner: 0, cards: ["p0-d1", "p0-d2"] }])
+    expect(theirs.seen).toEqual([])
+    expect(mine.seats[1].hand).toBeNull()
+    expect(theirs.seats[1].hand).toEqual(["p1-h1"])
+    expect(mine.decision?.d).toBe("optional")
+    expect(theirs.decision).toBeNull()
+    expect(JSON.stringify(theirs)).not.toContain("p0-d1")
   })
 })
