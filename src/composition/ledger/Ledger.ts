@@ -22,6 +22,8 @@ import { canonicalJson, sha256Hex } from "../../kernel/Canonical.js"
 import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { type CardfxError, errorFromDiagnostic } from "../../kernel/Errors.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
+import { withCode } from "../../kernel/Decode.js"
+import { Limits } from "../../kernel/Limits.js"
 import { optional } from "../../kernel/SchemaExt.js"
 import { Bundle } from "../schema/Bundle.js"
 import type { EffectComponent } from "../schema/Card.js"
@@ -62,8 +64,10 @@ export const sealedContentFields = {
   upgradeId: AuthoredId,
   requirements: Requirements,
   patches: Schema.Array(Patch),
-  /** Sorted by `priority`, then `ruleId` ordinal. */
-  closedCompositionRules: Schema.Array(ClosedCompositionRule),
+  /** Sorted by `priority`, then `ruleId` ordinal; at most 32 (a sealed entry obeys the authoring limit). */
+  closedCompositionRules: Schema.Array(ClosedCompositionRule).pipe(
+    Schema.maxItems(Limits.rulesPerTransformation, withCode("rule_limit"))
+  ),
   pin: RuntimePin,
   sealHash: Schema.String
 }
@@ -148,7 +152,11 @@ export const verifySealed = (content: unknown, subject?: string): Either.Either<
   if (c === null || typeof c !== "object") return fail("not sealed content")
   if (typeof c.sealHash !== "string" || !Array.isArray(c.closedCompositionRules) || c.pin === undefined)
     return fail("no seal (authoring definition)")
+  if (c.closedCompositionRules.length > Limits.rulesPerTransformation)
+    return fail(`${c.closedCompositionRules.length} captured rules exceed the limit of ${Limits.rulesPerTransformation}`)
   for (const closed of c.closedCompositionRules) {
+    if (closed.bundle.components.length > Limits.membersPerBundle)
+      return fail(`rule ${closed.rule.ruleId} captures ${closed.bundle.components.length} members, over the limit of ${Limits.membersPerBundle}`)
     if (closed.bundle.effectComponentParameters !== undefined || hasOpenBinding(closed.bundle.components))
       return fail(`rule ${closed.rule.ruleId} captures an open template`)
   }

@@ -10,6 +10,7 @@ import {
   activeEntries,
   appendEntry,
   CardLedger,
+  computeSealHash,
   emptyLedger,
   replaceEntry,
   verifyLedger
@@ -164,6 +165,17 @@ describe("admission: only sealed content enters the ledger", () => {
     patch.value = 400
     const edited = Schema.decodeUnknownSync(CardLedger)(json)
     expect(Either.isLeft(verifyLedger(edited))).toBe(true)
+  })
+
+  it("a recomputed hash does not smuggle content past the limits: 33 captured rules are refused", () => {
+    const sealed = right(sealById(rt, "core.ember.affinity"))
+    const rule = sealed.closedCompositionRules[0]
+    if (rule === undefined) throw new Error("fixture")
+    const { sealHash: _hash, ...rest } = sealed
+    const many = { ...rest, closedCompositionRules: Array.from({ length: 33 }, (_, i) => ({ ...rule, rule: { ...rule.rule, ruleId: `r${i}` } })) }
+    const forged = { ...many, sealHash: computeSealHash(many) }
+    const r = appendEntry(emptyLedger("basic_attack"), forged, { entryId: "e1", captured: at(1) })
+    expect(Either.isLeft(r) && r.left.map((d) => d.code)).toEqual(["unsealed_definition"])
   })
 
   it("seal captures rule + bundle immutably: the sealed bundle is a copy, members sorted", () => {
