@@ -85,6 +85,7 @@ export const CompositionTraceEntry = Schema.Struct({
 }).annotations({ identifier: "CompositionTraceEntry" })
 export type CompositionTraceEntry = typeof CompositionTraceEntry.Type
 
+/** A card instance after composition: what the executor plays and what inspection shows. */
 export const EffectiveCardDefinition = Schema.Struct({
   engineVersion: Schema.Int,
   cardId: Schema.String,

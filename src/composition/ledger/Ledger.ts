@@ -84,6 +84,7 @@ export const CapturedAt = Schema.Struct({
 }).annotations({ identifier: "CapturedAt" })
 export type CapturedAt = typeof CapturedAt.Type
 
+/** An entry is active, or removed (kept as history; a replaced entry is removed). */
 export const EntryState = Schema.Literal("active", "removed")
 export type EntryState = typeof EntryState.Type
 
