@@ -1,0 +1,80 @@
+/** `cardfx hhx explain`, `cardfx simulate`, `cardfx replay`: output, formats and exit codes. */
+import { describe, expect, it, vi } from "vitest"
+import { Command } from "@effect/cli"
+import { NodeContext } from "@effect/platform-node"
+import { Effect, Exit } from "effect"
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { hhxCommand, replayCommand, simulateCommand } from "../../src/cli/hhx.js"
+
+const cli = async (cmd: typeof hhxCommand | typeof simulateCommand | typeof replayCommand, ...args: Array<string>) => {
+  const out: Array<string> = []
+  const err: Array<string> = []
+  const log = vi.spyOn(globalThis.console, "log").mockImplementation((...xs: Array<unknown>) => void out.push(xs.map(String).join(" ")))
+  const error = vi.spyOn(globalThis.console, "error").mockImplementation((...xs: Array<unknown>) => void err.push(xs.map(String).join(" ")))
+  const run = Command.run(cmd as Command.Command<string, never, unknown, unknown>, { name: "cardfx", version: "test" })
+  const exit = await Effect.runPromiseExit(run(["node", "cardfx", ...args]).pipe(Effect.provide(NodeContext.layer)))
+  log.mockRestore()
+  error.mockRestore()
+  const code = Exit.isSuccess(exit)
+    ? 0
+    : exit.cause._tag === "Fail" && typeof (exit.cause.error as { exitCode?: unknown }).exitCode === "number"
+      ? (exit.cause.error as { exitCode: number }).exitCode
+      : 2
+  return { code, out: out.join("\n"), err: err.join("\n") }
+}
+
+describe("cardfx hhx explain", () => {
+  it("prints the records as generated text beside the printed rules_text", async () => {
+    const r = await cli(hhxCommand, "explain", "HHX-PROTO-017")
+    expect(r.code).toBe(0)
+    expect(r.out).toContain("rules_text: Deal 4 damage to your opponent. If any of it is prevented, your opponent loses 2 Composure instead.")
+    expect(r.out).toContain("generated: When cast (windows: main): deal 4 damage to your opponent; if any is prevented, instead of the damage, your opponent lose 2 composure.")
+  })
+  it("an unknown card code is a usage error (exit 2); a broken deck is exit 1 with located diagnostics", async () => {
+    expect((await cli(hhxCommand, "explain", "HHX-PROTO-099")).code).toBe(2)
+    const dir = mkdtempSync(join(tmpdir(), "hhx-"))
+    const bad = join(dir, "deck.json")
+    writeFileSync(bad, readFileSync("data/hallyu-hex/starter-deck.v0.json", "utf8").replace('"draw-failed",', '"draw-fail",'))
+    const r = await cli(hhxCommand, "explain", "HHX-PROTO-001", "--deck", bad)
+    expect(r.code).toBe(1)
+    expect(r.err).toMatch(/deck\.json:\d+:\d+ unknown_event/)
+  })
+})
+
+describe("cardfx simulate and replay", () => {
+  it("simulate --format json prints the summary; --log writes logs that replay verifies step by step", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hhx-"))
+    const logFile = join(dir, "games.json")
+    const r = await cli(simulateCommand, "--games", "20", "--seed", "9", "--format", "json", "--log", logFile)
+    expect(r.code).toBe(0)
+    const s = JSON.parse(r.out) as { games: number; winsBySeat: Record<string, number>; reasons: Record<string, number>; operations: Record<string, number> }
+    expect(s.games).toBe(20)
+    expect(Object.values(s.winsBySeat).reduce((a, b) => a + b, 0)).toBe(20)
+    expect(Object.keys(s.operations).length).toBeGreaterThan(10)
+    const again = await cli(simulateCommand, "--games", "20", "--seed", "9", "--format", "json")
+    expect(again.out).toBe(r.out)
+    const ok = await cli(replayCommand, logFile)
+    expect(ok.code).toBe(0)
+    expect(ok.out.split("\n")).toHaveLength(20)
+    expect(ok.out).toContain("every fingerprint matched")
+    const logs = JSON.parse(readFileSync(logFile, "utf8")) as Array<{ fingerprints: Array<string> }>
+    ;(logs[4] as { fingerprints: Array<string> }).fingerprints[2] = "f".repeat(64)
+    writeFileSync(logFile, JSON.stringify(logs))
+    const bad = await cli(replayCommand, logFile, "--format", "json")
+    expect(bad.code).toBe(1)
+    const doc = JSON.parse(bad.out) as { ok: boolean; replays: Array<{ ok: boolean; diagnostic?: { code: string } }> }
+    expect(doc.ok).toBe(false)
+    expect(doc.replays[4]?.diagnostic?.code).toBe("replay_mismatch")
+  }, 30_000)
+
+  it("the human summary lists wins, reasons, turns, plays per card and operations", async () => {
+    const r = await cli(simulateCommand, "--games", "5", "--seed", "1")
+    expect(r.code).toBe(0)
+    expect(r.out).toMatch(/^Hallyu Hex simulation: 5 games, seed 1\nwins: seat 0 \d+, seat 1 \d+, draws \d+\nterminal reasons: /)
+    expect(r.out).toContain("plays per card:")
+    expect(r.out).toContain("operations executed:")
+    expect(r.err).toBe("") // no progress bar when stderr is not a terminal
+  })
+})
