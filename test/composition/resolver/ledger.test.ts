@@ -113,6 +113,15 @@ describe("sealed rules never read the current catalog", () => {
     expect(JSON.stringify(b)).toBe(JSON.stringify(a))
   })
 
+  it("an entry sealed by another engine version is refused at resolution (unsupported_version)", () => {
+    const old: Runtime = { ...rt, pin: { ...rt.pin, engineVersion: 16 } }
+    const ledger = ledgerWith(old, "basic_attack", ["core.ember.affinity"])
+    const r = resolveEffectiveCard({ baseCard: card(rt, "basic_attack"), ledger, statuses: rt.statuses })
+    expect(Either.isLeft(r) && r.left.map((d) => [d.code, d.transformationId, d.details?.engineVersion])).toEqual([
+      ["unsupported_version", "core.ember.affinity", 16]
+    ])
+  })
+
   it("the sealed entry records the runtime pin it was sealed in", () => {
     const sealed = right(sealById(rt, "core.ember.affinity"))
     expect(sealed.pin).toEqual(rt.pin)
