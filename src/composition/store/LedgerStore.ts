@@ -217,17 +217,29 @@ export interface LedgerStoreService {
  * better-sqlite3 leaves NORMAL on a WAL database, which can lose the last
  * commits on power loss. Parent folders are created.
  */
-const sqliteClient = (filename: string): Layer.Layer<SqlClient.SqlClient, unknown> =>
-  Layer.effectContext(
-    Effect.gen(function* () {
-      if (filename !== ":memory:")
-        yield* Effect.try({ try: () => mkdirSync(dirname(filename), { recursive: true }), catch: (e) => e })
-      const client = yield* SqliteClient.SqliteClient
-      yield* client`PRAGMA synchronous = FULL`
-      yield* client`PRAGMA busy_timeout = 10000`
-      return Context.make(SqlClient.SqlClient, client as SqlClient.SqlClient)
-    })
-  ).pipe(Layer.provide(SqliteClient.layer({ filename })))
+export const sqliteClientLayer = (filename: string): Layer.Layer<SqlClient.SqlClient, unknown> =>
+  Layer.unwrapEffect(
+    Effect.map(
+      filename === ":memory:"
+        ? Effect.void
+        : Effect.asVoid(Effect.try({ try: () => mkdirSync(dirname(filename), { recursive: true }), catch: (e) => e })),
+      () =>
+        Layer.effectContext(
+          Effect.gen(function* () {
+            const client = yield* SqliteClient.SqliteClient
+            yield* client`PRAGMA synchronous = FULL`
+            yield* client`PRAGMA busy_timeout = 10000`
+            return Context.make(SqlClient.SqlClient, client as SqlClient.SqlClient)
+          })
+        ).pipe(Layer.provide(SqliteClient.layer({ filename })))
+    )
+  )
+
+/** Any failure or defect while building a store layer (the driver throws on open) becomes StoreFailure. */
+const storeLayer = <E>(layer: Layer.Layer<LedgerStore, E>): Layer.Layer<LedgerStore, StoreFailure> =>
+  Layer.catchAllCause(layer, (cause) =>
+    Layer.fail(toStoreFailure(Option.getOrElse(Cause.failureOption(cause), () => Cause.squash(cause))))
+  )
 
 const causeMessage = (u: unknown): string => {
   if (typeof u === "object" && u !== null) {
@@ -676,22 +688,19 @@ const make = (prefix: string) =>
 export class LedgerStore extends Context.Tag("cardfx/LedgerStore")<LedgerStore, LedgerStoreService>() {
   /** A SQLite file: WAL, `synchronous=FULL` on the connection, migrations applied. */
   static readonly layerSqlite = (options: { readonly filename: string; readonly tablePrefix?: string }): Layer.Layer<LedgerStore, StoreFailure> =>
-    Layer.effect(LedgerStore, make(options.tablePrefix ?? "")).pipe(
-      Layer.provide(sqliteClient(options.filename)),
-      Layer.mapError(toStoreFailure)
-    )
+    storeLayer(Layer.effect(LedgerStore, make(options.tablePrefix ?? "")).pipe(Layer.provide(sqliteClientLayer(options.filename))))
 
   /** An in-memory SQLite database (tests). */
-  static readonly layerMemory: Layer.Layer<LedgerStore, StoreFailure> = Layer.effect(LedgerStore, make("")).pipe(
-    Layer.provide(sqliteClient(":memory:")),
-    Layer.mapError(toStoreFailure)
+  static readonly layerMemory: Layer.Layer<LedgerStore, StoreFailure> = storeLayer(
+    Layer.effect(LedgerStore, make("")).pipe(Layer.provide(sqliteClientLayer(":memory:")))
   )
 
   /** PostgreSQL (several engine instances sharing one store). `tablePrefix` isolates stores in one database. */
   static readonly layerPg = (options: { readonly url: string; readonly tablePrefix?: string }): Layer.Layer<LedgerStore, StoreFailure> =>
-    Layer.effect(LedgerStore, make(options.tablePrefix ?? "")).pipe(
-      Layer.provide(PgClient.layer({ url: Redacted.make(options.url), maxConnections: 8, connectTimeout: "5 seconds" })),
-      Layer.mapError(toStoreFailure)
+    storeLayer(
+      Layer.effect(LedgerStore, make(options.tablePrefix ?? "")).pipe(
+        Layer.provide(PgClient.layer({ url: Redacted.make(options.url), maxConnections: 8, connectTimeout: "5 seconds" }))
+      )
     )
 
   /** A SQLite path or a `postgres://` / `postgresql://` URL. */
