@@ -602,8 +602,10 @@ const make = (prefix: string) =>
       Effect.gen(function* () {
         const events = yield* sql`SELECT * FROM ${T.events} WHERE branch = ${branch} ORDER BY sequence`
         const snapshots = yield* sql`SELECT * FROM ${T.snapshots} WHERE branch = ${branch} ORDER BY instance_id, revision`
+        // Integer columns come back as strings from PostgreSQL's BIGINT: normalize so both dialects dump the same bytes.
+        const ints = new Set(["sequence", "revision"])
         const norm = (rows: ReadonlyArray<object>) =>
-          rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "bigint" ? Number(v) : v])))
+          rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, ints.has(k) ? num(v) : v])))
         return canonicalJson({ branch, events: norm(events), snapshots: norm(snapshots) })
       })
 

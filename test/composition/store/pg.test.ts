@@ -1,0 +1,176 @@
+/**
+ * The store's guarantees on PostgreSQL (postgres://postgres@127.0.0.1:5432/test,
+ * or CARDFX_PG_URL), each test in its own table prefix, dropped afterwards.
+ * When PostgreSQL is unreachable the suite is skipped with a message, unless
+ * CARDFX_REQUIRE_POSTGRES=1 (set by .ci/run), which makes it fail instead.
+ * The same command log run on SQLite and PostgreSQL gives identical fingerprints.
+ */
+import { Socket } from "node:net"
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, type Layer, Redacted } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Runtime } from "../../../src/composition/Runtime.js"
+import { type CommandOutcome, LedgerStore, MAIN } from "../../../src/composition/store/LedgerStore.js"
+import { migrations } from "../../../src/composition/store/Migrations.js"
+import type { StoreFailure } from "../../../src/kernel/Errors.js"
+import { CardTransformationPlanner } from "../../../src/composition/planner/Planner.js"
+import { BASE, open, type Rt, request, runtimeOf } from "./support.js"
+
+const URL = process.env.CARDFX_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+const REQUIRED = process.env.CARDFX_REQUIRE_POSTGRES === "1"
+
+const reachable = (): Promise<boolean> =>
+  new Promise((resolve) => {
+    const u = new globalThis.URL(URL)
+    const s = new Socket()
+    const done = (ok: boolean) => {
+      s.destroy()
+      resolve(ok)
+    }
+    s.setTimeout(1500, () => done(false))
+    s.once("error", () => done(false))
+    s.connect(Number(u.port || 5432), u.hostname, () => done(true))
+  })
+
+const up = await reachable()
+if (!up && REQUIRED) throw new Error(`PostgreSQL is required (CARDFX_REQUIRE_POSTGRES=1) but ${URL} is unreachable`)
+if (!up) console.warn(`[cardfx] PostgreSQL at ${URL} is unreachable: the PostgreSQL store suite is SKIPPED`)
+
+const prefixes: Array<string> = []
+let counter = 0
+const freshPrefix = () => {
+  const p = `cfx${process.pid}_${counter++}_`
+  prefixes.push(p)
+  return p
+}
+const pgLayer = (tablePrefix: string): Layer.Layer<LedgerStore, StoreFailure> => LedgerStore.layerPg({ url: URL, tablePrefix })
+
+let runtime: Runtime
+beforeAll(async () => {
+  runtime = await runtimeOf(BASE)
+})
+afterAll(async () => {
+  if (!up) return
+  const tables = ["schema_migrations", "meta", "branches", "events", "snapshots", "contexts", "commands"]
+  expect(migrations.length).toBe(1) // update the table list when a migration adds tables
+  await Effect.runPromise(
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      Effect.forEach(prefixes.flatMap((p) => tables.map((t) => `${p}${t}`)), (t) => sql.unsafe(`DROP TABLE IF EXISTS ${t}`))
+    ).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(URL) })))
+  )
+})
+
+const run = <A, E>(rt: Rt, f: (s: { store: LedgerStore["Type"]; planner: CardTransformationPlanner["Type"] }) => Effect.Effect<A, E>) =>
+  rt.runPromise(
+    Effect.gen(function* () {
+      return yield* f({ store: yield* LedgerStore, planner: yield* CardTransformationPlanner })
+    })
+  )
+
+/** A fixed command log over two cards, including rejections, a replacement and a removal. */
+const commandLog = (rt: Rt) =>
+  run(rt, ({ planner }) =>
+    Effect.forEach(
+      [
+        request("l1", { kind: "apply", upgradeId: "core.ember.affinity" }, 0),
+        request("l2", { kind: "apply", upgradeId: "core.sharpened_strike" }, 1),
+        request("l3", { kind: "apply", upgradeId: "core.ember.affinity" }, 2),
+        request("l4", { kind: "replace", entryId: "e2", upgradeId: "core.sharpened_strike" }, 2),
+        request("l5", { kind: "apply", upgradeId: "core.ember.affinity" }, 0, { cardId: "heal" }),
+        request("l6", { kind: "apply", upgradeId: "core.sharpened_strike" }, 1, { cardId: "heal" }),
+        request("l7", { kind: "remove", entryId: "e1" }, 3),
+        request("l8", { kind: "apply", upgradeId: "core.ember.affinity" }, 0, { activity: "journey_opportunity", instanceId: "other" })
+      ],
+      (r) => planner.execute(runtime, r)
+    )
+  )
+
+const summary = (os: ReadonlyArray<CommandOutcome>) =>
+  os.map((o) => [o.commandId, o.status, o.revision, o.sequence, o.fingerprint, o.diagnostics.map((d) => d.code).join(",")])
+
+describe.skipIf(!up)("PostgreSQL store", () => {
+  it("gives the same outcomes and fingerprints as SQLite for the same command log, and replays them", async () => {
+    const pg = open(pgLayer(freshPrefix()))
+    const lite = open(LedgerStore.layerMemory)
+    const [a, b] = [await commandLog(pg), await commandLog(lite)]
+    expect(summary(a)).toEqual(summary(b))
+    expect(a.filter((o) => o.status === "applied").length).toBe(5)
+    const steps = await run(pg, ({ store }) => store.replay())
+    expect(steps.length).toBe(5)
+    for (const s of steps) expect(s.fingerprint).toBe(s.stored)
+    const dumps = await Promise.all([run(pg, ({ store }) => store.dump(MAIN)), run(lite, ({ store }) => store.dump(MAIN))])
+    expect(dumps[0]).toBe(dumps[1])
+    await Promise.all([pg.dispose(), lite.dispose()])
+  })
+
+  it("concurrent writers: one winner per revision; stale is revision_conflict", async () => {
+    const prefix = freshPrefix()
+    const rts = [open(pgLayer(prefix)), open(pgLayer(prefix)), open(pgLayer(prefix))]
+    await run(rts[0] as Rt, ({ store }) => store.sequence)
+    const outcomes = (
+      await Promise.all(
+        rts.map((rt, k) =>
+          run(rt, ({ planner }) =>
+            Effect.all(
+              Array.from({ length: 4 }, (_, i) => planner.execute(runtime, request(`w${k}-${i}`, { kind: "apply", upgradeId: "core.sharpened_strike" }, 0))),
+              { concurrency: "unbounded" }
+            )
+          )
+        )
+      )
+    ).flat()
+    expect(outcomes.filter((o) => o.status === "applied").length).toBe(1)
+    for (const o of outcomes) if (o.status === "rejected") expect(o.diagnostics[0]?.code).toBe("revision_conflict")
+    await Promise.all(rts.map((rt) => rt.dispose()))
+  })
+
+  it("retry after a restart returns the first outcome; another payload is command_conflict", async () => {
+    const prefix = freshPrefix()
+    const r = request("c1", { kind: "apply", upgradeId: "core.ember.affinity" }, 0)
+    const rt = open(pgLayer(prefix))
+    const first = await run(rt, ({ planner }) => planner.execute(runtime, r))
+    await rt.dispose()
+    const rt2 = open(pgLayer(prefix))
+    expect(await run(rt2, ({ planner }) => planner.execute(runtime, r))).toEqual(first)
+    const e = await run(rt2, ({ planner }) => Effect.flip(planner.execute(runtime, { ...r, expectedRevision: 1 })))
+    expect(e._tag).toBe("CommandConflict")
+    expect((await run(rt2, ({ store }) => store.history(MAIN, "basic_attack"))).length).toBe(1)
+    await rt2.dispose()
+  })
+
+  it("an unauthorized command writes nothing (byte-compared) and is idempotent", async () => {
+    const rt = open(pgLayer(freshPrefix()))
+    await run(rt, ({ planner }) => planner.execute(runtime, request("s", { kind: "apply", upgradeId: "core.sharpened_strike" }, 0)))
+    const before = await run(rt, ({ store }) => store.dump(MAIN))
+    const r = request("deny", { kind: "apply", upgradeId: "core.ember.affinity" }, 1, { activity: "journey_opportunity" })
+    const o1 = await run(rt, ({ planner }) => planner.execute(runtime, r))
+    const o2 = await run(rt, ({ planner }) => planner.execute(runtime, r))
+    expect(o1.diagnostics.map((d) => d.code)).toEqual(["not_authorized"])
+    expect(o2).toEqual(o1)
+    expect(await run(rt, ({ store }) => store.dump(MAIN))).toBe(before)
+    await rt.dispose()
+  })
+
+  it("branches are isolated and discardable", async () => {
+    const rt = open(pgLayer(freshPrefix()))
+    await run(rt, ({ planner }) => planner.execute(runtime, request("m1", { kind: "apply", upgradeId: "core.sharpened_strike" }, 0)))
+    const before = await run(rt, ({ store }) => store.dump(MAIN))
+    await run(rt, ({ store }) => store.fork("b"))
+    const o = await run(rt, ({ planner }) => planner.execute(runtime, request("b1", { kind: "apply", upgradeId: "core.ember.affinity" }, 1, { branch: "b" })))
+    expect(o.status).toBe("applied")
+    expect(await run(rt, ({ store }) => store.dump(MAIN))).toBe(before)
+    await run(rt, ({ store }) => store.discard("b"))
+    const e = await run(rt, ({ store }) => Effect.flip(store.read("b", "basic_attack", "basic_attack")))
+    expect(e._tag).toBe("BranchNotFound")
+    expect(await run(rt, ({ store }) => store.dump(MAIN))).toBe(before)
+    await rt.dispose()
+  })
+})
+
+// Keep a visible trace of the skip in the report when PostgreSQL is absent.
+if (!up)
+  describe("PostgreSQL store (skipped)", () => {
+    it.skip(`PostgreSQL at ${URL} is unreachable; set CARDFX_REQUIRE_POSTGRES=1 to make this a failure`, () => {})
+  })
+
