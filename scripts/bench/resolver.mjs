@@ -44,16 +44,22 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000
 }
 
-const measure = (fn, minMs = 1500) => {
+// Best of five 600 ms windows: neighbours on a shared machine only ever slow a
+// window down, so the best one is the closest to the code's own speed.
+const measure = (fn, windows = 5, minMs = 600) => {
   for (let i = 0; i < 5000; i++) fn(i) // warm-up
-  let n = 0
-  const start = cpuMs()
-  let elapsed = 0
-  while (elapsed < minMs) {
-    for (let i = 0; i < 1000; i++) fn(n++)
-    elapsed = cpuMs() - start
+  let best = 0
+  for (let w = 0; w < windows; w++) {
+    let n = 0
+    const start = cpuMs()
+    let elapsed = 0
+    while (elapsed < minMs) {
+      for (let i = 0; i < 1000; i++) fn(n++)
+      elapsed = cpuMs() - start
+    }
+    best = Math.max(best, (n / elapsed) * 1000)
   }
-  return (n / elapsed) * 1000
+  return best
 }
 
 export async function run() {
