@@ -35,6 +35,8 @@ export interface CompiledDeck {
   readonly cards: ReadonlyArray<CompiledCard>
   readonly byId: ReadonlyMap<string, number>
   readonly eventIndex: ReadonlyMap<string, number>
+  /** Events some triggered effect listens to: other events skip the trigger scan. */
+  readonly triggerEvents: ReadonlySet<string>
 }
 
 const indexes = (effects: ReadonlyArray<Effect>, kind: Effect["kind"]): Array<number> =>
@@ -79,6 +81,7 @@ export const compileDeck = (deck: StarterDeck): CompiledDeck => {
     params: deck.rules.parameters,
     cards,
     byId: new Map(deck.cards.map((c, i) => [c.id, i])),
-    eventIndex: new Map(EVENTS.map((e, i) => [e, i]))
+    eventIndex: new Map(EVENTS.map((e, i) => [e, i])),
+    triggerEvents: new Set(deck.cards.flatMap((card) => card.effects.flatMap((e) => (e.kind === "triggered" && e.trigger !== undefined ? [e.trigger.event] : []))))
   }
 }

@@ -84,14 +84,16 @@ export const makeEngine = (deck: StarterDeck): Either.Either<Engine, Diagnostic>
     return Either.left(diagnostic("illegal_action", "the engine accepts only a deck returned by validateDeck", { subject: "deck" }))
   }
   const c = compileDeck(deck)
-  const cache = new WeakMap<GameState, ReadonlyArray<GameAction>>()
+  // A one-entry memo: callers ask for the legal actions of a state and then apply one of them.
+  // (A WeakMap over every state would make the garbage collector process an ephemeron per action.)
+  let lastState: GameState | null = null
+  let lastActions: ReadonlyArray<GameAction> = []
   const legal = (s: GameState): ReadonlyArray<GameAction> => {
-    let xs = cache.get(s)
-    if (xs === undefined) {
-      xs = enumerate(c, s)
-      cache.set(s, xs)
+    if (s !== lastState) {
+      lastActions = enumerate(c, s)
+      lastState = s
     }
-    return xs
+    return lastActions
   }
   const find = (s: GameState, a: GameAction | string): GameAction | undefined => {
     const id = typeof a === "string" ? a : a.id
@@ -594,6 +596,8 @@ const targetSuffix = (t: Readonly<Record<string, string>> | null): string => {
   return keys.length === 0 ? "" : ":" + keys.map((k) => `${k}=${t[k] ?? ""}`).join(",")
 }
 
+const NO_TARGETS: Array<Readonly<Record<string, string>> | null> = [null]
+
 /** All target assignments for the targets of `effects` (§7.2), or [null] when there are none. */
 const targetChoices = (
   c: CompiledDeck,
@@ -602,7 +606,7 @@ const targetChoices = (
   effects: ReadonlyArray<number>,
   ctrl: Seat
 ): Array<Readonly<Record<string, string>> | null> => {
-  if (!card.hasTargets) return [null]
+  if (!card.hasTargets) return NO_TARGETS
   let acc: Array<Record<string, string>> = [{}]
   for (const ei of effects) {
     const specs = card.def.effects[ei]?.targets ?? []
@@ -621,7 +625,7 @@ const targetChoices = (
       if (acc.length === 0) return []
     }
   }
-  return acc.length === 1 && Object.keys(acc[0] as object).length === 0 ? [null] : acc
+  return acc.length === 1 && Object.keys(acc[0] as object).length === 0 ? NO_TARGETS : acc
 }
 
 /** The effects that resolve when a card is cast in `win` (§7.3, §7.4). */
@@ -632,6 +636,18 @@ const effectsForWindow = (card: CompiledCard, win: string): ReadonlyArray<number
     if ((e.kind === "response" && e.window === win) || (e.kind === "on-resolve" && (e.play_windows ?? []).includes(win))) out.push(i)
   })
   return out
+}
+
+/** Untargeted cast actions are fully determined by the instance: built once and shared (they are immutable). */
+const castCache = new Map<string, GameAction>()
+const untargetedCast = (seat: Seat, inst: string): GameAction => {
+  // A hand holds only its owner's cards, so the instance alone is the key.
+  let a = castCache.get(inst)
+  if (a === undefined) {
+    a = { id: `cast:${inst}`, player: seat, kind: "cast", inst, effect: null, targets: null, choice: null }
+    if (castCache.size < 4096) castCache.set(inst, a)
+  }
+  return a
 }
 
 const castActions = (c: CompiledDeck, s: GameState, seat: Seat, win: string, about: string | null, out: Array<GameAction>): void => {
@@ -647,6 +663,10 @@ const castActions = (c: CompiledDeck, s: GameState, seat: Seat, win: string, abo
       const base: Frame = { src: inst, card: card.index, eff: 0, ctrl: seat, tg: null, pend: about, each: null }
       const ok = effects.some((ei) => card.def.effects[ei]?.kind === "response" && holds(c, s, card.def.effects[ei]?.condition, { ...base, eff: ei }))
       if (!ok) continue
+    }
+    if (!card.hasTargets) {
+      out.push(untargetedCast(seat, inst))
+      continue
     }
     for (const t of targetChoices(c, s, card, effects, seat)) {
       out.push({ id: `cast:${inst}${targetSuffix(t)}`, player: seat, kind: "cast", inst, effect: null, targets: t, choice: null })
@@ -880,7 +900,7 @@ const emit = (d: Draft, event: string, seat: Seat, inst: string | null): void =>
   const ev = c.eventIndex.get(event) ?? 0
   d.bumpEvent(ev * 2 + seat)
   terminalCheck(d)
-  if (d.s.result !== null) return
+  if (d.s.result !== null || !c.triggerEvents.has(event)) return
   const s = d.s as GameState
   for (const holder of s.active === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
     for (const src of s.players[holder].stage) {
