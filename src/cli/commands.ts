@@ -3,8 +3,20 @@
  *
  * @since 0.1.0
  */
+import { hhxCommand, replayCommand, simulateCommand } from "./hhx.js"
+import { inspectCommand } from "./inspect.js"
+import { runCommand } from "./run.js"
 import { schemaCommand } from "./schema.js"
 import { startCommand } from "./start.js"
 import { validateCommand } from "./validate.js"
 
-export const commands = [validateCommand, schemaCommand, startCommand] as const
+export const commands = [
+  validateCommand,
+  schemaCommand,
+  startCommand,
+  inspectCommand,
+  runCommand,
+  hhxCommand,
+  simulateCommand,
+  replayCommand
+] as const

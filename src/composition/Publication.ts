@@ -16,7 +16,7 @@ import { locate } from "../kernel/Json.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
 import { compileContainer } from "./Compiler.js"
 import type { DecodedPackage } from "./ContentPackage.js"
-import type { PackagePin, Runtime } from "./Runtime.js"
+import type { PackagePin, Runtime, RuntimePin } from "./Runtime.js"
 import type { Bundle } from "./schema/Bundle.js"
 import type { Card, EffectComponent } from "./schema/Card.js"
 import type { Attribute, Buff, Relic } from "./schema/Modifier.js"
@@ -154,14 +154,22 @@ export const publish = (packages: ReadonlyArray<DecodedPackage>): PublicationRes
   const all = sortDiagnostics(diagnostics.map((d) => locateIn(texts, d)))
   if (all.some((d) => d.severity === "error")) return { runtime: undefined, diagnostics: all }
 
-  const pins: Array<PackagePin> = [...packageIds.values()].map((p) => ({
-    packageId: p.manifest.packageId,
-    version: p.manifest.version,
-    contentHash: packageContentHash(p)
-  }))
+  // The content hash costs a canonical pass over every package: compute it on first use (sealing), not to validate.
+  let pin: RuntimePin | undefined
+  const published = [...packageIds.values()]
   return {
     runtime: {
-      pin: { engineVersion: ENGINE_VERSION, packages: pins },
+      get pin(): RuntimePin {
+        pin ??= {
+          engineVersion: ENGINE_VERSION,
+          packages: published.map((p): PackagePin => ({
+            packageId: p.manifest.packageId,
+            version: p.manifest.version,
+            contentHash: packageContentHash(p)
+          }))
+        }
+        return pin
+      },
       manifests: [...packageIds.values()].map((p) => p.manifest),
       cards,
       statuses,

@@ -21,64 +21,92 @@ export interface NotCanonical {
  * detected: every value cardfx hashes is a tree it built itself.
  */
 export const canonicalJsonEither = (value: unknown): { ok: true; json: string } | { ok: false; error: NotCanonical } => {
-  const parts: Array<string> = []
-  const error = write(value, "", parts)
-  return error === undefined ? { ok: true, json: parts.join("") } : { ok: false, error }
+  const json = write(value)
+  return json !== undefined ? { ok: true, json } : { ok: false, error: whyNot(value, "") as NotCanonical }
 }
 
 /**
  * The canonical JSON text of a value built by cardfx itself (decoded content,
  * effective cards, states), whose numbers are finite by construction: a
- * non-finite number here is a defect, so it is written as `null` and flagged by
- * the property tests rather than returned as a failure on every caller.
+ * non-finite number here is a defect, so it yields a marker naming the path
+ * (which the property tests would catch) rather than a failure on every caller.
  */
 export const canonicalJson = (value: unknown): string => {
-  const r = canonicalJsonEither(value)
-  return r.ok ? r.json : `{"$notCanonical":${JSON.stringify(r.error.path)}}`
+  const json = write(value)
+  return json !== undefined ? json : `{"$notCanonical":${JSON.stringify(whyNot(value, "")?.path ?? "")}}`
 }
 
-const write = (v: unknown, path: string, out: Array<string>): NotCanonical | undefined => {
+// Object keys repeat across a document: quote each once.
+const keyCache = new Map<string, string>()
+const quotedKey = (k: string): string => {
+  let q = keyCache.get(k)
+  if (q === undefined) {
+    q = JSON.stringify(k)
+    if (keyCache.size < 4096) keyCache.set(k, q)
+  }
+  return q
+}
+
+// The hot path builds one string and no paths; `whyNot` finds the path only on failure.
+const write = (v: unknown): string | undefined => {
   switch (typeof v) {
     case "string":
-      out.push(JSON.stringify(v))
-      return undefined
+      return JSON.stringify(v)
     case "number":
-      if (!Number.isFinite(v)) return { _tag: "NotCanonical", path, reason: `non-finite number ${v}` }
-      out.push(Object.is(v, -0) ? "0" : String(v))
-      return undefined
+      return Number.isFinite(v) ? (Object.is(v, -0) ? "0" : String(v)) : undefined
     case "boolean":
-      out.push(v ? "true" : "false")
-      return undefined
+      return v ? "true" : "false"
     case "object": {
-      if (v === null) {
-        out.push("null")
-        return undefined
-      }
+      if (v === null) return "null"
       if (Array.isArray(v)) {
-        out.push("[")
+        let out = "["
         for (let i = 0; i < v.length; i++) {
-          if (i > 0) out.push(",")
-          if (v[i] === undefined) return { _tag: "NotCanonical", path: `${path}/${i}`, reason: "undefined in an array" }
-          const e = write(v[i], `${path}/${i}`, out)
-          if (e) return e
+          const x = v[i] === undefined ? undefined : write(v[i])
+          if (x === undefined) return undefined
+          out += i === 0 ? x : "," + x
         }
-        out.push("]")
-        return undefined
+        return out + "]"
       }
       const record = v as Record<string, unknown>
       const keys = Object.keys(record).sort(compareOrdinal)
-      out.push("{")
+      let out = "{"
       let first = true
       for (const k of keys) {
-        const x = record[k]
-        if (x === undefined) continue
-        if (!first) out.push(",")
+        const value = record[k]
+        if (value === undefined) continue
+        const x = write(value)
+        if (x === undefined) return undefined
+        out += (first ? "" : ",") + quotedKey(k) + ":" + x
         first = false
-        out.push(JSON.stringify(k), ":")
-        const e = write(x, `${path}/${k}`, out)
+      }
+      return out + "}"
+    }
+    default:
+      return undefined
+  }
+}
+
+const whyNot = (v: unknown, path: string): NotCanonical | undefined => {
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return undefined
+    case "number":
+      return Number.isFinite(v) ? undefined : { _tag: "NotCanonical", path, reason: `non-finite number ${v}` }
+    case "object": {
+      if (v === null) return undefined
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          if (v[i] === undefined) return { _tag: "NotCanonical", path: `${path}/${i}`, reason: "undefined in an array" }
+          const e = whyNot(v[i], `${path}/${i}`)
+          if (e) return e
+        }
+        return undefined
+      }
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+        const e = x === undefined ? undefined : whyNot(x, `${path}/${k}`)
         if (e) return e
       }
-      out.push("}")
       return undefined
     }
     default:

@@ -87,26 +87,43 @@ export const locate = (doc: Pick<JsonDocument, "text">, pointer: string): { line
   }
 }
 
-// Diagnostics of one file are located together: keep the last file's map.
-let lastPositions: { text: string; map: Map<string, number> } | undefined
-const positionsOf = (text: string): Map<string, number> => {
-  if (lastPositions !== undefined && lastPositions.text === text) return lastPositions.map
-  const map = new Map<string, number>()
-  const parser = new Parser(text, undefined, Number.MAX_SAFE_INTEGER, map)
-  parser.parseDocument()
-  lastPositions = { text, map }
-  return map
+// Diagnostics of one file are located together: keep the last file's position index.
+interface PositionIndex {
+  readonly text: string
+  readonly pointers: Map<string, number>
+  /** Offsets where each line starts (line 1 at index 0). */
+  readonly lineStarts: ReadonlyArray<number>
 }
+let lastIndex: PositionIndex | undefined
+const indexOf = (text: string): PositionIndex => {
+  if (lastIndex !== undefined && lastIndex.text === text) return lastIndex
+  const pointers = new Map<string, number>()
+  new Parser(text, undefined, Number.MAX_SAFE_INTEGER, pointers).parseDocument()
+  const lineStarts = [0]
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lineStarts.push(i + 1)
+  lastIndex = { text, pointers, lineStarts }
+  return lastIndex
+}
+const positionsOf = (text: string): Map<string, number> => indexOf(text).pointers
 
 /** 1-based line and column (UTF-16 code units) of an offset in text. */
 export const lineColumn = (text: string, offset: number): { line: number; column: number } => {
+  if (lastIndex !== undefined && lastIndex.text === text) {
+    const starts = lastIndex.lineStarts
+    let lo = 0
+    let hi = starts.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if ((starts[mid] as number) <= offset) lo = mid
+      else hi = mid - 1
+    }
+    return { line: lo + 1, column: offset - (starts[lo] as number) + 1 }
+  }
   let line = 1
   let lineStart = 0
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++
-      lineStart = i + 1
-    }
+  for (let i = text.indexOf("\n"); i >= 0 && i < offset; i = text.indexOf("\n", i + 1)) {
+    line++
+    lineStart = i + 1
   }
   return { line, column: offset - lineStart + 1 }
 }
