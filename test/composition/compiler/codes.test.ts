@@ -13,8 +13,6 @@ import { positionOf, writeTree } from "../../support/tmp.js"
 
 const manifest = `{ "packageId": "t.pkg", "version": "1.0.0", "engineVersion": 17 }`
 
-const status = `{ "statusId": "burning", "stacking": "add", "durationRule": "max",
-  "tick": { "timing": "TurnStart", "effect": "DAMAGE", "intensity": { "kind": "perStack", "base": 0, "perStack": 2 } } }`
 const paramStatus = `{ "statusId": "residual_status", "stacking": "replace", "durationRule": "refresh",
   "tick": { "timing": "TurnStart", "effect": "DAMAGE", "intensity": { "kind": "parameter", "parameterId": "potency" } },
   "payloadParameters": [{ "parameterId": "potency", "unit": "hp", "profile": "constant", "stages": [1] }] }`
