@@ -4,7 +4,8 @@ import { currentCost, makeEngine } from "../../src/hallyu/engine/Engine.js"
 import { observe } from "../../src/hallyu/engine/View.js"
 import type { GameState } from "../../src/hallyu/engine/State.js"
 import { craft, engine, eventCount, ids, play, scandal } from "./engine-fixtures.js"
-import { realDeck } from "./fixtures.js"
+import type { StarterDeck } from "../../src/hallyu/Schema.js"
+import { mutated, realDeck } from "./fixtures.js"
 
 const p = (s: GameState, seat: 0 | 1) => s.players[seat]
 
@@ -366,5 +367,27 @@ describe("privacy (observe)", () => {
     expect(mine.decision?.d).toBe("optional")
     expect(theirs.decision).toBeNull()
     expect(JSON.stringify(theirs)).not.toContain("p0-d1")
+  })
+})
+
+describe("the resolution budget", () => {
+  it("a validated deck whose effects trigger each other forever ends in budget_exceeded, not a hang", () => {
+    const { result } = mutated(["/cards/8/effects/1/trigger/event", "counter-added"])
+    expect(result.diagnostics).toEqual([])
+    const e = makeEngine(result.deck as StarterDeck)
+    if (Either.isLeft(e)) return expect.fail(e.left.message)
+    const g = e.right.newGame({ seed: 1 })
+    if (Either.isLeft(g)) return expect.fail(g.left.message)
+    const room = Object.keys(g.right.cardOf).find((i) => g.right.cardOf[i] === 8 && i.startsWith("p0")) as string
+    const s: GameState = {
+      ...g.right,
+      active: 0,
+      players: [{ ...g.right.players[0], hand: [room], deck: g.right.players[0].deck.filter((x) => x !== room).concat(g.right.players[0].hand.filter((x) => x !== room)), fandom: 10 }, g.right.players[1]],
+      work: [],
+      queue: [],
+      decision: { d: "main", player: 0 }
+    }
+    const r = e.right.apply(s, `cast:${room}`)
+    expect(Either.isLeft(r) && [r.left.code, r.left.subject]).toEqual(["budget_exceeded", `cast:${room}`])
   })
 })

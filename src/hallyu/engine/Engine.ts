@@ -12,6 +12,7 @@
  */
 import { Either } from "effect"
 import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
+import { type Budget, budgetExceeded, makeBudget, spend } from "../../kernel/Budget.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { RngStream, seedState } from "../../kernel/Rng.js"
 import type { Action, Amount, CardFilter, CardGroup, CardSelector, Condition, Effect, PlayerSelector, StarterDeck, TargetSpec } from "../Schema.js"
@@ -123,7 +124,7 @@ export const makeEngine = (deck: StarterDeck): Either.Either<Engine, Diagnostic>
           })
         )
       }
-      return Either.right(applyLegal(c, s, found, ops))
+      return applyLegal(c, s, found, ops)
     }
   })
 }
@@ -230,7 +231,7 @@ const newGame = (c: CompiledDeck, o: GameOptions): Either.Either<GameState, Diag
     ply: 0
   }
   const d = new Draft(c, s0)
-  run(d)
+  if (!run(d)) return Either.left(budgetExceeded(d.budget, "resolution steps of setup", "newGame"))
   return Either.right(d.finish())
 }
 
@@ -243,6 +244,9 @@ const turnStartWork: ReadonlyArray<Work> = [
 
 // ------------------------------------------------------------------ the draft (copy-on-write)
 
+/** Resolution steps one action may take; a starter-deck action takes a few dozen. */
+export const RESOLUTION_BUDGET = 100_000
+
 const ZONE_INDEX: Readonly<Record<ZoneName, number>> = { deck: 0, hand: 1, stage: 2, archive: 3, pending: 4 }
 
 type MPlayer = { -readonly [K in keyof PlayerState]: PlayerState[K] }
@@ -251,6 +255,8 @@ class Draft {
   readonly s: { -readonly [K in keyof GameState]: GameState[K] }
   readonly work: Array<Work>
   queue: Array<Frame> | null = null
+  /** Resolution steps per `apply` (see `run`). */
+  readonly budget: Budget = makeBudget(RESOLUTION_BUDGET)
   /** Counts operations executed, for simulation summaries. */
   ops: Record<string, number> | null = null
   private playersOwned = false
@@ -819,7 +825,12 @@ const explainIllegal = (c: CompiledDeck, s: GameState, a: GameAction | string): 
 
 // ------------------------------------------------------------------ apply
 
-const applyLegal = (c: CompiledDeck, s: GameState, a: GameAction, ops: Record<string, number> | undefined): GameState => {
+const applyLegal = (
+  c: CompiledDeck,
+  s: GameState,
+  a: GameAction,
+  ops: Record<string, number> | undefined
+): Either.Either<GameState, Diagnostic> => {
   const d = new Draft(c, s)
   if (ops !== undefined) d.ops = ops
   const dec = s.decision as Decision // legal actions exist only under a decision
@@ -868,8 +879,8 @@ const applyLegal = (c: CompiledDeck, s: GameState, a: GameAction, ops: Record<st
       }
       break
   }
-  run(d)
-  return d.finish()
+  if (!run(d)) return Either.left(budgetExceeded(d.budget, "resolution steps of one action", a.id))
+  return Either.right(d.finish())
 }
 
 const castCard = (d: Draft, inst: string, seat: Seat, targets: Readonly<Record<string, string>> | null, win: string, about: string | null): void => {
@@ -942,17 +953,23 @@ const terminalCheck = (d: Draft): void => {
 
 // ------------------------------------------------------------------ the resolution loop
 
-const run = (d: Draft): void => {
+/**
+ * Resolves until a decision or the end of the game. Every loop step spends
+ * one unit of the draft's budget, so a deck whose effects trigger each other
+ * forever ends in `budget_exceeded` instead of hanging; false then.
+ */
+const run = (d: Draft): boolean => {
   const c = d.c
   for (;;) {
+    if (!spend(d.budget)) return false
     if (d.s.result !== null) {
       // The rest of the current action, effect, trigger and window is abandoned (§3.4).
       d.work.length = 0
       d.queue = []
       d.s.decision = null
-      return
+      return true
     }
-    if (d.s.decision !== null) return
+    if (d.s.decision !== null) return true
     if (d.queue !== null && d.queue.length > 0) {
       for (let i = d.queue.length - 1; i >= 0; i--) d.work.push({ w: "effect", f: d.queue[i] as Frame, ok: false })
       d.queue = []
@@ -961,7 +978,7 @@ const run = (d: Draft): void => {
     const top = d.work[d.work.length - 1]
     if (top === undefined) {
       d.s.decision = { d: "main", player: d.s.active }
-      return
+      return true
     }
     const s = d.s as GameState
     switch (top.w) {
