@@ -1,0 +1,152 @@
+/**
+ * `cardfx assess --package DIR... --card ID [--ledger FILE]
+ * (--apply UPGRADE_ID | --remove ENTRY_ID | --replace ENTRY_ID --with UPGRADE_ID)
+ * [--activity NAME] [--format human|json]`.
+ *
+ * Publishes the packages, reads the card's ledger (`--ledger FILE`, a sealed
+ * `CardLedger` JSON document; empty when absent) and prints
+ * `CardTransformationPlanner.Assess` of the command in the activity (default
+ * `canonical_command`). `--format json` prints exactly the Assess result:
+ * `{isCompatible, revision, sequence, step, changedComponentIds,
+ * compositionTrace, diagnostics}`. Exit 0 compatible, 1 incompatible or
+ * content errors, 2 usage errors.
+ *
+ * Also exports the helpers the `ledger` and `discover` commands share.
+ *
+ * @since 0.1.0
+ */
+import { Command, Options } from "@effect/cli"
+import type { FileSystem } from "@effect/platform"
+import { Console, Effect, Either, Option } from "effect"
+import { loadPackage } from "../composition/ContentPackage.js"
+import { CardLedger, emptyLedger, verifyLedger } from "../composition/ledger/Ledger.js"
+import { type AssessResult, assess, type LedgerCommand } from "../composition/planner/Plan.js"
+import { publish } from "../composition/Publication.js"
+import type { Runtime } from "../composition/Runtime.js"
+import { makeDecoder } from "../kernel/Decode.js"
+import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
+import { readJsonFile } from "../kernel/JsonFile.js"
+import { CommandExit, ExitCode } from "./Exit.js"
+import { humanLine, resultFormatOption } from "./Output.js"
+
+/** `--package DIR` (repeatable). */
+export const packagesOption = Options.directory("package").pipe(
+  Options.atLeast(1),
+  Options.withDescription("A content package folder (repeatable; published together).")
+)
+/** `--card ID`. */
+export const cardOption = Options.text("card").pipe(Options.withDescription("The base card's ID."))
+/** `--ledger FILE` (optional). */
+export const ledgerFileOption = Options.file("ledger").pipe(
+  Options.optional,
+  Options.withDescription("A CardLedger JSON file (sealed entries); an empty ledger when absent.")
+)
+/** `--activity NAME` (default canonical_command). */
+export const activityOption = Options.text("activity").pipe(
+  Options.withDefault("canonical_command"),
+  Options.withDescription("The activity (mode) the command runs in; it must authorize the transformation.")
+)
+
+/** Prints diagnostics (json: `{ok: false, diagnostics}`) and ends with exit 1. */
+export const failWith = (diagnostics: ReadonlyArray<Diagnostic>, format: "human" | "json"): Effect.Effect<never, CommandExit> =>
+  (format === "json"
+    ? Console.log(JSON.stringify({ ok: false, diagnostics }, null, 2))
+    : Effect.forEach(diagnostics, (d) => Console.log(humanLine(d)), { discard: true })
+  ).pipe(Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))))
+
+/** A usage error: one line on stderr, exit 2. */
+export const usage = (message: string): Effect.Effect<never, CommandExit> =>
+  Console.error(`cardfx: ${message} (see --help)`).pipe(Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))))
+
+/** Loads and publishes packages; fails with every error diagnostic. */
+export const loadRuntime = (dirs: ReadonlyArray<string>): Effect.Effect<Runtime, ReadonlyArray<Diagnostic>, FileSystem.FileSystem> =>
+  Effect.gen(function* () {
+    const loaded = yield* Effect.forEach(dirs, loadPackage)
+    const errors = loaded.flatMap((l) => l.diagnostics.filter((d) => d.severity === "error"))
+    if (errors.length > 0) return yield* Effect.fail(errors)
+    const published = publish(loaded.flatMap((l) => (l.package === undefined ? [] : [l.package])))
+    if (published.runtime === undefined) return yield* Effect.fail(published.diagnostics)
+    return published.runtime
+  })
+
+const decodeLedger = makeDecoder(CardLedger)
+
+/** Reads a sealed ledger file for a card (or an empty ledger). */
+export const readLedger = (
+  file: string | undefined,
+  cardId: string
+): Effect.Effect<CardLedger, ReadonlyArray<Diagnostic>, FileSystem.FileSystem> =>
+  Effect.gen(function* () {
+    if (file === undefined) return emptyLedger(cardId)
+    const doc = yield* readJsonFile(file)
+    if (Either.isLeft(doc)) return yield* Effect.fail([doc.left])
+    const decoded = decodeLedger(doc.right.value, doc.right)
+    if (Either.isLeft(decoded)) return yield* Effect.fail(decoded.left)
+    const verified = verifyLedger(decoded.right)
+    if (Either.isLeft(verified)) return yield* Effect.fail(verified.left.map((d) => ({ ...d, file })))
+    if (verified.right.cardId !== cardId)
+      return yield* Effect.fail([
+        diagnostic("unknown_card", `the ledger belongs to card ${verified.right.cardId}, not ${cardId}`, { file, path: "/cardId", subject: cardId })
+      ])
+    return verified.right
+  })
+
+/** The command selected by `--apply` / `--remove` / `--replace --with`, or a usage message. */
+export const selectCommand = (o: {
+  readonly apply: Option.Option<string>
+  readonly remove: Option.Option<string>
+  readonly replace: Option.Option<string>
+  readonly with: Option.Option<string>
+}): Either.Either<LedgerCommand, string> => {
+  const chosen = [o.apply, o.remove, o.replace].filter(Option.isSome).length
+  if (chosen !== 1) return Either.left("give exactly one of --apply, --remove or --replace")
+  if (Option.isSome(o.with) && Option.isNone(o.replace)) return Either.left("--with goes with --replace")
+  if (Option.isSome(o.apply)) return Either.right({ kind: "apply", upgradeId: o.apply.value })
+  if (Option.isSome(o.remove)) return Either.right({ kind: "remove", entryId: o.remove.value })
+  if (Option.isSome(o.replace) && Option.isSome(o.with))
+    return Either.right({ kind: "replace", entryId: o.replace.value, upgradeId: o.with.value })
+  return Either.left("--replace needs --with UPGRADE_ID")
+}
+
+/** The human rendering of an Assess result. */
+export const renderAssessment = (a: AssessResult): Array<string> => {
+  const lines = [
+    `compatible: ${a.isCompatible ? "yes" : "no"}  (revision ${a.revision}, sequence ${a.sequence}, step ${a.step})`,
+    `changed components: ${a.changedComponentIds.length === 0 ? "(none)" : a.changedComponentIds.join(", ")}`,
+    "composition trace:"
+  ]
+  if (a.compositionTrace.length === 0) lines.push("  (no expansions)")
+  for (const t of a.compositionTrace)
+    lines.push(`  ${t.entryId} ${t.transformationId} / ${t.ruleId}: bundle ${t.bundleId}, ${t.scope}, anchor ${t.anchorId ?? "none"} → [${t.memberIds.join(", ")}]`)
+  for (const d of a.diagnostics) lines.push(humanLine(d))
+  return lines
+}
+
+const optionalText = (name: string, description: string) => Options.text(name).pipe(Options.optional, Options.withDescription(description))
+
+/** The `assess` subcommand. */
+export const assessCommand = Command.make(
+  "assess",
+  {
+    packages: packagesOption,
+    card: cardOption,
+    ledger: ledgerFileOption,
+    apply: optionalText("apply", "Assess applying this transformation (UPGRADE_ID)."),
+    remove: optionalText("remove", "Assess removing this ledger entry (ENTRY_ID)."),
+    replace: optionalText("replace", "Assess replacing this ledger entry (ENTRY_ID); needs --with."),
+    with: optionalText("with", "The transformation that replaces the entry (UPGRADE_ID)."),
+    activity: activityOption,
+    format: resultFormatOption
+  },
+  (o) =>
+    Effect.gen(function* () {
+      const command = selectCommand(o)
+      if (Either.isLeft(command)) return yield* usage(command.left)
+      const runtime = yield* loadRuntime(o.packages).pipe(Effect.catchAll((ds) => failWith(ds, o.format)))
+      const ledger = yield* readLedger(Option.getOrUndefined(o.ledger), o.card).pipe(Effect.catchAll((ds) => failWith(ds, o.format)))
+      const result = assess(runtime, ledger, command.right, o.activity)
+      if (o.format === "json") yield* Console.log(JSON.stringify(result, null, 2))
+      else for (const line of renderAssessment(result)) yield* Console.log(line)
+      if (!result.isCompatible) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
+    })
+).pipe(Command.withDescription("Assess a ledger command (apply/remove/replace) on a card without changing anything; exit 1 if incompatible."))

@@ -1,0 +1,53 @@
+/**
+ * `cardfx discover --package DIR... --card ID [--ledger FILE] --activity NAME
+ * [--format human|json]`.
+ *
+ * Every transformation of the published runtime, in upgradeId order, with the
+ * full assessment of applying it to the card in the activity (the same plan
+ * the apply command makes). `--format json` prints the `Discovery` document
+ * `{cardId, activity, revision, offers: [{upgradeId, category, slotId?,
+ * assessment}]}`. Exit 0 (the discovery itself succeeded, whatever it
+ * offers), 1 content errors, 2 usage errors.
+ *
+ * @since 0.1.0
+ */
+import { Command, Options } from "@effect/cli"
+import { Console, Effect, Option } from "effect"
+import { type Discovery, discover } from "../composition/planner/Plan.js"
+import { humanLine, resultFormatOption } from "./Output.js"
+import { cardOption, failWith, ledgerFileOption, loadRuntime, packagesOption, readLedger } from "./assess.js"
+
+/** The human rendering of a discovery. */
+export const renderDiscovery = (d: Discovery): Array<string> => {
+  const lines = [`card ${d.cardId}  activity ${d.activity}  revision ${d.revision}`]
+  for (const o of d.offers) {
+    const where = `${o.category}${o.slotId !== undefined ? `, slot ${o.slotId}` : ""}`
+    if (o.assessment.isCompatible)
+      lines.push(`  + ${o.upgradeId} (${where})  changes: ${o.assessment.changedComponentIds.join(", ") || "(none)"}`)
+    else {
+      lines.push(`  - ${o.upgradeId} (${where})`)
+      for (const diag of o.assessment.diagnostics) lines.push(`      ${humanLine(diag)}`)
+    }
+  }
+  return lines
+}
+
+/** The `discover` subcommand. */
+export const discoverCommand = Command.make(
+  "discover",
+  {
+    packages: packagesOption,
+    card: cardOption,
+    ledger: ledgerFileOption,
+    activity: Options.text("activity").pipe(Options.withDescription("The activity (mode) to discover offers in.")),
+    format: resultFormatOption
+  },
+  (o) =>
+    Effect.gen(function* () {
+      const runtime = yield* loadRuntime(o.packages).pipe(Effect.catchAll((ds) => failWith(ds, o.format)))
+      const ledger = yield* readLedger(Option.getOrUndefined(o.ledger), o.card).pipe(Effect.catchAll((ds) => failWith(ds, o.format)))
+      const d = discover(runtime, ledger, o.activity)
+      if (o.format === "json") yield* Console.log(JSON.stringify(d, null, 2))
+      else for (const line of renderDiscovery(d)) yield* Console.log(line)
+    })
+).pipe(Command.withDescription("List every transformation with its assessment for a card in an activity."))

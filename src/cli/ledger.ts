@@ -1,0 +1,262 @@
+/**
+ * `cardfx ledger apply|remove|replace|show|history|replay|branch ... [--store PATH_OR_URL]`.
+ *
+ * The store is a SQLite file (default `.cardfx/ledger.db`, folders created)
+ * or a PostgreSQL database when `--store` is a `postgres://` URL. A card
+ * instance is `--instance ID` (default: the card ID) on `--branch NAME`
+ * (default `main`).
+ *
+ * - `apply UPGRADE_ID`, `remove ENTRY_ID`, `replace ENTRY_ID --with UPGRADE_ID`:
+ *   `--package DIR... --card ID [--activity NAME] [--expected-revision N]
+ *   [--command-id ID]`. `--expected-revision` defaults to the revision read
+ *   just before; `--command-id` defaults to `cli-` + 16 hex of the request's
+ *   hash, so re-running the same invocation is a retry (it returns the first
+ *   outcome). Prints the `CommandOutcome`; exit 1 when rejected.
+ * - `show --card ID`: the instance's revision, ledger and fingerprint.
+ * - `history --card ID`: its events.
+ * - `replay [--branch NAME]`: rebuilds every snapshot from the events alone
+ *   (no package needed) and checks the fingerprints; exit 1 on a mismatch.
+ * - `branch [NAME] [--from BRANCH] [--at SEQUENCE] [--discard]`: lists
+ *   branches (no NAME), forks NAME, or discards it.
+ *
+ * `--format json` prints one JSON document. Store failures and rejections
+ * print their diagnostics and exit 1; usage errors exit 2.
+ *
+ * @since 0.1.0
+ */
+import { Args, Command, Options } from "@effect/cli"
+import { Console, Effect, Layer, Option } from "effect"
+import type { LedgerCommand } from "../composition/planner/Plan.js"
+import { CardTransformationPlanner } from "../composition/planner/Planner.js"
+import { type CommandOutcome, type CommandRequest, LedgerStore, MAIN } from "../composition/store/LedgerStore.js"
+import { hashCanonical } from "../kernel/Canonical.js"
+import type { Diagnostic } from "../kernel/Diagnostic.js"
+import { type CardfxError, diagnosticFromError } from "../kernel/Errors.js"
+import { CommandExit, ExitCode } from "./Exit.js"
+import { humanLine, resultFormatOption } from "./Output.js"
+import { activityOption, cardOption, failWith, loadRuntime, packagesOption, usage } from "./assess.js"
+
+/** The default store location. */
+export const DEFAULT_STORE = ".cardfx/ledger.db"
+
+const storeOption = Options.text("store").pipe(
+  Options.withDefault(DEFAULT_STORE),
+  Options.withDescription("The ledger store: a SQLite file path or a postgres:// URL.")
+)
+const branchOption = Options.text("branch").pipe(Options.withDefault(MAIN), Options.withDescription("The branch (default main)."))
+const instanceOption = Options.text("instance").pipe(
+  Options.optional,
+  Options.withDescription("The card instance ID (default: the card ID).")
+)
+const expectedOption = Options.integer("expected-revision").pipe(
+  Options.optional,
+  Options.withDescription("Optimistic concurrency: the revision the command expects (default: the current one).")
+)
+const commandIdOption = Options.text("command-id").pipe(
+  Options.optional,
+  Options.withDescription("Idempotence key (default: derived from the request, so re-running is a retry).")
+)
+
+type Format = "human" | "json"
+
+/** Runs a store program against `--store`; store errors print as diagnostics and exit 1. */
+const withStore = <A>(
+  store: string,
+  format: Format,
+  program: Effect.Effect<A, CardfxError | CommandExit, LedgerStore | CardTransformationPlanner>
+): Effect.Effect<A, CommandExit> =>
+  program.pipe(
+    Effect.provide(Layer.provideMerge(CardTransformationPlanner.layer, LedgerStore.layerFor(store))),
+    Effect.catchAll((e) => (e._tag === "CommandExit" ? Effect.fail(e) : failWith([diagnosticFromError(e)], format)))
+  )
+
+const renderOutcome = (o: CommandOutcome): Array<string> => [
+  `${o.status}: ${o.commandId} on ${o.branch}/${o.instanceId} (${o.cardId})  revision ${o.revision}${o.sequence !== null ? `  sequence ${o.sequence}` : ""}`,
+  ...(o.entryId !== null ? [`entry: ${o.entryId}`] : []),
+  ...(o.fingerprint !== null ? [`fingerprint: ${o.fingerprint}`] : []),
+  ...(o.changedComponentIds.length > 0 ? [`changed components: ${o.changedComponentIds.join(", ")}`] : []),
+  ...o.diagnostics.map((d: Diagnostic) => humanLine(d))
+]
+
+const commandOptions = {
+  packages: packagesOption,
+  card: cardOption,
+  instance: instanceOption,
+  branch: branchOption,
+  activity: activityOption,
+  expected: expectedOption,
+  commandId: commandIdOption,
+  store: storeOption,
+  format: resultFormatOption
+}
+
+type CommandOptions = {
+  readonly packages: ReadonlyArray<string>
+  readonly card: string
+  readonly instance: Option.Option<string>
+  readonly branch: string
+  readonly activity: string
+  readonly expected: Option.Option<number>
+  readonly commandId: Option.Option<string>
+  readonly store: string
+  readonly format: Format
+}
+
+const runCommand = (o: CommandOptions, command: LedgerCommand) =>
+  Effect.gen(function* () {
+    if (Option.isSome(o.expected) && o.expected.value < 0) return yield* usage("--expected-revision must be at least 0")
+    const runtime = yield* loadRuntime(o.packages).pipe(Effect.catchAll((ds) => failWith(ds, o.format)))
+    const instanceId = Option.getOrElse(o.instance, () => o.card)
+    return yield* withStore(
+      o.store,
+      o.format,
+      Effect.gen(function* () {
+        const store = yield* LedgerStore
+        const planner = yield* CardTransformationPlanner
+        const expectedRevision = Option.isSome(o.expected) ? o.expected.value : (yield* store.read(o.branch, instanceId, o.card)).revision
+        const body = { branch: o.branch, instanceId, cardId: o.card, expectedRevision, activity: o.activity, command }
+        const request: CommandRequest = {
+          commandId: Option.getOrElse(o.commandId, () => `cli-${hashCanonical(body).slice(0, 16)}`),
+          ...body
+        }
+        const outcome = yield* planner.execute(runtime, request)
+        if (o.format === "json") yield* Console.log(JSON.stringify(outcome, null, 2))
+        else for (const line of renderOutcome(outcome)) yield* Console.log(line)
+        if (outcome.status !== "applied") return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
+      })
+    )
+  })
+
+const applyCommand = Command.make(
+  "apply",
+  { upgrade: Args.text({ name: "UPGRADE_ID" }), ...commandOptions },
+  ({ upgrade, ...o }) => runCommand(o, { kind: "apply", upgradeId: upgrade })
+).pipe(Command.withDescription("Apply a transformation to a card instance (sealed at apply time)."))
+
+const removeCommand = Command.make(
+  "remove",
+  { entry: Args.text({ name: "ENTRY_ID" }), ...commandOptions },
+  ({ entry, ...o }) => runCommand(o, { kind: "remove", entryId: entry })
+).pipe(Command.withDescription("Remove a ledger entry (rejected if another entry depends on it)."))
+
+const replaceCommand = Command.make(
+  "replace",
+  { entry: Args.text({ name: "ENTRY_ID" }), with: Options.text("with").pipe(Options.withDescription("The replacing transformation.")), ...commandOptions },
+  ({ entry, with: upgrade, ...o }) => runCommand(o, { kind: "replace", entryId: entry, upgradeId: upgrade })
+).pipe(Command.withDescription("Replace a ledger entry by another transformation, keeping its position."))
+
+const showCommand = Command.make(
+  "show",
+  { card: cardOption, instance: instanceOption, branch: branchOption, store: storeOption, format: resultFormatOption },
+  (o) =>
+    withStore(
+      o.store,
+      o.format,
+      Effect.gen(function* () {
+        const store = yield* LedgerStore
+        const instanceId = Option.getOrElse(o.instance, () => o.card)
+        const s = yield* store.read(o.branch, instanceId, o.card)
+        if (o.format === "json")
+          return yield* Console.log(
+            JSON.stringify(
+              {
+                branch: s.branch,
+                instanceId: s.instanceId,
+                cardId: s.cardId,
+                revision: s.revision,
+                sequence: s.lastSequence,
+                fingerprint: s.fingerprint ?? null,
+                ledger: s.ledger,
+                effective: s.effective === undefined ? null : (JSON.parse(s.effective) as unknown)
+              },
+              null,
+              2
+            )
+          )
+        yield* Console.log(`${s.branch}/${s.instanceId} (${s.cardId})  revision ${s.revision}  sequence ${s.lastSequence}`)
+        const active = s.ledger.entries.filter((e) => e.state === "active").sort((a, b) => a.position - b.position)
+        if (active.length === 0) yield* Console.log("  (empty ledger)")
+        for (const e of active) yield* Console.log(`  ${e.entryId}  ${e.upgradeId}  position ${e.position}  revision ${e.captured.revision}  sequence ${e.captured.sequence}`)
+        if (s.fingerprint !== undefined) yield* Console.log(`fingerprint: ${s.fingerprint}`)
+      })
+    )
+).pipe(Command.withDescription("Show a card instance's ledger, revision and fingerprint."))
+
+const historyCommand = Command.make(
+  "history",
+  { card: cardOption, instance: instanceOption, branch: branchOption, store: storeOption, format: resultFormatOption },
+  (o) =>
+    withStore(
+      o.store,
+      o.format,
+      Effect.gen(function* () {
+        const store = yield* LedgerStore
+        const events = yield* store.history(o.branch, Option.getOrElse(o.instance, () => o.card))
+        if (o.format === "json") return yield* Console.log(JSON.stringify({ events }, null, 2))
+        if (events.length === 0) yield* Console.log("(no events)")
+        for (const e of events) {
+          const c = e.body.command
+          const what = c.kind === "apply" ? `apply ${c.upgradeId}` : c.kind === "remove" ? `remove ${c.entryId}` : `replace ${c.entryId} with ${c.upgradeId}`
+          yield* Console.log(`#${e.sequence} ${e.branch} revision ${e.revision}  ${what}  [${e.body.activity}]  command ${e.commandId}`)
+        }
+      })
+    )
+).pipe(Command.withDescription("List a card instance's events (its branch's and, up to the fork, its parents')."))
+
+const replayLedgerCommand = Command.make(
+  "replay",
+  { branch: Options.text("branch").pipe(Options.optional, Options.withDescription("Only this branch (default: all).")), store: storeOption, format: resultFormatOption },
+  (o) =>
+    withStore(
+      o.store,
+      o.format,
+      Effect.gen(function* () {
+        const store = yield* LedgerStore
+        const steps = yield* store.replay(Option.getOrUndefined(o.branch))
+        if (o.format === "json") return yield* Console.log(JSON.stringify({ ok: true, steps }, null, 2))
+        yield* Console.log(`replayed ${steps.length} snapshot(s): every fingerprint matches`)
+      })
+    )
+).pipe(Command.withDescription("Rebuild every snapshot from the events alone and check its fingerprint."))
+
+const branchCommand = Command.make(
+  "branch",
+  {
+    name: Args.text({ name: "NAME" }).pipe(Args.optional),
+    from: Options.text("from").pipe(Options.withDefault(MAIN), Options.withDescription("The parent branch.")),
+    at: Options.integer("at").pipe(Options.optional, Options.withDescription("Fork at this global sequence (default: now).")),
+    discard: Options.boolean("discard").pipe(Options.withDescription("Discard the branch instead of creating it.")),
+    store: storeOption,
+    format: resultFormatOption
+  },
+  (o) =>
+    withStore(
+      o.store,
+      o.format,
+      Effect.gen(function* () {
+        const store = yield* LedgerStore
+        if (Option.isNone(o.name)) {
+          if (o.discard) return yield* usage("--discard needs a branch NAME")
+          const list = yield* store.branches
+          if (o.format === "json") return yield* Console.log(JSON.stringify({ branches: list }, null, 2))
+          if (list.length === 0) yield* Console.log("(no branches besides main)")
+          for (const b of list) yield* Console.log(`${b.name}  from ${b.parent} at sequence ${b.forkSequence}`)
+          return
+        }
+        const name = o.name.value
+        if (o.discard) {
+          yield* store.discard(name)
+          return yield* Console.log(o.format === "json" ? JSON.stringify({ ok: true, discarded: name }) : `discarded ${name}`)
+        }
+        const b = yield* store.fork(name, { parent: o.from, ...(Option.isSome(o.at) ? { atSequence: o.at.value } : {}) })
+        yield* Console.log(o.format === "json" ? JSON.stringify({ ok: true, branch: b }, null, 2) : `${b.name}  from ${b.parent} at sequence ${b.forkSequence}`)
+      })
+    )
+).pipe(Command.withDescription("List branches, fork one (NAME [--from B] [--at SEQ]), or discard one (NAME --discard)."))
+
+/** The `ledger` command and its subcommands. */
+export const ledgerCommand = Command.make("ledger").pipe(
+  Command.withDescription("Ledger commands against a store (SQLite file or PostgreSQL)."),
+  Command.withSubcommands([applyCommand, removeCommand, replaceCommand, showCommand, historyCommand, replayLedgerCommand, branchCommand])
+)
+
