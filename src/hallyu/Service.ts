@@ -1,0 +1,54 @@
+/**
+ * `HallyuHex`: the Effect service boundary over the pure validator and
+ * engine, for embedding. It reads deck files through the platform
+ * `FileSystem`; every failure arrives in the typed error channel as the
+ * tagged error of its diagnostic code (`UnknownEvent`, `FileUnreadable`, ...).
+ * The per-action loop stays pure: get an `Engine` once, then call it.
+ *
+ * @since 0.1.0
+ */
+import { FileSystem } from "@effect/platform"
+import { Context, Effect, Either, Layer } from "effect"
+import { diagnostic } from "../kernel/Diagnostic.js"
+import { type CardfxError, errorFromDiagnostic } from "../kernel/Errors.js"
+import { parseJson } from "../kernel/Json.js"
+import { type Engine, makeEngine } from "./engine/Engine.js"
+import type { StarterDeck } from "./Schema.js"
+import { type DeckValidation, validateDeck } from "./Validate.js"
+
+export interface HallyuHexService {
+  /** Reads and validates a deck file: every diagnostic (input problems fail). */
+  readonly validateFile: (file: string) => Effect.Effect<DeckValidation, CardfxError>
+  /** A validated deck, or the first error diagnostic as its tagged error. */
+  readonly loadDeck: (file: string) => Effect.Effect<StarterDeck, CardfxError>
+  /** An engine for a deck file. */
+  readonly engine: (file: string) => Effect.Effect<Engine, CardfxError>
+}
+
+export class HallyuHex extends Context.Tag("cardfx/HallyuHex")<HallyuHex, HallyuHexService>() {}
+
+export const make = (fs: FileSystem.FileSystem): HallyuHexService => {
+  const validateFile = (file: string): Effect.Effect<DeckValidation, CardfxError> =>
+    fs.readFile(file).pipe(
+      Effect.mapError((e) => errorFromDiagnostic(diagnostic("file_unreadable", `cannot read ${file}: ${e.message}`, { file }))),
+      Effect.flatMap((bytes) => {
+        const doc = parseJson(bytes, { file })
+        return Either.isLeft(doc) ? Effect.fail(errorFromDiagnostic(doc.left)) : Effect.succeed(validateDeck(doc.right))
+      })
+    )
+  const loadDeck = (file: string): Effect.Effect<StarterDeck, CardfxError> =>
+    Effect.flatMap(validateFile(file), (v) => {
+      if (v.deck !== undefined) return Effect.succeed(v.deck)
+      const first = v.diagnostics.find((d) => d.severity === "error") ?? diagnostic("schema_invalid", `${file} is not a valid deck`, { file })
+      return Effect.fail(errorFromDiagnostic(first))
+    })
+  const engine = (file: string): Effect.Effect<Engine, CardfxError> =>
+    Effect.flatMap(loadDeck(file), (deck) => {
+      const e = makeEngine(deck)
+      return Either.isLeft(e) ? Effect.fail(errorFromDiagnostic(e.left)) : Effect.succeed(e.right)
+    })
+  return { validateFile, loadDeck, engine }
+}
+
+/** The service over the platform file system. */
+export const layer: Layer.Layer<HallyuHex, never, FileSystem.FileSystem> = Layer.effect(HallyuHex, Effect.map(FileSystem.FileSystem, make))
