@@ -11,7 +11,7 @@ let out = `/**
  */
 import { Schema } from "effect"
 import { type Diagnostic, DiagnosticContextFields, diagnostic } from "./Diagnostic.js"
-import type { DiagnosticCode } from "./DiagnosticCode.js"
+import { type DiagnosticCode, DiagnosticCodeTable } from "./DiagnosticCode.js"
 
 const fields = {
   message: Schema.String,
@@ -49,7 +49,7 @@ export const diagnosticFromError = (e: CardfxError): Diagnostic => {
   return diagnostic(code, message, context)
 }
 
-const tags: ReadonlySet<string> = new Set(Object.values(errorClassByCode).map((C) => C.prototype._tag as string))
+const tags: ReadonlySet<string> = new Set(Object.values(DiagnosticCodeTable).map((entry) => entry.tag))
 
 /** True for any cardfx tagged error. */
 export const isCardfxError = (u: unknown): u is CardfxError =>

@@ -1,0 +1,96 @@
+/**
+ * The `cardfx` binary as users and CI run it (the built dist/, which `npm ci`
+ * builds through `prepare`): output formats, exit codes, no stack traces.
+ */
+import { spawnSync } from "node:child_process"
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { writeTree } from "../support/tmp.js"
+
+const cardfx = (...args: ReadonlyArray<string>) => {
+  const r = spawnSync(process.execPath, ["dist/cli/main.js", ...args], { encoding: "utf8" })
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+const noStackTrace = (s: string) => expect(s).not.toMatch(/\n\s+at .+:\d+:\d+/)
+
+describe("cardfx validate", () => {
+  it("validates the bundled content: JSON ok, exit 0", () => {
+    const r = cardfx("validate", "data", "--format", "json")
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as { ok: boolean; files: number; diagnostics: Array<unknown> }
+    expect(Object.keys(out)).toEqual(["ok", "files", "diagnostics"])
+    expect(out.ok).toBe(true)
+    expect(out.files).toBeGreaterThanOrEqual(6)
+    expect(out.diagnostics).toEqual([])
+  })
+
+  it("reports content errors in human, JSON and GitHub formats with exit 1", () => {
+    const root = writeTree({ "deck/other.json": `{\n  "x": 1,\n  "x": 2\n}` })
+    const human = cardfx("validate", root)
+    expect(human.code).toBe(1)
+    expect(human.stdout).toContain(`${root}/deck/other.json:3:3 duplicate_key the key "x" appears more than once (at /x)`)
+    const json = cardfx("validate", root, "--format", "json")
+    expect(json.code).toBe(1)
+    expect(JSON.parse(json.stdout)).toEqual({
+      ok: false,
+      files: 1,
+      diagnostics: [
+        {
+          code: "duplicate_key",
+          severity: "error",
+          message: 'the key "x" appears more than once',
+          file: `${root}/deck/other.json`,
+          path: "/x",
+          line: 3,
+          column: 3
+        }
+      ]
+    })
+    const gh = cardfx("validate", root, "--format", "github")
+    expect(gh.code).toBe(1)
+    expect(gh.stdout.trim()).toBe(
+      `::error file=${root}/deck/other.json,line=3,col=3,title=duplicate_key::duplicate_key the key "x" appears more than once (at /x)`
+    )
+    for (const r of [human, json, gh]) noStackTrace(r.stdout + r.stderr)
+  })
+
+  it("exits 2 on usage errors", () => {
+    for (const args of [["validate"], ["validate", "data", "--format", "xml"], ["validate", "--bogus"], ["no-such-command"]]) {
+      const r = cardfx(...args)
+      expect({ args, code: r.code }).toEqual({ args, code: 2 })
+      noStackTrace(r.stdout + r.stderr)
+    }
+    const negative = cardfx("simulate", "--games", "-1", "--seed", "1")
+    expect(negative.code).toBe(2)
+    expect(negative.stderr).toContain("usage_error")
+  })
+})
+
+describe("cardfx schema and start", () => {
+  it("writes draft-07 JSON Schemas for every format", () => {
+    const out = mkdtempSync(join(tmpdir(), "cardfx-schema-"))
+    const r = cardfx("schema", "--out", out)
+    expect(r.code).toBe(0)
+    expect(readdirSync(out).sort()).toEqual([
+      "content.schema.json",
+      "hallyu-hex-deck.schema.json",
+      "manifest.schema.json",
+      "scenario.schema.json"
+    ])
+    for (const f of readdirSync(out)) {
+      const s = JSON.parse(readFileSync(join(out, f), "utf8")) as { $schema: string }
+      expect(s.$schema).toBe("http://json-schema.org/draft-07/schema#")
+    }
+  })
+
+  it("start validates data/ and summarizes it", () => {
+    const r = cardfx("start")
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain("package heroscript.base@1.0.0 (engine 17)")
+    expect(r.stdout).toContain("Hallyu Hex deck: data/hallyu-hex/starter-deck.v0.json")
+    expect(r.stdout).toMatch(/ok: \d+ file\(s\) validated, 0 error\(s\)/)
+  })
+})
