@@ -3,8 +3,11 @@
  *
  * @since 0.1.0
  */
+import { assessCommand } from "./assess.js"
+import { discoverCommand } from "./discover.js"
 import { hhxCommand, replayCommand, simulateCommand } from "./hhx.js"
 import { inspectCommand } from "./inspect.js"
+import { ledgerCommand } from "./ledger.js"
 import { runCommand } from "./run.js"
 import { schemaCommand } from "./schema.js"
 import { startCommand } from "./start.js"
@@ -15,6 +18,9 @@ export const commands = [
   schemaCommand,
   startCommand,
   inspectCommand,
+  assessCommand,
+  ledgerCommand,
+  discoverCommand,
   runCommand,
   hhxCommand,
   simulateCommand,
