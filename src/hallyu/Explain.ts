@@ -14,7 +14,7 @@ import type {
   CardGroup,
   CardSelector,
   Condition,
-  Effect,
+  EffectRecord,
   PlayerSelector,
   StarterDeck
 } from "./Schema.js"
@@ -92,7 +92,7 @@ const controllerWords = (c: string): string => (c === "self" ? "you control" : c
 const group = (g: CardGroup): string =>
   g.zone === "stage" ? `each ${filterWords(g)} ${controllerWords(g.controller)}` : `each ${filterWords(g)} in ${g.controller === "any" ? "any player's" : g.controller === "self" ? "your" : "your opponent's"} ${g.zone}`
 
-const card = (s: CardSelector, e: Effect): string => {
+const card = (s: CardSelector, e: EffectRecord): string => {
   if (s === "self") return "this card"
   if (s === "pending-card") return "the pending card"
   if (s === "each") return "that card"
@@ -132,7 +132,7 @@ const cond = (a: { readonly condition?: Condition }, body: string): string =>
   a.condition === undefined ? body : `if ${condition(a.condition)}, ${body}`
 
 /** Generated text for one action (nested actions included). */
-export const explainAction = (a: Action, e: Effect): string => {
+export const explainAction = (a: Action, e: EffectRecord): string => {
   const body = ((): string => {
     switch (a.op) {
       case "add-counter":
@@ -184,10 +184,10 @@ export const explainAction = (a: Action, e: Effect): string => {
   return cond(a, body)
 }
 
-const list = (xs: ReadonlyArray<Action>, e: Effect): string => xs.map((x) => explainAction(x, e)).join(", then ")
+const list = (xs: ReadonlyArray<Action>, e: EffectRecord): string => xs.map((x) => explainAction(x, e)).join(", then ")
 
 /** Generated text for one effect record. */
-export const explainEffect = (e: Effect): string => {
+export const explainEffect = (e: EffectRecord): string => {
   const head: Array<string> = []
   switch (e.kind) {
     case "activated":

@@ -326,7 +326,7 @@ export type Trigger = typeof Trigger.Type
 export const Limit = Schema.Struct({ count: Schema.Int, per: Schema.Literal("turn") })
 export type Limit = typeof Limit.Type
 
-export const Effect = Schema.Struct({
+export const EffectRecord = Schema.Struct({
   id: Schema.String,
   kind: EffectKind,
   text: Schema.String,
@@ -341,7 +341,7 @@ export const Effect = Schema.Struct({
   targets: opt(Schema.Array(TargetSpec)),
   actions: Schema.Array(Action)
 }).annotations({ identifier: "Effect" })
-export type Effect = typeof Effect.Type
+export type EffectRecord = typeof EffectRecord.Type
 
 export const Card = Schema.Struct({
   id: Schema.String,
@@ -354,7 +354,7 @@ export const Card = Schema.Struct({
   starting_scandal: opt(Schema.Int),
   buzz: opt(Schema.Int),
   rules_text: Schema.String,
-  effects: Schema.Array(Effect)
+  effects: Schema.Array(EffectRecord)
 }).annotations({ identifier: "Card" })
 export type Card = typeof Card.Type
 

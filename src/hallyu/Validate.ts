@@ -30,7 +30,7 @@ import {
   type CardSelector,
   type Condition,
   DeckShell,
-  type Effect,
+  type EffectRecord,
   type StarterDeck
 } from "./Schema.js"
 import { markValidated } from "./Validated.js"
@@ -424,7 +424,7 @@ const semanticVocabulary = (
 
 interface EffectScope {
   readonly where: Where
-  readonly effect: Effect
+  readonly effect: EffectRecord
   readonly targets: ReadonlySet<string>
 }
 
@@ -481,7 +481,7 @@ const allowedOn: Record<string, ReadonlyArray<string>> = {
   for_each: ["on-resolve", "activated", "on-enter", "triggered"]
 }
 
-const checkEffect = (effect: Effect, p: string, where: Where, ctx: Ctx, r: Report): void => {
+const checkEffect = (effect: EffectRecord, p: string, where: Where, ctx: Ctx, r: Report): void => {
   for (const [field, kinds] of Object.entries(allowedOn)) {
     if (Object.prototype.hasOwnProperty.call(effect, field) && !kinds.includes(effect.kind)) {
       r.add("schema_invalid", `"${field}" is not allowed on a ${effect.kind} effect (only on ${kinds.join(", ")})`, `${p}/${field}`, where)

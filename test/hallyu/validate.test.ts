@@ -4,7 +4,7 @@ import { locate, parseJson } from "../../src/kernel/Json.js"
 import { errorFromDiagnostic } from "../../src/kernel/Errors.js"
 import type { Diagnostic } from "../../src/kernel/Diagnostic.js"
 import { isDeckDocument, validateDeck } from "../../src/hallyu/Validate.js"
-import type { Action, Effect } from "../../src/hallyu/Schema.js"
+import type { Action, EffectRecord } from "../../src/hallyu/Schema.js"
 import { OPERATIONS, EFFECT_KINDS } from "../../src/hallyu/Vocabulary.js"
 import { type Edit, getAt, mutated, realDeck, realDoc, realJson } from "./fixtures.js"
 
@@ -59,7 +59,7 @@ describe("the real starter deck", () => {
         a.unless.optional_payment.actions.forEach(walk)
       }
     }
-    const byName = new Map<string, Effect>()
+    const byName = new Map<string, EffectRecord>()
     for (const c of deck.cards) {
       for (const e of c.effects) {
         byName.set(`${c.name}/${e.id}`, e)

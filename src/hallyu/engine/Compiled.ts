@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { hashCanonical } from "../../kernel/Canonical.js"
-import type { Card, Effect, RulesParameters, StarterDeck } from "../Schema.js"
+import type { Card, EffectRecord, RulesParameters, StarterDeck } from "../Schema.js"
 import { EVENTS, PERSISTENT_TYPES } from "../Vocabulary.js"
 
 export interface CompiledCard {
@@ -39,7 +39,7 @@ export interface CompiledDeck {
   readonly triggerEvents: ReadonlySet<string>
 }
 
-const indexes = (effects: ReadonlyArray<Effect>, kind: Effect["kind"]): Array<number> =>
+const indexes = (effects: ReadonlyArray<EffectRecord>, kind: EffectRecord["kind"]): Array<number> =>
   effects.flatMap((e, i) => (e.kind === kind ? [i] : []))
 
 export const compileDeck = (deck: StarterDeck): CompiledDeck => {

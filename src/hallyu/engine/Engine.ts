@@ -5,7 +5,7 @@
  *
  * Pure TypeScript over immutable states. `apply` works on a copy-on-write
  * draft: only the parts of the state an action touches are copied, the rest
- * is shared with the previous state. No Effect, no exceptions, no clock: the
+ * is shared with the previous state. No EffectRecord, no exceptions, no clock: the
  * RNG state lives in the game state.
  *
  * @since 0.1.0
@@ -15,7 +15,7 @@ import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { type Budget, budgetExceeded, makeBudget, spend } from "../../kernel/Budget.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { RngStream, seedState } from "../../kernel/Rng.js"
-import type { Action, Amount, CardFilter, CardGroup, CardSelector, Condition, Effect, PlayerSelector, StarterDeck, TargetSpec } from "../Schema.js"
+import type { Action, Amount, CardFilter, CardGroup, CardSelector, Condition, EffectRecord, PlayerSelector, StarterDeck, TargetSpec } from "../Schema.js"
 import { isValidated } from "../Validated.js"
 import { SCANDAL, type ZoneName } from "../Vocabulary.js"
 import { type CompiledCard, type CompiledDeck, compileDeck } from "./Compiled.js"
@@ -384,7 +384,7 @@ class Draft {
 const cardOfInst = (c: CompiledDeck, s: Pick<GameState, "cardOf">, inst: string): CompiledCard =>
   c.cards[s.cardOf[inst] ?? 0] as CompiledCard // every instance was numbered at setup
 
-const effectOf = (c: CompiledDeck, f: Frame): Effect => (c.cards[f.card] as CompiledCard).def.effects[f.eff] as Effect // frames are built from existing effects
+const effectOf = (c: CompiledDeck, f: Frame): EffectRecord => (c.cards[f.card] as CompiledCard).def.effects[f.eff] as EffectRecord // frames are built from existing effects
 
 const zoneOf = (s: GameState, inst: string): ZoneName | null => {
   const p = s.players[ownerOf(inst)]
@@ -561,7 +561,7 @@ export const currentCost = (
   let cost = cardOfInst(c, s, inst).def.cost
   for (const { src, seat, card } of statics) {
     for (const ei of card.statics) {
-      const e = card.def.effects[ei] as Effect
+      const e = card.def.effects[ei] as EffectRecord
       const f: Frame = { src, card: card.index, eff: ei, ctrl: seat, tg: null, pend: null, each: null }
       if (!holds(c, s, e.condition, f)) continue
       for (const a of e.actions) {
@@ -579,7 +579,7 @@ export const currentCost = (
 const selectorContains = (c: CompiledDeck, s: GameState, f: Frame, sel: CardSelector, inst: string): boolean =>
   typeof sel === "object" && "group" in sel ? inGroup(c, s, f.ctrl, sel.group, inst) : cardsOf(c, s, f, sel).includes(inst)
 
-const resolveList = (e: Effect, path: ReadonlyArray<PathStep>): ReadonlyArray<Action> => {
+const resolveList = (e: EffectRecord, path: ReadonlyArray<PathStep>): ReadonlyArray<Action> => {
   let list: ReadonlyArray<Action> = e.actions
   for (const step of path) {
     const a = list[step.i]
@@ -699,7 +699,7 @@ const activateActions = (c: CompiledDeck, s: GameState, seat: Seat, out: Array<G
   for (const inst of s.players[seat].stage) {
     const card = cardOfInst(c, s, inst)
     for (const ei of card.activated) {
-      const e = card.def.effects[ei] as Effect
+      const e = card.def.effects[ei] as EffectRecord
       if (e.limit !== undefined && (s.uses[`${inst}/${ei}`] ?? 0) >= e.limit.count) continue
       const f: Frame = { src: inst, card: card.index, eff: ei, ctrl: seat, tg: null, pend: null, each: null }
       if (!holds(c, s, e.condition, f)) continue
@@ -853,7 +853,7 @@ const applyLegal = (
       const inst = a.inst as string // activate actions carry their card
       const card = cardOfInst(c, d.s, inst)
       const ei = a.effect ?? 0
-      const e = card.def.effects[ei] as Effect
+      const e = card.def.effects[ei] as EffectRecord
       const f: Frame = { src: inst, card: card.index, eff: ei, ctrl: a.player, tg: a.targets, pend: null, each: null }
       d.use(`${inst}/${ei}`)
       if (e.activation_cost !== undefined) exec(d, e.activation_cost, f, [], -1)
@@ -917,7 +917,7 @@ const emit = (d: Draft, event: string, seat: Seat, inst: string | null): void =>
     for (const src of s.players[holder].stage) {
       const card = cardOfInst(c, s, src)
       for (const ei of card.triggered) {
-        const e = card.def.effects[ei] as Effect
+        const e = card.def.effects[ei] as EffectRecord
         const t = e.trigger
         if (t === undefined || t.event !== event) continue
         if (t.player === "self" ? seat !== holder : t.player === "opponent" ? seat === holder : false) continue
@@ -1216,7 +1216,7 @@ const startDamage = (d: Draft, f: Frame, path: ReadonlyArray<PathStep>, i: numbe
     for (const src of d.players[holder].stage) {
       const card = cardOfInst(c, d.s, src)
       for (const ei of card.replacement) {
-        const e = card.def.effects[ei] as Effect
+        const e = card.def.effects[ei] as EffectRecord
         const t = e.trigger
         if (t === undefined || t.event !== "damage-pending") continue
         if (t.player === "self" ? seat !== holder : t.player === "opponent" ? seat === holder : false) continue
