@@ -142,3 +142,20 @@ describe("determinism, replay, save and resume", () => {
     for (const id of liveIds) expect(fingerprint(play(resumed, id))).toBe(fingerprint(play(live, id)))
   })
 })
+
+describe("coverage of random play", () => {
+  it("random games execute every operation but modify-cost (static: applied through costs) and reach every decision kind", () => {
+    const sum = simulate(engine, { games: 150, seed: "coverage" })
+    if (Either.isLeft(sum)) return expect.fail(sum.left.message)
+    expect(Object.keys(sum.right.operations).sort()).toEqual(
+      [
+        "add-counter", "change-tone", "choose-one", "counter-card", "deal-damage", "draw", "gain-resource", "look-at-top",
+        "lose-resource", "move-counter", "move-top-to-bottom", "prevent-damage", "redirect-target", "remove-counter", "return-card"
+      ].sort()
+    )
+    expect(Object.keys(sum.right.plays)).toHaveLength(24)
+    const decisions = new Set<string>()
+    for (let g = 0; g < 150; g++) playRandom(engine, { seed: `coverage/${g}`, onStep: (s) => s.decision !== null && decisions.add(s.decision.d) })
+    expect([...decisions].sort()).toEqual(["choose", "main", "optional", "pay", "redirect", "window"])
+  })
+})
