@@ -656,6 +656,21 @@ const untargetedCast = (seat: Seat, inst: string): GameAction => {
   return a
 }
 
+const activationCache = new Map<string, ReadonlyArray<GameAction>>()
+const untargetedActivation = (seat: Seat, inst: string, ei: number): GameAction => {
+  let byEffect = activationCache.get(inst)
+  if (byEffect === undefined) {
+    byEffect = []
+    if (activationCache.size < 4096) activationCache.set(inst, byEffect)
+  }
+  let a = byEffect[ei]
+  if (a === undefined) {
+    a = { id: `activate:${inst}:E${ei + 1}`, player: seat, kind: "activate", inst, effect: ei, targets: null, choice: null }
+    ;(byEffect as Array<GameAction>)[ei] = a
+  }
+  return a
+}
+
 const castActions = (c: CompiledDeck, s: GameState, seat: Seat, win: string, about: string | null, out: Array<GameAction>): void => {
   const p = s.players[seat]
   if (p.hand.length === 0) return
@@ -705,6 +720,10 @@ const activateActions = (c: CompiledDeck, s: GameState, seat: Seat, out: Array<G
       if (!holds(c, s, e.condition, f)) continue
       if (e.for_each !== undefined && groupCards(c, s, seat, e.for_each).length === 0) continue
       if (!canPayActivation(c, s, f, e.activation_cost)) continue
+      if (e.targets === undefined || e.targets.length === 0) {
+        out.push(untargetedActivation(seat, inst, ei))
+        continue
+      }
       for (const t of targetChoices(c, s, card, [ei], seat)) {
         out.push({ id: `activate:${inst}:E${ei + 1}${targetSuffix(t)}`, player: seat, kind: "activate", inst, effect: ei, targets: t, choice: null })
       }
