@@ -245,15 +245,28 @@ export interface PlanInput {
   readonly before?: Either.Either<EffectiveCardDefinition, ReadonlyArray<Diagnostic>> | undefined
 }
 
+type Resolved = Either.Either<EffectiveCardDefinition, ReadonlyArray<Diagnostic>>
+// Ledgers and runtimes are immutable values: a ledger resolved once in a runtime (or just
+// produced by a plan, with its effective card) is not resolved again.
+const resolvedCache = new WeakMap<Runtime, WeakMap<CardLedger, Resolved>>()
+const remember = (runtime: Runtime, ledger: CardLedger, r: Resolved): Resolved => {
+  let m = resolvedCache.get(runtime)
+  if (m === undefined) {
+    m = new WeakMap()
+    resolvedCache.set(runtime, m)
+  }
+  m.set(ledger, r)
+  return r
+}
+
 /** Resolves the current ledger of a card against a runtime's base card. */
-export const resolveCurrent = (
-  runtime: Runtime,
-  ledger: CardLedger
-): Either.Either<EffectiveCardDefinition, ReadonlyArray<Diagnostic>> => {
+export const resolveCurrent = (runtime: Runtime, ledger: CardLedger): Resolved => {
+  const hit = resolvedCache.get(runtime)?.get(ledger)
+  if (hit !== undefined) return hit
   const baseCard = runtime.cards.get(ledger.cardId)
   if (baseCard === undefined)
     return Either.left([diagnostic("unknown_card", `no card ${ledger.cardId} is published in the runtime`, { subject: ledger.cardId })])
-  return resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses })
+  return remember(runtime, ledger, resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses }))
 }
 
 /**
@@ -347,7 +360,7 @@ export const plan = (input: PlanInput): Plan => {
     }
   }
 
-  const after = resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses })
+  const after = remember(runtime, candidate, resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }))
   if (Either.isLeft(after)) return reject(after.left)
   return {
     assessment: {

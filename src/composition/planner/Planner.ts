@@ -13,8 +13,26 @@ import { errorFromDiagnostic, type BranchNotFound, type CardfxError, type Comman
 import { diagnostic } from "../../kernel/Diagnostic.js"
 import type { CardLedger } from "../ledger/Ledger.js"
 import type { Runtime } from "../Runtime.js"
-import { type CardState, type CommandOutcome, type CommandRequest, type Decide, LedgerStore } from "../store/LedgerStore.js"
+import { type CardState, type CommandOutcome, type CommandRequest, type Decide, LedgerStore, type ReplayContext } from "../store/LedgerStore.js"
+import type { Card } from "../schema/Card.js"
+import type { Status } from "../schema/Status.js"
 import { type AssessResult, type Discovery, discover, type LedgerCommand, plan } from "./Plan.js"
+
+const contexts = new WeakMap<Card, WeakMap<ReadonlyMap<string, Status>, ReplayContext>>()
+/** The replay context of a base card and statuses, one object per pair (so the store serializes it once). */
+export const replayContext = (baseCard: Card, statuses: ReadonlyMap<string, Status>): ReplayContext => {
+  let byStatuses = contexts.get(baseCard)
+  if (byStatuses === undefined) {
+    byStatuses = new WeakMap()
+    contexts.set(baseCard, byStatuses)
+  }
+  let c = byStatuses.get(statuses)
+  if (c === undefined) {
+    c = { baseCard, statuses: [...statuses.values()].sort((a, b) => compareOrdinal(a.statusId, b.statusId)) }
+    byStatuses.set(statuses, c)
+  }
+  return c
+}
 
 /** The store decision for a request, made by THE plan from the stored state. */
 export const decideWith =
@@ -39,10 +57,7 @@ export const decideWith =
         entry: change.entry ?? null,
         removedEntryId: change.removedEntryId ?? null
       },
-      context: {
-        baseCard: change.baseCard,
-        statuses: [...change.statuses.values()].sort((a, b) => compareOrdinal(a.statusId, b.statusId))
-      },
+      context: replayContext(change.baseCard, change.statuses),
       changedComponentIds: p.assessment.changedComponentIds
     }
   }

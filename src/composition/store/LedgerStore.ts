@@ -20,8 +20,10 @@
  *   `not_authorized`, every planning code, `branch_not_found`): a retry gets
  *   the same answer, even after the card changed. Only `store_failure` (no
  *   decision was made) and `command_conflict` are not recorded;
- * - snapshots: the ledger and effective card after each event, as canonical
- *   JSON, with the fingerprint;
+ * - snapshots: the ledger (canonical JSON) and the effective card (JSON in
+ *   the resolver's deterministic construction order; `JSON.stringify` is
+ *   several times faster than the canonical writer on this, the largest
+ *   document) after each event, with the fingerprint;
  * - replay: folding the events (whose bodies carry the sealed entries and
  *   point at a content-addressed context holding the base card snapshot and
  *   the statuses) and resolving gives the stored fingerprints, without any
@@ -325,6 +327,18 @@ const toEvent = (r: EventRow): Effect.Effect<StoredEvent, StoreFailure> =>
     body
   }))
 
+const contextCache = new WeakMap<ReplayContext, { readonly json: string; readonly hash: string }>()
+/** Canonical JSON and hash of a replay context, once per (immutable) context object. */
+const serializedContext = (c: ReplayContext): { readonly json: string; readonly hash: string } => {
+  let s = contextCache.get(c)
+  if (s === undefined) {
+    const json = canonicalJson(c)
+    s = { json, hash: sha256Hex(json) }
+    contextCache.set(c, s)
+  }
+  return s
+}
+
 /** The sha256 of a request's canonical JSON: the idempotence key's fingerprint. */
 export const requestHash = (request: CommandRequest): string => hashCanonical(request)
 
@@ -378,24 +392,46 @@ const make = (prefix: string) =>
         return yield* Effect.fail(new BranchNotFound({ message: `branch ${branch} has a parent chain deeper than 64`, subject: branch }))
       })
 
-    const readState = (branch: string, instanceId: string, cardId: string) =>
+    /**
+     * Parsed ledgers of the last snapshot seen per (branch of the snapshot, instance), so a
+     * command does not decode the ledger it wrote itself. A hit needs the row's revision AND
+     * global sequence: committed sequences are never reused, so a stale entry cannot match.
+     * Entries are only added for committed rows (see executeBatch).
+     */
+    const ledgerCache = new Map<string, { readonly revision: number; readonly sequence: number; readonly ledger: CardLedger }>()
+    const cacheKey = (branch: string, instanceId: string) => `${branch}\u0000${instanceId}`
+
+    const readState = (branch: string, instanceId: string, cardId: string, withEffective: boolean) =>
       Effect.gen(function* () {
         const links = yield* chain(branch)
         for (const [name, limit] of links) {
-          const rows = yield* sql<SnapshotRow>`SELECT revision, sequence, card_id, ledger, effective, fingerprint FROM ${T.snapshots}
-            WHERE branch = ${name} AND instance_id = ${instanceId} AND sequence <= ${limit}
-            ORDER BY revision DESC LIMIT 1`
+          const rows = withEffective
+            ? yield* sql<SnapshotRow>`SELECT revision, sequence, card_id, ledger, effective, fingerprint FROM ${T.snapshots}
+                WHERE branch = ${name} AND instance_id = ${instanceId} AND sequence <= ${limit}
+                ORDER BY revision DESC LIMIT 1`
+            : yield* sql<SnapshotRow>`SELECT revision, sequence, card_id, ledger, fingerprint FROM ${T.snapshots}
+                WHERE branch = ${name} AND instance_id = ${instanceId} AND sequence <= ${limit}
+                ORDER BY revision DESC LIMIT 1`
           const row = rows[0]
           if (row === undefined) continue
-          const ledger = yield* fromEither("ledger", decodeLedger(row.ledger))
+          const revision = num(row.revision)
+          const sequence = num(row.sequence)
+          const key = cacheKey(name, instanceId)
+          const hit = ledgerCache.get(key)
+          let ledger: CardLedger
+          if (hit !== undefined && hit.revision === revision && hit.sequence === sequence) ledger = hit.ledger
+          else {
+            ledger = yield* fromEither("ledger", decodeLedger(row.ledger))
+            ledgerCache.set(key, { revision, sequence, ledger })
+          }
           return {
             branch,
             instanceId,
             cardId: row.card_id,
             ledger,
-            revision: num(row.revision),
-            lastSequence: num(row.sequence),
-            effective: row.effective,
+            revision,
+            lastSequence: sequence,
+            effective: withEffective ? row.effective : undefined,
             fingerprint: row.fingerprint
           } satisfies CardState
         }
@@ -411,11 +447,21 @@ const make = (prefix: string) =>
         } satisfies CardState
       })
 
+    /** Context hashes known to be committed (contexts are never deleted), so their insert is skipped. */
+    const knownContexts = new Set<string>()
+
+    /** Per-transaction bookkeeping: the running sequence and what to remember once it commits. */
+    interface Batch {
+      sequence: number | undefined
+      readonly start: { value: number | undefined }
+      readonly onCommit: Array<() => void>
+    }
+
     const recordOutcome = (commandId: string, hash: string, outcome: CommandOutcome) =>
       sql`INSERT INTO ${T.commands} (command_id, request_hash, outcome, sequence)
           VALUES (${commandId}, ${hash}, ${canonicalJson(outcome)}, ${outcome.sequence})`
 
-    const one = (request: CommandRequest, decide: Decide) =>
+    const one = (request: CommandRequest, decide: Decide, batch: Batch) =>
       Effect.gen(function* () {
         const hash = requestHash(request)
         const existing = yield* sql<{ request_hash: string; outcome: string }>`SELECT request_hash, outcome FROM ${T.commands} WHERE command_id = ${request.commandId}`
@@ -446,7 +492,7 @@ const make = (prefix: string) =>
           changedComponentIds: [],
           diagnostics
         })
-        const stateOrMissing = yield* Effect.either(readState(request.branch, request.instanceId, request.cardId))
+        const stateOrMissing = yield* Effect.either(readState(request.branch, request.instanceId, request.cardId, false))
         if (Either.isLeft(stateOrMissing)) {
           const e = stateOrMissing.left
           if (e._tag !== "BranchNotFound") return yield* Effect.fail(e)
@@ -471,26 +517,35 @@ const make = (prefix: string) =>
             )
           ])
         } else {
-          const sequence = (yield* currentSequence) + 1
+          if (batch.sequence === undefined) {
+            batch.sequence = yield* currentSequence
+            batch.start.value = batch.sequence
+          }
+          const sequence = batch.sequence + 1
           const decision = decide(state, sequence)
           if (decision._tag === "Reject") outcome = rejected(state.revision, decision.diagnostics)
           else {
             const revision = state.revision + 1
-            const contextJson = canonicalJson(decision.context)
-            const contextHash = sha256Hex(contextJson)
+            const { json: contextJson, hash: contextHash } = serializedContext(decision.context)
             const kind = request.command.kind
-            yield* sql`INSERT INTO ${T.contexts} (hash, body) VALUES (${contextHash}, ${contextJson}) ON CONFLICT (hash) DO NOTHING`
+            if (!knownContexts.has(contextHash)) {
+              yield* sql`INSERT INTO ${T.contexts} (hash, body) VALUES (${contextHash}, ${contextJson}) ON CONFLICT (hash) DO NOTHING`
+              batch.onCommit.push(() => knownContexts.add(contextHash))
+            }
             const won = yield* sql<{ revision: unknown }>`INSERT INTO ${T.snapshots}
               (branch, instance_id, revision, sequence, card_id, ledger, effective, fingerprint)
               VALUES (${request.branch}, ${request.instanceId}, ${revision}, ${sequence}, ${request.cardId},
-                      ${canonicalJson(decision.ledger)}, ${canonicalJson(decision.effective)}, ${decision.effective.fingerprint})
+                      ${canonicalJson(decision.ledger)}, ${JSON.stringify(decision.effective)}, ${decision.effective.fingerprint})
               ON CONFLICT (branch, instance_id, revision) DO NOTHING RETURNING revision`
             if (won.length !== 1)
               return yield* Effect.fail(new StoreFailure({ message: `ledger store: revision ${revision} of ${request.instanceId} was written concurrently` }))
             yield* sql`INSERT INTO ${T.events} (sequence, branch, instance_id, card_id, revision, command_id, kind, context_hash, body)
               VALUES (${sequence}, ${request.branch}, ${request.instanceId}, ${request.cardId}, ${revision}, ${request.commandId},
                       ${kind}, ${contextHash}, ${canonicalJson(decision.body)})`
-            yield* sql`UPDATE ${T.meta} SET value = ${sequence} WHERE key = 'sequence'`
+            batch.sequence = sequence
+            const key = cacheKey(request.branch, request.instanceId)
+            const cached = { revision, sequence, ledger: decision.ledger }
+            batch.onCommit.push(() => ledgerCache.set(key, cached))
             outcome = {
               ...base,
               status: "applied",
@@ -508,7 +563,24 @@ const make = (prefix: string) =>
       })
 
     const executeBatch = (items: ReadonlyArray<readonly [CommandRequest, Decide]>) =>
-      guard(sql.withTransaction(Effect.zipRight(lock, Effect.forEach(items, ([r, d]) => one(r, d)))))
+      guard(
+        Effect.suspend(() => {
+          const batch: Batch = { sequence: undefined, start: { value: undefined }, onCommit: [] }
+          return sql
+            .withTransaction(
+              Effect.gen(function* () {
+                yield* lock
+                const outcomes: Array<CommandOutcome> = []
+                for (const [r, d] of items) outcomes.push(yield* one(r, d, batch))
+                // one write of the sequence row per transaction
+                if (batch.sequence !== undefined && batch.sequence !== batch.start.value)
+                  yield* sql`UPDATE ${T.meta} SET value = ${batch.sequence} WHERE key = 'sequence'`
+                return outcomes
+              })
+            )
+            .pipe(Effect.tap(() => Effect.sync(() => batch.onCommit.forEach((f) => f()))))
+        })
+      )
 
     const listBranches = Effect.map(
       sql<BranchRow>`SELECT name, parent, fork_sequence FROM ${T.branches} ORDER BY name`,
@@ -622,7 +694,7 @@ const make = (prefix: string) =>
             return Option.some(yield* fromEither("outcome", decodeOutcome(row.outcome)))
           })
         ),
-      read: (branch, instanceId, cardId) => guard(readState(branch, instanceId, cardId)),
+      read: (branch, instanceId, cardId) => guard(readState(branch, instanceId, cardId, true)),
       instances: (branch) => guard(instancesOf(branch)),
       history: (branch, instanceId) => guard(historyOf(branch, instanceId)),
       sequence: guard(currentSequence),

@@ -1,0 +1,149 @@
+/**
+ * Benchmark: ledger commands per second on a SQLite file at
+ * `synchronous=FULL` (WAL), batched (`LedgerStore.executeBatch`, 100 commands
+ * per transaction), against raw better-sqlite3 inserts of the very rows the
+ * store wrote (events, snapshots, commands, contexts), into the same schema,
+ * with the same pragmas and the same batch size, in the same run. Goal: the
+ * store reaches ≥ 40 % of raw. Each ledger command is complete: read the
+ * card's state, plan (seal, compose the candidate, fingerprint), write the
+ * event, snapshot and outcome.
+ *
+ * Also: single-command latency (one command per transaction, so one commit
+ * and its fsyncs each), median of 60, wall time.
+ *
+ * Imports the built `dist/` (run `npm run build` first).
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { performance } from "node:perf_hooks"
+import { NodeFileSystem } from "@effect/platform-node"
+import Database from "better-sqlite3"
+import { Effect, ManagedRuntime } from "effect"
+import { loadPackage } from "../../dist/composition/ContentPackage.js"
+import { decideWith } from "../../dist/composition/planner/Planner.js"
+import { publish } from "../../dist/composition/Publication.js"
+import { LedgerStore } from "../../dist/composition/store/LedgerStore.js"
+import { migrations } from "../../dist/composition/store/Migrations.js"
+import { median } from "./timing.mjs"
+
+const BATCH = 100
+const BATCHES = 20
+const INSTANCES = 50
+
+const loadRuntime = async () => {
+  const loaded = await Effect.runPromise(Effect.forEach(["data/heroscript.base"], loadPackage).pipe(Effect.provide(NodeFileSystem.layer)))
+  const r = publish(loaded.map((l) => l.package))
+  if (r.runtime === undefined) throw new Error(JSON.stringify(r.diagnostics))
+  return r.runtime
+}
+
+/** Command i: instance i mod 50 alternates applying and removing core.sharpened_strike (always succeeds). */
+const commandAt = (i, prefix) => {
+  const j = Math.floor(i / INSTANCES)
+  return {
+    commandId: `${prefix}${i}`,
+    branch: "main",
+    instanceId: `card${i % INSTANCES}`,
+    cardId: "basic_attack",
+    expectedRevision: j,
+    activity: "scenario",
+    command: j % 2 === 0 ? { kind: "apply", upgradeId: "core.sharpened_strike" } : { kind: "remove", entryId: `e${(j + 1) / 2}` }
+  }
+}
+
+const TABLES = ["events", "snapshots", "commands", "contexts"]
+
+export async function run() {
+  const runtime = await loadRuntime()
+  const dir = mkdtempSync(join(tmpdir(), "cardfx-bench-store-"))
+  try {
+    // --- the ledger store, batched
+    const file = join(dir, "ledger.db")
+    const rt = ManagedRuntime.make(LedgerStore.layerSqlite({ filename: file }))
+    const store = await rt.runPromise(LedgerStore)
+    const total = BATCH * BATCHES
+    // warm-up on other instances' prefix (not counted): 2 batches
+    for (let b = 0; b < 2; b++) {
+      const items = Array.from({ length: BATCH }, (_, k) => {
+        const r = commandAt(b * BATCH + k, "w")
+        return [{ ...r, instanceId: `warm${r.instanceId}` }, decideWith(runtime, { ...r, instanceId: `warm${r.instanceId}` })]
+      })
+      await rt.runPromise(store.executeBatch(items))
+    }
+    let t0 = performance.now()
+    for (let b = 0; b < BATCHES; b++) {
+      const items = Array.from({ length: BATCH }, (_, k) => {
+        const r = commandAt(b * BATCH + k, "c")
+        return [r, decideWith(runtime, r)]
+      })
+      const outs = await rt.runPromise(store.executeBatch(items))
+      if (outs.some((o) => o.status !== "applied")) throw new Error("bench: a ledger command was rejected")
+    }
+    const storeMs = performance.now() - t0
+    const storeRate = (total / storeMs) * 1000
+
+    // --- single-command latency (one transaction per command)
+    const lat = []
+    for (let i = 0; i < 60; i++) {
+      const r = commandAt(total + i, "c")
+      const s = performance.now()
+      await rt.runPromise(store.execute(r, decideWith(runtime, r)))
+      lat.push(performance.now() - s)
+    }
+    await rt.dispose()
+
+    // --- raw better-sqlite3: the same rows, same schema, same pragmas, same batches
+    const src = new Database(file, { readonly: true })
+    // only the timed commands' rows (IDs c0..c1999), in the order the store wrote them
+    const timed = (id) => /^c\d+$/.test(id) && Number(id.slice(1)) < total
+    const events = src.prepare("SELECT * FROM events ORDER BY sequence").all().filter((r) => timed(r.command_id))
+    const seqs = new Set(events.map((r) => r.sequence))
+    const rows = {
+      events,
+      snapshots: src.prepare("SELECT * FROM snapshots ORDER BY sequence").all().filter((r) => seqs.has(r.sequence)),
+      commands: src.prepare("SELECT * FROM commands").all().filter((r) => timed(r.command_id)),
+      contexts: src.prepare("SELECT * FROM contexts").all()
+    }
+    if (rows.events.length !== total || rows.snapshots.length !== total || rows.commands.length !== total)
+      throw new Error("bench: unexpected row counts")
+    src.close()
+    const rawFile = join(dir, "raw.db")
+    const raw = new Database(rawFile)
+    raw.pragma("journal_mode = WAL")
+    raw.pragma("synchronous = FULL")
+    for (const step of migrations[0]) raw.exec(step.replaceAll("{p}", ""))
+    const insert = {}
+    for (const t of TABLES) {
+      const cols = Object.keys(rows[t][0] ?? {})
+      insert[t] = raw.prepare(`INSERT INTO ${t} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")}) ON CONFLICT DO NOTHING`)
+    }
+    const ctx = rows.contexts[0]
+    const batch = raw.transaction((from) => {
+      for (let k = from; k < from + BATCH; k++) {
+        if (ctx !== undefined) insert.contexts.run(...Object.values(ctx))
+        insert.events.run(...Object.values(rows.events[k]))
+        insert.snapshots.run(...Object.values(rows.snapshots[k]))
+        insert.commands.run(...Object.values(rows.commands[k]))
+      }
+    })
+    t0 = performance.now()
+    for (let b = 0; b < BATCHES; b++) batch(b * BATCH)
+    const rawMs = performance.now() - t0
+    raw.close()
+    const rawRate = (total / rawMs) * 1000
+    const ratio = storeRate / rawRate
+    return [
+      { name: "ledger commands/s (synchronous=FULL, batch 100)", value: storeRate, unit: "cmd/s" },
+      { name: "raw better-sqlite3 rows/s (same rows, pragmas, batches)", value: rawRate, unit: "cmd/s" },
+      { name: "ledger vs raw", value: ratio * 100, unit: "%", goal: "≥ 40 %", ratio, ok: ratio >= 0.4 },
+      { name: "single-command latency (median, own transaction)", value: median(lat), unit: "ms" }
+    ]
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const row of await run()) console.log(row)
+}
