@@ -45,7 +45,8 @@ import { Limits } from "../kernel/Limits.js"
 import { checkSymbolList, isSequenceScope } from "./BundleCompiler.js"
 import type { CompiledContainer, CompiledNode } from "./Compiled.js"
 import { compileContainer } from "./Compiler.js"
-import { canonicalJsonFast, type CompositionTraceEntry, type EffectiveCardDefinition, ledgerEntrySnapshot } from "./Effective.js"
+import { canonicalJson } from "../kernel/Canonical.js"
+import { type CompositionTraceEntry, type EffectiveCardDefinition, ledgerEntrySnapshot } from "./Effective.js"
 import { ExpansionIds, memberId, sequenceAnchorId } from "./Expansion.js"
 import { activeEntries, type CardLedger, type ClosedCompositionRule, type LedgerEntry, removeEntry } from "./ledger/Ledger.js"
 import type { Card, EffectComponent } from "./schema/Card.js"
@@ -139,7 +140,7 @@ const prepareRule = (closed: ClosedCompositionRule): PreparedRule => {
 const prepareEntry = (entry: LedgerEntry): PreparedEntry => {
   let p = preparedEntries.get(entry)
   if (p === undefined) {
-    p = { rules: entry.closedCompositionRules.map(prepareRule), json: canonicalJsonFast(ledgerEntrySnapshot(entry)), traces: new Map() }
+    p = { rules: entry.closedCompositionRules.map(prepareRule), json: canonicalJson(ledgerEntrySnapshot(entry)), traces: new Map() }
     preparedEntries.set(entry, p)
   }
   return p
@@ -149,7 +150,7 @@ const baseJsonCache = new WeakMap<Card, string>()
 const baseJson = (card: Card): string => {
   let s = baseJsonCache.get(card)
   if (s === undefined) {
-    s = canonicalJsonFast(card)
+    s = canonicalJson(card)
     baseJsonCache.set(card, s)
   }
   return s
@@ -180,10 +181,10 @@ const componentJson = (c: EffectComponent): string => {
 // component objects (a copy made to attach children keeps its effect object).
 const valueJsonCache = new WeakMap<object, string>()
 const valueJson = (v: unknown): string => {
-  if (typeof v !== "object" || v === null) return canonicalJsonFast(v)
+  if (typeof v !== "object" || v === null) return canonicalJson(v)
   let s = valueJsonCache.get(v)
   if (s === undefined) {
-    s = canonicalJsonFast(v)
+    s = canonicalJson(v)
     valueJsonCache.set(v, s)
   }
   return s

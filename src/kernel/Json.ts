@@ -62,7 +62,8 @@ export const parseJson = (input: string | Uint8Array, options: JsonOptions = {})
   return result === FAILED ? Either.left(parser.failure as Diagnostic) : Either.right({ value: result, text, file })
 }
 
-const tooLarge = (size: number, max: number, file: string | undefined): Diagnostic =>
+/** The diagnostic for an input over the byte cap. */
+export const tooLarge = (size: number, max: number, file: string | undefined): Diagnostic =>
   diagnostic("file_too_large", `input is ${size} bytes; the cap is ${max} bytes`, {
     file,
     path: "",

@@ -9,7 +9,7 @@
 import { FileSystem } from "@effect/platform"
 import { Effect, Either } from "effect"
 import { type Diagnostic, diagnostic } from "./Diagnostic.js"
-import { type JsonDocument, type JsonOptions, parseJson } from "./Json.js"
+import { type JsonDocument, type JsonOptions, parseJson, tooLarge } from "./Json.js"
 import { Limits } from "./Limits.js"
 import { compareOrdinal } from "./Ordinal.js"
 
@@ -28,17 +28,7 @@ export const readJsonFile = (
     if (info.right.type !== "File") return Either.left(unreadable(file, "not a regular file"))
     const max = options.maxBytes ?? Limits.inputBytes
     const size = Number(info.right.size)
-    if (size > max) {
-      return Either.left(
-        diagnostic("file_too_large", `input is ${size} bytes; the cap is ${max} bytes`, {
-          file,
-          path: "",
-          line: 1,
-          column: 1,
-          details: { size, limit: max }
-        })
-      )
-    }
+    if (size > max) return Either.left(tooLarge(size, max, file))
     const bytes = yield* Effect.either(fs.readFile(file))
     if (Either.isLeft(bytes)) return Either.left(unreadable(file, bytes.left.message))
     return parseJson(bytes.right, { ...options, file })

@@ -38,24 +38,18 @@ export const Modifier = Schema.Struct({
 })
 export type Modifier = typeof Modifier.Type
 
-export const Relic = Schema.Struct({
-  relicId: AuthoredId,
+/** What every contextual source declares besides its ID. */
+const sourceFields = {
   metadata: optional(Metadata),
   modifiers: Schema.Array(Modifier)
-}).annotations({ identifier: "Relic" })
+}
+
+export const Relic = Schema.Struct({ relicId: AuthoredId, ...sourceFields }).annotations({ identifier: "Relic" })
 export type Relic = typeof Relic.Type
 
-export const Buff = Schema.Struct({
-  buffId: AuthoredId,
-  metadata: optional(Metadata),
-  modifiers: Schema.Array(Modifier)
-}).annotations({ identifier: "Buff" })
+export const Buff = Schema.Struct({ buffId: AuthoredId, ...sourceFields }).annotations({ identifier: "Buff" })
 export type Buff = typeof Buff.Type
 
 /** A character attribute (e.g. `strength`) and what each point of it contributes. */
-export const Attribute = Schema.Struct({
-  attributeId: AuthoredId,
-  metadata: optional(Metadata),
-  modifiers: Schema.Array(Modifier)
-}).annotations({ identifier: "Attribute" })
+export const Attribute = Schema.Struct({ attributeId: AuthoredId, ...sourceFields }).annotations({ identifier: "Attribute" })
 export type Attribute = typeof Attribute.Type
