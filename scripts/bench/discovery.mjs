@@ -1,0 +1,79 @@
+/**
+ * Benchmark: discovery (`CardTransformationPlanner.discover`) for a 30-card
+ * deck against heroscript.base, in the `scenario` activity: every
+ * transformation of the runtime assessed on every card's complete candidate
+ * (seal, compose, fingerprint, changedComponentIds). The deck: 12
+ * basic_attack, 8 heal, 6 twin_strike, 4 expose; a third of the attacks carry
+ * core.ember.affinity, a third core.sharpened_strike, so offers include
+ * compatible ones, slot_full, max_per_card, not_eligible.
+ *
+ * Timed in CPU time of this process (the machines are shared), best of five
+ * windows. Each deck discovery uses the same ledger values (a server holding
+ * a deck), so resolving each card's current state is cached; every candidate
+ * is planned from scratch.
+ *
+ * Imports the built `dist/` (run `npm run build` first).
+ */
+import { NodeFileSystem } from "@effect/platform-node"
+import { Effect } from "effect"
+import { loadPackage } from "../../dist/composition/ContentPackage.js"
+import { emptyLedger } from "../../dist/composition/ledger/Ledger.js"
+import { discover, plan } from "../../dist/composition/planner/Plan.js"
+import { publish } from "../../dist/composition/Publication.js"
+
+const cpuMs = () => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1000
+}
+
+const loadRuntime = async () => {
+  const loaded = await Effect.runPromise(Effect.forEach(["data/heroscript.base"], loadPackage).pipe(Effect.provide(NodeFileSystem.layer)))
+  const r = publish(loaded.map((l) => l.package))
+  if (r.runtime === undefined) throw new Error(JSON.stringify(r.diagnostics))
+  return r.runtime
+}
+
+const withUpgrades = (runtime, cardId, upgrades) => {
+  let ledger = emptyLedger(cardId)
+  for (const upgradeId of upgrades) {
+    const p = plan({ runtime, ledger, command: { kind: "apply", upgradeId }, activity: "scenario" })
+    if (p.change === undefined) throw new Error(`bench: cannot apply ${upgradeId} to ${cardId}`)
+    ledger = p.change.ledger
+  }
+  return ledger
+}
+
+export async function run() {
+  const runtime = await loadRuntime()
+  const deck = []
+  for (let i = 0; i < 12; i++)
+    deck.push(withUpgrades(runtime, "basic_attack", i % 3 === 0 ? ["core.ember.affinity"] : i % 3 === 1 ? ["core.sharpened_strike"] : []))
+  for (let i = 0; i < 8; i++) deck.push(withUpgrades(runtime, "heal", i % 2 === 0 ? ["core.ember.affinity"] : []))
+  for (let i = 0; i < 6; i++) deck.push(emptyLedger("twin_strike"))
+  for (let i = 0; i < 4; i++) deck.push(emptyLedger("expose"))
+  const once = () => {
+    let compatible = 0
+    for (const ledger of deck) for (const o of discover(runtime, ledger, "scenario").offers) if (o.assessment.isCompatible) compatible++
+    return compatible
+  }
+  const compatible = once()
+  for (let i = 0; i < 20; i++) once() // warm-up
+  let best = 0
+  for (let w = 0; w < 5; w++) {
+    let n = 0
+    const start = cpuMs()
+    while (cpuMs() - start < 500) {
+      once()
+      n++
+    }
+    best = Math.max(best, (n / (cpuMs() - start)) * 1000)
+  }
+  return [
+    { name: `discovery, 30-card deck × ${runtime.transformations.size} transformations (${compatible} compatible offers)`, value: best, unit: "decks/s" },
+    { name: "discovery, 30-card deck", value: 1000 / best, unit: "ms/deck" }
+  ]
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const row of await run()) console.log(row)
+}
