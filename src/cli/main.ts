@@ -6,7 +6,9 @@
  * @since 0.1.0
  */
 import { Command, ValidationError } from "@effect/cli"
-import { NodeContext, NodeRuntime } from "@effect/platform-node"
+// Deep imports: the package index loads every Node module (HTTP, sockets, workers) at start-up.
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Console, Effect } from "effect"
 import { commands } from "./commands.js"
 import { ExitCode } from "./Exit.js"
