@@ -12,17 +12,36 @@
  * - `race DB N LABEL`: N times, reads the `race` instance and applies or
  *   removes `core.sharpened_strike` with the revision it read.
  */
-import { Effect, ManagedRuntime } from "effect"
+import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import type { LedgerCommand } from "../../../src/composition/planner/Plan.js"
 import { CardTransformationPlanner } from "../../../src/composition/planner/Planner.js"
 import { LedgerStore } from "../../../src/composition/store/LedgerStore.js"
-import { BASE, runtimeOf } from "../../support/content.js"
+import { readdirSync, readFileSync } from "node:fs"
+
+import { decodePackage } from "../../../src/composition/ContentPackage.js"
+import { publish } from "../../../src/composition/Publication.js"
+import { parseJson } from "../../../src/kernel/Json.js"
 import { killCommand } from "./killPlan.js"
-import { withPlanner } from "./support.js"
+
 
 const [mode, db, arg, label] = process.argv.slice(2)
-const runtime = await runtimeOf(BASE)
-const rt = ManagedRuntime.make(withPlanner(LedgerStore.layerSqlite({ filename: db ?? "" })))
+// The base package, read with node:fs (not @effect/platform-node, whose import alone doubles start-up time).
+const loadBase = () => {
+  const dir = "data/heroscript.base"
+  const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort()
+  const doc = (f: string) => {
+    const d = parseJson(readFileSync(`${dir}/${f}`), { file: `${dir}/${f}` })
+    if (Either.isLeft(d)) throw new Error(d.left.message)
+    return d.right
+  }
+  const decoded = decodePackage(dir, doc("manifest.json"), files.filter((f) => f !== "manifest.json").map(doc))
+  if (decoded.package === undefined) throw new Error(JSON.stringify(decoded.diagnostics))
+  const published = publish([decoded.package])
+  if (published.runtime === undefined) throw new Error(JSON.stringify(published.diagnostics))
+  return published.runtime
+}
+const runtime = loadBase()
+const rt = ManagedRuntime.make(Layer.provideMerge(CardTransformationPlanner.layer, LedgerStore.layerSqlite({ filename: db ?? "" })))
 const out = (line: string) => process.stdout.write(`${line}\n`)
 
 if (mode === "kill") {
