@@ -94,7 +94,7 @@ const table = {
   unknown_fact: { tag: "UnknownFact", domain: "hallyu", meaning: "A condition is headed by a fact the engine does not know." },
   unknown_window: { tag: "UnknownWindow", domain: "hallyu", meaning: "A window or play window is not in the declared vocabulary." },
   invalid_amount: { tag: "InvalidAmount", domain: "hallyu", meaning: "An amount is not allowed here (e.g. `all` outside damage prevention)." },
-  effect_id_mismatch: { tag: "EffectIdMismatch", domain: "hallyu", meaning: "An effect ID is not `<card id>-E<n>` in array order." },
+  effect_id_mismatch: { tag: "EffectIdMismatch", domain: "hallyu", meaning: "An effect ID is not `<card code>-E<n>` in array order." },
   illegal_action: { tag: "IllegalAction", domain: "hallyu", meaning: "The action is not legal in the current game state." },
   game_over: { tag: "GameOver", domain: "hallyu", meaning: "The game has ended; no further action is legal." },
 

@@ -151,7 +151,7 @@ export class UnknownFact extends Schema.TaggedError<UnknownFact>()("UnknownFact"
 export class UnknownWindow extends Schema.TaggedError<UnknownWindow>()("UnknownWindow", { code: Schema.tag("unknown_window"), ...fields }) {}
 /** `invalid_amount`: An amount is not allowed here (e.g. `all` outside damage prevention). */
 export class InvalidAmount extends Schema.TaggedError<InvalidAmount>()("InvalidAmount", { code: Schema.tag("invalid_amount"), ...fields }) {}
-/** `effect_id_mismatch`: An effect ID is not `<card id>-E<n>` in array order. */
+/** `effect_id_mismatch`: An effect ID is not `<card code>-E<n>` in array order. */
 export class EffectIdMismatch extends Schema.TaggedError<EffectIdMismatch>()("EffectIdMismatch", { code: Schema.tag("effect_id_mismatch"), ...fields }) {}
 /** `illegal_action`: The action is not legal in the current game state. */
 export class IllegalAction extends Schema.TaggedError<IllegalAction>()("IllegalAction", { code: Schema.tag("illegal_action"), ...fields }) {}
