@@ -42,8 +42,6 @@ import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { PgClient } from "@effect/sql-pg"
-import { SqliteClient } from "@effect/sql-sqlite-node"
 import { Cause, Context, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import { canonicalJson, hashCanonical, sha256Hex } from "../../kernel/Canonical.js"
 import { Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
@@ -226,14 +224,21 @@ export const sqliteClientLayer = (filename: string): Layer.Layer<SqlClient.SqlCl
         ? Effect.void
         : Effect.asVoid(Effect.try({ try: () => mkdirSync(dirname(filename), { recursive: true }), catch: (e) => e })),
       () =>
-        Layer.effectContext(
-          Effect.gen(function* () {
-            const client = yield* SqliteClient.SqliteClient
-            yield* client`PRAGMA synchronous = FULL`
-            yield* client`PRAGMA busy_timeout = 10000`
-            return Context.make(SqlClient.SqlClient, client as SqlClient.SqlClient)
-          })
-        ).pipe(Layer.provide(SqliteClient.layer({ filename })))
+        Layer.unwrapEffect(
+          // Loaded on use: a CLI command that never opens a store does not pay for the drivers.
+          Effect.map(
+            Effect.promise(() => import("@effect/sql-sqlite-node/SqliteClient")),
+            (SqliteClient) =>
+              Layer.effectContext(
+                Effect.gen(function* () {
+                  const client = yield* SqliteClient.SqliteClient
+                  yield* client`PRAGMA synchronous = FULL`
+                  yield* client`PRAGMA busy_timeout = 10000`
+                  return Context.make(SqlClient.SqlClient, client as SqlClient.SqlClient)
+                })
+              ).pipe(Layer.provide(SqliteClient.layer({ filename })))
+          )
+        )
     )
   )
 
@@ -773,7 +778,13 @@ export class LedgerStore extends Context.Tag("cardfx/LedgerStore")<LedgerStore, 
   static readonly layerPg = (options: { readonly url: string; readonly tablePrefix?: string }): Layer.Layer<LedgerStore, StoreFailure> =>
     storeLayer(
       Layer.effect(LedgerStore, make(options.tablePrefix ?? "")).pipe(
-        Layer.provide(PgClient.layer({ url: Redacted.make(options.url), maxConnections: 8, connectTimeout: "5 seconds" }))
+        Layer.provide(
+          Layer.unwrapEffect(
+            Effect.map(Effect.promise(() => import("@effect/sql-pg/PgClient")), (PgClient) =>
+              PgClient.layer({ url: Redacted.make(options.url), maxConnections: 8, connectTimeout: "5 seconds" })
+            )
+          )
+        )
       )
     )
 
