@@ -60,23 +60,34 @@ export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
   ]
 ]
 
-/** Applies pending migrations in one transaction each; idempotent. */
+/**
+ * Applies pending migrations in one transaction; idempotent, and safe when
+ * several processes open a new store at once: PostgreSQL takes a
+ * transaction-scoped advisory lock first, SQLite's first DDL statement takes
+ * the database write lock (a busy competitor waits on busy_timeout).
+ */
 export const migrate = (prefix: string): Effect.Effect<void, SqlError, SqlClient.SqlClient> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const table = sql.literal(`${prefix}schema_migrations`)
-    yield* sql`CREATE TABLE IF NOT EXISTS ${table} (version INTEGER PRIMARY KEY)`
-    for (let i = 0; i < migrations.length; i++) {
-      const version = i + 1
-      // Only the statements were built from constants: the prefix is checked by isTablePrefix.
-      const steps = migrations[i] ?? []
-      yield* sql.withTransaction(
-        Effect.gen(function* () {
-          const done = yield* sql<{ version: number }>`SELECT version FROM ${table} WHERE version = ${version}`
-          if (done.length > 0) return
-          for (const s of steps) yield* sql.unsafe(s.replaceAll("{p}", prefix))
-          yield* sql`INSERT INTO ${table} (version) VALUES (${version})`
+    yield* sql.withTransaction(
+      Effect.gen(function* () {
+        yield* sql.onDialectOrElse({
+          pg: () => sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`,
+          orElse: () => Effect.void
         })
-      )
-    }
+        yield* sql`CREATE TABLE IF NOT EXISTS ${table} (version INTEGER PRIMARY KEY)`
+        for (let i = 0; i < migrations.length; i++) {
+          const version = i + 1
+          const done = yield* sql<{ version: number }>`SELECT version FROM ${table} WHERE version = ${version}`
+          if (done.length > 0) continue
+          // The statements are constants; the prefix was checked by isTablePrefix.
+          for (const s of migrations[i] ?? []) yield* sql.unsafe(s.replaceAll("{p}", prefix))
+          yield* sql`INSERT INTO ${table} (version) VALUES (${version})`
+        }
+      })
+    )
   })
+
+/** The PostgreSQL advisory lock key that serializes migrations. */
+const MIGRATION_LOCK = 0x63617264 // "card"
