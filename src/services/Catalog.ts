@@ -1,0 +1,163 @@
+/**
+ * Runtime loading as services. `ContentLoader` reads content package folders
+ * through `@effect/platform`'s `FileSystem` (the real disk in the live layer,
+ * an in-memory file map in the test layer: the same loader code runs in both)
+ * and publishes them into a pinned `Runtime`. `Catalog` holds the one
+ * published `Runtime` the other services of an application work against.
+ * (Hallyu Hex decks are read by the `HallyuHex` service over the same
+ * `FileSystem`.)
+ *
+ * @since 0.1.0
+ */
+import { FileSystem } from "@effect/platform"
+import { SystemError } from "@effect/platform/Error"
+import { NodeFileSystem } from "@effect/platform-node"
+import { Context, Effect, Layer, Option } from "effect"
+import { type LoadedPackage, loadPackage } from "../composition/ContentPackage.js"
+import { publish } from "../composition/Publication.js"
+import type { Runtime } from "../composition/Runtime.js"
+import { type Diagnostic, diagnostic, sortDiagnostics } from "../kernel/Diagnostic.js"
+import { type CardfxError, errorFromDiagnostic } from "../kernel/Errors.js"
+import { compareOrdinal } from "../kernel/Ordinal.js"
+
+/** Every diagnostic of loading and publishing a set of packages, and the runtime when there is no error. */
+export interface CatalogReport {
+  readonly runtime: Runtime | undefined
+  readonly diagnostics: ReadonlyArray<Diagnostic>
+}
+
+const isError = (d: Diagnostic): boolean => d.severity === "error"
+
+/** The first error of a report as the kernel's tagged error (a report with no runtime always has one). */
+const firstError = (ds: ReadonlyArray<Diagnostic>, fallback: string): CardfxError =>
+  errorFromDiagnostic(ds.find(isError) ?? ds[0] ?? diagnostic("file_unreadable", fallback)) as CardfxError
+
+/** The operations of the content loader. */
+export interface ContentLoaderService {
+  /** Reads and decodes package folders (each with its own diagnostics). */
+  readonly loadPackages: (dirs: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<LoadedPackage>>
+  /** Loads and publishes package folders together; every diagnostic, never a failure. */
+  readonly report: (dirs: ReadonlyArray<string>) => Effect.Effect<CatalogReport>
+  /** Loads and publishes package folders; fails with the first error's tagged error. */
+  readonly load: (dirs: ReadonlyArray<string>) => Effect.Effect<Runtime, CardfxError>
+}
+
+const makeLoader = Effect.map(FileSystem.FileSystem, (fs): ContentLoaderService => {
+  const provide = <A>(eff: Effect.Effect<A, never, FileSystem.FileSystem>): Effect.Effect<A> =>
+    Effect.provideService(eff, FileSystem.FileSystem, fs)
+  const loadPackages = (dirs: ReadonlyArray<string>) => provide(Effect.forEach(dirs, loadPackage))
+  const report = (dirs: ReadonlyArray<string>): Effect.Effect<CatalogReport> =>
+    Effect.map(loadPackages(dirs), (loaded) => {
+      const loadDiagnostics = loaded.flatMap((l) => l.diagnostics)
+      const packages = loaded.flatMap((l) => (l.package === undefined ? [] : [l.package]))
+      if (loadDiagnostics.some(isError) || packages.length < dirs.length)
+        return { runtime: undefined, diagnostics: sortDiagnostics(loadDiagnostics) }
+      const published = publish(packages)
+      return { runtime: published.runtime, diagnostics: sortDiagnostics([...loadDiagnostics, ...published.diagnostics]) }
+    })
+  return {
+    loadPackages,
+    report,
+    load: (dirs) =>
+      Effect.flatMap(report(dirs), (r) =>
+        r.runtime !== undefined ? Effect.succeed(r.runtime) : Effect.fail(firstError(r.diagnostics, `cannot publish ${dirs.join(", ")}`))
+      )
+  }
+})
+
+// ---------------------------------------------------------------------------
+// An in-memory file system (the test layer)
+
+const normalize = (p: string): string => p.replace(/\/+/g, "/").replace(/^\.\//, "").replace(/\/$/, "")
+
+const notFound = (method: string, path: string) =>
+  new SystemError({ reason: "NotFound", module: "FileSystem", method, pathOrDescriptor: path, description: "no such file or directory" })
+
+const info = (type: FileSystem.File.Type, size: number): FileSystem.File.Info => ({
+  type,
+  mtime: Option.none(),
+  atime: Option.none(),
+  birthtime: Option.none(),
+  dev: 0,
+  ino: Option.none(),
+  mode: 0o644,
+  nlink: Option.none(),
+  uid: Option.none(),
+  gid: Option.none(),
+  rdev: Option.none(),
+  size: FileSystem.Size(size),
+  blksize: Option.none(),
+  blocks: Option.none()
+})
+
+/**
+ * A read-only `FileSystem` over a map of path → text (paths use "/"; folders
+ * are implied by the paths). Only what the loaders use is implemented; every
+ * other operation fails as the no-op file system does.
+ */
+export const memoryFileSystem = (files: Readonly<Record<string, string>>): FileSystem.FileSystem => {
+  const encoder = new TextEncoder()
+  const bytes = new Map<string, Uint8Array>()
+  for (const [path, text] of Object.entries(files)) bytes.set(normalize(path), encoder.encode(text))
+  const isDir = (p: string): boolean => {
+    const prefix = p === "" ? "" : `${p}/`
+    for (const k of bytes.keys()) if (k.startsWith(prefix)) return true
+    return false
+  }
+  return FileSystem.makeNoop({
+    stat: (path) => {
+      const p = normalize(path)
+      const b = bytes.get(p)
+      if (b !== undefined) return Effect.succeed(info("File", b.byteLength))
+      return isDir(p) ? Effect.succeed(info("Directory", 0)) : Effect.fail(notFound("stat", path))
+    },
+    exists: (path) => Effect.succeed(bytes.has(normalize(path)) || isDir(normalize(path))),
+    readFile: (path) => {
+      const b = bytes.get(normalize(path))
+      return b === undefined ? Effect.fail(notFound("readFile", path)) : Effect.succeed(b)
+    },
+    readFileString: (path) => {
+      const b = bytes.get(normalize(path))
+      return b === undefined ? Effect.fail(notFound("readFileString", path)) : Effect.succeed(new TextDecoder().decode(b))
+    },
+    readDirectory: (path, options) => {
+      const p = normalize(path)
+      if (!isDir(p)) return Effect.fail(notFound("readDirectory", path))
+      const prefix = p === "" ? "" : `${p}/`
+      const out = new Set<string>()
+      for (const k of bytes.keys()) {
+        if (!k.startsWith(prefix)) continue
+        const rest = k.slice(prefix.length).split("/")
+        if (options?.recursive === true) for (let i = 1; i <= rest.length; i++) out.add(rest.slice(0, i).join("/"))
+        else if (rest[0] !== undefined) out.add(rest[0])
+      }
+      return Effect.succeed([...out].sort(compareOrdinal))
+    }
+  })
+}
+
+/** The content loader service. */
+export class ContentLoader extends Context.Tag("cardfx/ContentLoader")<ContentLoader, ContentLoaderService>() {
+  /** Over whatever `FileSystem` the application provides. */
+  static readonly layer: Layer.Layer<ContentLoader, never, FileSystem.FileSystem> = Layer.effect(ContentLoader, makeLoader)
+  /** Over the real disk (Node). */
+  static readonly layerNode: Layer.Layer<ContentLoader> = ContentLoader.layer.pipe(Layer.provide(NodeFileSystem.layer))
+  /** Over an in-memory map of path → file text (tests): the same loader code, no disk. */
+  static readonly layerMemory = (files: Readonly<Record<string, string>>): Layer.Layer<ContentLoader> =>
+    ContentLoader.layer.pipe(Layer.provide(Layer.succeed(FileSystem.FileSystem, memoryFileSystem(files))))
+}
+
+/** The published catalog an application works against: one pinned `Runtime`. */
+export class Catalog extends Context.Tag("cardfx/Catalog")<Catalog, { readonly runtime: Runtime }>() {
+  /** A catalog over a runtime built elsewhere (tests, or a runtime published by hand). */
+  static readonly fromRuntime = (runtime: Runtime): Layer.Layer<Catalog> => Layer.succeed(Catalog, { runtime })
+  /** Loads and publishes the package folders once, when the layer is built. */
+  static readonly load = (dirs: ReadonlyArray<string>): Layer.Layer<Catalog, CardfxError, ContentLoader> =>
+    Layer.effect(
+      Catalog,
+      Effect.map(
+        Effect.flatMap(ContentLoader, (l) => l.load(dirs)),
+        (runtime) => ({ runtime })
+      )
+    )
+}

@@ -1,0 +1,273 @@
+/**
+ * Generated-vocabulary fuzzing, shared by `test/fuzz` and `cardfx fuzz`.
+ * Four fast-check properties, each checked with `fc.check` (so a failure is a
+ * report, never a throw) from one seed:
+ *
+ * 1. `composition.valid`: generated valid content publishes; every
+ *    transformation is planned (apply, activity `fuzz`) → resolved →
+ *    executed twice (same bytes). Rejections at any stage are allowed, but
+ *    each must be a typed diagnostic (its code in `DiagnosticCodeTable`).
+ * 2. `composition.shapes`: Schema-shaped cards, statuses, bundles and
+ *    transformations (random vocabulary) go through compile, seal and
+ *    resolve; Schema-shaped ledgers through `verifyLedger`. Nothing throws;
+ *    every rejection is typed.
+ * 3. `hallyu.valid`: generated valid decks validate, and a seeded random game
+ *    on each is played to its end without an untyped failure.
+ * 4. `hallyu.shapes`: a Schema-shaped card added to the deck never makes the
+ *    validator throw; its rejections are typed.
+ *
+ * A failing property is shrunk by fast-check; its report carries the minimal
+ * counterexample and the `seed`/`path` that replay it.
+ *
+ * @since 0.1.0
+ */
+import { Either, FastCheck as fc } from "effect"
+import { compileContainer } from "../composition/Compiler.js"
+import type { CombatState } from "../composition/executor/CombatState.js"
+import { executeSequence } from "../composition/executor/Execute.js"
+import { type CardLedger, emptyLedger, verifyLedger } from "../composition/ledger/Ledger.js"
+import { plan } from "../composition/planner/Plan.js"
+import { resolveEffectiveCard } from "../composition/Resolver.js"
+import { runLimitCase } from "../composition/testing/limits.js"
+import type { StarterDeck } from "../hallyu/Schema.js"
+import { validateDeck } from "../hallyu/Validate.js"
+import { makeEngine } from "../hallyu/engine/Engine.js"
+import { playRandom } from "../hallyu/engine/Simulate.js"
+import { canonicalJson } from "../kernel/Canonical.js"
+import type { Diagnostic } from "../kernel/Diagnostic.js"
+import { isDiagnosticCode } from "../kernel/DiagnosticCode.js"
+import { parseJson } from "../kernel/Json.js"
+import {
+  bundleArbitrary,
+  cardArbitrary,
+  hallyuCardArbitrary,
+  ledgerArbitrary,
+  statusArbitrary,
+  transformationArbitrary
+} from "./arbitraries.js"
+import { FUZZ_ACTIVITY, publishContent, validCompositionContent, validHallyuDeck } from "./valid.js"
+
+/** Options of a fuzz run. */
+export interface FuzzOptions {
+  /** The fast-check seed (the same seed gives the same cases). */
+  readonly seed: number
+  /** Cases per property. */
+  readonly runs: number
+  /** A validated Hallyu Hex deck; without it the Hallyu Hex properties are skipped. */
+  readonly deck?: StarterDeck | undefined
+  /** Only the properties whose names start with one of these. */
+  readonly only?: ReadonlyArray<string> | undefined
+}
+
+/** A property's failure: the shrunk counterexample and how to replay it. */
+export interface FuzzFailure {
+  readonly counterexample: unknown
+  readonly error: string
+  /** fast-check's replay path (with the seed, replays exactly this case). */
+  readonly path: string
+  readonly shrinks: number
+}
+
+/** One property's outcome. */
+export interface FuzzPropertyReport {
+  readonly name: string
+  readonly runs: number
+  readonly ok: boolean
+  readonly failure?: FuzzFailure
+}
+
+/** The whole run: per-property outcomes and how often each diagnostic code was met. */
+export interface FuzzReport {
+  readonly ok: boolean
+  readonly seed: number
+  readonly runs: number
+  readonly properties: ReadonlyArray<FuzzPropertyReport>
+  /** Typed rejections met (code → count), sorted by code; shrink attempts included. */
+  readonly codes: Readonly<Record<string, number>>
+}
+
+/** An untyped rejection: thrown by a property when a stage returns something that is not a typed diagnostic. */
+export class UntypedRejection extends Error {
+  constructor(
+    readonly stage: string,
+    readonly value: unknown
+  ) {
+    super(`${stage}: rejection is not a typed diagnostic: ${safeJson(value)}`)
+  }
+}
+
+const safeJson = (v: unknown): string => {
+  try {
+    return JSON.stringify(v)?.slice(0, 2000) ?? String(v)
+  } catch {
+    return String(v)
+  }
+}
+
+/** Whether a value is a diagnostic whose code is in the table. */
+export const isTypedDiagnostic = (d: unknown): d is Diagnostic =>
+  typeof d === "object" &&
+  d !== null &&
+  isDiagnosticCode((d as { code?: unknown }).code) &&
+  typeof (d as { message?: unknown }).message === "string" &&
+  ((d as { severity?: unknown }).severity === "error" ||
+    (d as { severity?: unknown }).severity === "warning" ||
+    (d as { severity?: unknown }).severity === "info")
+
+class Codes {
+  readonly counts = new Map<string, number>()
+  /** Checks a list of rejections is typed and non-empty, and counts their codes. */
+  expect(stage: string, ds: ReadonlyArray<unknown>): void {
+    if (ds.length === 0) throw new UntypedRejection(stage, ds)
+    for (const d of ds) {
+      if (!isTypedDiagnostic(d)) throw new UntypedRejection(stage, d)
+      this.counts.set(d.code, (this.counts.get(d.code) ?? 0) + 1)
+    }
+  }
+}
+
+/** The combat the composition properties play in: an actor, two enemies, an ally. */
+export const FUZZ_COMBAT: CombatState = {
+  turn: 1,
+  activeSide: "ally",
+  characters: [
+    { characterId: "hero", side: "ally", hp: 50, maxHp: 60, statuses: [], attributes: {}, relics: [], buffs: [] },
+    { characterId: "friend", side: "ally", hp: 20, maxHp: 30, statuses: [], attributes: {}, relics: [], buffs: [] },
+    { characterId: "foe", side: "enemy", hp: 40, maxHp: 40, statuses: [], attributes: {}, relics: [], buffs: [] },
+    { characterId: "foe2", side: "enemy", hp: 8, maxHp: 30, statuses: [], attributes: {}, relics: [], buffs: [] }
+  ]
+}
+
+const compositionValid = (codes: Codes) =>
+  fc.property(validCompositionContent, fc.integer({ min: 0, max: 1_000_000 }), (content, seed) => {
+    const published = publishContent(content)
+    if (published.runtime === undefined) {
+      codes.expect("publish", published.diagnostics)
+      throw new Error(`generated valid content did not publish: ${safeJson(published.diagnostics)}`)
+    }
+    const runtime = published.runtime
+    let ledger: CardLedger = emptyLedger(content.card.cardId)
+    for (const t of content.transformations) {
+      const p = plan({ runtime, ledger, command: { kind: "apply", upgradeId: t.upgradeId }, activity: FUZZ_ACTIVITY.activityId })
+      if (p.change === undefined) {
+        if (p.assessment.isCompatible) throw new Error(`${t.upgradeId}: assessed compatible but no change was planned`)
+        codes.expect(`plan ${t.upgradeId}`, p.assessment.diagnostics)
+      } else {
+        if (!p.assessment.isCompatible) throw new Error(`${t.upgradeId}: a change was planned for an incompatible assessment`)
+        ledger = p.change.ledger
+      }
+    }
+    const effective = resolveEffectiveCard({ baseCard: content.card, ledger, statuses: runtime.statuses })
+    if (Either.isLeft(effective)) {
+      // Every planned entry composed when it was planned, so the final ledger must compose too.
+      throw new Error(`a ledger built from accepted plans does not resolve: ${safeJson(effective.left)}`)
+    }
+    const request = { actorId: "hero", targetIds: ["foe"], seed }
+    const first = executeSequence(runtime, effective.right.compiled, FUZZ_COMBAT, request)
+    const second = executeSequence(runtime, effective.right.compiled, FUZZ_COMBAT, request)
+    if (!first.ok) codes.expect("execute", [first.diagnostic])
+    if (canonicalJson(first.ok ? first.result : first.diagnostic) !== canonicalJson(second.ok ? second.result : second.diagnostic))
+      throw new Error("the same play gave different bytes")
+  })
+
+const compositionShapes = (codes: Codes) =>
+  fc.property(
+    cardArbitrary(),
+    fc.array(statusArbitrary(), { maxLength: 2 }),
+    fc.array(bundleArbitrary(), { maxLength: 2 }),
+    fc.array(transformationArbitrary(), { maxLength: 2 }),
+    ledgerArbitrary(),
+    (card, statuses, bundles, transformations, ledger) => {
+      const compiled = compileContainer(card, { statuses: new Map(statuses.map((s) => [s.statusId, s])) })
+      if (Either.isLeft(compiled)) codes.expect("compile", compiled.left)
+      const composed = runLimitCase({ card, statuses, bundles, transformations })
+      if (Either.isLeft(composed)) codes.expect("seal/resolve", composed.left)
+      const verified = verifyLedger(ledger)
+      if (Either.isLeft(verified)) codes.expect("verifyLedger", verified.left)
+    }
+  )
+
+const reparse = (deck: StarterDeck) => {
+  const doc = parseJson(JSON.stringify(deck), { file: "generated-deck.json" })
+  if (Either.isLeft(doc)) throw new Error(`a generated deck is not JSON the parser accepts: ${safeJson(doc.left)}`)
+  return validateDeck(doc.right)
+}
+
+const hallyuValid = (deck: StarterDeck, codes: Codes) =>
+  fc.property(validHallyuDeck(deck), fc.integer({ min: 0, max: 1_000_000 }), (generated, seed) => {
+    const v = reparse(generated)
+    if (v.deck === undefined || v.diagnostics.some((d) => d.severity === "error"))
+      throw new Error(`a generated valid deck was rejected: ${safeJson(v.diagnostics)}`)
+    const engine = makeEngine(v.deck)
+    if (Either.isLeft(engine)) {
+      codes.expect("engine", [engine.left])
+      throw new Error(`the engine refused a validated deck: ${safeJson(engine.left)}`)
+    }
+    const game = playRandom(engine.right, { seed, maxActions: 20_000 })
+    if (Either.isLeft(game)) codes.expect("game", [game.left])
+    else if (game.right.result === null) throw new Error(`game ${seed} did not end within 20,000 actions`)
+  })
+
+const hallyuShapes = (deck: StarterDeck, codes: Codes) =>
+  fc.property(hallyuCardArbitrary(), (card) => {
+    const v = reparse({ ...deck, cards: [...deck.cards, card] })
+    const errors = v.diagnostics.filter((d) => d.severity === "error")
+    if (errors.length > 0) codes.expect("validate", errors)
+    for (const d of v.diagnostics) if (!isTypedDiagnostic(d)) throw new UntypedRejection("validate", d)
+  })
+
+/** The property names, in run order. */
+export const fuzzPropertyNames = ["composition.valid", "composition.shapes", "hallyu.valid", "hallyu.shapes"] as const
+
+/** Runs every fuzz property (pure: no I/O, no clock; the same options give the same report). */
+export const runFuzz = (options: FuzzOptions): FuzzReport => {
+  const codes = new Codes()
+  const properties: Array<[string, fc.IProperty<never> | fc.IProperty<Array<unknown>>]> = []
+  const add = (name: string, make: () => unknown) => {
+    if (options.only !== undefined && !options.only.some((p) => name.startsWith(p))) return
+    properties.push([name, make() as fc.IProperty<Array<unknown>>])
+  }
+  add("composition.valid", () => compositionValid(codes))
+  add("composition.shapes", () => compositionShapes(codes))
+  if (options.deck !== undefined) {
+    const deck = options.deck
+    add("hallyu.valid", () => hallyuValid(deck, codes))
+    add("hallyu.shapes", () => hallyuShapes(deck, codes))
+  }
+  const reports: Array<FuzzPropertyReport> = properties.map(([name, property]) => {
+    const details = fc.check(property as fc.IProperty<Array<unknown>>, { seed: options.seed, numRuns: options.runs })
+    if (!details.failed) return { name, runs: details.numRuns, ok: true }
+    const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)
+    return {
+      name,
+      runs: details.numRuns,
+      ok: false,
+      failure: {
+        counterexample: details.counterexample,
+        error,
+        path: details.counterexamplePath ?? "",
+        shrinks: details.numShrinks
+      }
+    }
+  })
+  const sorted: Record<string, number> = {}
+  for (const k of [...codes.counts.keys()].sort()) sorted[k] = codes.counts.get(k) ?? 0
+  return { ok: reports.every((r) => r.ok), seed: options.seed, runs: options.runs, properties: reports, codes: sorted }
+}
+
+/** A human rendering of a fuzz report (one line per property; failures with their minimal case). */
+export const renderFuzzReport = (r: FuzzReport): string => {
+  const lines: Array<string> = [`cardfx fuzz: seed ${r.seed}, ${r.runs} runs per property`]
+  for (const p of r.properties) {
+    lines.push(`  ${p.ok ? "ok  " : "FAIL"} ${p.name} (${p.runs} runs)`)
+    if (p.failure !== undefined) {
+      lines.push(`       ${p.failure.error}`)
+      lines.push(`       minimal case after ${p.failure.shrinks} shrinks: ${safeJson(p.failure.counterexample)}`)
+      lines.push(`       replay: seed ${r.seed}, path "${p.failure.path}"`)
+    }
+  }
+  const codes = Object.entries(r.codes)
+  lines.push(`  typed rejections met: ${codes.length === 0 ? "none" : codes.map(([c, n]) => `${c} ×${n}`).join(", ")}`)
+  lines.push(r.ok ? "no failure" : "FAILED")
+  return lines.join("\n")
+}
