@@ -26,6 +26,10 @@ export interface CompiledCard {
   readonly statics: ReadonlyArray<number>
   /** Whether any effect of the card has targets. */
   readonly hasTargets: boolean
+  /** Whether the card may be cast in `main` (`castWindows` includes it). */
+  readonly castInMain: boolean
+  /** Per cast window, the effects that resolve when the card is cast in it (§7.3, §7.4). */
+  readonly windowEffects: ReadonlyMap<string, ReadonlyArray<number>>
 }
 
 export interface CompiledDeck {
@@ -37,6 +41,20 @@ export interface CompiledDeck {
   readonly eventIndex: ReadonlyMap<string, number>
   /** Events some triggered effect listens to: other events skip the trigger scan. */
   readonly triggerEvents: ReadonlySet<string>
+  /** `triggerEvents` by event index (`eventIndex`), for the per-event check. */
+  readonly triggerOn: ReadonlyArray<boolean>
+  /** Whether some card has a static effect: without one, costs need no stage scan. */
+  readonly hasStatics: boolean
+}
+
+/** The effects that resolve when `card` is cast in `win` (§7.3, §7.4): `main` runs the on-resolve effects. */
+export const effectsCastIn = (def: Card, onResolve: ReadonlyArray<number>, win: string): ReadonlyArray<number> => {
+  if (win === "main") return onResolve
+  const out: Array<number> = []
+  def.effects.forEach((e, i) => {
+    if ((e.kind === "response" && e.window === win) || (e.kind === "on-resolve" && (e.play_windows ?? []).includes(win))) out.push(i)
+  })
+  return out
 }
 
 const indexes = (effects: ReadonlyArray<EffectRecord>, kind: EffectRecord["kind"]): Array<number> =>
@@ -59,12 +77,13 @@ export const compileDeck = (deck: StarterDeck): CompiledDeck => {
       }
       if (!listed) windows.add("main")
     }
+    const castWindows = [...windows]
     return {
       index,
       def,
       persistent: PERSISTENT_TYPES.has(def.type),
       isStar: def.type === "star",
-      castWindows: [...windows],
+      castWindows,
       response: responses.length > 0,
       onResolve,
       onEnter: indexes(def.effects, "on-enter"),
@@ -72,9 +91,12 @@ export const compileDeck = (deck: StarterDeck): CompiledDeck => {
       triggered: indexes(def.effects, "triggered"),
       replacement: indexes(def.effects, "replacement"),
       statics: indexes(def.effects, "static"),
-      hasTargets: def.effects.some((e) => (e.targets?.length ?? 0) > 0)
+      hasTargets: def.effects.some((e) => (e.targets?.length ?? 0) > 0),
+      castInMain: castWindows.includes("main"),
+      windowEffects: new Map(castWindows.map((w) => [w, effectsCastIn(def, onResolve, w)]))
     }
   })
+  const triggerEvents = new Set(deck.cards.flatMap((card) => card.effects.flatMap((e) => (e.kind === "triggered" && e.trigger !== undefined ? [e.trigger.event] : []))))
   return {
     deck,
     hash: hashCanonical(deck),
@@ -82,6 +104,8 @@ export const compileDeck = (deck: StarterDeck): CompiledDeck => {
     cards,
     byId: new Map(deck.cards.map((c, i) => [c.id, i])),
     eventIndex: new Map(EVENTS.map((e, i) => [e, i])),
-    triggerEvents: new Set(deck.cards.flatMap((card) => card.effects.flatMap((e) => (e.kind === "triggered" && e.trigger !== undefined ? [e.trigger.event] : []))))
+    triggerEvents,
+    triggerOn: EVENTS.map((e) => triggerEvents.has(e)),
+    hasStatics: cards.some((card) => card.statics.length > 0)
   }
 }

@@ -17,8 +17,9 @@ import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { RngStream, seedState } from "../../kernel/Rng.js"
 import type { Action, Amount, CardFilter, CardGroup, CardSelector, Condition, EffectRecord, PlayerSelector, StarterDeck, TargetSpec } from "../Schema.js"
 import { isValidated } from "../Validated.js"
-import { SCANDAL, type ZoneName } from "../Vocabulary.js"
-import { type CompiledCard, type CompiledDeck, compileDeck } from "./Compiled.js"
+import { EVENTS, type EventName, SCANDAL, type ZoneName } from "../Vocabulary.js"
+import { type CompiledCard, type CompiledDeck, compileDeck, effectsCastIn } from "./Compiled.js"
+import { addTally, countOp, makeTally, type OperationTally, talliedApply } from "./Tally.js"
 import type {
   CastRecord,
   CostChange,
@@ -105,28 +106,37 @@ export const makeEngine = (deck: StarterDeck): Either.Either<Engine, Diagnostic>
     }
     return undefined
   }
-  return Either.right({
+  const apply = (s: GameState, a: GameAction | string, ops: OperationTally | null): Either.Either<GameState, Diagnostic> => {
+    if (s.deckHash !== c.hash) return Either.left(diagnostic("illegal_action", "this state belongs to another deck", { subject: "deckHash" }))
+    if (s.result !== null) return Either.left(diagnostic("game_over", "the game is over; no action is legal", { subject: typeof a === "string" ? a : a.id }))
+    const found = find(s, a)
+    if (found === undefined) {
+      const why = explainIllegal(c, s, a)
+      return Either.left(
+        diagnostic("illegal_action", why.legal ? "not legal" : why.message, {
+          subject: typeof a === "string" ? a : a.id,
+          details: { reason: why.legal ? "unknown-action" : why.reason }
+        })
+      )
+    }
+    return applyLegal(c, s, found, ops)
+  }
+  const engine: Engine = {
     deck,
     compiled: c,
     newGame: (o) => newGame(c, o),
     legalActions: legal,
     explain: (s, a) => (find(s, a) !== undefined ? { legal: true } : explainIllegal(c, s, a)),
     apply: (s, a, ops) => {
-      if (s.deckHash !== c.hash) return Either.left(diagnostic("illegal_action", "this state belongs to another deck", { subject: "deckHash" }))
-      if (s.result !== null) return Either.left(diagnostic("game_over", "the game is over; no action is legal", { subject: typeof a === "string" ? a : a.id }))
-      const found = find(s, a)
-      if (found === undefined) {
-        const why = explainIllegal(c, s, a)
-        return Either.left(
-          diagnostic("illegal_action", why.legal ? "not legal" : why.message, {
-            subject: typeof a === "string" ? a : a.id,
-            details: { reason: why.legal ? "unknown-action" : why.reason }
-          })
-        )
-      }
-      return applyLegal(c, s, found, ops)
+      if (ops === undefined) return apply(s, a, null)
+      const tally = makeTally()
+      const r = apply(s, a, tally)
+      addTally(tally, ops)
+      return r
     }
-  })
+  }
+  talliedApply.set(engine, apply)
+  return Either.right(engine)
 }
 
 // ------------------------------------------------------------------ setup (§4)
@@ -258,7 +268,7 @@ class Draft {
   /** Resolution steps per `apply` (see `run`). */
   readonly budget: Budget = makeBudget(RESOLUTION_BUDGET)
   /** Counts operations executed, for simulation summaries. */
-  ops: Record<string, number> | null = null
+  ops: OperationTally | null = null
   private playersOwned = false
   /** Bits 0-1: player objects copied; bits 2-11: zone arrays copied (seat * 5 + zone). */
   private owned = 0
@@ -539,16 +549,22 @@ const amountOf = (s: GameState, a: Amount, f: Frame, c: CompiledDeck): number =>
   return n
 }
 
+type StaticSource = { readonly src: string; readonly seat: Seat; readonly card: CompiledCard }
+const NO_STATICS: ReadonlyArray<StaticSource> = []
+
 /** Stage cards with static effects, with their controller (usually none). */
-const staticSources = (c: CompiledDeck, s: GameState): ReadonlyArray<{ readonly src: string; readonly seat: Seat; readonly card: CompiledCard }> => {
-  let out: Array<{ src: string; seat: Seat; card: CompiledCard }> | null = null
-  for (const seat of [0, 1] as const) {
-    for (const src of s.players[seat].stage) {
+const staticSources = (c: CompiledDeck, s: GameState): ReadonlyArray<StaticSource> => {
+  if (!c.hasStatics) return NO_STATICS
+  let out: Array<StaticSource> | null = null
+  for (let seat: Seat = 0; seat <= 1; seat++) {
+    const stage = s.players[seat as Seat].stage
+    for (let k = 0; k < stage.length; k++) {
+      const src = stage[k] as string
       const card = cardOfInst(c, s, src)
-      if (card.statics.length > 0) (out ??= []).push({ src, seat, card })
+      if (card.statics.length > 0) (out ??= []).push({ src, seat: seat as Seat, card })
     }
   }
-  return out ?? []
+  return out ?? NO_STATICS
 }
 
 /** A card's current cost (§8.5): printed, plus static and temporary cost changes, floored at 0. */
@@ -556,9 +572,10 @@ export const currentCost = (
   c: CompiledDeck,
   s: GameState,
   inst: string,
-  statics: ReadonlyArray<{ readonly src: string; readonly seat: Seat; readonly card: CompiledCard }> = staticSources(c, s)
+  statics: ReadonlyArray<StaticSource> = staticSources(c, s)
 ): number => {
   let cost = cardOfInst(c, s, inst).def.cost
+  if (statics.length === 0 && s.costChanges.length === 0) return cost < 0 ? 0 : cost
   for (const { src, seat, card } of statics) {
     for (const ei of card.statics) {
       const e = card.def.effects[ei] as EffectRecord
@@ -604,6 +621,99 @@ const targetSuffix = (t: Readonly<Record<string, string>> | null): string => {
 
 const NO_TARGETS: Array<Readonly<Record<string, string>> | null> = [null]
 
+/** One target to choose: its key `<effect index>/<target id>`, its spec, and the earlier slots of the same effect. */
+interface TargetSlot {
+  readonly key: string
+  readonly spec: TargetSpec
+  /** Indexes of earlier slots of the same effect: two targets of one effect are different cards. */
+  readonly same: ReadonlyArray<number>
+}
+
+/**
+ * The targets of a list of effects, in declaration order, with the slot
+ * indexes in ordinal order of their keys (for action IDs). Built once per
+ * card and effect list; `generic` when two slots share a key, which the
+ * slot-based enumeration does not model (then the record-based one runs).
+ */
+interface TargetPlan {
+  readonly slots: ReadonlyArray<TargetSlot>
+  readonly sorted: ReadonlyArray<number>
+  readonly generic: boolean
+}
+
+const planCache = new WeakMap<CompiledCard, Map<string | number, TargetPlan>>()
+
+/** The target plan of `effects` on `card`, cached under `key` (the cast window, or the activated effect's index). */
+const targetPlan = (card: CompiledCard, effects: ReadonlyArray<number>, key: string | number): TargetPlan => {
+  let byKey = planCache.get(card)
+  if (byKey === undefined) {
+    byKey = new Map()
+    planCache.set(card, byKey)
+  }
+  let plan = byKey.get(key)
+  if (plan === undefined) {
+    const slots: Array<TargetSlot> = []
+    const owner: Array<number> = []
+    for (const ei of effects) {
+      for (const spec of card.def.effects[ei]?.targets ?? []) {
+        const same: Array<number> = []
+        for (let j = 0; j < slots.length; j++) if (owner[j] === ei) same.push(j)
+        slots.push({ key: `${ei}/${spec.id}`, spec, same })
+        owner.push(ei)
+      }
+    }
+    const keys = slots.map((x) => x.key)
+    const sorted = keys.map((_, j) => j).sort((a, b) => compareOrdinal(keys[a] as string, keys[b] as string))
+    plan = { slots, sorted, generic: new Set(keys).size !== keys.length }
+    byKey.set(key, plan)
+  }
+  return plan
+}
+
+/**
+ * Every assignment of candidates to the plan's slots (§7.2), in the order
+ * of the record-based enumeration: earlier slots vary slowest, candidates
+ * in zone order. Empty when some slot has no legal choice.
+ */
+const targetAssignments = (c: CompiledDeck, s: GameState, plan: TargetPlan, ctrl: Seat): Array<Array<string>> => {
+  let acc: Array<Array<string>> = [[]]
+  for (const slot of plan.slots) {
+    const cands = groupCards(c, s, ctrl, slot.spec)
+    const next: Array<Array<string>> = []
+    for (const partial of acc) {
+      for (const inst of cands) {
+        let taken = false
+        for (const j of slot.same) if (partial[j] === inst) taken = true
+        if (!taken) {
+          const grown = partial.slice()
+          grown.push(inst)
+          next.push(grown)
+        }
+      }
+    }
+    acc = next
+    if (acc.length === 0) return acc
+  }
+  return acc
+}
+
+/** The chosen-targets record of an assignment: keys in slot order (as the state stores them). */
+const targetRecord = (plan: TargetPlan, chosen: ReadonlyArray<string>): Record<string, string> => {
+  const t: Record<string, string> = {}
+  for (let j = 0; j < plan.slots.length; j++) t[(plan.slots[j] as TargetSlot).key] = chosen[j] as string
+  return t
+}
+
+/** `targetSuffix` of an assignment's record, from the plan's key order. */
+const planSuffix = (plan: TargetPlan, chosen: ReadonlyArray<string>): string => {
+  let out = ""
+  for (let k = 0; k < plan.sorted.length; k++) {
+    const j = plan.sorted[k] as number
+    out += `${k === 0 ? ":" : ","}${(plan.slots[j] as TargetSlot).key}=${chosen[j] as string}`
+  }
+  return out
+}
+
 /** All target assignments for the targets of `effects` (§7.2), or [null] when there are none. */
 const targetChoices = (
   c: CompiledDeck,
@@ -634,15 +744,43 @@ const targetChoices = (
   return acc.length === 1 && Object.keys(acc[0] as object).length === 0 ? NO_TARGETS : acc
 }
 
-/** The effects that resolve when a card is cast in `win` (§7.3, §7.4). */
-const effectsForWindow = (card: CompiledCard, win: string): ReadonlyArray<number> => {
-  if (win === "main") return card.onResolve
-  const out: Array<number> = []
-  card.def.effects.forEach((e, i) => {
-    if ((e.kind === "response" && e.window === win) || (e.kind === "on-resolve" && (e.play_windows ?? []).includes(win))) out.push(i)
-  })
-  return out
+/**
+ * Pushes the actions `<prefix><target suffix>` for every target assignment
+ * of `effects` (§7.2); `make` builds one from its ID and targets.
+ */
+const pushTargeted = (
+  c: CompiledDeck,
+  s: GameState,
+  card: CompiledCard,
+  effects: ReadonlyArray<number>,
+  planKey: string | number,
+  ctrl: Seat,
+  prefix: string,
+  make: (id: string, t: Readonly<Record<string, string>> | null) => GameAction,
+  out: Array<GameAction>
+): void => {
+  const plan = targetPlan(card, effects, planKey)
+  if (plan.generic) {
+    for (const t of targetChoices(c, s, card, effects, ctrl)) out.push(make(prefix + targetSuffix(t), t))
+    return
+  }
+  if (plan.slots.length === 0) {
+    out.push(make(prefix, null))
+    return
+  }
+  for (const chosen of targetAssignments(c, s, plan, ctrl)) out.push(make(prefix + planSuffix(plan, chosen), targetRecord(plan, chosen)))
 }
+
+/** Whether `effects` have at least one target assignment (or no targets). */
+const hasTargetChoice = (c: CompiledDeck, s: GameState, card: CompiledCard, effects: ReadonlyArray<number>, planKey: string | number, ctrl: Seat): boolean => {
+  if (!card.hasTargets) return true
+  const plan = targetPlan(card, effects, planKey)
+  return plan.generic ? targetChoices(c, s, card, effects, ctrl).length > 0 : targetAssignments(c, s, plan, ctrl).length > 0
+}
+
+/** The effects that resolve when a card is cast in `win` (§7.3, §7.4); precomputed for its cast windows. */
+const effectsForWindow = (card: CompiledCard, win: string): ReadonlyArray<number> =>
+  win === "main" ? card.onResolve : (card.windowEffects.get(win) ?? effectsCastIn(card.def, card.onResolve, win))
 
 /** Untargeted cast actions are fully determined by the instance: built once and shared (they are immutable). */
 const castCache = new Map<string, GameAction>()
@@ -671,28 +809,55 @@ const untargetedActivation = (seat: Seat, inst: string, ei: number): GameAction 
   return a
 }
 
+/** Whether a hand card passes the window, cost and response-condition checks of a cast (§7.1, §7.2). */
+const castable = (c: CompiledDeck, s: GameState, seat: Seat, inst: string, card: CompiledCard, win: string, about: string | null, statics: ReadonlyArray<StaticSource>, fandom: number): boolean => {
+  if (win === "main" ? !card.castInMain : !card.castWindows.includes(win)) return false
+  if (currentCost(c, s, inst, statics) > fandom) return false
+  if (card.response) {
+    const effects = effectsForWindow(card, win)
+    let ok = false
+    for (const ei of effects) {
+      const e = card.def.effects[ei]
+      if (e?.kind === "response" && holds(c, s, e.condition, { src: inst, card: card.index, eff: ei, ctrl: seat, tg: null, pend: about, each: null })) {
+        ok = true
+        break
+      }
+    }
+    if (!ok) return false
+  }
+  return true
+}
+
 const castActions = (c: CompiledDeck, s: GameState, seat: Seat, win: string, about: string | null, out: Array<GameAction>): void => {
   const p = s.players[seat]
-  if (p.hand.length === 0) return
+  const hand = p.hand
+  if (hand.length === 0) return
   const statics = staticSources(c, s)
-  for (const inst of p.hand) {
+  for (let k = 0; k < hand.length; k++) {
+    const inst = hand[k] as string
     const card = cardOfInst(c, s, inst)
-    if (!card.castWindows.includes(win)) continue
-    if (currentCost(c, s, inst, statics) > p.fandom) continue
-    const effects = effectsForWindow(card, win)
-    if (card.response) {
-      const base: Frame = { src: inst, card: card.index, eff: 0, ctrl: seat, tg: null, pend: about, each: null }
-      const ok = effects.some((ei) => card.def.effects[ei]?.kind === "response" && holds(c, s, card.def.effects[ei]?.condition, { ...base, eff: ei }))
-      if (!ok) continue
-    }
+    if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom)) continue
     if (!card.hasTargets) {
       out.push(untargetedCast(seat, inst))
       continue
     }
-    for (const t of targetChoices(c, s, card, effects, seat)) {
-      out.push({ id: `cast:${inst}${targetSuffix(t)}`, player: seat, kind: "cast", inst, effect: null, targets: t, choice: null })
-    }
+    pushTargeted(c, s, card, effectsForWindow(card, win), win, seat, `cast:${inst}`, (id, t) => ({ id, player: seat, kind: "cast", inst, effect: null, targets: t, choice: null }), out)
   }
+}
+
+/** Whether `castActions` would offer anything (a window with nothing to declare is skipped). */
+const hasCastAction = (c: CompiledDeck, s: GameState, seat: Seat, win: string, about: string | null): boolean => {
+  const p = s.players[seat]
+  const hand = p.hand
+  if (hand.length === 0) return false
+  const statics = staticSources(c, s)
+  for (let k = 0; k < hand.length; k++) {
+    const inst = hand[k] as string
+    const card = cardOfInst(c, s, inst)
+    if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom)) continue
+    if (hasTargetChoice(c, s, card, effectsForWindow(card, win), win, seat)) return true
+  }
+  return false
 }
 
 const canPayActivation = (c: CompiledDeck, s: GameState, f: Frame, a: Action | undefined): boolean => {
@@ -724,9 +889,7 @@ const activateActions = (c: CompiledDeck, s: GameState, seat: Seat, out: Array<G
         out.push(untargetedActivation(seat, inst, ei))
         continue
       }
-      for (const t of targetChoices(c, s, card, [ei], seat)) {
-        out.push({ id: `activate:${inst}:E${ei + 1}${targetSuffix(t)}`, player: seat, kind: "activate", inst, effect: ei, targets: t, choice: null })
-      }
+      pushTargeted(c, s, card, [ei], ei, seat, `activate:${inst}:E${ei + 1}`, (id, t) => ({ id, player: seat, kind: "activate", inst, effect: ei, targets: t, choice: null }), out)
     }
   }
 }
@@ -848,10 +1011,10 @@ const applyLegal = (
   c: CompiledDeck,
   s: GameState,
   a: GameAction,
-  ops: Record<string, number> | undefined
+  ops: OperationTally | null
 ): Either.Either<GameState, Diagnostic> => {
   const d = new Draft(c, s)
-  if (ops !== undefined) d.ops = ops
+  d.ops = ops
   const dec = s.decision as Decision // legal actions exist only under a decision
   d.s.decision = null
   d.s.ply = s.ply + 1
@@ -920,17 +1083,37 @@ const castCard = (d: Draft, inst: string, seat: Seat, targets: Readonly<Record<s
   } else {
     d.work.push({ w: "resolve", inst, win, about })
   }
-  emit(d, "card-cast", seat, inst)
+  emit(d, EV_CARD_CAST, seat, inst)
 }
 
 // ------------------------------------------------------------------ events, terminal check, triggers (§3, §8.3, §9)
 
-const emit = (d: Draft, event: string, seat: Seat, inst: string | null): void => {
+/** Event indexes (`compileDeck`'s `eventIndex` numbers the events in `EVENTS` order). */
+const EV = Object.fromEntries(EVENTS.map((e, i) => [e, i])) as Readonly<Record<EventName, number>>
+const EV_TURN_START = EV["turn-start"]
+const EV_TURN_END = EV["turn-end"]
+const EV_CARD_CAST = EV["card-cast"]
+const EV_CARD_RESOLVED = EV["card-resolved"]
+const EV_CARD_ENTERED = EV["card-entered"]
+const EV_CARD_COUNTERED = EV["card-countered"]
+const EV_CARD_ARCHIVED = EV["card-archived"]
+const EV_CARD_DRAWN = EV["card-drawn"]
+const EV_DRAW_FAILED = EV["draw-failed"]
+const EV_DAMAGE_PENDING = EV["damage-pending"]
+const EV_DAMAGE_DEALT = EV["damage-dealt"]
+const EV_DAMAGE_PREVENTED = EV["damage-prevented"]
+const EV_COUNTER_ADDED = EV["counter-added"]
+const EV_COUNTER_REMOVED = EV["counter-removed"]
+const EV_RESOURCE_GAINED = EV["resource-gained"]
+const EV_RESOURCE_LOST = EV["resource-lost"]
+
+/** Emits event number `ev` (an `EV_*` constant) for `seat`: counts it, checks the end of the game, offers triggers. */
+const emit = (d: Draft, ev: number, seat: Seat, inst: string | null): void => {
   const c = d.c
-  const ev = c.eventIndex.get(event) ?? 0
   d.bumpEvent(ev * 2 + seat)
   terminalCheck(d)
-  if (d.s.result !== null || !c.triggerEvents.has(event)) return
+  if (d.s.result !== null || c.triggerOn[ev] !== true) return
+  const event = EVENTS[ev] as EventName // ev is an EVENTS index
   const s = d.s as GameState
   for (const holder of s.active === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
     for (const src of s.players[holder].stage) {
@@ -1082,9 +1265,7 @@ const run = (d: Draft): boolean => {
             break
           }
         }
-        const offers: Array<GameAction> = []
-        castActions(c, s, top.player, top.win, top.about, offers)
-        if (offers.length === 0) {
+        if (!hasCastAction(c, s, top.player, top.win, top.about)) {
           d.work.pop() // a window with nothing to declare is skipped (§8.1)
           break
         }
@@ -1104,13 +1285,13 @@ const step = (d: Draft, which: "start" | "turn-start" | "draw" | "turn-end" | "c
       gainResource(d, active, "fandom", d.c.params.fandom_per_turn)
       break
     case "turn-start":
-      emit(d, "turn-start", active, null)
+      emit(d, EV_TURN_START, active, null)
       break
     case "draw":
       if (!(s.turn === 1 && active === s.first)) draw(d, active, 1)
       break
     case "turn-end":
-      emit(d, "turn-end", active, null)
+      emit(d, EV_TURN_END, active, null)
       break
     case "cleanup": {
       expire(d, (x) => x.until === "end-of-turn")
@@ -1163,18 +1344,18 @@ const settle = (d: Draft, inst: string): void => {
     if (card.isStar && (card.def.starting_scandal ?? 0) > 0) d.counters(inst)[SCANDAL] = card.def.starting_scandal ?? 0
     // The card's own on-enter effects resolve first, then what its events triggered (§7.3).
     for (const ei of card.onEnter) d.enqueue({ src: inst, card: card.index, eff: ei, ctrl: seat, tg: null, pend: null, each: null })
-    emit(d, "card-resolved", seat, inst)
+    emit(d, EV_CARD_RESOLVED, seat, inst)
     if (d.s.result !== null) return
-    emit(d, "card-entered", seat, inst)
+    emit(d, EV_CARD_ENTERED, seat, inst)
     scandalCheck(d, inst)
   } else {
     move(d, inst, "pending", "archive")
-    emit(d, "card-resolved", seat, inst)
+    emit(d, EV_CARD_RESOLVED, seat, inst)
   }
 }
 
 const counterCard = (d: Draft, inst: string): void => {
-  if (move(d, inst, "pending", "archive")) emit(d, "card-countered", ownerOf(inst), inst)
+  if (move(d, inst, "pending", "archive")) emit(d, EV_CARD_COUNTERED, ownerOf(inst), inst)
 }
 
 /** A Star with `scandal_break` or more scandal counters is archived (§10). */
@@ -1182,7 +1363,7 @@ const scandalCheck = (d: Draft, inst: string): void => {
   if (d.s.result !== null) return
   const card = cardOfInst(d.c, d.s, inst)
   if (!card.isStar || (d.s.counters[inst]?.[SCANDAL] ?? 0) < d.c.params.scandal_break) return
-  if (move(d, inst, "stage", "archive")) emit(d, "card-archived", ownerOf(inst), inst)
+  if (move(d, inst, "stage", "archive")) emit(d, EV_CARD_ARCHIVED, ownerOf(inst), inst)
 }
 
 // ------------------------------------------------------------------ resources and draws
@@ -1195,7 +1376,7 @@ const gainResource = (d: Draft, seat: Seat, r: "composure" | "fandom" | "trend",
   const k = Math.min(n, RES_CAP(d, r) - cur)
   if (k <= 0) return
   d.player(seat)[r] = cur + k
-  emit(d, "resource-gained", seat, null)
+  emit(d, EV_RESOURCE_GAINED, seat, null)
 }
 
 const loseResource = (d: Draft, seat: Seat, r: "composure" | "fandom" | "trend", n: number): void => {
@@ -1203,7 +1384,7 @@ const loseResource = (d: Draft, seat: Seat, r: "composure" | "fandom" | "trend",
   const k = Math.min(n, cur)
   if (k <= 0) return
   d.player(seat)[r] = cur - k
-  emit(d, "resource-lost", seat, null)
+  emit(d, EV_RESOURCE_LOST, seat, null)
 }
 
 const draw = (d: Draft, seat: Seat, n: number): void => {
@@ -1211,13 +1392,13 @@ const draw = (d: Draft, seat: Seat, n: number): void => {
     const deck = d.players[seat].deck
     if (deck.length === 0) {
       // Empty-deck rule (§10): each failed draw loses Composure; it is not damage.
-      emit(d, "draw-failed", seat, null)
+      emit(d, EV_DRAW_FAILED, seat, null)
       if (d.s.result === null) loseResource(d, seat, "composure", d.c.params.empty_deck_composure_loss)
     } else {
       const inst = deck[0] as string
       d.zone(seat, "deck").shift()
       d.zone(seat, "hand").push(inst)
-      emit(d, "card-drawn", seat, null)
+      emit(d, EV_CARD_DRAWN, seat, null)
     }
   }
 }
@@ -1228,7 +1409,7 @@ const startDamage = (d: Draft, f: Frame, path: ReadonlyArray<PathStep>, i: numbe
   const c = d.c
   d.s.damage = [...d.s.damage, { target: seat, source: f.src, amount: n, prevented: 0 }]
   d.work.push({ w: "dmgfin", f, path, i }, { w: "window", win: "damage-pending-to-controller", player: seat, about: null })
-  emit(d, "damage-pending", seat, f.src)
+  emit(d, EV_DAMAGE_PENDING, seat, f.src)
   if (d.s.result !== null) return
   // Replacement effects apply before the damage happens, the damaged player's first (§6.2).
   for (const holder of [seat, other(seat)] as const) {
@@ -1259,7 +1440,7 @@ const finishDamage = (d: Draft, f: Frame, path: ReadonlyArray<PathStep>, i: numb
   const remaining = dmg.amount - dmg.prevented
   const onPath: ReadonlyArray<PathStep> = [...path, { i, f: "on_prevented", o: 0 }]
   if (dmg.prevented > 0) {
-    emit(d, "damage-prevented", dmg.target, dmg.source)
+    emit(d, EV_DAMAGE_PREVENTED, dmg.target, dmg.source)
     if (d.s.result !== null) return
   }
   if (dmg.prevented > 0 && onPrevented !== undefined && onPrevented.replace) {
@@ -1269,7 +1450,7 @@ const finishDamage = (d: Draft, f: Frame, path: ReadonlyArray<PathStep>, i: numb
   if (remaining > 0) {
     const p = d.player(dmg.target)
     p.composure = Math.max(0, p.composure - remaining)
-    emit(d, "damage-dealt", dmg.target, dmg.source)
+    emit(d, EV_DAMAGE_DEALT, dmg.target, dmg.source)
     if (d.s.result !== null) return
   }
   if (dmg.prevented > 0 && onPrevented !== undefined) d.work.push({ w: "acts", f, path: onPath, i: 0 })
@@ -1281,7 +1462,7 @@ const RESOURCE = (r: string): "composure" | "fandom" | "trend" => (r === "fandom
 
 const exec = (d: Draft, a: Action, f: Frame, path: ReadonlyArray<PathStep>, i: number): void => {
   const c = d.c
-  if (d.ops !== null) d.ops[a.op] = (d.ops[a.op] ?? 0) + 1
+  if (d.ops !== null) countOp(d.ops, a.op)
   const s = d.s as GameState
   switch (a.op) {
     case "add-counter": {
@@ -1291,7 +1472,7 @@ const exec = (d: Draft, a: Action, f: Frame, path: ReadonlyArray<PathStep>, i: n
         if (d.s.result !== null || zoneOf(d.s, inst) !== "stage") continue
         const cs = d.counters(inst)
         cs[a.counter] = (cs[a.counter] ?? 0) + n
-        emit(d, "counter-added", ownerOf(inst), inst)
+        emit(d, EV_COUNTER_ADDED, ownerOf(inst), inst)
         if (a.counter === SCANDAL) scandalCheck(d, inst)
       }
       return
@@ -1306,7 +1487,7 @@ const exec = (d: Draft, a: Action, f: Frame, path: ReadonlyArray<PathStep>, i: n
         if (have - k === 0) delete cs[a.counter]
         else cs[a.counter] = have - k
         d.pruneCounters(inst)
-        emit(d, "counter-removed", ownerOf(inst), inst)
+        emit(d, EV_COUNTER_REMOVED, ownerOf(inst), inst)
       }
       return
     }
@@ -1322,11 +1503,11 @@ const exec = (d: Draft, a: Action, f: Frame, path: ReadonlyArray<PathStep>, i: n
       if (have - k === 0) delete fc[a.counter]
       else fc[a.counter] = have - k
       d.pruneCounters(from)
-      emit(d, "counter-removed", ownerOf(from), from)
+      emit(d, EV_COUNTER_REMOVED, ownerOf(from), from)
       if (d.s.result !== null) return
       const tc = d.counters(to)
       tc[a.counter] = (tc[a.counter] ?? 0) + k
-      emit(d, "counter-added", ownerOf(to), to)
+      emit(d, EV_COUNTER_ADDED, ownerOf(to), to)
       if (a.counter === SCANDAL) scandalCheck(d, to)
       return
     }

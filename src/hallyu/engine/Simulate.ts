@@ -15,6 +15,7 @@ import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { RngStream } from "../../kernel/Rng.js"
 import type { Engine, GameOptions } from "./Engine.js"
+import { addTally, makeTally, talliedApply } from "./Tally.js"
 import type { GameAction, GameResult, GameState, TerminalReason } from "./State.js"
 
 /** The state fingerprint checked by replay. */
@@ -63,8 +64,13 @@ export const playRandom = (engine: Engine, o: PlayoutOptions): Either.Either<Pla
   const rng = RngStream.fromSeed(String(o.seed), "hhx.player")
   const actions: Array<string> = []
   const fps: Array<string> = o.fingerprints === true ? [fingerprint(s)] : []
-  const plays: Record<string, number> = {}
+  // Plays are counted by card index and operations by operation index; the records are built at
+  // the end with their keys in first-counted order, as counting name by name would give them.
+  const playCounts = new Array<number>(engine.compiled.cards.length).fill(0)
+  const playOrder: Array<number> = []
   const operations: Record<string, number> = {}
+  const tally = makeTally()
+  const tallied = talliedApply.get(engine)
   const max = o.maxActions ?? 100_000
   o.onStep?.(s, null)
   while (s.result === null && actions.length < max) {
@@ -72,16 +78,24 @@ export const playRandom = (engine: Engine, o: PlayoutOptions): Either.Either<Pla
     const a = legal[rng.int(legal.length)]
     if (a === undefined) return Either.left(diagnostic("illegal_action", "a live game has no legal action", { subject: String(s.ply) }))
     if (a.kind === "cast" && a.inst !== null) {
-      const code = engine.compiled.cards[s.cardOf[a.inst] ?? 0]?.def.code ?? "?"
-      plays[code] = (plays[code] ?? 0) + 1
+      const ci = s.cardOf[a.inst] ?? 0
+      const n = playCounts[ci] ?? 0
+      if (n === 0) playOrder.push(ci)
+      playCounts[ci] = n + 1
     }
-    const next = engine.apply(s, a, operations)
+    const next = tallied !== undefined ? tallied(s, a, tally) : engine.apply(s, a, operations)
     if (Either.isLeft(next)) return Either.left(next.left)
     s = next.right
     actions.push(a.id)
     if (o.fingerprints === true) fps.push(fingerprint(s))
     o.onStep?.(s, a)
   }
+  const plays: Record<string, number> = {}
+  for (const ci of playOrder) {
+    const code = engine.compiled.cards[ci]?.def.code ?? "?"
+    plays[code] = (plays[code] ?? 0) + (playCounts[ci] ?? 0)
+  }
+  addTally(tally, operations) // (empty when an engine without a tallied apply counted into `operations` itself)
   return Either.right({
     result: s.result,
     turns: s.turn,

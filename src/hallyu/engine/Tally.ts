@@ -1,0 +1,48 @@
+/**
+ * Operation counts for playouts, kept as numbers by operation index instead
+ * of a record keyed by name: a record store per executed operation was a
+ * measurable part of a random playout. The order in which operations were
+ * first counted is kept, so the record built from a tally has the same key
+ * order as one counted name by name. Internal to the engine (not exported
+ * from the package index).
+ *
+ * @since 0.1.0
+ */
+import type { Either } from "effect"
+import type { Diagnostic } from "../../kernel/Diagnostic.js"
+import { OPERATIONS } from "../Vocabulary.js"
+import type { GameAction, GameState } from "./State.js"
+
+/** Operation names; a tally counts by index into this list. */
+export const OP_NAMES: ReadonlyArray<string> = Object.keys(OPERATIONS)
+
+const OP_INDEX: ReadonlyMap<string, number> = new Map(OP_NAMES.map((n, i) => [n, i]))
+
+/** Counts per operation index, and the indexes in the order they were first counted. */
+export interface OperationTally {
+  readonly counts: Array<number>
+  readonly order: Array<number>
+}
+
+export const makeTally = (): OperationTally => ({ counts: new Array<number>(OP_NAMES.length).fill(0), order: [] })
+
+/** Counts one execution of `op`. */
+export const countOp = (t: OperationTally, op: string): void => {
+  const k = OP_INDEX.get(op) ?? 0 // only validated operations reach the engine
+  const n = t.counts[k] ?? 0
+  if (n === 0) t.order.push(k)
+  t.counts[k] = n + 1
+}
+
+/** Adds a tally to a record keyed by operation name, in first-counted order. */
+export const addTally = (t: OperationTally, into: Record<string, number>): void => {
+  for (const k of t.order) {
+    const name = OP_NAMES[k] as string // indexes come from OP_INDEX
+    into[name] = (into[name] ?? 0) + (t.counts[k] ?? 0)
+  }
+}
+
+/** `apply` counting into a tally; registered by `makeEngine` for the engines it builds. */
+export type TalliedApply = (state: GameState, action: GameAction, tally: OperationTally) => Either.Either<GameState, Diagnostic>
+
+export const talliedApply = new WeakMap<object, TalliedApply>()
