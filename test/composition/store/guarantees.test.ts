@@ -213,3 +213,32 @@ describe("failures", () => {
     expect(e.message.length).toBeGreaterThan(0)
   })
 })
+
+describe("serialization", () => {
+  it("the fast ledger and event writers give the kernel's canonical JSON", async () => {
+    const { ledgerJson } = await import("../../../src/composition/store/LedgerStore.js")
+    const { canonicalJson } = await import("../../../src/kernel/Canonical.js")
+    const file = dbFile()
+    const rt = sqliteAt(file)
+    await run(rt, ({ planner }) =>
+      Effect.gen(function* () {
+        yield* planner.execute(runtime, request("a", EMBER, 0))
+        yield* planner.execute(runtime, request("b", SHARP, 1))
+        yield* planner.execute(runtime, request("c", { kind: "remove", entryId: "e2" }, 2))
+      })
+    )
+    const { state, history } = await run(rt, ({ store }) =>
+      Effect.all({ state: store.read(MAIN, "basic_attack", "basic_attack"), history: store.history(MAIN, "basic_attack") })
+    )
+    expect(ledgerJson(state.ledger)).toBe(canonicalJson(state.ledger))
+    const raw = await Effect.runPromise(
+      Effect.scoped(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ body: string }>`SELECT body FROM events ORDER BY sequence`).pipe(
+          Effect.provide(sqliteClientLayer(file))
+        )
+      )
+    )
+    expect(raw.map((r) => r.body)).toEqual(history.map((e) => canonicalJson(e.body)))
+    await rt.dispose()
+  })
+})
