@@ -1,0 +1,107 @@
+/**
+ * The public surface of the built package: the embedding files type-check
+ * against dist/*.d.ts (the `types` of package.json's `exports`), only `.` and
+ * `./testing` are importable, and `CardfxTest` provides every service with no
+ * leftover requirement.
+ */
+import { execFileSync, spawnSync } from "node:child_process"
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { Effect, type Layer } from "effect"
+import { describe, expect, it } from "vitest"
+import {
+  CardBundleCompiler,
+  CardCompiler,
+  CardExecutor,
+  type CardfxError,
+  type CardfxServices,
+  CardfxTest,
+  CardResolver,
+  CardTransformationPlanner,
+  Catalog,
+  ContentLoader,
+  DiagnosticCodeTable,
+  errorClassByCode,
+  HallyuHex,
+  LedgerStore,
+  MAIN
+} from "cardfx"
+
+describe("the built package's public types", () => {
+  it("test/embedding type-checks against dist/*.d.ts (never src/)", () => {
+    const r = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "test/embedding/tsconfig.json", "--listFiles"], {
+      encoding: "utf8"
+    })
+    const files = r.stdout.split("\n").filter((l) => l.startsWith("/") && !l.includes("/node_modules/"))
+    expect(r.status, r.stdout.split("\n").filter((l) => l.includes("error TS")).join("\n")).toBe(0)
+    expect(files.some((f) => f.endsWith("/dist/index.d.ts"))).toBe(true)
+    expect(files.some((f) => f.endsWith("/dist/testing/index.d.ts"))).toBe(true)
+    expect(files.filter((f) => f.includes("/src/"))).toEqual([])
+  }, 60_000)
+
+  it("only cardfx and cardfx/testing are importable; internal modules are not", () => {
+    const probe = (specifier: string): string =>
+      execFileSync(
+        process.execPath,
+        ["--input-type=module", "-e", `import(${JSON.stringify(specifier)}).then(() => console.log("ok"), (e) => console.log(e.code ?? e.message))`],
+        { encoding: "utf8" }
+      ).trim()
+    expect(probe("cardfx")).toBe("ok")
+    expect(probe("cardfx/testing")).toBe("ok")
+    for (const internal of ["cardfx/dist/index.js", "cardfx/dist/composition/Resolver.js", "cardfx/src/index.ts", "cardfx/composition/Resolver", "cardfx/package.json"])
+      expect(probe(internal), internal).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED")
+  })
+
+  it("the error union and the diagnostic table are one-to-one", () => {
+    for (const [code, entry] of Object.entries(DiagnosticCodeTable)) {
+      const Class = errorClassByCode[code as keyof typeof errorClassByCode]
+      const e = new Class({ message: "m" })
+      expect(e._tag).toBe(entry.tag)
+      expect(e.code).toBe(code)
+    }
+  })
+})
+
+/** data/heroscript.base as an in-memory file map. */
+const memoryFiles = (folder: string): Record<string, string> =>
+  Object.fromEntries(readdirSync(folder).filter((f) => f.endsWith(".json")).map((f) => [`${folder}/${f}`, readFileSync(join(folder, f), "utf8")]))
+
+describe("CardfxTest: every service, in memory, no leftover requirement", () => {
+  const layer: Layer.Layer<CardfxServices, CardfxError, never> = CardfxTest({
+    files: memoryFiles("data/heroscript.base"),
+    packages: ["data/heroscript.base"]
+  })
+
+  it("provides every service and runs a command against the in-memory store", async () => {
+    const out = await Effect.runPromise(
+      Effect.scoped(
+        Effect.provide(
+          Effect.gen(function* () {
+            const tags = [ContentLoader, Catalog, CardCompiler, CardBundleCompiler, CardResolver, CardTransformationPlanner, LedgerStore, CardExecutor, HallyuHex] as const
+            for (const tag of tags) yield* tag
+            const { runtime } = yield* Catalog
+            const base = runtime.cards.get("heal")
+            if (base === undefined) return yield* Effect.dieMessage("heal is not published")
+            const compiled = yield* (yield* CardCompiler).compileCard(base, runtime.statuses)
+            const outcome = yield* (yield* CardTransformationPlanner).apply(runtime, {
+              commandId: "c1",
+              branch: MAIN,
+              instanceId: "hero.heal",
+              cardId: "heal",
+              expectedRevision: 0,
+              activity: "canonical_command",
+              command: { kind: "apply", upgradeId: "core.ember.affinity" }
+            })
+            const missing = yield* Effect.flip((yield* ContentLoader).load(["nowhere"]))
+            return { services: tags.length, compiled, outcome, missing }
+          }),
+          layer
+        )
+      )
+    )
+    expect(out.services).toBe(9)
+    expect(out.compiled.roots.map((r) => r.componentId)).toEqual(["mend"])
+    expect(out.outcome.status).toBe("applied")
+    expect(out.missing.code).toBe("file_unreadable")
+  })
+})
