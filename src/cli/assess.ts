@@ -4,7 +4,9 @@
  * [--activity NAME] [--format human|json]`.
  *
  * Publishes the packages, reads the card's ledger (`--ledger FILE`, a sealed
- * `CardLedger` JSON document; empty when absent) and prints
+ * `CardLedger` JSON document; or a stored instance with `--store PATH_OR_URL
+ * [--instance ID] [--branch NAME]`, whose captured sequence then comes from
+ * the store; empty when neither is given) and prints
  * `CardTransformationPlanner.Assess` of the command in the activity (default
  * `canonical_command`). `--format json` prints exactly the Assess result:
  * `{isCompatible, revision, sequence, step, changedComponentIds,
@@ -20,7 +22,9 @@ import type { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Option } from "effect"
 import { loadPackage } from "../composition/ContentPackage.js"
 import { CardLedger, emptyLedger, verifyLedger } from "../composition/ledger/Ledger.js"
-import { type AssessResult, assess, type LedgerCommand } from "../composition/planner/Plan.js"
+import { type AssessResult, type LedgerCommand, type PlanAt, plan } from "../composition/planner/Plan.js"
+import { LedgerStore } from "../composition/store/LedgerStore.js"
+import { diagnosticFromError } from "../kernel/Errors.js"
 import { publish } from "../composition/Publication.js"
 import type { Runtime } from "../composition/Runtime.js"
 import { makeDecoder } from "../kernel/Decode.js"
@@ -46,6 +50,47 @@ export const activityOption = Options.text("activity").pipe(
   Options.withDefault("canonical_command"),
   Options.withDescription("The activity (mode) the command runs in; it must authorize the transformation.")
 )
+
+/** `--store PATH_OR_URL` (optional): read the card instance from a ledger store instead of a file. */
+export const storeSourceOption = Options.text("store").pipe(
+  Options.optional,
+  Options.withDescription("Read the card instance's ledger from this store (SQLite path or postgres:// URL) instead of --ledger.")
+)
+/** `--instance ID` (default: the card ID). */
+export const instanceSourceOption = Options.text("instance").pipe(
+  Options.optional,
+  Options.withDescription("With --store: the card instance (default: the card ID).")
+)
+/** `--branch NAME` (default main). */
+export const branchSourceOption = Options.text("branch").pipe(Options.withDefault("main"), Options.withDescription("With --store: the branch."))
+
+/** Where a query's ledger comes from: a file, a store, or nowhere (empty). */
+export interface LedgerSource {
+  readonly ledger: Option.Option<string>
+  readonly store: Option.Option<string>
+  readonly instance: Option.Option<string>
+  readonly branch: string
+}
+
+/**
+ * The card's ledger and the sequence basis of a query: from `--ledger FILE`,
+ * from `--store` (a stored instance), or an empty ledger.
+ */
+export const readSource = (
+  source: LedgerSource,
+  cardId: string
+): Effect.Effect<{ readonly ledger: CardLedger; readonly at: PlanAt | undefined }, ReadonlyArray<Diagnostic>, FileSystem.FileSystem> =>
+  Option.match(source.store, {
+    onNone: () => Effect.map(readLedger(Option.getOrUndefined(source.ledger), cardId), (ledger) => ({ ledger, at: undefined })),
+    onSome: (store) =>
+      Effect.gen(function* () {
+        const state = yield* Effect.flatMap(LedgerStore, (s) => s.read(source.branch, Option.getOrElse(source.instance, () => cardId), cardId)).pipe(
+          Effect.provide(LedgerStore.layerFor(store)),
+          Effect.mapError((e) => [diagnosticFromError(e)])
+        )
+        return { ledger: state.ledger, at: { lastSequence: state.lastSequence, nextSequence: state.lastSequence + 1 } as PlanAt | undefined }
+      })
+  })
 
 /** Prints diagnostics (json: `{ok: false, diagnostics}`) and ends with exit 1. */
 export const failWith = (diagnostics: ReadonlyArray<Diagnostic>, format: "human" | "json"): Effect.Effect<never, CommandExit> =>
@@ -131,6 +176,9 @@ export const assessCommand = Command.make(
     packages: packagesOption,
     card: cardOption,
     ledger: ledgerFileOption,
+    store: storeSourceOption,
+    instance: instanceSourceOption,
+    branch: branchSourceOption,
     apply: optionalText("apply", "Assess applying this transformation (UPGRADE_ID)."),
     remove: optionalText("remove", "Assess removing this ledger entry (ENTRY_ID)."),
     replace: optionalText("replace", "Assess replacing this ledger entry (ENTRY_ID); needs --with."),
@@ -142,9 +190,10 @@ export const assessCommand = Command.make(
     Effect.gen(function* () {
       const command = selectCommand(o)
       if (Either.isLeft(command)) return yield* usage(command.left)
+      if (Option.isSome(o.ledger) && Option.isSome(o.store)) return yield* usage("give --ledger or --store, not both")
       const runtime = yield* loadRuntime(o.packages).pipe(Effect.catchAll((ds) => failWith(ds, o.format)))
-      const ledger = yield* readLedger(Option.getOrUndefined(o.ledger), o.card).pipe(Effect.catchAll((ds) => failWith(ds, o.format)))
-      const result = assess(runtime, ledger, command.right, o.activity)
+      const { at, ledger } = yield* readSource(o, o.card).pipe(Effect.catchAll((ds) => failWith(ds, o.format)))
+      const result = plan({ runtime, ledger, command: command.right, activity: o.activity, at }).assessment
       if (o.format === "json") yield* Console.log(JSON.stringify(result, null, 2))
       else for (const line of renderAssessment(result)) yield* Console.log(line)
       if (!result.isCompatible) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))

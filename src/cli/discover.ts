@@ -1,6 +1,6 @@
 /**
- * `cardfx discover --package DIR... --card ID [--ledger FILE] --activity NAME
- * [--format human|json]`.
+ * `cardfx discover --package DIR... --card ID [--ledger FILE | --store PATH_OR_URL
+ * [--instance ID] [--branch NAME]] --activity NAME [--format human|json]`.
  *
  * Every transformation of the published runtime, in upgradeId order, with the
  * full assessment of applying it to the card in the activity (the same plan
@@ -15,7 +15,18 @@ import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
 import { type Discovery, discover } from "../composition/planner/Plan.js"
 import { humanLine, resultFormatOption } from "./Output.js"
-import { cardOption, failWith, ledgerFileOption, loadRuntime, packagesOption, readLedger } from "./assess.js"
+import {
+  branchSourceOption,
+  cardOption,
+  failWith,
+  instanceSourceOption,
+  ledgerFileOption,
+  loadRuntime,
+  packagesOption,
+  readSource,
+  storeSourceOption,
+  usage
+} from "./assess.js"
 
 /** The human rendering of a discovery. */
 export const renderDiscovery = (d: Discovery): Array<string> => {
@@ -39,14 +50,18 @@ export const discoverCommand = Command.make(
     packages: packagesOption,
     card: cardOption,
     ledger: ledgerFileOption,
+    store: storeSourceOption,
+    instance: instanceSourceOption,
+    branch: branchSourceOption,
     activity: Options.text("activity").pipe(Options.withDescription("The activity (mode) to discover offers in.")),
     format: resultFormatOption
   },
   (o) =>
     Effect.gen(function* () {
+      if (Option.isSome(o.ledger) && Option.isSome(o.store)) return yield* usage("give --ledger or --store, not both")
       const runtime = yield* loadRuntime(o.packages).pipe(Effect.catchAll((ds) => failWith(ds, o.format)))
-      const ledger = yield* readLedger(Option.getOrUndefined(o.ledger), o.card).pipe(Effect.catchAll((ds) => failWith(ds, o.format)))
-      const d = discover(runtime, ledger, o.activity)
+      const { at, ledger } = yield* readSource(o, o.card).pipe(Effect.catchAll((ds) => failWith(ds, o.format)))
+      const d = discover(runtime, ledger, o.activity, at)
       if (o.format === "json") yield* Console.log(JSON.stringify(d, null, 2))
       else for (const line of renderDiscovery(d)) yield* Console.log(line)
     })

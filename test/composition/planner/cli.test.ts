@@ -84,6 +84,15 @@ describe("cardfx ledger and discover", () => {
     expect((await run("ledger", "replay", "--store", store)).code).toBe(0)
     expect((await run("ledger", "branch", "trial", "--discard", "--store", store)).code).toBe(0)
     expect((await run("ledger", "branch", "trial", "--discard", "--store", store)).code).toBe(1)
+    // assess and discover read the stored instance
+    const assessed = await run("assess", "--package", BASE, "--card", "basic_attack", "--store", store, "--apply", "core.ember.affinity", "--activity", "scenario", "--format", "json")
+    expect(assessed.code).toBe(1)
+    expect(JSON.parse(assessed.out)).toMatchObject({ isCompatible: false, revision: 1, sequence: 1, step: 2 })
+    const found = JSON.parse((await run("discover", "--package", BASE, "--card", "basic_attack", "--store", store, "--activity", "scenario", "--format", "json")).out) as {
+      offers: Array<{ upgradeId: string; assessment: { isCompatible: boolean; diagnostics: Array<{ code: string }> } }>
+    }
+    expect(found.offers[0]?.assessment.diagnostics.map((d) => d.code)).toContain("slot_full")
+    expect((await run("discover", "--package", BASE, "--card", "basic_attack", "--store", store, "--ledger", "x.json", "--activity", "scenario")).code).toBe(2)
     const removed = await run("ledger", "remove", "e1", ...common, "--activity", "scenario")
     expect(removed.code).toBe(0)
   })
