@@ -260,9 +260,54 @@ export const RESOLUTION_BUDGET = 100_000
 const ZONE_INDEX: Readonly<Record<ZoneName, number>> = { deck: 0, hand: 1, stage: 2, archive: 3, pending: 4 }
 
 type MPlayer = { -readonly [K in keyof PlayerState]: PlayerState[K] }
+type MState = { -readonly [K in keyof GameState]: GameState[K] }
+
+/**
+ * A shallow copy of a state, written out field by field in the order
+ * `newGame` creates them: every state then has one hidden class, so reads
+ * of its fields stay monomorphic, and the copy is a plain allocation (a
+ * spread of states of several hidden classes took V8's slow clone path).
+ */
+const copyState = (s: GameState): MState => ({
+  format: s.format,
+  deckHash: s.deckHash,
+  seed: s.seed,
+  rng: s.rng,
+  cardOf: s.cardOf,
+  turn: s.turn,
+  active: s.active,
+  first: s.first,
+  players: s.players,
+  counters: s.counters,
+  toneChanges: s.toneChanges,
+  costChanges: s.costChanges,
+  damage: s.damage,
+  castTargets: s.castTargets,
+  cast: s.cast,
+  events: s.events,
+  uses: s.uses,
+  looks: s.looks,
+  work: s.work,
+  queue: s.queue,
+  decision: s.decision,
+  result: s.result,
+  ply: s.ply
+})
+
+/** A shallow copy of a player's state, field by field (see `copyState`). */
+const copyPlayer = (p: PlayerState): MPlayer => ({
+  composure: p.composure,
+  fandom: p.fandom,
+  trend: p.trend,
+  deck: p.deck,
+  hand: p.hand,
+  stage: p.stage,
+  archive: p.archive,
+  pending: p.pending
+})
 
 class Draft {
-  readonly s: { -readonly [K in keyof GameState]: GameState[K] }
+  readonly s: MState
   readonly work: Array<Work>
   queue: Array<Frame> | null = null
   /** Resolution steps per `apply` (see `run`). */
@@ -282,7 +327,7 @@ class Draft {
     readonly c: CompiledDeck,
     state: GameState
   ) {
-    this.s = { ...state }
+    this.s = copyState(state)
     this.work = state.work.slice()
   }
 
@@ -303,7 +348,7 @@ class Draft {
     }
     const ps = this.s.players as unknown as [MPlayer, MPlayer] // owned copy made above
     if ((this.owned & (1 << seat)) === 0) {
-      ps[seat] = { ...ps[seat] }
+      ps[seat] = copyPlayer(ps[seat])
       this.owned |= 1 << seat
     }
     return ps[seat]
@@ -391,8 +436,45 @@ class Draft {
 
 // ------------------------------------------------------------------ reading the state
 
+/**
+ * Card indexes of setup-numbered instances (`p<seat>-<nn>`) by `seat * 100 + nn`, for the last
+ * `cardOf` record seen (games of one deck pair share theirs): a string-keyed lookup in a
+ * 60-entry record is a dictionary probe on every card read. Other names use the record.
+ */
+let indexedCardOf: object | null = null
+const cardIndexTable = new Int32Array(200)
+
+const indexCardOf = (cardOf: Readonly<Record<string, number>>): void => {
+  cardIndexTable.fill(-1)
+  for (const inst in cardOf) {
+    const slot = setupSlot(inst)
+    if (slot >= 0) cardIndexTable[slot] = cardOf[inst] ?? -1
+  }
+  indexedCardOf = cardOf
+}
+
+/** `seat * 100 + nn` for an instance named `p<seat>-<nn>`, else -1. */
+const setupSlot = (inst: string): number => {
+  if (inst.length !== 5 || inst.charCodeAt(0) !== 112 || inst.charCodeAt(2) !== 45) return -1
+  const seat = inst.charCodeAt(1) - 48
+  const d1 = inst.charCodeAt(3) - 48
+  const d2 = inst.charCodeAt(4) - 48
+  return seat >= 0 && seat <= 1 && d1 >= 0 && d1 <= 9 && d2 >= 0 && d2 <= 9 ? seat * 100 + d1 * 10 + d2 : -1
+}
+
+/** `cardOf[inst] ?? 0`, through the index table when the instance has a setup name. */
+const cardIndex = (cardOf: Readonly<Record<string, number>>, inst: string): number => {
+  if (cardOf !== indexedCardOf) indexCardOf(cardOf)
+  const slot = setupSlot(inst)
+  if (slot >= 0) {
+    const i = cardIndexTable[slot] ?? -1
+    if (i >= 0) return i
+  }
+  return cardOf[inst] ?? 0
+}
+
 const cardOfInst = (c: CompiledDeck, s: Pick<GameState, "cardOf">, inst: string): CompiledCard =>
-  c.cards[s.cardOf[inst] ?? 0] as CompiledCard // every instance was numbered at setup
+  c.cards[cardIndex(s.cardOf, inst)] as CompiledCard // every instance was numbered at setup
 
 const effectOf = (c: CompiledDeck, f: Frame): EffectRecord => (c.cards[f.card] as CompiledCard).def.effects[f.eff] as EffectRecord // frames are built from existing effects
 
@@ -542,7 +624,7 @@ const amountOf = (s: GameState, a: Amount, f: Frame, c: CompiledDeck): number =>
       if (flt.type !== undefined && r.type !== flt.type) continue
       if (flt.tone !== undefined && !r.tones.includes(flt.tone)) continue
       if (flt.tag !== undefined && !r.tags.includes(flt.tag)) continue
-      if (flt.card !== undefined && (c.cards[s.cardOf[r.inst] ?? 0] as CompiledCard).def.id !== flt.card) continue
+      if (flt.card !== undefined && (c.cards[cardIndex(s.cardOf, r.inst)] as CompiledCard).def.id !== flt.card) continue
     }
     n++
   }
@@ -612,6 +694,26 @@ const resolveList = (e: EffectRecord, path: ReadonlyArray<PathStep>): ReadonlyAr
 // ------------------------------------------------------------------ legal actions (§5.2, §7, §8)
 
 const byId = (a: GameAction, b: GameAction): number => compareOrdinal(a.id, b.id)
+
+/**
+ * Stable ordinal sort by ID (the order `sort(byId)` gives). Offers are a
+ * handful of actions, mostly in order already: an insertion sort with direct
+ * string comparison beats the comparator calls of `Array.prototype.sort`.
+ */
+const sortById = (xs: Array<GameAction>): Array<GameAction> => {
+  if (xs.length > 32) return xs.sort(byId)
+  for (let i = 1; i < xs.length; i++) {
+    const x = xs[i] as GameAction
+    const id = x.id
+    let j = i - 1
+    while (j >= 0 && (xs[j] as GameAction).id > id) {
+      xs[j + 1] = xs[j] as GameAction
+      j--
+    }
+    xs[j + 1] = x
+  }
+  return xs
+}
 
 const targetSuffix = (t: Readonly<Record<string, string>> | null): string => {
   if (t === null) return ""
@@ -939,7 +1041,7 @@ const enumerate = (c: CompiledDeck, s: GameState): ReadonlyArray<GameAction> => 
       d.options.forEach((o, k) => out.push(simple(`redirect:${o.key}=${o.to}`, d.player, "redirect", k)))
       break
   }
-  return out.length > 1 ? out.sort(byId) : out
+  return out.length > 1 ? sortById(out) : out
 }
 
 // ------------------------------------------------------------------ explain (typed reasons)
