@@ -8,7 +8,7 @@
  * Registered in test/vitest.config.ts as `globalSetup: ["test/embedding/global-setup.ts"]`.
  */
 import { execFileSync } from "node:child_process"
-import { chmodSync, existsSync, readdirSync, statSync } from "node:fs"
+import { chmodSync, existsSync, readdirSync, rmSync, statSync, utimesSync } from "node:fs"
 import { join } from "node:path"
 
 const newest = (dir: string): number => {
@@ -20,19 +20,26 @@ const newest = (dir: string): number => {
   return t
 }
 
+const BUILD_INFO = "node_modules/.cache/cardfx-dist.tsbuildinfo"
+
 export const ensureBuilt = (): void => {
   const marker = "dist/index.js"
-  if (existsSync(marker) && existsSync("dist/testing/index.js") && statSync(marker).mtimeMs >= newest("src")) return
+  const present = existsSync(marker) && existsSync("dist/testing/index.js")
+  if (present && statSync(marker).mtimeMs >= newest("src")) return
+  // tsc --incremental trusts its build info, not the outputs: without dist/ it must start over.
+  if (!present) rmSync(BUILD_INFO, { force: true })
   try {
     execFileSync(
       process.execPath,
-      ["node_modules/typescript/bin/tsc", "-p", "src/tsconfig.json", "--incremental", "--tsBuildInfoFile", "node_modules/.cache/cardfx-dist.tsbuildinfo"],
+      ["node_modules/typescript/bin/tsc", "-p", "src/tsconfig.json", "--incremental", "--tsBuildInfoFile", BUILD_INFO],
       { stdio: "pipe" }
     )
   } catch {
     // Emitted anyway; type errors are the type-check's to report.
   }
   if (existsSync("dist/cli/main.js")) chmodSync("dist/cli/main.js", 0o755)
+  // An incremental build rewrites only what changed: mark dist/ as built now, so the next run skips it.
+  if (existsSync(marker)) utimesSync(marker, new Date(), new Date())
 }
 
 export default function setup(): void {
