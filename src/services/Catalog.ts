@@ -2,7 +2,8 @@
  * Runtime loading as services. `ContentLoader` reads content package folders
  * through `@effect/platform`'s `FileSystem` (the real disk in the live layer,
  * an in-memory file map in the test layer: the same loader code runs in both)
- * and publishes them into a pinned `Runtime`. `Catalog` holds the one
+ * and publishes them into a pinned `Runtime`, and runs batch validation over
+ * files and folders (the engine of `cardfx validate`). `Catalog` holds the one
  * published `Runtime` the other services of an application work against.
  * (Hallyu Hex decks are read by the `HallyuHex` service over the same
  * `FileSystem`.)
@@ -16,6 +17,8 @@ import { Context, Effect, Layer, Option } from "effect"
 import { type LoadedPackage, loadPackage } from "../composition/ContentPackage.js"
 import { publish } from "../composition/Publication.js"
 import type { Runtime } from "../composition/Runtime.js"
+import { documentKinds } from "../DocumentKinds.js"
+import { type ValidationReport, validatePaths } from "../Validation.js"
 import { type Diagnostic, diagnostic, sortDiagnostics } from "../kernel/Diagnostic.js"
 import { type CardfxError, errorFromDiagnostic } from "../kernel/Errors.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
@@ -40,6 +43,11 @@ export interface ContentLoaderService {
   readonly report: (dirs: ReadonlyArray<string>) => Effect.Effect<CatalogReport>
   /** Loads and publishes package folders; fails with the first error's tagged error. */
   readonly load: (dirs: ReadonlyArray<string>) => Effect.Effect<Runtime, CardfxError>
+  /**
+   * Batch validation of files and folders (packages, Hallyu Hex decks,
+   * scenarios), exactly as `cardfx validate` does it: every diagnostic, sorted.
+   */
+  readonly validate: (paths: ReadonlyArray<string>) => Effect.Effect<ValidationReport>
 }
 
 const makeLoader = Effect.map(FileSystem.FileSystem, (fs): ContentLoaderService => {
@@ -58,6 +66,7 @@ const makeLoader = Effect.map(FileSystem.FileSystem, (fs): ContentLoaderService 
   return {
     loadPackages,
     report,
+    validate: (paths) => provide(validatePaths(paths, documentKinds)),
     load: (dirs) =>
       Effect.flatMap(report(dirs), (r) =>
         r.runtime !== undefined ? Effect.succeed(r.runtime) : Effect.fail(firstError(r.diagnostics, `cannot publish ${dirs.join(", ")}`))

@@ -105,3 +105,29 @@ describe("CardfxTest: every service, in memory, no leftover requirement", () => 
     expect(out.missing.code).toBe("file_unreadable")
   })
 })
+
+describe("ContentLoader over an in-memory file map", () => {
+  it("batch validation and loading run the same code as on disk", async () => {
+    const files = {
+      ...memoryFiles("data/heroscript.base"),
+      "broken/manifest.json": JSON.stringify({ packageId: "broken", version: "1.0.0", engineVersion: 17 }),
+      "broken/cards.json": '{ "cards": [ { "cardId": "x", "cost": 1, "cost": 2 } ] }'
+    }
+    const { good, bad, runtime } = await Effect.runPromise(
+      Effect.provide(
+        Effect.gen(function* () {
+          const loader = yield* ContentLoader
+          return {
+            good: yield* loader.validate(["data/heroscript.base"]),
+            bad: yield* loader.validate(["broken"]),
+            runtime: yield* loader.load(["data/heroscript.base"])
+          }
+        }),
+        ContentLoader.layerMemory(files)
+      )
+    )
+    expect(good.diagnostics.filter((d) => d.severity === "error")).toEqual([])
+    expect(bad.diagnostics.map((d) => [d.code, d.file, d.line])).toContainEqual(["duplicate_key", "broken/cards.json", 1])
+    expect([...runtime.transformations.keys()]).toContain("core.ember.affinity")
+  })
+})

@@ -1,13 +1,15 @@
-import { NodeFileSystem } from "@effect/platform-node"
 import { Effect } from "effect"
-import { documentKinds, validatePaths } from "cardfx"
+import { ContentLoader } from "cardfx"
 
 // Validate every package folder, deck and scenario under some paths in one pass:
-// the same classification and diagnostics as `cardfx validate`.
+// the same classification and diagnostics as `cardfx validate` (ContentLoader.layerMemory for in-memory files).
 export const validate = (paths: ReadonlyArray<string>) =>
-  Effect.runPromise(validatePaths(paths, documentKinds).pipe(Effect.provide(NodeFileSystem.layer))).then((report) => ({
-    files: report.files,
-    errors: report.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.file}:${d.line ?? 1} ${d.code} ${d.message}`)
-  }))
+  Effect.gen(function* () {
+    const report = yield* (yield* ContentLoader).validate(paths)
+    return {
+      files: report.files,
+      errors: report.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.file}:${d.line ?? 1} ${d.code} ${d.message}`)
+    }
+  }).pipe(Effect.provide(ContentLoader.layerNode), Effect.runPromise)
 
 // const { files, errors } = await validate(["data"])
