@@ -1,5 +1,5 @@
 /**
- * `cardfx fuzz [--seed N] [--runs N] [--deck FILE] [--format human|json]`:
+ * `cardfx fuzz [--seed N] [--runs N] [--only NAME]... [--path P] [--deck FILE] [--format human|json]`:
  * generated-vocabulary fuzzing (see `src/testing/fuzz.ts`). Generates valid
  * composition content and Schema-shaped content, runs compile → plan →
  * resolve → execute, generates valid Hallyu Hex decks and plays a seeded
@@ -14,7 +14,7 @@
  * @since 0.1.0
  */
 import { Command, Options } from "@effect/cli"
-import { Console, Effect } from "effect"
+import { Console, Effect, Option } from "effect"
 import { renderFuzzReport, runFuzz } from "../testing/fuzz.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { deckOption, loadDeck } from "./hhx.js"
@@ -26,17 +26,28 @@ export const fuzzCommand = Command.make(
   {
     seed: Options.integer("seed").pipe(Options.withDefault(42), Options.withDescription("fast-check seed (default 42); the same seed gives the same cases.")),
     runs: Options.integer("runs").pipe(Options.withDefault(100), Options.withDescription("Cases per property (default 100).")),
+    only: Options.text("only").pipe(
+      Options.repeated,
+      Options.withDescription("Only the properties whose names start with this (repeatable): composition.valid, composition.shapes, hallyu.valid, hallyu.shapes.")
+    ),
+    path: Options.text("path").pipe(Options.optional, Options.withDescription("Replay one case: the path printed with a failure (with its --seed and --only).")),
     deck: deckOption,
     format: resultFormatOption
   },
-  ({ seed, runs, deck, format }) =>
+  ({ seed, runs, only, path, deck, format }) =>
     Effect.gen(function* () {
       if (runs < 1 || !Number.isSafeInteger(seed)) {
         yield* Console.error("cardfx fuzz: --runs must be at least 1 and --seed a safe integer")
         return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
       }
       const starter = yield* loadDeck(deck)
-      const report = runFuzz({ seed, runs, deck: starter })
+      const report = runFuzz({
+        seed,
+        runs,
+        deck: starter,
+        ...(only.length > 0 ? { only } : {}),
+        ...(Option.isSome(path) ? { path: path.value } : {})
+      })
       yield* Console.log(format === "json" ? JSON.stringify(report, null, 2) : renderFuzzReport(report))
       if (!report.ok) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
     })

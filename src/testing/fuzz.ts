@@ -57,6 +57,8 @@ export interface FuzzOptions {
   readonly deck?: StarterDeck | undefined
   /** Only the properties whose names start with one of these. */
   readonly only?: ReadonlyArray<string> | undefined
+  /** A fast-check replay path (from a failure report): replays that one case (use with `only`). */
+  readonly path?: string | undefined
 }
 
 /** A property's failure: the shrunk counterexample and how to replay it. */
@@ -235,7 +237,11 @@ export const runFuzz = (options: FuzzOptions): FuzzReport => {
     add("hallyu.shapes", () => hallyuShapes(deck, codes))
   }
   const reports: Array<FuzzPropertyReport> = properties.map(([name, property]) => {
-    const details = fc.check(property as fc.IProperty<Array<unknown>>, { seed: options.seed, numRuns: options.runs })
+    const details = fc.check(property as fc.IProperty<Array<unknown>>, {
+      seed: options.seed,
+      numRuns: options.runs,
+      ...(options.path !== undefined ? { path: options.path } : {})
+    })
     if (!details.failed) return { name, runs: details.numRuns, ok: true }
     const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)
     return {
@@ -263,7 +269,7 @@ export const renderFuzzReport = (r: FuzzReport): string => {
     if (p.failure !== undefined) {
       lines.push(`       ${p.failure.error}`)
       lines.push(`       minimal case after ${p.failure.shrinks} shrinks: ${safeJson(p.failure.counterexample)}`)
-      lines.push(`       replay: seed ${r.seed}, path "${p.failure.path}"`)
+      lines.push(`       replay: cardfx fuzz --seed ${r.seed} --only ${p.name} --path ${p.failure.path}`)
     }
   }
   const codes = Object.entries(r.codes)

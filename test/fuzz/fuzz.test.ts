@@ -63,6 +63,12 @@ describe("fuzz (fixed seed, small budget)", () => {
     expect(roots.length).toBeLessThanOrEqual(2)
     expect(roots.every((r) => r.children === undefined)).toBe(true)
     expect(roots.map((r) => (r.effect.type === "APPLY_STATUS" ? 0 : r.effect.amount)).filter((a) => a >= 15)).toEqual([15])
+    // The printed seed + path replay exactly the minimal case.
+    const replayed = fc.check(
+      fc.property(validCompositionContent, (c) => c.card.components.every((x) => x.effect.type === "APPLY_STATUS" || x.effect.amount < 15)),
+      { seed: SEED, path: details.counterexamplePath ?? "" }
+    )
+    expect(JSON.stringify(replayed.counterexample)).toBe(JSON.stringify(details.counterexample))
     expect(minimal?.transformations).toHaveLength(1)
   })
 
@@ -105,5 +111,11 @@ describe("cardfx fuzz", () => {
     expect(r.code).toBe(0)
     expect(r.out).toContain("ok   hallyu.valid")
     expect((await cli("--runs", "0")).code).toBe(2)
+  })
+
+  it("--only selects properties by prefix", async () => {
+    const r = await cli("--runs", "3", "--only", "hallyu", "--format", "json")
+    expect(r.code).toBe(0)
+    expect((JSON.parse(r.out) as { properties: Array<{ name: string }> }).properties.map((p) => p.name)).toEqual(["hallyu.valid", "hallyu.shapes"])
   })
 })
