@@ -6,11 +6,12 @@
  * @since 0.1.0
  */
 import { hashCanonical } from "../../kernel/Canonical.js"
-import type { Card, EffectRecord, RulesParameters, StarterDeck } from "../Schema.js"
+import type { Action, Card, Condition, EffectRecord, RulesParameters, StarterDeck } from "../Schema.js"
 import { EVENTS, PERSISTENT_TYPES } from "../Vocabulary.js"
 
 export interface CompiledCard {
   readonly index: number
+  /** The card, its effect, action and condition records rebuilt with one shape each (see `uniformEffect`). */
   readonly def: Card
   readonly persistent: boolean
   readonly isStar: boolean
@@ -57,11 +58,85 @@ export const effectsCastIn = (def: Card, onResolve: ReadonlyArray<number>, win: 
   return out
 }
 
+// The decoded records of one kind have as many shapes as there are combinations of optional
+// fields (a dozen effect shapes, fifteen action shapes in the starter deck), so every field
+// read in the resolution loop was a megamorphic property load. The engine reads copies with
+// every field of the kind present, in one order (absent fields hold undefined, which reads as
+// absent everywhere the engine looks); selectors and filters are shared, not copied. These
+// copies never reach a game state.
+
+type Fields = Readonly<Record<string, unknown>>
+
+const uniformCondition = (x: Condition | undefined): Condition | undefined => {
+  if (x === undefined) return undefined
+  const r = x as unknown as Fields
+  return {
+    fact: r["fact"],
+    player: r["player"],
+    filter: r["filter"],
+    at_least: r["at_least"],
+    event: r["event"],
+    resource: r["resource"],
+    card: r["card"],
+    counter: r["counter"],
+    compare: r["compare"],
+    value: r["value"]
+  } as unknown as Condition // the same fields, plus absent ones as undefined
+}
+
+const uniformActions = (xs: ReadonlyArray<Action>): ReadonlyArray<Action> => xs.map(uniformAction)
+
+const uniformAction = (x: Action): Action => {
+  const r = x as unknown as Fields
+  const options = r["options"] as ReadonlyArray<{ readonly label: string; readonly condition?: Condition; readonly actions: ReadonlyArray<Action> }> | undefined
+  const unless = r["unless"] as { readonly optional_payment: { readonly player: unknown; readonly actions: ReadonlyArray<Action> } } | undefined
+  const onPrevented = r["on_prevented"] as { readonly replace: boolean; readonly actions: ReadonlyArray<Action> } | undefined
+  return {
+    op: r["op"],
+    condition: uniformCondition(r["condition"] as Condition | undefined),
+    player: r["player"],
+    players: r["players"],
+    deck: r["deck"],
+    card: r["card"],
+    counter: r["counter"],
+    resource: r["resource"],
+    amount: r["amount"],
+    from: r["from"],
+    to: r["to"],
+    duration: r["duration"],
+    source: r["source"],
+    destination: r["destination"],
+    from_zone: r["from_zone"],
+    to_zone: r["to_zone"],
+    options: options?.map((o) => ({ label: o.label, condition: uniformCondition(o.condition), actions: uniformActions(o.actions) })),
+    unless: unless === undefined ? undefined : { optional_payment: { player: unless.optional_payment.player, actions: uniformActions(unless.optional_payment.actions) } },
+    on_prevented: onPrevented === undefined ? undefined : { replace: onPrevented.replace, actions: uniformActions(onPrevented.actions) }
+  } as unknown as Action // the same fields, plus absent ones as undefined
+}
+
+const uniformEffect = (e: EffectRecord): EffectRecord =>
+  ({
+    id: e.id,
+    kind: e.kind,
+    text: e.text,
+    window: e.window,
+    play_windows: e.play_windows,
+    trigger: e.trigger === undefined ? undefined : { event: e.trigger.event, player: e.trigger.player, filter: e.trigger.filter },
+    condition: uniformCondition(e.condition),
+    limit: e.limit,
+    optional: e.optional,
+    activation_cost: e.activation_cost === undefined ? undefined : uniformAction(e.activation_cost),
+    for_each: e.for_each,
+    targets: e.targets,
+    actions: uniformActions(e.actions)
+  }) as unknown as EffectRecord // the same fields, plus absent ones as undefined
+
 const indexes = (effects: ReadonlyArray<EffectRecord>, kind: EffectRecord["kind"]): Array<number> =>
   effects.flatMap((e, i) => (e.kind === kind ? [i] : []))
 
 export const compileDeck = (deck: StarterDeck): CompiledDeck => {
-  const cards = deck.cards.map((def, index): CompiledCard => {
+  const cards = deck.cards.map((printed, index): CompiledCard => {
+    const def: Card = { ...printed, effects: printed.effects.map(uniformEffect) }
     const responses = def.effects.filter((e) => e.kind === "response")
     const onResolve = indexes(def.effects, "on-resolve")
     const windows = new Set<string>()

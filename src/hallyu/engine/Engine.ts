@@ -257,7 +257,40 @@ const turnStartWork: ReadonlyArray<Work> = [
 /** Resolution steps one action may take; a starter-deck action takes a few dozen. */
 export const RESOLUTION_BUDGET = 100_000
 
-const ZONE_INDEX: Readonly<Record<ZoneName, number>> = { deck: 0, hand: 1, stage: 2, archive: 3, pending: 4 }
+const zoneIndex = (z: ZoneName): number => (z === "deck" ? 0 : z === "hand" ? 1 : z === "stage" ? 2 : z === "archive" ? 3 : 4)
+
+/** A player's zone by name, read with named property loads (a computed key is a megamorphic keyed load). */
+const zoneArray = (p: PlayerState, z: ZoneName): ReadonlyArray<string> => {
+  switch (z) {
+    case "deck":
+      return p.deck
+    case "hand":
+      return p.hand
+    case "stage":
+      return p.stage
+    case "archive":
+      return p.archive
+    case "pending":
+      return p.pending
+  }
+}
+
+
+/** Limit-use keys `<instance>/<effect index>`, built once per instance and effect (a fresh string is hashed on every use). */
+const useKeys = new Map<string, Array<string>>()
+const useKey = (inst: string, ei: number): string => {
+  let keys = useKeys.get(inst)
+  if (keys === undefined) {
+    keys = []
+    if (useKeys.size < 4096) useKeys.set(inst, keys)
+  }
+  let k = keys[ei]
+  if (k === undefined) {
+    k = `${inst}/${ei}`
+    keys[ei] = k
+  }
+  return k
+}
 
 type MPlayer = { -readonly [K in keyof PlayerState]: PlayerState[K] }
 type MState = { -readonly [K in keyof GameState]: GameState[K] }
@@ -356,12 +389,28 @@ class Draft {
 
   zone(seat: Seat, z: ZoneName): Array<string> {
     const p = this.player(seat)
-    const bit = 1 << (2 + seat * 5 + ZONE_INDEX[z])
-    if ((this.owned & bit) === 0) {
-      p[z] = p[z].slice()
-      this.owned |= bit
+    const bit = 1 << (2 + seat * 5 + zoneIndex(z))
+    if ((this.owned & bit) !== 0) return zoneArray(p, z) as Array<string> // owned: copied earlier in this draft
+    this.owned |= bit
+    const copy = zoneArray(p, z).slice()
+    switch (z) {
+      case "deck":
+        p.deck = copy
+        break
+      case "hand":
+        p.hand = copy
+        break
+      case "stage":
+        p.stage = copy
+        break
+      case "archive":
+        p.archive = copy
+        break
+      case "pending":
+        p.pending = copy
+        break
     }
-    return p[z] as Array<string>
+    return copy
   }
 
   counters(inst: string): Record<string, number> {
@@ -526,7 +575,7 @@ const seatsOf = (ctrl: Seat, who: "self" | "opponent" | "any"): ReadonlyArray<Se
 const groupCards = (c: CompiledDeck, s: GameState, ctrl: Seat, g: CardGroup): Array<string> => {
   const out: Array<string> = []
   for (const seat of seatsOf(ctrl, g.controller)) {
-    for (const inst of s.players[seat][g.zone as ZoneName] ?? []) if (matches(c, s, inst, g)) out.push(inst)
+    for (const inst of zoneArray(s.players[seat], g.zone as ZoneName) ?? []) if (matches(c, s, inst, g)) out.push(inst)
   }
   return out
 }
@@ -534,7 +583,7 @@ const groupCards = (c: CompiledDeck, s: GameState, ctrl: Seat, g: CardGroup): Ar
 const inGroup = (c: CompiledDeck, s: GameState, ctrl: Seat, g: CardGroup, inst: string): boolean => {
   const owner = ownerOf(inst)
   if (g.controller === "self" ? owner !== ctrl : g.controller === "opponent" ? owner === ctrl : false) return false
-  if (!(s.players[owner][g.zone as ZoneName] ?? []).includes(inst)) return false
+  if (!(zoneArray(s.players[owner], g.zone as ZoneName) ?? []).includes(inst)) return false
   return matches(c, s, inst, g)
 }
 
@@ -982,7 +1031,7 @@ const activateActions = (c: CompiledDeck, s: GameState, seat: Seat, out: Array<G
     const card = cardOfInst(c, s, inst)
     for (const ei of card.activated) {
       const e = card.def.effects[ei] as EffectRecord
-      if (e.limit !== undefined && (s.uses[`${inst}/${ei}`] ?? 0) >= e.limit.count) continue
+      if (e.limit !== undefined && (s.uses[useKey(inst, ei)] ?? 0) >= e.limit.count) continue
       const f: Frame = { src: inst, card: card.index, eff: ei, ctrl: seat, tg: null, pend: null, each: null }
       if (!holds(c, s, e.condition, f)) continue
       if (e.for_each !== undefined && groupCards(c, s, seat, e.for_each).length === 0) continue
@@ -1139,7 +1188,7 @@ const applyLegal = (
       const ei = a.effect ?? 0
       const e = card.def.effects[ei] as EffectRecord
       const f: Frame = { src: inst, card: card.index, eff: ei, ctrl: a.player, tg: a.targets, pend: null, each: null }
-      d.use(`${inst}/${ei}`)
+      d.use(useKey(inst, ei))
       if (e.activation_cost !== undefined) exec(d, e.activation_cost, f, [], -1)
       d.work.push({ w: "effect", f, ok: false })
       break
@@ -1217,7 +1266,7 @@ const emit = (d: Draft, ev: number, seat: Seat, inst: string | null): void => {
   if (d.s.result !== null || c.triggerOn[ev] !== true) return
   const event = EVENTS[ev] as EventName // ev is an EVENTS index
   const s = d.s as GameState
-  for (const holder of s.active === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
+  for (const holder of BOTH[s.active]) {
     for (const src of s.players[holder].stage) {
       const card = cardOfInst(c, s, src)
       for (const ei of card.triggered) {
@@ -1226,7 +1275,7 @@ const emit = (d: Draft, ev: number, seat: Seat, inst: string | null): void => {
         if (t === undefined || t.event !== event) continue
         if (t.player === "self" ? seat !== holder : t.player === "opponent" ? seat === holder : false) continue
         if (t.filter !== undefined && (inst === null || !matches(c, s, inst, t.filter))) continue
-        const key = `${src}/${ei}`
+        const key = useKey(src, ei)
         if (e.limit !== undefined && (s.uses[key] ?? 0) >= e.limit.count) continue
         const f: Frame = { src, card: card.index, eff: ei, ctrl: holder, tg: null, pend: null, each: null }
         if (!holds(c, s, e.condition, f)) continue
@@ -1238,7 +1287,8 @@ const emit = (d: Draft, ev: number, seat: Seat, inst: string | null): void => {
 }
 
 const terminalCheck = (d: Draft): void => {
-  const [a, b] = d.s.players
+  const a = d.s.players[0]
+  const b = d.s.players[1]
   const cap = d.c.params.trend_cap
   const lostA = a.composure <= 0
   const lostB = b.composure <= 0
@@ -1399,7 +1449,8 @@ const step = (d: Draft, which: "start" | "turn-start" | "draw" | "turn-end" | "c
       expire(d, (x) => x.until === "end-of-turn")
       d.resetTurn()
       if (s.turn >= d.c.params.turn_limit) {
-        const [a, b] = s.players
+        const a = s.players[0]
+        const b = s.players[1]
         const winner: Seat | null = a.trend !== b.trend ? (a.trend > b.trend ? 0 : 1) : a.composure !== b.composure ? (a.composure > b.composure ? 0 : 1) : null
         d.s.result = { winner, reason: "turn-limit" }
         return
@@ -1426,7 +1477,7 @@ const leaveStage = (d: Draft, inst: string): void => {
 
 const move = (d: Draft, inst: string, from: ZoneName, to: ZoneName): boolean => {
   const seat = ownerOf(inst)
-  if (!d.players[seat][from].includes(inst)) return false
+  if (!zoneArray(d.players[seat], from).includes(inst)) return false
   const src = d.zone(seat, from)
   src.splice(src.indexOf(inst), 1)
   d.zone(seat, to).push(inst)
@@ -1522,7 +1573,7 @@ const startDamage = (d: Draft, f: Frame, path: ReadonlyArray<PathStep>, i: numbe
         const t = e.trigger
         if (t === undefined || t.event !== "damage-pending") continue
         if (t.player === "self" ? seat !== holder : t.player === "opponent" ? seat === holder : false) continue
-        const key = `${src}/${ei}`
+        const key = useKey(src, ei)
         if (e.limit !== undefined && (d.s.uses[key] ?? 0) >= e.limit.count) continue
         const rf: Frame = { src, card: card.index, eff: ei, ctrl: holder, tg: null, pend: null, each: null }
         if (!holds(c, d.s, e.condition, rf)) continue
