@@ -1,5 +1,5 @@
 /**
- * `cardfx fuzz [--seed N] [--runs N] [--only NAME]... [--path P] [--deck FILE] [--format human|json]`:
+ * `cardfx fuzz [--seed N] [--runs N] [--only NAME]... [--path P] [--package DIR]... [--deck FILE] [--format human|json]`:
  * generated-vocabulary fuzzing (see `src/testing/fuzz.ts`). Generates valid
  * composition content and Schema-shaped content, runs compile → plan →
  * resolve → execute, generates valid Hallyu Hex decks and plays a seeded
@@ -18,7 +18,11 @@ import { Console, Effect, Option } from "effect"
 import { renderFuzzReport, runFuzz } from "../testing/fuzz.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { deckOption, loadDeck } from "./hhx.js"
-import { resultFormatOption } from "./Output.js"
+import { humanLine, resultFormatOption } from "./Output.js"
+import { loadPackage } from "../composition/ContentPackage.js"
+
+/** The package the generated content is published beside unless `--package` names others. */
+export const defaultPackage = "data/heroscript.base"
 
 /** The `fuzz` command. */
 export const fuzzCommand = Command.make(
@@ -31,20 +35,31 @@ export const fuzzCommand = Command.make(
       Options.withDescription("Only the properties whose names start with this (repeatable): composition.valid, composition.shapes, hallyu.valid, hallyu.shapes.")
     ),
     path: Options.text("path").pipe(Options.optional, Options.withDescription("Replay one case: the path printed with a failure (with its --seed and --only).")),
+    packages: Options.directory("package").pipe(
+      Options.repeated,
+      Options.withDescription(`A content package the generated content is published beside (repeatable; default ${defaultPackage}).`)
+    ),
     deck: deckOption,
     format: resultFormatOption
   },
-  ({ seed, runs, only, path, deck, format }) =>
+  ({ seed, runs, only, path, packages, deck, format }) =>
     Effect.gen(function* () {
       if (runs < 1 || !Number.isSafeInteger(seed)) {
         yield* Console.error("cardfx fuzz: --runs must be at least 1 and --seed a safe integer")
         return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
       }
       const starter = yield* loadDeck(deck)
+      const loaded = yield* Effect.forEach(packages.length > 0 ? packages : [defaultPackage], loadPackage)
+      const problems = loaded.flatMap((l) => l.diagnostics).filter((d) => d.severity === "error")
+      if (problems.length > 0) {
+        yield* Effect.forEach(problems, (d) => Console.error(humanLine(d)), { discard: true })
+        return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
+      }
       const report = runFuzz({
         seed,
         runs,
         deck: starter,
+        packages: loaded.flatMap((l) => (l.package === undefined ? [] : [l.package])),
         ...(only.length > 0 ? { only } : {}),
         ...(Option.isSome(path) ? { path: path.value } : {})
       })

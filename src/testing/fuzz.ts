@@ -7,6 +7,10 @@
  *    transformation is planned (apply, activity `fuzz`) → resolved →
  *    executed twice (same bytes). Rejections at any stage are allowed, but
  *    each must be a typed diagnostic (its code in `DiagnosticCodeTable`).
+ * 1b. `composition.catalog` (with real packages): the generated content is
+ *    published beside them and its transformations are applied to every
+ *    published card (most patches then name components those cards lack:
+ *    typed rejections, by design).
  * 2. `composition.shapes`: Schema-shaped cards, statuses, bundles and
  *    transformations (random vocabulary) go through compile, seal and
  *    resolve; Schema-shaped ledgers through `verifyLedger`. Nothing throws;
@@ -23,6 +27,9 @@
  */
 import { Either, FastCheck as fc } from "effect"
 import { compileContainer } from "../composition/Compiler.js"
+import type { DecodedPackage } from "../composition/ContentPackage.js"
+import type { Runtime } from "../composition/Runtime.js"
+import { compareOrdinal } from "../kernel/Ordinal.js"
 import type { CombatState } from "../composition/executor/CombatState.js"
 import { executeSequence } from "../composition/executor/Execute.js"
 import { type CardLedger, emptyLedger, verifyLedger } from "../composition/ledger/Ledger.js"
@@ -55,6 +62,12 @@ export interface FuzzOptions {
   readonly runs: number
   /** A validated Hallyu Hex deck; without it the Hallyu Hex properties are skipped. */
   readonly deck?: StarterDeck | undefined
+  /**
+   * Real content packages (e.g. data/heroscript.base, decoded); with them,
+   * `composition.catalog` publishes generated content beside them and applies
+   * the generated transformations to every published card.
+   */
+  readonly packages?: ReadonlyArray<DecodedPackage> | undefined
   /** Only the properties whose names start with one of these. */
   readonly only?: ReadonlyArray<string> | undefined
   /** A fast-check replay path (from a failure report): replays that one case (use with `only`). */
@@ -147,29 +160,42 @@ const compositionValid = (codes: Codes) =>
       codes.expect("publish", published.diagnostics)
       throw new Error(`generated valid content did not publish: ${safeJson(published.diagnostics)}`)
     }
+    composeAndPlay(published.runtime, content.card.cardId, content.transformations.map((t) => t.upgradeId), seed, codes)
+  })
+
+/** Plans every transformation on a card in order, resolves and plays it; stages may reject, with typed diagnostics. */
+const composeAndPlay = (runtime: Runtime, cardId: string, upgradeIds: ReadonlyArray<string>, seed: number, codes: Codes): void => {
+  const baseCard = runtime.cards.get(cardId)
+  if (baseCard === undefined) throw new Error(`card ${cardId} is not published`)
+  let ledger: CardLedger = emptyLedger(cardId)
+  for (const upgradeId of upgradeIds) {
+    const p = plan({ runtime, ledger, command: { kind: "apply", upgradeId }, activity: FUZZ_ACTIVITY.activityId })
+    if (p.change === undefined) {
+      if (p.assessment.isCompatible) throw new Error(`${upgradeId}: assessed compatible but no change was planned`)
+      codes.expect(`plan ${upgradeId}`, p.assessment.diagnostics)
+    } else {
+      if (!p.assessment.isCompatible) throw new Error(`${upgradeId}: a change was planned for an incompatible assessment`)
+      ledger = p.change.ledger
+    }
+  }
+  const effective = resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses })
+  // Every planned entry composed when it was planned, so the final ledger must compose too.
+  if (Either.isLeft(effective)) throw new Error(`a ledger built from accepted plans does not resolve: ${safeJson(effective.left)}`)
+  const request = { actorId: "hero", targetIds: ["foe"], seed }
+  const first = executeSequence(runtime, effective.right.compiled, FUZZ_COMBAT, request)
+  const second = executeSequence(runtime, effective.right.compiled, FUZZ_COMBAT, request)
+  if (!first.ok) codes.expect("execute", [first.diagnostic])
+  if (canonicalJson(first.ok ? first.result : first.diagnostic) !== canonicalJson(second.ok ? second.result : second.diagnostic))
+    throw new Error("the same play gave different bytes")
+}
+
+const compositionCatalog = (packages: ReadonlyArray<DecodedPackage>, codes: Codes) =>
+  fc.property(validCompositionContent, fc.integer({ min: 0, max: 1_000_000 }), (content, seed) => {
+    const published = publishContent(content, packages)
+    if (published.runtime === undefined) throw new Error(`generated content did not publish beside the packages: ${safeJson(published.diagnostics)}`)
     const runtime = published.runtime
-    let ledger: CardLedger = emptyLedger(content.card.cardId)
-    for (const t of content.transformations) {
-      const p = plan({ runtime, ledger, command: { kind: "apply", upgradeId: t.upgradeId }, activity: FUZZ_ACTIVITY.activityId })
-      if (p.change === undefined) {
-        if (p.assessment.isCompatible) throw new Error(`${t.upgradeId}: assessed compatible but no change was planned`)
-        codes.expect(`plan ${t.upgradeId}`, p.assessment.diagnostics)
-      } else {
-        if (!p.assessment.isCompatible) throw new Error(`${t.upgradeId}: a change was planned for an incompatible assessment`)
-        ledger = p.change.ledger
-      }
-    }
-    const effective = resolveEffectiveCard({ baseCard: content.card, ledger, statuses: runtime.statuses })
-    if (Either.isLeft(effective)) {
-      // Every planned entry composed when it was planned, so the final ledger must compose too.
-      throw new Error(`a ledger built from accepted plans does not resolve: ${safeJson(effective.left)}`)
-    }
-    const request = { actorId: "hero", targetIds: ["foe"], seed }
-    const first = executeSequence(runtime, effective.right.compiled, FUZZ_COMBAT, request)
-    const second = executeSequence(runtime, effective.right.compiled, FUZZ_COMBAT, request)
-    if (!first.ok) codes.expect("execute", [first.diagnostic])
-    if (canonicalJson(first.ok ? first.result : first.diagnostic) !== canonicalJson(second.ok ? second.result : second.diagnostic))
-      throw new Error("the same play gave different bytes")
+    const upgradeIds = content.transformations.map((t) => t.upgradeId)
+    for (const cardId of [...runtime.cards.keys()].sort(compareOrdinal)) composeAndPlay(runtime, cardId, upgradeIds, seed, codes)
   })
 
 const compositionShapes = (codes: Codes) =>
@@ -219,7 +245,7 @@ const hallyuShapes = (deck: StarterDeck, codes: Codes) =>
   })
 
 /** The property names, in run order. */
-export const fuzzPropertyNames = ["composition.valid", "composition.shapes", "hallyu.valid", "hallyu.shapes"] as const
+export const fuzzPropertyNames = ["composition.valid", "composition.catalog", "composition.shapes", "hallyu.valid", "hallyu.shapes"] as const
 
 /** Runs every fuzz property (pure: no I/O, no clock; the same options give the same report). */
 export const runFuzz = (options: FuzzOptions): FuzzReport => {
@@ -230,6 +256,10 @@ export const runFuzz = (options: FuzzOptions): FuzzReport => {
     properties.push([name, make() as fc.IProperty<Array<unknown>>])
   }
   add("composition.valid", () => compositionValid(codes))
+  if (options.packages !== undefined) {
+    const packages = options.packages
+    add("composition.catalog", () => compositionCatalog(packages, codes))
+  }
   add("composition.shapes", () => compositionShapes(codes))
   if (options.deck !== undefined) {
     const deck = options.deck

@@ -5,11 +5,12 @@
  * property fails).
  */
 import { Command } from "@effect/cli"
-import { NodeContext } from "@effect/platform-node"
+import { NodeContext, NodeFileSystem } from "@effect/platform-node"
 import { Effect, Either, Exit, FastCheck as fc } from "effect"
 import { readFileSync } from "node:fs"
 import { describe, expect, it, vi } from "vitest"
 import { fuzzCommand } from "../../src/cli/fuzz.js"
+import { type DecodedPackage, loadPackage } from "../../src/composition/ContentPackage.js"
 import type { StarterDeck } from "../../src/hallyu/Schema.js"
 import { validateDeck } from "../../src/hallyu/Validate.js"
 import { parseJson } from "../../src/kernel/Json.js"
@@ -28,13 +29,20 @@ const starterDeck = (): StarterDeck => {
   return v.deck
 }
 
+const basePackages = async (): Promise<ReadonlyArray<DecodedPackage>> => {
+  const loaded = await Effect.runPromise(Effect.provide(loadPackage("data/heroscript.base"), NodeFileSystem.layer))
+  if (loaded.package === undefined) throw new Error(JSON.stringify(loaded.diagnostics))
+  return [loaded.package]
+}
+
 describe("fuzz (fixed seed, small budget)", () => {
-  it("every property holds: nothing throws, every rejection is a typed diagnostic", () => {
-    const report = runFuzz({ seed: SEED, runs: RUNS, deck: starterDeck() })
+  it("every property holds: nothing throws, every rejection is a typed diagnostic", async () => {
+    const report = runFuzz({ seed: SEED, runs: RUNS, deck: starterDeck(), packages: await basePackages() })
     // The rendered report carries any failure's minimal case, seed and path.
     expect(report.ok, renderFuzzReport(report)).toBe(true)
     expect(report.properties.map((p) => [p.name, p.runs])).toEqual([
       ["composition.valid", RUNS],
+      ["composition.catalog", RUNS],
       ["composition.shapes", RUNS],
       ["hallyu.valid", RUNS],
       ["hallyu.shapes", RUNS]
@@ -103,7 +111,7 @@ describe("cardfx fuzz", () => {
     const report = JSON.parse(r.out) as { ok: boolean; seed: number; runs: number; properties: Array<{ name: string }> }
     expect(report.ok).toBe(true)
     expect(report.seed).toBe(3)
-    expect(report.properties.map((p) => p.name)).toEqual(["composition.valid", "composition.shapes", "hallyu.valid", "hallyu.shapes"])
+    expect(report.properties.map((p) => p.name)).toEqual(["composition.valid", "composition.catalog", "composition.shapes", "hallyu.valid", "hallyu.shapes"])
   })
 
   it("human output names every property; a bad budget is a usage error (exit 2)", async () => {
