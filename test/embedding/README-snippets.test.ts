@@ -9,8 +9,9 @@
  *   ...the file...
  *   ```
  *
- * and, once README carries any such marker, the last test checks every
- * snippet is there byte for byte.
+ * test/embedding/README-sections.md is the text to paste (checked here to
+ * hold every snippet verbatim); once README.md carries any such marker, the
+ * last test checks every snippet is there byte for byte.
  */
 import { Effect } from "effect"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from "node:fs"
@@ -53,13 +54,18 @@ describe("README: generative testing", async () => {
 })
 
 describe("README carries the snippets verbatim", () => {
+  const block = (name: string): string => {
+    const file = `test/embedding/snippets/${name}.ts`
+    return `<!-- snippet: ${file} -->\n\`\`\`ts\n${readFileSync(file, "utf8")}\`\`\``
+  }
+  it("test/embedding/README-sections.md (the text to paste) shows every snippet byte for byte", () => {
+    const sections = readFileSync("test/embedding/README-sections.md", "utf8")
+    for (const name of SNIPPETS) expect(sections.includes(block(name)), name).toBe(true)
+  })
+
   const readme = existsSync("README.md") ? readFileSync("README.md", "utf8") : ""
   const adopted = readme.includes("<!-- snippet: test/embedding/snippets/")
   it.skipIf(!adopted)("every snippet appears in README.md byte for byte", () => {
-    for (const name of SNIPPETS) {
-      const file = `test/embedding/snippets/${name}.ts`
-      const block = `<!-- snippet: ${file} -->\n\`\`\`ts\n${readFileSync(file, "utf8")}\`\`\``
-      expect(readme.includes(block), `README.md must show ${file} verbatim after its marker`).toBe(true)
-    }
+    for (const name of SNIPPETS) expect(readme.includes(block(name)), `README.md must show snippets/${name}.ts verbatim after its marker`).toBe(true)
   })
 })
