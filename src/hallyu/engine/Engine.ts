@@ -935,12 +935,16 @@ const effectsForWindow = (card: CompiledCard, win: string): ReadonlyArray<number
 
 /** Untargeted cast actions are fully determined by the instance: built once and shared (they are immutable). */
 const castCache = new Map<string, GameAction>()
+/** The same cache for setup-numbered instances, by `setupSlot` (an array read instead of a hash probe). */
+const castBySlot: Array<GameAction | undefined> = []
 const untargetedCast = (seat: Seat, inst: string): GameAction => {
   // A hand holds only its owner's cards, so the instance alone is the key.
-  let a = castCache.get(inst)
+  const slot = setupSlot(inst)
+  let a = slot >= 0 ? castBySlot[slot] : castCache.get(inst)
   if (a === undefined) {
     a = { id: `cast:${inst}`, player: seat, kind: "cast", inst, effect: null, targets: null, choice: null }
-    if (castCache.size < 4096) castCache.set(inst, a)
+    if (slot >= 0) castBySlot[slot] = a
+    else if (castCache.size < 4096) castCache.set(inst, a)
   }
   return a
 }
@@ -960,9 +964,11 @@ const untargetedActivation = (seat: Seat, inst: string, ei: number): GameAction 
   return a
 }
 
-/** Whether a hand card passes the window, cost and response-condition checks of a cast (§7.1, §7.2). */
+/** Whether a card may be cast in `win` at all (§7.1). */
+const castsIn = (card: CompiledCard, win: string): boolean => (win === "main" ? card.castInMain : card.castWindows.includes(win))
+
+/** Whether a hand card that may be cast in `win` passes the cost and response-condition checks (§7.2). */
 const castable = (c: CompiledDeck, s: GameState, seat: Seat, inst: string, card: CompiledCard, win: string, about: string | null, statics: ReadonlyArray<StaticSource>, fandom: number): boolean => {
-  if (win === "main" ? !card.castInMain : !card.castWindows.includes(win)) return false
   if (currentCost(c, s, inst, statics) > fandom) return false
   if (card.response) {
     const effects = effectsForWindow(card, win)
@@ -983,10 +989,12 @@ const castActions = (c: CompiledDeck, s: GameState, seat: Seat, win: string, abo
   const p = s.players[seat]
   const hand = p.hand
   if (hand.length === 0) return
-  const statics = staticSources(c, s)
+  let statics: ReadonlyArray<StaticSource> | null = null // only needed once a card may be cast in `win`
   for (let k = 0; k < hand.length; k++) {
     const inst = hand[k] as string
     const card = cardOfInst(c, s, inst)
+    if (!castsIn(card, win)) continue
+    statics ??= staticSources(c, s)
     if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom)) continue
     if (!card.hasTargets) {
       out.push(untargetedCast(seat, inst))
@@ -1001,10 +1009,12 @@ const hasCastAction = (c: CompiledDeck, s: GameState, seat: Seat, win: string, a
   const p = s.players[seat]
   const hand = p.hand
   if (hand.length === 0) return false
-  const statics = staticSources(c, s)
+  let statics: ReadonlyArray<StaticSource> | null = null // only needed once a card may be cast in `win`
   for (let k = 0; k < hand.length; k++) {
     const inst = hand[k] as string
     const card = cardOfInst(c, s, inst)
+    if (!castsIn(card, win)) continue
+    statics ??= staticSources(c, s)
     if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom)) continue
     if (hasTargetChoice(c, s, card, effectsForWindow(card, win), win, seat)) return true
   }
@@ -1524,19 +1534,28 @@ const scandalCheck = (d: Draft, inst: string): void => {
 const RES_CAP = (d: Draft, r: "composure" | "fandom" | "trend"): number =>
   r === "fandom" ? d.c.params.fandom_cap : r === "trend" ? d.c.params.trend_cap : d.c.params.starting_composure
 
+/** A resource by name, with named property accesses (a computed key is a megamorphic keyed access). */
+const resourceOf = (p: PlayerState, r: "composure" | "fandom" | "trend"): number => (r === "fandom" ? p.fandom : r === "trend" ? p.trend : p.composure)
+
+const setResource = (p: MPlayer, r: "composure" | "fandom" | "trend", v: number): void => {
+  if (r === "fandom") p.fandom = v
+  else if (r === "trend") p.trend = v
+  else p.composure = v
+}
+
 const gainResource = (d: Draft, seat: Seat, r: "composure" | "fandom" | "trend", n: number): void => {
-  const cur = d.players[seat][r]
+  const cur = resourceOf(d.players[seat], r)
   const k = Math.min(n, RES_CAP(d, r) - cur)
   if (k <= 0) return
-  d.player(seat)[r] = cur + k
+  setResource(d.player(seat), r, cur + k)
   emit(d, EV_RESOURCE_GAINED, seat, null)
 }
 
 const loseResource = (d: Draft, seat: Seat, r: "composure" | "fandom" | "trend", n: number): void => {
-  const cur = d.players[seat][r]
+  const cur = resourceOf(d.players[seat], r)
   const k = Math.min(n, cur)
   if (k <= 0) return
-  d.player(seat)[r] = cur - k
+  setResource(d.player(seat), r, cur - k)
   emit(d, EV_RESOURCE_LOST, seat, null)
 }
 
