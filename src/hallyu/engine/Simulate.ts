@@ -15,7 +15,7 @@ import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { RngStream } from "../../kernel/Rng.js"
 import type { Engine, GameOptions } from "./Engine.js"
-import { addTally, makeTally, talliedApply } from "./Tally.js"
+import { addTally, emptyRecord, makeTally, talliedApply } from "./Tally.js"
 import type { GameAction, GameResult, GameState, TerminalReason } from "./State.js"
 
 /** The state fingerprint checked by replay. */
@@ -68,7 +68,7 @@ export const playRandom = (engine: Engine, o: PlayoutOptions): Either.Either<Pla
   // the end with their keys in first-counted order, as counting name by name would give them.
   const playCounts = new Array<number>(engine.compiled.cards.length).fill(0)
   const playOrder: Array<number> = []
-  const operations: Record<string, number> = {}
+  const operations = emptyRecord<number>()
   const tally = makeTally()
   const tallied = talliedApply.get(engine)
   const max = o.maxActions ?? 100_000
@@ -90,7 +90,7 @@ export const playRandom = (engine: Engine, o: PlayoutOptions): Either.Either<Pla
     if (o.fingerprints === true) fps.push(fingerprint(s))
     o.onStep?.(s, a)
   }
-  const plays: Record<string, number> = {}
+  const plays = emptyRecord<number>()
   for (const ci of playOrder) {
     const code = engine.compiled.cards[ci]?.def.code ?? "?"
     plays[code] = (plays[code] ?? 0) + (playCounts[ci] ?? 0)
