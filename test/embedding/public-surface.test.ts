@@ -7,7 +7,7 @@
 import { execFileSync, spawnSync } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { Effect, type Layer } from "effect"
+import { type Context, Effect, type Layer } from "effect"
 import { describe, expect, it } from "vitest"
 import {
   CardBundleCompiler,
@@ -59,6 +59,33 @@ describe("the built package's public types", () => {
       expect(e._tag).toBe(entry.tag)
       expect(e.code).toBe(code)
     }
+  })
+})
+
+/** The requirements left by a service's methods (never when every method is self-contained). */
+type Leftover<S> = {
+  [K in keyof S]: S[K] extends (...args: never[]) => Effect.Effect<unknown, unknown, infer R>
+    ? R
+    : S[K] extends Effect.Effect<unknown, unknown, infer R>
+      ? R
+      : never
+}[keyof S]
+type NoLeftover<S> = [Leftover<S>] extends [never] ? true : false
+
+describe("service methods have no leftover requirements", () => {
+  it("holds for every service (checked by the type-checker; this test only records it)", () => {
+    // Each line fails to compile when a method of that service leaves a requirement.
+    const contentLoader: NoLeftover<Context.Tag.Service<typeof ContentLoader>> = true
+    const catalog: NoLeftover<Context.Tag.Service<typeof Catalog>> = true
+    const cardCompiler: NoLeftover<Context.Tag.Service<typeof CardCompiler>> = true
+    const cardBundleCompiler: NoLeftover<Context.Tag.Service<typeof CardBundleCompiler>> = true
+    const cardResolver: NoLeftover<Context.Tag.Service<typeof CardResolver>> = true
+    const cardTransformationPlanner: NoLeftover<Context.Tag.Service<typeof CardTransformationPlanner>> = true
+    const ledgerStore: NoLeftover<Context.Tag.Service<typeof LedgerStore>> = true
+    const cardExecutor: NoLeftover<Context.Tag.Service<typeof CardExecutor>> = true
+    const hallyuHex: NoLeftover<Context.Tag.Service<typeof HallyuHex>> = true
+    const checks = [contentLoader, catalog, cardCompiler, cardBundleCompiler, cardResolver, cardTransformationPlanner, ledgerStore, cardExecutor, hallyuHex]
+    expect(checks.every((c) => c)).toBe(true)
   })
 })
 
