@@ -460,6 +460,7 @@ class Draft {
   }
 
   setTargets(inst: string, t: Readonly<Record<string, string>> | null): void {
+    if (t === null && this.s.castTargets[inst] === undefined) return // nothing to clear (most cards have no targets)
     if (!this.targetsOwned) {
       this.s.castTargets = copyRecord(this.s.castTargets)
       this.targetsOwned = true
