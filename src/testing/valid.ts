@@ -326,48 +326,66 @@ const withAmounts = <A>(value: A, amounts: ReadonlyArray<number>): A => {
  * new literal amounts (1..3), effect IDs renumbered `<code>-E<n>` and
  * `rules_text` rebuilt as the effects' texts joined with one space.
  */
-export const validHallyuCard = (deck: StarterDeck, n: number): fc.Arbitrary<HallyuCard> => {
-  const tones = deck.effect_schema.tones
-  const tags = deck.tags.map((t) => t.id)
-  return fc.constantFrom(...deck.cards).chain((template) =>
-    fc
-      .record({
-        keep: fc.subarray(template.effects.map((_, i) => i), { minLength: Math.min(1, template.effects.length) }),
-        cost: fc.integer({ min: 0, max: 6 }),
-        tones: fc.subarray([...tones], { minLength: 1, maxLength: 2 }),
-        tags: fc.subarray(tags, { maxLength: 3 }),
-        amounts: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 4 }),
-        scandal: fc.integer({ min: 0, max: 2 }),
-        buzz: fc.integer({ min: 0, max: 3 })
-      })
-      .map((g): HallyuCard => {
-        const code = `HHX-FUZZ-${String(n).padStart(3, "0")}`
-        const effects = g.keep.map((i, k) => ({ ...withAmounts(template.effects[i] as HallyuCard["effects"][number], g.amounts), id: `${code}-E${k + 1}` }))
-        return {
-          ...template,
-          id: `hhx.fuzz.card.${String(n).padStart(3, "0")}`,
-          code,
-          name: `Fuzz ${template.name}`,
-          cost: g.cost,
-          tones: g.tones,
-          tags: g.tags,
-          ...(template.starting_scandal !== undefined ? { starting_scandal: g.scandal } : {}),
-          ...(template.buzz !== undefined ? { buzz: g.buzz } : {}),
-          rules_text: effects.map((e) => e.text).join(" "),
-          effects
-        }
-      })
-  )
+export const validHallyuCard = (deck: StarterDeck, n: number): fc.Arbitrary<HallyuCard> =>
+  hallyuCardParts(deck).map((parts) => hallyuCardFrom(deck, n, parts))
+
+/** What a generated card varies; mapped to a card without `chain`, so fast-check shrinks every part. */
+interface HallyuCardParts {
+  readonly template: number
+  readonly keep: ReadonlyArray<boolean>
+  readonly cost: number
+  readonly tones: ReadonlyArray<string>
+  readonly tags: ReadonlyArray<string>
+  readonly amounts: ReadonlyArray<number>
+  readonly scandal: number
+  readonly buzz: number
+}
+
+const hallyuCardParts = (deck: StarterDeck): fc.Arbitrary<HallyuCardParts> => {
+  const maxEffects = Math.max(1, ...deck.cards.map((c) => c.effects.length))
+  return fc.record({
+    template: fc.nat({ max: Math.max(0, deck.cards.length - 1) }),
+    keep: fc.array(fc.boolean(), { minLength: maxEffects, maxLength: maxEffects }),
+    cost: fc.integer({ min: 0, max: 6 }),
+    tones: fc.subarray([...deck.effect_schema.tones], { minLength: 1, maxLength: 2 }),
+    tags: fc.subarray(deck.tags.map((t) => t.id), { maxLength: 3 }),
+    amounts: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 4 }),
+    scandal: fc.integer({ min: 0, max: 2 }),
+    buzz: fc.integer({ min: 0, max: 3 })
+  })
+}
+
+const hallyuCardFrom = (deck: StarterDeck, n: number, g: HallyuCardParts): HallyuCard => {
+  // A validated deck has at least one card (the index is within range by construction).
+  const template = deck.cards[g.template % deck.cards.length] as HallyuCard
+  const code = `HHX-FUZZ-${String(n).padStart(3, "0")}`
+  const kept = template.effects.filter((_, i) => g.keep[i] === true)
+  const chosen = kept.length > 0 ? kept : template.effects.slice(0, 1)
+  const effects = chosen.map((e, k) => ({ ...withAmounts(e, g.amounts), id: `${code}-E${k + 1}` }))
+  return {
+    ...template,
+    id: `hhx.fuzz.card.${String(n).padStart(3, "0")}`,
+    code,
+    name: `Fuzz ${template.name}`,
+    cost: g.cost,
+    tones: [...g.tones],
+    tags: [...g.tags],
+    ...(template.starting_scandal !== undefined ? { starting_scandal: g.scandal } : {}),
+    ...(template.buzz !== undefined ? { buzz: g.buzz } : {}),
+    rules_text: effects.map((e) => e.text).join(" "),
+    effects
+  }
 }
 
 /** `deck` with 1..`max` generated cards added to the file and to both deck lists (1..2 copies each). */
 export const validHallyuDeck = (deck: StarterDeck, max = 4): fc.Arbitrary<StarterDeck> =>
-  fc.integer({ min: 1, max }).chain((count) =>
-    fc
-      .tuple(fc.tuple(...Array.from({ length: count }, (_, i) => validHallyuCard(deck, i + 1))), fc.array(fc.integer({ min: 1, max: 2 }), { minLength: count, maxLength: count }))
-      .map(([cards, copies]): StarterDeck => ({
+  fc
+    .array(fc.record({ parts: hallyuCardParts(deck), copies: fc.integer({ min: 1, max: 2 }) }), { minLength: 1, maxLength: max })
+    .map((generated): StarterDeck => {
+      const cards = generated.map((g, i) => ({ card: hallyuCardFrom(deck, i + 1, g.parts), copies: g.copies }))
+      return {
         ...deck,
-        cards: [...deck.cards, ...cards],
-        decks: deck.decks.map((d) => ({ ...d, cards: [...d.cards, ...cards.map((c, i) => ({ card: c.id, count: copies[i] ?? 1 }))] }))
-      }))
-  )
+        cards: [...deck.cards, ...cards.map((c) => c.card)],
+        decks: deck.decks.map((d) => ({ ...d, cards: [...d.cards, ...cards.map((c) => ({ card: c.card.id, count: c.copies }))] }))
+      }
+    })
