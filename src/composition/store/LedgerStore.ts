@@ -485,18 +485,91 @@ const make = (prefix: string) =>
     /** Context hashes known to be committed (contexts are never deleted), so their insert is skipped. */
     const knownContexts = new Set<string>()
 
+    const CHUNK = 50
+    const chunks = <A>(xs: ReadonlyArray<A>): Array<ReadonlyArray<A>> => {
+      const out: Array<ReadonlyArray<A>> = []
+      for (let i = 0; i < xs.length; i += CHUNK) out.push(xs.slice(i, i + CHUNK))
+      return out
+    }
+
+    /** The write lock (see `lock`) that also returns the current global sequence: one statement. */
+    const lockSequence = Effect.map(
+      sql<{ value: unknown }>`UPDATE ${T.meta} SET value = value WHERE key = 'sequence' RETURNING value`,
+      (rows) => num(rows[0]?.value ?? 0)
+    )
+
+    /** What the store holds for an instance before a transaction: its last snapshot's state, or nothing yet. */
+    type Loaded = CardState | "none"
+
     /**
-     * Per-transaction bookkeeping. Commands of a transaction are decided one by
-     * one, in order, each seeing the ones before it (through `states` and
-     * `decided`); their rows are written together at the end, one multi-row
-     * INSERT per table, so a batch of N commands costs a handful of statements
-     * instead of ~5N. Caches are updated only once the transaction commits.
+     * The committed states of many instances of one branch, a few statements for all of them:
+     * per link of the branch's chain, the last snapshot visible at the link's limit of every
+     * instance not found on an earlier link (the same row `readState` picks:
+     * the highest revision with `sequence <= limit`). Ledger texts are read only for cache misses.
+     */
+    const loadStates = (branch: string, instanceIds: ReadonlyArray<string>) =>
+      Effect.gen(function* () {
+        const links = yield* chain(branch)
+        const out = new Map<string, Loaded>()
+        let missing = instanceIds
+        for (const [name, limit] of links) {
+          if (missing.length === 0) break
+          for (const part of chunks(missing)) {
+            const rows = yield* sql<{ instance_id: string; revision: unknown; sequence: unknown; card_id: string; fingerprint: string }>`
+              SELECT s.instance_id, s.revision, s.sequence, s.card_id, s.fingerprint FROM ${T.snapshots} s
+              WHERE s.branch = ${name} AND s.instance_id IN ${sql.in(part)} AND s.revision = (
+                SELECT MAX(m.revision) FROM ${T.snapshots} m
+                WHERE m.branch = ${name} AND m.instance_id = s.instance_id AND m.sequence <= ${limit})`
+            for (const row of rows) {
+              const revision = num(row.revision)
+              const sequence = num(row.sequence)
+              const key = cacheKey(name, row.instance_id)
+              const hit = ledgerCache.get(key)
+              let ledger: CardLedger
+              if (hit !== undefined && hit.revision === revision && hit.sequence === sequence) ledger = hit.ledger
+              else {
+                const text = (yield* sql<{ ledger: string }>`SELECT ledger FROM ${T.snapshots}
+                  WHERE branch = ${name} AND instance_id = ${row.instance_id} AND revision = ${revision}`)[0]?.ledger
+                if (text === undefined) return yield* Effect.fail(corrupt("ledger", `snapshot ${name}/${row.instance_id}@${revision} vanished`))
+                ledger = yield* fromEither("ledger", decodeLedger(text))
+                ledgerCache.set(key, { revision, sequence, ledger })
+              }
+              out.set(row.instance_id, {
+                branch,
+                instanceId: row.instance_id,
+                cardId: row.card_id,
+                ledger,
+                revision,
+                lastSequence: sequence,
+                effective: undefined,
+                fingerprint: row.fingerprint
+              })
+            }
+          }
+          missing = missing.filter((id) => !out.has(id))
+        }
+        for (const id of missing) out.set(id, "none")
+        return out
+      })
+
+    /**
+     * Per-transaction bookkeeping. The transaction first takes the write lock and
+     * reads, in a few statements, everything its commands can need: the recorded
+     * outcomes of their IDs and the committed states of their instances. The
+     * commands are then decided one by one, in order, by plain synchronous code,
+     * each seeing the ones before it (through `states` and `decided`); their rows
+     * are written together at the end, one multi-row INSERT per table, so a batch
+     * of N commands costs a handful of statements instead of ~5N. Caches are
+     * updated only once the transaction commits.
      */
     interface Batch {
-      sequence: number | undefined
-      start: number | undefined
+      sequence: number
+      readonly start: number
       readonly prior: Map<string, { readonly request_hash: string; readonly outcome: string }>
       readonly decided: Map<string, { readonly hash: string; readonly outcome: CommandOutcome }>
+      /** Committed states read at the start, by cache key; a missing branch maps to its error. */
+      readonly loaded: Map<string, Loaded | BranchNotFound>
+      /** States after the batch's own commands, by cache key. */
       readonly states: Map<string, CardState>
       readonly contexts: Map<string, string>
       readonly snapshots: Array<Record<string, string | number>>
@@ -505,132 +578,132 @@ const make = (prefix: string) =>
       readonly onCommit: Array<() => void>
     }
 
-    const one = (request: CommandRequest, decide: Decide, batch: Batch) =>
-      Effect.gen(function* () {
-        const hash = requestHash(request)
-        const earlier = batch.decided.get(request.commandId)
-        const prior = batch.prior.get(request.commandId)
-        if (earlier !== undefined || prior !== undefined) {
-          if ((earlier?.hash ?? prior?.request_hash) !== hash)
-            return yield* Effect.fail(
-              new CommandConflict({
-                message: `command ${request.commandId} was already used with a different request`,
-                subject: request.commandId
-              })
-            )
-          if (earlier !== undefined) return earlier.outcome
-          return yield* fromEither("outcome", decodeOutcome((prior as { outcome: string }).outcome))
-        }
-        const base = {
-          commandId: request.commandId,
-          branch: request.branch,
-          instanceId: request.instanceId,
-          cardId: request.cardId
-        }
-        const rejected = (revision: number, diagnostics: ReadonlyArray<Diagnostic>): CommandOutcome => ({
-          ...base,
-          status: "rejected",
-          revision,
-          sequence: null,
-          entryId: null,
-          fingerprint: null,
-          changedComponentIds: [],
-          diagnostics
-        })
-        const record = (outcome: CommandOutcome): CommandOutcome => {
-          batch.decided.set(request.commandId, { hash, outcome })
-          batch.commands.push({ command_id: request.commandId, request_hash: hash, outcome: canonicalJson(outcome), sequence: outcome.sequence })
-          return outcome
-        }
-        const key = cacheKey(request.branch, request.instanceId)
-        const pending = batch.states.get(key)
-        const stateOrMissing =
-          pending !== undefined ? Either.right(pending) : yield* Effect.either(readState(request.branch, request.instanceId, request.cardId, false))
-        if (Either.isLeft(stateOrMissing)) {
-          const e = stateOrMissing.left
-          if (e._tag !== "BranchNotFound") return yield* Effect.fail(e)
-          return record(rejected(0, [diagnostic("branch_not_found", e.message, { subject: request.branch })]))
-        }
-        const state = stateOrMissing.right
-        if (state.cardId !== request.cardId)
-          return record(
-            rejected(state.revision, [
-              diagnostic("unknown_card", `instance ${request.instanceId} holds card ${state.cardId}, not ${request.cardId}`, {
-                subject: request.instanceId
-              })
-            ])
-          )
-        if (state.revision !== request.expectedRevision)
-          return record(
-            rejected(state.revision, [
-              diagnostic(
-                "revision_conflict",
-                `instance ${request.instanceId} is at revision ${state.revision}; the command expected ${request.expectedRevision}`,
-                { subject: request.instanceId, details: { expected: request.expectedRevision, actual: state.revision } }
-              )
-            ])
-          )
-        if (batch.sequence === undefined) {
-          batch.sequence = yield* currentSequence
-          batch.start = batch.sequence
-        }
-        const sequence = batch.sequence + 1
-        const decision = decide(state, sequence)
-        if (decision._tag === "Reject") return record(rejected(state.revision, decision.diagnostics))
-        const revision = state.revision + 1
-        const { json: contextJson, hash: contextHash } = serializedContext(decision.context)
-        if (!knownContexts.has(contextHash) && !batch.contexts.has(contextHash)) batch.contexts.set(contextHash, contextJson)
-        batch.snapshots.push({
-          branch: request.branch,
-          instance_id: request.instanceId,
-          revision,
-          sequence,
-          card_id: request.cardId,
-          ledger: ledgerJson(decision.ledger),
-          effective: JSON.stringify(decision.effective),
-          fingerprint: decision.effective.fingerprint
-        })
-        batch.events.push({
-          sequence,
-          branch: request.branch,
-          instance_id: request.instanceId,
-          card_id: request.cardId,
-          revision,
-          command_id: request.commandId,
-          kind: request.command.kind,
-          context_hash: contextHash,
-          body: bodyJson(decision.body)
-        })
-        batch.sequence = sequence
-        batch.states.set(key, {
-          branch: request.branch,
-          instanceId: request.instanceId,
-          cardId: request.cardId,
-          ledger: decision.ledger,
-          revision,
-          lastSequence: sequence,
-          effective: undefined,
-          fingerprint: decision.effective.fingerprint
-        })
-        const cached = { revision, sequence, ledger: decision.ledger }
-        batch.onCommit.push(() => ledgerCache.set(key, cached))
-        return record({
-          ...base,
-          status: "applied",
-          revision,
-          sequence,
-          entryId: decision.body.entry?.entryId ?? null,
-          fingerprint: decision.effective.fingerprint,
-          changedComponentIds: decision.changedComponentIds,
-          diagnostics: []
-        })
+    /** Decides one command of a batch (no I/O: everything it reads was loaded first). */
+    const one = (request: CommandRequest, decide: Decide, batch: Batch): CommandOutcome | CommandConflict | StoreFailure => {
+      const hash = requestHash(request)
+      const earlier = batch.decided.get(request.commandId)
+      const prior = batch.prior.get(request.commandId)
+      if (earlier !== undefined || prior !== undefined) {
+        if ((earlier?.hash ?? prior?.request_hash) !== hash)
+          return new CommandConflict({
+            message: `command ${request.commandId} was already used with a different request`,
+            subject: request.commandId
+          })
+        if (earlier !== undefined) return earlier.outcome
+        const decoded = decodeOutcome((prior as { outcome: string }).outcome)
+        return Either.isRight(decoded) ? decoded.right : corrupt("outcome", decoded.left)
+      }
+      const base = {
+        commandId: request.commandId,
+        branch: request.branch,
+        instanceId: request.instanceId,
+        cardId: request.cardId
+      }
+      const rejected = (revision: number, diagnostics: ReadonlyArray<Diagnostic>): CommandOutcome => ({
+        ...base,
+        status: "rejected",
+        revision,
+        sequence: null,
+        entryId: null,
+        fingerprint: null,
+        changedComponentIds: [],
+        diagnostics
       })
-
-    const CHUNK = 50
-    const chunks = <A>(xs: ReadonlyArray<A>): Array<ReadonlyArray<A>> => {
-      const out: Array<ReadonlyArray<A>> = []
-      for (let i = 0; i < xs.length; i += CHUNK) out.push(xs.slice(i, i + CHUNK))
-      return out
+      const record = (outcome: CommandOutcome): CommandOutcome => {
+        batch.decided.set(request.commandId, { hash, outcome })
+        batch.commands.push({ command_id: request.commandId, request_hash: hash, outcome: canonicalJson(outcome), sequence: outcome.sequence })
+        return outcome
+      }
+      const key = cacheKey(request.branch, request.instanceId)
+      let state = batch.states.get(key)
+      if (state === undefined) {
+        const loaded = batch.loaded.get(key)
+        // Every instance of the batch was loaded (see executeBatch).
+        if (loaded === undefined) return new StoreFailure({ message: `ledger store: instance ${request.instanceId} was not loaded` })
+        if (typeof loaded === "object" && "_tag" in loaded)
+          return record(rejected(0, [diagnostic("branch_not_found", loaded.message, { subject: request.branch })]))
+        state =
+          loaded === "none"
+            ? {
+                branch: request.branch,
+                instanceId: request.instanceId,
+                cardId: request.cardId,
+                ledger: emptyLedger(request.cardId),
+                revision: 0,
+                lastSequence: 0,
+                effective: undefined,
+                fingerprint: undefined
+              }
+            : loaded
+      }
+      if (state.cardId !== request.cardId)
+        return record(
+          rejected(state.revision, [
+            diagnostic("unknown_card", `instance ${request.instanceId} holds card ${state.cardId}, not ${request.cardId}`, {
+              subject: request.instanceId
+            })
+          ])
+        )
+      if (state.revision !== request.expectedRevision)
+        return record(
+          rejected(state.revision, [
+            diagnostic(
+              "revision_conflict",
+              `instance ${request.instanceId} is at revision ${state.revision}; the command expected ${request.expectedRevision}`,
+              { subject: request.instanceId, details: { expected: request.expectedRevision, actual: state.revision } }
+            )
+          ])
+        )
+      const sequence = batch.sequence + 1
+      const decision = decide(state, sequence)
+      if (decision._tag === "Reject") return record(rejected(state.revision, decision.diagnostics))
+      const revision = state.revision + 1
+      const { json: contextJson, hash: contextHash } = serializedContext(decision.context)
+      if (!knownContexts.has(contextHash) && !batch.contexts.has(contextHash)) batch.contexts.set(contextHash, contextJson)
+      batch.snapshots.push({
+        branch: request.branch,
+        instance_id: request.instanceId,
+        revision,
+        sequence,
+        card_id: request.cardId,
+        ledger: ledgerJson(decision.ledger),
+        effective: JSON.stringify(decision.effective),
+        fingerprint: decision.effective.fingerprint
+      })
+      batch.events.push({
+        sequence,
+        branch: request.branch,
+        instance_id: request.instanceId,
+        card_id: request.cardId,
+        revision,
+        command_id: request.commandId,
+        kind: request.command.kind,
+        context_hash: contextHash,
+        body: bodyJson(decision.body)
+      })
+      batch.sequence = sequence
+      batch.states.set(key, {
+        branch: request.branch,
+        instanceId: request.instanceId,
+        cardId: request.cardId,
+        ledger: decision.ledger,
+        revision,
+        lastSequence: sequence,
+        effective: undefined,
+        fingerprint: decision.effective.fingerprint
+      })
+      const cached = { revision, sequence, ledger: decision.ledger }
+      batch.onCommit.push(() => ledgerCache.set(key, cached))
+      return record({
+        ...base,
+        status: "applied",
+        revision,
+        sequence,
+        entryId: decision.body.entry?.entryId ?? null,
+        fingerprint: decision.effective.fingerprint,
+        changedComponentIds: decision.changedComponentIds,
+        diagnostics: []
+      })
     }
 
     /** Writes a batch's rows: contexts, snapshots (the conditional write), events, outcomes, the sequence. */
@@ -646,43 +719,68 @@ const make = (prefix: string) =>
         }
         for (const rows of chunks(batch.events)) yield* sql`INSERT INTO ${T.events} ${sql.insert(rows)}`
         for (const rows of chunks(batch.commands)) yield* sql`INSERT INTO ${T.commands} ${sql.insert(rows)}`
-        if (batch.sequence !== undefined && batch.sequence !== batch.start)
-          yield* sql`UPDATE ${T.meta} SET value = ${batch.sequence} WHERE key = 'sequence'`
+        if (batch.sequence !== batch.start) yield* sql`UPDATE ${T.meta} SET value = ${batch.sequence} WHERE key = 'sequence'`
         for (const hash of batch.contexts.keys()) batch.onCommit.push(() => knownContexts.add(hash))
+      })
+
+    /** Loads, under the write lock, the recorded outcomes and committed states the batch's commands need. */
+    const load = (items: ReadonlyArray<readonly [CommandRequest, Decide]>, batch: Batch) =>
+      Effect.gen(function* () {
+        const ids = [...new Set(items.map(([r]) => r.commandId))]
+        for (const part of chunks(ids)) {
+          const rows = yield* sql<{ command_id: string; request_hash: string; outcome: string }>`SELECT command_id, request_hash, outcome
+            FROM ${T.commands} WHERE ${sql.in("command_id", part)}`
+          for (const r of rows) batch.prior.set(r.command_id, r)
+        }
+        const byBranch = new Map<string, Set<string>>()
+        for (const [r] of items) {
+          if (batch.prior.has(r.commandId)) continue
+          let set = byBranch.get(r.branch)
+          if (set === undefined) byBranch.set(r.branch, (set = new Set()))
+          set.add(r.instanceId)
+        }
+        for (const [branch, instances] of byBranch) {
+          const loaded = yield* Effect.either(loadStates(branch, [...instances]))
+          if (Either.isLeft(loaded)) {
+            if (loaded.left._tag !== "BranchNotFound") return yield* Effect.fail(loaded.left)
+            for (const id of instances) batch.loaded.set(cacheKey(branch, id), loaded.left)
+          } else for (const [id, state] of loaded.right) batch.loaded.set(cacheKey(branch, id), state)
+        }
       })
 
     const executeBatch = (items: ReadonlyArray<readonly [CommandRequest, Decide]>) =>
       guard(
         Effect.suspend(() => {
-          const batch: Batch = {
-            sequence: undefined,
-            start: undefined,
-            prior: new Map(),
-            decided: new Map(),
-            states: new Map(),
-            contexts: new Map(),
-            snapshots: [],
-            events: [],
-            commands: [],
-            onCommit: []
-          }
+          const onCommit: Array<() => void> = []
           return sql
             .withTransaction(
               Effect.gen(function* () {
-                yield* lock
-                const ids = [...new Set(items.map(([r]) => r.commandId))]
-                for (const part of chunks(ids)) {
-                  const rows = yield* sql<{ command_id: string; request_hash: string; outcome: string }>`SELECT command_id, request_hash, outcome
-                    FROM ${T.commands} WHERE ${sql.in("command_id", part)}`
-                  for (const r of rows) batch.prior.set(r.command_id, r)
+                const start = yield* lockSequence
+                const batch: Batch = {
+                  sequence: start,
+                  start,
+                  prior: new Map(),
+                  decided: new Map(),
+                  loaded: new Map(),
+                  states: new Map(),
+                  contexts: new Map(),
+                  snapshots: [],
+                  events: [],
+                  commands: [],
+                  onCommit
                 }
+                yield* load(items, batch)
                 const outcomes: Array<CommandOutcome> = []
-                for (const [r, d] of items) outcomes.push(yield* one(r, d, batch))
+                for (const [r, d] of items) {
+                  const o = one(r, d, batch)
+                  if (o instanceof CommandConflict || o instanceof StoreFailure) return yield* Effect.fail(o)
+                  outcomes.push(o)
+                }
                 yield* flush(batch)
                 return outcomes
               })
             )
-            .pipe(Effect.tap(() => Effect.sync(() => batch.onCommit.forEach((f) => f()))))
+            .pipe(Effect.tap(() => Effect.sync(() => onCommit.forEach((f) => f()))))
         })
       )
 
