@@ -19,7 +19,7 @@ import type { Action, Amount, CardFilter, CardGroup, CardSelector, Condition, Ef
 import { isValidated } from "../Validated.js"
 import { EVENTS, type EventName, SCANDAL, type ZoneName } from "../Vocabulary.js"
 import { type CompiledCard, type CompiledDeck, compileDeck, effectsCastIn } from "./Compiled.js"
-import { addTally, copyRecord, countOp, emptyRecord, makeTally, type OperationTally, talliedApply } from "./Tally.js"
+import { addTally, countOp, makeTally, type OperationTally, talliedApply } from "./Tally.js"
 import type {
   CastRecord,
   CostChange,
@@ -415,7 +415,7 @@ class Draft {
 
   counters(inst: string): Record<string, number> {
     if (!this.countersOwned) {
-      this.s.counters = copyRecord(this.s.counters)
+      this.s.counters = { ...this.s.counters }
       this.countersOwned = true
     }
     const all = this.s.counters as Record<string, Record<string, number>>
@@ -430,7 +430,7 @@ class Draft {
   clearCounters(inst: string): void {
     if (this.s.counters[inst] === undefined) return
     if (!this.countersOwned) {
-      this.s.counters = copyRecord(this.s.counters)
+      this.s.counters = { ...this.s.counters }
       this.countersOwned = true
     }
     delete (this.s.counters as Record<string, unknown>)[inst]
@@ -453,7 +453,7 @@ class Draft {
 
   use(key: string): void {
     if (!this.usesOwned) {
-      this.s.uses = copyRecord(this.s.uses)
+      this.s.uses = { ...this.s.uses }
       this.usesOwned = true
     }
     ;(this.s.uses as Record<string, number>)[key] = (this.s.uses[key] ?? 0) + 1
@@ -462,7 +462,7 @@ class Draft {
   setTargets(inst: string, t: Readonly<Record<string, string>> | null): void {
     if (t === null && this.s.castTargets[inst] === undefined) return // nothing to clear (most cards have no targets)
     if (!this.targetsOwned) {
-      this.s.castTargets = copyRecord(this.s.castTargets)
+      this.s.castTargets = { ...this.s.castTargets }
       this.targetsOwned = true
     }
     const all = this.s.castTargets as Record<string, Readonly<Record<string, string>>>
@@ -479,7 +479,7 @@ class Draft {
     this.s.cast = []
     this.s.events = new Array<number>(this.c.eventIndex.size * 2).fill(0)
     this.eventsOwned = true
-    this.s.uses = emptyRecord()
+    this.s.uses = {}
     this.usesOwned = true
   }
 }

@@ -19,26 +19,22 @@ export const OP_NAMES: ReadonlyArray<string> = Object.keys(OPERATIONS)
 const OP_INDEX: ReadonlyMap<string, number> = new Map(OP_NAMES.map((n, i) => [n, i]))
 
 /**
- * An empty record in V8's dictionary mode. A plain object literal gets a
- * new hidden class for every key added in an order not seen before; records
- * keyed by card codes, operations or instances fill in a different order in
- * every game, so each new key allocated a hidden class (a map transition in
- * the runtime, several microseconds per record). A dictionary-mode object
- * adds keys to its own hash table; it keeps insertion order for `Object.keys`
- * and `JSON.stringify` like any object, and has the ordinary prototype.
+ * An empty record in V8's dictionary mode, for the playout statistics. A
+ * plain object literal gets a new hidden class for every key added in an
+ * order not seen before; the per-game records keyed by card code and by
+ * operation fill a dozen or two keys in a different order in every game, so
+ * each key allocated a hidden class (a map transition in the runtime, several
+ * microseconds per record). A dictionary-mode object adds keys to its own
+ * hash table; it keeps insertion order for `Object.keys` and `JSON.stringify`
+ * like any object, and has the ordinary prototype. (Creating one costs two
+ * runtime deletes: not worth it for the small records of a game state, whose
+ * copies stay spreads.)
  */
 export const emptyRecord = <A>(): Record<string, A> => {
   const r: Record<string, unknown> = { a: 0, b: 0 }
   delete r["a"] // deleting a property other than the last one switches the object to dictionary mode
   delete r["b"]
   return r as Record<string, A>
-}
-
-/** A copy of a record into a dictionary-mode record (see `emptyRecord`), keys in the same order. */
-export const copyRecord = <A>(from: Readonly<Record<string, A>>): Record<string, A> => {
-  const r = emptyRecord<A>()
-  for (const k in from) r[k] = from[k] as A // own enumerable keys: records here are plain data
-  return r
 }
 
 /** Counts per operation index, and the indexes in the order they were first counted. */
