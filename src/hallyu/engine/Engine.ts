@@ -681,7 +681,8 @@ const amountOf = (s: GameState, a: Amount, f: Frame, c: CompiledDeck): number =>
   return n
 }
 
-type StaticSource = { readonly src: string; readonly seat: Seat; readonly card: CompiledCard }
+/** A stage card with static effects: its controller, and one frame per static effect (`card.statics` order). */
+type StaticSource = { readonly src: string; readonly seat: Seat; readonly card: CompiledCard; readonly frames: ReadonlyArray<Frame> }
 const NO_STATICS: ReadonlyArray<StaticSource> = []
 
 /** Stage cards with static effects, with their controller (usually none). */
@@ -693,10 +694,29 @@ const staticSources = (c: CompiledDeck, s: GameState): ReadonlyArray<StaticSourc
     for (let k = 0; k < stage.length; k++) {
       const src = stage[k] as string
       const card = cardOfInst(c, s, src)
-      if (card.statics.length > 0) (out ??= []).push({ src, seat: seat as Seat, card })
+      if (card.statics.length > 0) {
+        const ctrl = seat as Seat
+        const frames = card.statics.map((ei): Frame => ({ src, card: card.index, eff: ei, ctrl, tg: null, pend: null, each: null }))
+        ;(out ??= []).push({ src, seat: ctrl, card, frames })
+      }
     }
   }
   return out ?? NO_STATICS
+}
+
+/**
+ * `staticSources` of the last state enumerated, by identity of both stages
+ * (unchanged by most actions, and shared between states until one changes).
+ * Only for `legalActions`, whose states are finished and immutable; a draft
+ * mutates its own stage copies, so resolution calls `staticSources` itself.
+ */
+let staticsMemo: { readonly c: CompiledDeck; readonly cardOf: object; readonly s0: object; readonly s1: object; readonly statics: ReadonlyArray<StaticSource> } | null = null
+const enumerationStatics = (c: CompiledDeck, s: GameState): ReadonlyArray<StaticSource> => {
+  const m = staticsMemo
+  if (m !== null && m.c === c && m.cardOf === s.cardOf && m.s0 === s.players[0].stage && m.s1 === s.players[1].stage) return m.statics
+  const statics = staticSources(c, s)
+  staticsMemo = { c, cardOf: s.cardOf, s0: s.players[0].stage, s1: s.players[1].stage, statics }
+  return statics
 }
 
 /** A card's current cost (§8.5): printed, plus static and temporary cost changes, floored at 0. */
@@ -708,10 +728,10 @@ export const currentCost = (
 ): number => {
   let cost = cardOfInst(c, s, inst).def.cost
   if (statics.length === 0 && s.costChanges.length === 0) return cost < 0 ? 0 : cost
-  for (const { src, seat, card } of statics) {
-    for (const ei of card.statics) {
-      const e = card.def.effects[ei] as EffectRecord
-      const f: Frame = { src, card: card.index, eff: ei, ctrl: seat, tg: null, pend: null, each: null }
+  for (const { card, frames } of statics) {
+    for (let j = 0; j < frames.length; j++) {
+      const f = frames[j] as Frame
+      const e = card.def.effects[f.eff] as EffectRecord
       if (!holds(c, s, e.condition, f)) continue
       for (const a of e.actions) {
         if (a.op !== "modify-cost" || typeof a.amount !== "number") continue
@@ -995,7 +1015,7 @@ const castActions = (c: CompiledDeck, s: GameState, seat: Seat, win: string, abo
     const inst = hand[k] as string
     const card = cardOfInst(c, s, inst)
     if (!castsIn(card, win)) continue
-    statics ??= staticSources(c, s)
+    statics ??= enumerationStatics(c, s)
     if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom)) continue
     if (!card.hasTargets) {
       out.push(untargetedCast(seat, inst))
