@@ -36,6 +36,7 @@ import {
   type CapturedAt,
   type CardLedger,
   type LedgerEntry,
+  removeEntry,
   replaceEntry
 } from "../ledger/Ledger.js"
 import { checkRemoval, resolveEffectiveCard } from "../Resolver.js"
@@ -186,9 +187,21 @@ interface ComponentFacts {
   readonly origin: string
 }
 
+// Effective cards are immutable: each is indexed once (a card is the "after" of one plan and the
+// "before" of the next).
+const indexCache = new WeakMap<EffectiveCardDefinition, Map<string, ComponentFacts>>()
 const indexComponents = (eff: EffectiveCardDefinition | undefined): Map<string, ComponentFacts> => {
+  if (eff === undefined) return new Map()
+  let out = indexCache.get(eff)
+  if (out === undefined) {
+    out = indexComponentsOf(eff)
+    indexCache.set(eff, out)
+  }
+  return out
+}
+
+const indexComponentsOf = (eff: EffectiveCardDefinition): Map<string, ComponentFacts> => {
   const out = new Map<string, ComponentFacts>()
-  if (eff === undefined) return out
   const generated = new Map<string, string>()
   const anchored = new Map<string, Array<string>>()
   for (const t of eff.compositionTrace) {
@@ -259,6 +272,25 @@ const remember = (runtime: Runtime, ledger: CardLedger, r: Resolved): Resolved =
   return r
 }
 
+type Sealed = ReturnType<typeof seal>
+// Sealing reads only the runtime (an immutable published catalog) and the transformation: each
+// transformation is sealed once per runtime. Entries made from it share the sealed objects, so the
+// resolver's per-rule preparation (keyed by those objects) is shared too.
+const sealCache = new WeakMap<Runtime, WeakMap<Transformation, Sealed>>()
+const sealed = (runtime: Runtime, t: Transformation): Sealed => {
+  let m = sealCache.get(runtime)
+  if (m === undefined) {
+    m = new WeakMap()
+    sealCache.set(runtime, m)
+  }
+  let r = m.get(t)
+  if (r === undefined) {
+    r = seal(runtime, t)
+    m.set(t, r)
+  }
+  return r
+}
+
 /** Resolves the current ledger of a card against a runtime's base card. */
 export const resolveCurrent = (runtime: Runtime, ledger: CardLedger): Resolved => {
   const hit = resolvedCache.get(runtime)?.get(ledger)
@@ -321,9 +353,9 @@ export const plan = (input: PlanInput): Plan => {
       authorization(runtime, activity, t.upgradeId, out)
       policy(runtime, cardId, ledger, t, undefined, out)
       if (out.length > 0) return reject(out)
-      const sealed = seal(runtime, t)
-      if (Either.isLeft(sealed)) return reject(sealed.left)
-      const next = appendEntry(ledger, sealed.right, { entryId, captured })
+      const content = sealed(runtime, t)
+      if (Either.isLeft(content)) return reject(content.left)
+      const next = appendEntry(ledger, content.right, { entryId, captured })
       if (Either.isLeft(next)) return reject(next.left)
       candidate = next.right
       created = true
@@ -334,9 +366,17 @@ export const plan = (input: PlanInput): Plan => {
       if (target === undefined) return reject([entryMissing(command.entryId)])
       authorization(runtime, activity, target.upgradeId, out)
       if (out.length > 0) return reject(out)
-      const next = checkRemoval(ledger, command.entryId, { baseCard, statuses: runtime.statuses })
-      if (Either.isLeft(next)) return reject(next.left)
-      candidate = next.right
+      // The ledger without the entry is composed once (below, and remembered); checkRemoval runs only
+      // when that composition fails, to turn new failures into dependency_violation (same result as
+      // calling it first: it returns this very removal when the composition succeeds).
+      const removed = removeEntry(ledger, command.entryId)
+      if (Either.isLeft(removed)) return reject(removed.left)
+      const resolved = remember(runtime, removed.right, resolveEffectiveCard({ baseCard, ledger: removed.right, statuses: runtime.statuses }))
+      if (Either.isLeft(resolved)) {
+        const checked = checkRemoval(ledger, command.entryId, { baseCard, statuses: runtime.statuses })
+        return reject(Either.isLeft(checked) ? checked.left : resolved.left)
+      }
+      candidate = removed.right
       removedEntryId = command.entryId
       break
     }
@@ -349,9 +389,9 @@ export const plan = (input: PlanInput): Plan => {
       if (t.upgradeId !== target.upgradeId) authorization(runtime, activity, t.upgradeId, out)
       policy(runtime, cardId, ledger, t, target.entryId, out)
       if (out.length > 0) return reject(out)
-      const sealed = seal(runtime, t)
-      if (Either.isLeft(sealed)) return reject(sealed.left)
-      const next = replaceEntry(ledger, command.entryId, sealed.right, { entryId, captured })
+      const content = sealed(runtime, t)
+      if (Either.isLeft(content)) return reject(content.left)
+      const next = replaceEntry(ledger, command.entryId, content.right, { entryId, captured })
       if (Either.isLeft(next)) return reject(next.left)
       candidate = next.right
       removedEntryId = command.entryId
@@ -360,7 +400,9 @@ export const plan = (input: PlanInput): Plan => {
     }
   }
 
-  const after = remember(runtime, candidate, resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }))
+  const after =
+    resolvedCache.get(runtime)?.get(candidate) ??
+    remember(runtime, candidate, resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }))
   if (Either.isLeft(after)) return reject(after.left)
   return {
     assessment: {

@@ -38,6 +38,7 @@
  *
  * @since 0.1.0
  */
+import { hash } from "node:crypto"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { SqlClient } from "@effect/sql"
@@ -368,8 +369,34 @@ const serializedContext = (c: ReplayContext): { readonly json: string; readonly 
   return s
 }
 
-/** The sha256 of a request's canonical JSON: the idempotence key's fingerprint. */
-export const requestHash = (request: CommandRequest): string => hashCanonical(request)
+const REQUEST_KEYS: ReadonlySet<string> = new Set(["activity", "branch", "cardId", "command", "commandId", "expectedRevision", "instanceId"])
+
+/**
+ * The sha256 of a request's canonical JSON: the idempotence key's fingerprint. A request with
+ * exactly the schema's fields (the usual case) is written directly in canonical key order (the
+ * same bytes as the kernel's writer, tested), anything else goes through `canonicalJson`;
+ * node's one-shot `hash` gives the same digest as `sha256Hex` without a Hash object.
+ */
+export const requestHash = (request: CommandRequest): string => {
+  const keys = Object.keys(request)
+  if (keys.length !== REQUEST_KEYS.size || !keys.every((k) => REQUEST_KEYS.has(k)) || !Number.isInteger(request.expectedRevision))
+    return hashCanonical(request)
+  return hash(
+    "sha256",
+    `{"activity":${JSON.stringify(request.activity)},"branch":${JSON.stringify(request.branch)},"cardId":${JSON.stringify(request.cardId)},` +
+      `"command":${canonicalJson(request.command)},"commandId":${JSON.stringify(request.commandId)},` +
+      `"expectedRevision":${request.expectedRevision},"instanceId":${JSON.stringify(request.instanceId)}}`,
+    "hex"
+  )
+}
+
+/** Canonical JSON of an outcome (keys in ordinal order), as `canonicalJson` writes it (tested). */
+export const outcomeJson = (o: CommandOutcome): string =>
+  `{"branch":${JSON.stringify(o.branch)},"cardId":${JSON.stringify(o.cardId)},"changedComponentIds":${canonicalJson(o.changedComponentIds)},` +
+  `"commandId":${JSON.stringify(o.commandId)},"diagnostics":${o.diagnostics.length === 0 ? "[]" : canonicalJson(o.diagnostics)},` +
+  `"entryId":${o.entryId === null ? "null" : JSON.stringify(o.entryId)},"fingerprint":${o.fingerprint === null ? "null" : JSON.stringify(o.fingerprint)},` +
+  `"instanceId":${JSON.stringify(o.instanceId)},"revision":${canonicalJson(o.revision)},"sequence":${o.sequence === null ? "null" : canonicalJson(o.sequence)},` +
+  `"status":${JSON.stringify(o.status)}}`
 
 const MAX_SEQUENCE = Number.MAX_SAFE_INTEGER
 
@@ -611,7 +638,7 @@ const make = (prefix: string) =>
       })
       const record = (outcome: CommandOutcome): CommandOutcome => {
         batch.decided.set(request.commandId, { hash, outcome })
-        batch.commands.push({ command_id: request.commandId, request_hash: hash, outcome: canonicalJson(outcome), sequence: outcome.sequence })
+        batch.commands.push({ command_id: request.commandId, request_hash: hash, outcome: outcomeJson(outcome), sequence: outcome.sequence })
         return outcome
       }
       const key = cacheKey(request.branch, request.instanceId)

@@ -3,7 +3,8 @@
  * the same random command logs (several instances, a forked branch, a
  * missing branch, stale revisions, retries inside and across batches) run
  * one command per transaction on one store and in random batches on another
- * give the same outcomes, byte-identical rows, and replay.
+ * give the same outcomes, byte-identical rows, and replay. The store's direct
+ * writers of outcomes and request hashes agree with the kernel's canonical JSON.
  */
 import { Effect } from "effect"
 import * as fc from "fast-check"
@@ -11,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { LedgerCommand } from "../../../src/composition/planner/Plan.js"
 import { decideWith } from "../../../src/composition/planner/Planner.js"
 import type { Runtime } from "../../../src/composition/Runtime.js"
-import { type CommandRequest, LedgerStore } from "../../../src/composition/store/LedgerStore.js"
+import { type CommandRequest, LedgerStore, outcomeJson, requestHash } from "../../../src/composition/store/LedgerStore.js"
+import { canonicalJson, hashCanonical } from "../../../src/kernel/Canonical.js"
 import { BASE, request, runtimeOf, sqliteAt, tempDir } from "./support.js"
 
 const tmp = tempDir("store-batch")
@@ -81,6 +83,9 @@ describe("executeBatch", () => {
           const b = await many.runPromise(program(true))
           expect(b.outcomes).toEqual(a.outcomes)
           applied += a.outcomes.filter((o) => o.status === "applied").length
+          // The store's direct writers give the kernel's canonical bytes.
+          for (const o of a.outcomes) expect(outcomeJson(o)).toBe(canonicalJson(o))
+          for (const r of requests) expect(requestHash(r)).toBe(hashCanonical(r))
           expect(b.dumps).toEqual(a.dumps)
           expect(b.replayed).toBe(a.replayed)
           expect(b.sequence).toBe(a.sequence)
