@@ -5,6 +5,7 @@
  */
 import { assessCommand } from "./assess.js"
 import { discoverCommand } from "./discover.js"
+import { fuzzCommand } from "./fuzz.js"
 import { hhxCommand, replayCommand, simulateCommand } from "./hhx.js"
 import { inspectCommand } from "./inspect.js"
 import { ledgerCommand } from "./ledger.js"
@@ -24,5 +25,6 @@ export const commands = [
   runCommand,
   hhxCommand,
   simulateCommand,
-  replayCommand
+  replayCommand,
+  fuzzCommand
 ] as const
