@@ -275,7 +275,6 @@ const zoneArray = (p: PlayerState, z: ZoneName): ReadonlyArray<string> => {
   }
 }
 
-
 /** Limit-use keys `<instance>/<effect index>`, built once per instance and effect (a fresh string is hashed on every use). */
 const useKeys = new Map<string, Array<string>>()
 const useKey = (inst: string, ei: number): string => {
