@@ -4,11 +4,11 @@
  * `npx cardfx fuzz --runs 100000 --seed N` (exit 1 and a minimal case when a
  * property fails).
  */
-import { Command } from "@effect/cli"
-import { NodeContext, NodeFileSystem } from "@effect/platform-node"
-import { Effect, Either, Exit, FastCheck as fc } from "effect"
+import { runCli } from "../support/cli.js"
+import { NodeFileSystem } from "@effect/platform-node"
+import { Effect, Either, FastCheck as fc } from "effect"
 import { readFileSync } from "node:fs"
-import { describe, expect, it, vi } from "vitest"
+import { describe, expect, it } from "vitest"
 import { fuzzCommand } from "../../src/cli/fuzz.js"
 import { type DecodedPackage, loadPackage } from "../../src/composition/ContentPackage.js"
 import type { StarterDeck } from "../../src/hallyu/Schema.js"
@@ -88,21 +88,7 @@ describe("fuzz (fixed seed, small budget)", () => {
   })
 })
 
-const cli = async (...args: Array<string>) => {
-  const out: Array<string> = []
-  const log = vi.spyOn(globalThis.console, "log").mockImplementation((...xs: Array<unknown>) => void out.push(xs.map(String).join(" ")))
-  const error = vi.spyOn(globalThis.console, "error").mockImplementation(() => undefined)
-  const run = Command.run(fuzzCommand, { name: "cardfx", version: "test" })
-  const exit = await Effect.runPromiseExit(run(["node", "cardfx", ...args]).pipe(Effect.provide(NodeContext.layer)))
-  log.mockRestore()
-  error.mockRestore()
-  const code = Exit.isSuccess(exit)
-    ? 0
-    : exit.cause._tag === "Fail" && typeof (exit.cause.error as { exitCode?: unknown }).exitCode === "number"
-      ? (exit.cause.error as { exitCode: number }).exitCode
-      : 2
-  return { code, out: out.join("\n") }
-}
+const cli = (...args: Array<string>) => runCli(fuzzCommand, ...args)
 
 describe("cardfx fuzz", () => {
   it("--format json prints one report document; exit 0 when every property holds", async () => {

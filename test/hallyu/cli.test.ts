@@ -1,29 +1,12 @@
 /** `cardfx hhx explain`, `cardfx simulate`, `cardfx replay`: output, formats and exit codes. */
-import { describe, expect, it, vi } from "vitest"
-import { Command } from "@effect/cli"
-import { NodeContext } from "@effect/platform-node"
-import { Effect, Exit } from "effect"
+import { runCli } from "../support/cli.js"
+import { describe, expect, it } from "vitest"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { hhxCommand, replayCommand, simulateCommand } from "../../src/cli/hhx.js"
 
-const cli = async (cmd: typeof hhxCommand | typeof simulateCommand | typeof replayCommand, ...args: Array<string>) => {
-  const out: Array<string> = []
-  const err: Array<string> = []
-  const log = vi.spyOn(globalThis.console, "log").mockImplementation((...xs: Array<unknown>) => void out.push(xs.map(String).join(" ")))
-  const error = vi.spyOn(globalThis.console, "error").mockImplementation((...xs: Array<unknown>) => void err.push(xs.map(String).join(" ")))
-  const run = Command.run(cmd as Command.Command<string, never, unknown, unknown>, { name: "cardfx", version: "test" })
-  const exit = await Effect.runPromiseExit(run(["node", "cardfx", ...args]).pipe(Effect.provide(NodeContext.layer)))
-  log.mockRestore()
-  error.mockRestore()
-  const code = Exit.isSuccess(exit)
-    ? 0
-    : exit.cause._tag === "Fail" && typeof (exit.cause.error as { exitCode?: unknown }).exitCode === "number"
-      ? (exit.cause.error as { exitCode: number }).exitCode
-      : 2
-  return { code, out: out.join("\n"), err: err.join("\n") }
-}
+const cli = (cmd: typeof hhxCommand | typeof simulateCommand | typeof replayCommand, ...args: Array<string>) => runCli(cmd, ...args)
 
 describe("cardfx hhx explain", () => {
   it("prints the records as generated text beside the printed rules_text", async () => {

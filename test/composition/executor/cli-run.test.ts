@@ -1,7 +1,5 @@
-import { describe, expect, it, vi } from "vitest"
-import { Command } from "@effect/cli"
-import { NodeContext } from "@effect/platform-node"
-import { Effect, Exit } from "effect"
+import { runCli } from "../../support/cli.js"
+import { describe, expect, it } from "vitest"
 import { join } from "node:path"
 import { writeFileSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -10,21 +8,8 @@ import { repoRoot } from "./helpers.js"
 
 /** Runs `cardfx run ARGS...`, capturing what it logs. */
 const cli = async (...args: Array<string>) => {
-  const lines: Array<string> = []
-  const push = (...xs: Array<unknown>) => void lines.push(xs.map(String).join(" "))
-  const log = vi.spyOn(globalThis.console, "log").mockImplementation(push)
-  const error = vi.spyOn(globalThis.console, "error").mockImplementation(push)
-  const run = Command.run(runCommand, { name: "cardfx run", version: "test" })
-  const exit = await Effect.runPromiseExit(run(["node", "cardfx", ...args]).pipe(Effect.provide(NodeContext.layer)))
-  log.mockRestore()
-  error.mockRestore()
-  const code = Exit.isSuccess(exit)
-    ? 0
-    : (() => {
-        const e = exit.cause._tag === "Fail" ? (exit.cause.error as { exitCode?: number }) : undefined
-        return e?.exitCode ?? 2
-      })()
-  return { code, out: lines.join("\n") }
+  const r = await runCli(runCommand, ...args)
+  return { code: r.code, out: r.all }
 }
 
 const ember = join(repoRoot, "data/scenarios/ember-affinity.scenario.json")

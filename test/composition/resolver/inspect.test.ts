@@ -1,8 +1,6 @@
 /** `cardfx inspect`: the effective card, its trace and fingerprint, human and JSON; errors as diagnostics + exit codes. */
-import { describe, expect, it, vi } from "vitest"
-import { Command } from "@effect/cli"
-import { NodeContext } from "@effect/platform-node"
-import { Effect, Exit } from "effect"
+import { runCli } from "../../support/cli.js"
+import { describe, expect, it } from "vitest"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -10,20 +8,8 @@ import { inspectCommand } from "../../../src/cli/inspect.js"
 import { BASE, ledgerWith, NUMERIC, RESIDUAL, runtimeOf } from "./support.js"
 
 const cli = async (...args: Array<string>) => {
-  const lines: Array<string> = []
-  const push = (...xs: Array<unknown>) => void lines.push(xs.map(String).join(" "))
-  const log = vi.spyOn(globalThis.console, "log").mockImplementation(push)
-  const error = vi.spyOn(globalThis.console, "error").mockImplementation(push)
-  const run = Command.run(inspectCommand, { name: "cardfx inspect", version: "test" })
-  const exit = await Effect.runPromiseExit(run(["node", "cardfx", ...args]).pipe(Effect.provide(NodeContext.layer)))
-  log.mockRestore()
-  error.mockRestore()
-  const code = Exit.isSuccess(exit)
-    ? 0
-    : exit.cause._tag === "Fail" && typeof (exit.cause.error as { exitCode?: unknown }).exitCode === "number"
-      ? (exit.cause.error as { exitCode: number }).exitCode
-      : 2
-  return { code, out: lines.join("\n") }
+  const r = await runCli(inspectCommand, ...args)
+  return { code: r.code, out: r.all }
 }
 
 describe("cardfx inspect", () => {
