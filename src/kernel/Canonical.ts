@@ -7,7 +7,6 @@
  * @since 0.1.0
  */
 import { createHash } from "node:crypto"
-import { compareOrdinal } from "./Ordinal.js"
 
 /** Why a value has no canonical form. */
 export interface NotCanonical {
@@ -68,7 +67,8 @@ const write = (v: unknown): string | undefined => {
         return out + "]"
       }
       const record = v as Record<string, unknown>
-      const keys = Object.keys(record).sort(compareOrdinal)
+      // The default sort compares UTF-16 code units: ordinal order, without a JS comparator call per pair.
+      const keys = Object.keys(record).sort()
       let out = "{"
       let first = true
       for (const k of keys) {
