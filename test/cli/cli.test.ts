@@ -1,6 +1,6 @@
 /**
- * The `cardfx` binary as users and CI run it (the built dist/, which `npm ci`
- * builds through `prepare`): output formats, exit codes, no stack traces.
+ * The `cardfx` binary as users and CI run it (the bundled bin in dist/, which
+ * `npm ci` builds through `prepare`): output formats, exit codes, no stack traces.
  */
 import { spawnSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest"
 import { writeTree } from "../support/tmp.js"
 
 const cardfx = (...args: ReadonlyArray<string>) => {
-  const r = spawnSync(process.execPath, ["dist/cli/main.js", ...args], { encoding: "utf8" })
+  const r = spawnSync(process.execPath, ["dist/cli/cardfx.mjs", ...args], { encoding: "utf8" })
   return { code: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 

