@@ -95,8 +95,10 @@ export const char = (
 
 export const combat = (...characters: Array<Character>): CombatState => ({ turn: 1, activeSide: "ally", characters })
 
-/** A DAMAGE/HEAL/APPLY_STATUS component with defaults. */
-export const dmg = (componentId: string, amount: number, extra: Partial<EffectComponent> & { target?: string; chance?: number; repeat?: number } = {}): EffectComponent =>
+export type ComponentExtra = Partial<EffectComponent> & { target?: string; chance?: number; repeat?: number }
+
+/** A component around `effect`, with the test defaults (order 10) and the optional child fields of `extra`. */
+export const component = (componentId: string, effect: Record<string, unknown>, extra: ComponentExtra = {}): EffectComponent =>
   ({
     type: "effect",
     componentId,
@@ -104,11 +106,14 @@ export const dmg = (componentId: string, amount: number, extra: Partial<EffectCo
     ...(extra.childTiming !== undefined ? { childTiming: extra.childTiming } : {}),
     ...(extra.executionScope !== undefined ? { executionScope: extra.executionScope } : {}),
     effect: {
-      type: "DAMAGE",
       target: (extra.target ?? "TARGET") as "TARGET",
-      amount,
+      ...effect,
       ...(extra.chance !== undefined ? { chance: extra.chance } : {}),
       ...(extra.repeat !== undefined ? { repeat: extra.repeat } : {})
     },
     ...(extra.children !== undefined ? { children: extra.children } : {})
   }) as EffectComponent
+
+/** A DAMAGE component with defaults. */
+export const dmg = (componentId: string, amount: number, extra: ComponentExtra = {}): EffectComponent =>
+  component(componentId, { type: "DAMAGE", amount }, extra)

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { executeSequence, type SequenceOutcome } from "../../../src/composition/executor/Execute.js"
 import type { ExecutorEvent, SequenceResult } from "../../../src/composition/executor/Events.js"
 import type { EffectComponent } from "../../../src/composition/schema/Card.js"
-import { baseRuntime, char, combat, compile, dmg } from "./helpers.js"
+import { baseRuntime, char, combat, compile, component, type ComponentExtra, dmg } from "./helpers.js"
 
 const rt = baseRuntime()
 
@@ -17,21 +17,8 @@ const impactsOf = (events: ReadonlyArray<ExecutorEvent>, nodeId: string) =>
 const order = (events: ReadonlyArray<ExecutorEvent>): Array<string> =>
   events.flatMap((e) => (e.type === "impact" || e.type === "statusApplied" ? [`${e.nodeId}>${e.targetId}`] : []))
 
-const applyStatus = (componentId: string, statusId: string, extra: Partial<EffectComponent> & { target?: string; chance?: number } = {}): EffectComponent =>
-  ({
-    type: "effect",
-    componentId,
-    order: extra.order ?? 10,
-    ...(extra.childTiming !== undefined ? { childTiming: extra.childTiming } : {}),
-    ...(extra.executionScope !== undefined ? { executionScope: extra.executionScope } : {}),
-    effect: {
-      type: "APPLY_STATUS",
-      target: (extra.target ?? "TARGET") as "TARGET",
-      statusId,
-      stacks: 1,
-      ...(extra.chance !== undefined ? { chance: extra.chance } : {})
-    }
-  }) as EffectComponent
+const applyStatus = (componentId: string, statusId: string, extra: ComponentExtra = {}): EffectComponent =>
+  component(componentId, { type: "APPLY_STATUS", statusId, stacks: 1 }, extra)
 
 const state = combat(char("hero", "ally", 50), char("a", "enemy", 100), char("b", "enemy", 100))
 
