@@ -27,14 +27,10 @@ import { resolveEffectiveCard } from "../composition/Resolver.js"
 import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
 import { makeDecoder } from "../kernel/Decode.js"
 import { readJsonFile } from "../kernel/JsonFile.js"
+import { cardOption, packagesOption } from "./assess.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { humanLine, resultFormatOption } from "./Output.js"
 
-const packageOption = Options.directory("package").pipe(
-  Options.atLeast(1),
-  Options.withDescription("A content package folder (repeatable; published together).")
-)
-const cardOption = Options.text("card").pipe(Options.withDescription("The base card's ID."))
 const withOption = Options.text("with").pipe(
   Options.repeated,
   Options.withDescription("A transformation to seal and append to the ledger, in order (repeatable).")
@@ -211,7 +207,7 @@ export const inspect = (options: {
 /** The `inspect` subcommand. */
 export const inspectCommand = Command.make(
   "inspect",
-  { packages: packageOption, card: cardOption, upgrades: withOption, ledger: ledgerOption, format: resultFormatOption },
+  { packages: packagesOption, card: cardOption, upgrades: withOption, ledger: ledgerOption, format: resultFormatOption },
   ({ card, format, ledger, packages, upgrades }) =>
     Effect.gen(function* () {
       const inspection = yield* inspect({

@@ -252,36 +252,22 @@ class Restart implements Cmd {
   toString = () => "restart"
 }
 
+const issueCommand = fc
+  .tuple(
+    fc.constantFrom("apply", "apply", "apply", "remove", "replace", "stale" as const),
+    pick,
+    fc.oneof({ arbitrary: fc.constantFrom(...UPGRADES.slice(0, 2)), weight: 6 }, { arbitrary: fc.constant(UPGRADES[2] as string), weight: 1 }),
+    fc.integer({ min: 0, max: 3 }),
+    fc.integer({ min: -2, max: 2 })
+  )
+  .map(([k, w, u, e, d]) => new Issue(k as "apply", w, u, e, d))
+
 const commands = fc.commands(
   [
     // issued commands: three times as likely as each other command
-    fc.tuple(
-      fc.constantFrom("apply", "apply", "apply", "remove", "replace", "stale" as const),
-      pick,
-      fc.oneof({ arbitrary: fc.constantFrom(...UPGRADES.slice(0, 2)), weight: 6 }, { arbitrary: fc.constant(UPGRADES[2] as string), weight: 1 }),
-      fc.integer({ min: 0, max: 3 }).map((n) => (n === 0 ? 0 : n)),
-      fc.integer({ min: -2, max: 2 })
-    ).map(
-      ([k, w, u, e, d]) => new Issue(k as "apply", w, u, e, d)
-    ),
-    fc.tuple(
-      fc.constantFrom("apply", "apply", "apply", "remove", "replace", "stale" as const),
-      pick,
-      fc.oneof({ arbitrary: fc.constantFrom(...UPGRADES.slice(0, 2)), weight: 6 }, { arbitrary: fc.constant(UPGRADES[2] as string), weight: 1 }),
-      fc.integer({ min: 0, max: 3 }).map((n) => (n === 0 ? 0 : n)),
-      fc.integer({ min: -2, max: 2 })
-    ).map(
-      ([k, w, u, e, d]) => new Issue(k as "apply", w, u, e, d)
-    ),
-    fc.tuple(
-      fc.constantFrom("apply", "apply", "apply", "remove", "replace", "stale" as const),
-      pick,
-      fc.oneof({ arbitrary: fc.constantFrom(...UPGRADES.slice(0, 2)), weight: 6 }, { arbitrary: fc.constant(UPGRADES[2] as string), weight: 1 }),
-      fc.integer({ min: 0, max: 3 }).map((n) => (n === 0 ? 0 : n)),
-      fc.integer({ min: -2, max: 2 })
-    ).map(
-      ([k, w, u, e, d]) => new Issue(k as "apply", w, u, e, d)
-    ),
+    issueCommand,
+    issueCommand,
+    issueCommand,
     fc.tuple(fc.nat(50), fc.boolean()).map(([w, t]) => new Retry(w, t)),
     fc.tuple(fc.constantFrom("b1", "b2"), fc.nat(3)).map(([n, b]) => new Fork(n, b)),
     fc.constantFrom("b1", "b2", "nope").map((n) => new Discard(n)),
