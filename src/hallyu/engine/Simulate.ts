@@ -15,7 +15,7 @@ import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { RngStream } from "../../kernel/Rng.js"
 import type { Engine, GameOptions } from "./Engine.js"
-import { addTally, emptyRecord, makeTally, talliedApply } from "./Tally.js"
+import { addTally, emptyRecord, makeTally, talliedApplyOf } from "./Tally.js"
 import type { GameAction, GameResult, GameState, TerminalReason } from "./State.js"
 
 /** The state fingerprint checked by replay. */
@@ -70,7 +70,7 @@ export const playRandom = (engine: Engine, o: PlayoutOptions): Either.Either<Pla
   const playOrder: Array<number> = []
   const operations = emptyRecord<number>()
   const tally = makeTally()
-  const tallied = talliedApply.get(engine)
+  const tallied = talliedApplyOf(engine)
   const max = o.maxActions ?? 100_000
   o.onStep?.(s, null)
   while (s.result === null && actions.length < max) {
