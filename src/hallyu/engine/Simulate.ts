@@ -29,7 +29,13 @@ export const GameLogSchema = Schema.Struct({
   decks: Schema.NullOr(Schema.Tuple(Schema.String, Schema.String)),
   actions: Schema.Array(Schema.String),
   /** Fingerprint of the initial state, then after every action (may be empty: then only legality is checked). */
-  fingerprints: Schema.Array(Schema.String)
+  fingerprints: Schema.Array(Schema.String),
+  /**
+   * True when the log records a game on purpose stopped before its end (a playout cut by its action
+   * bound, a game saved mid-way). Absent or false: the actions must reach the end of the game, or
+   * replay reports `replay_incomplete`.
+   */
+  partial: Schema.optional(Schema.Boolean)
 })
 export type GameLog = typeof GameLogSchema.Type
 
@@ -102,11 +108,24 @@ export const playRandom = (engine: Engine, o: PlayoutOptions): Either.Either<Pla
     final: s,
     actions,
     stats: { actions: actions.length, plays, operations },
-    log: { format: "hhx-log/1", deckHash: s.deckHash, seed: s.seed, decks: o.decks ?? null, actions, fingerprints: fps }
+    log: {
+      format: "hhx-log/1",
+      deckHash: s.deckHash,
+      seed: s.seed,
+      decks: o.decks ?? null,
+      actions,
+      fingerprints: fps,
+      // A playout cut by `maxActions` is a partial game, and its log says so.
+      ...(s.result === null ? { partial: true } : {})
+    }
   })
 }
 
-/** Re-executes a log, checking every action is legal and every fingerprint matches. */
+/**
+ * Re-executes a log, checking every action is legal and every fingerprint
+ * matches, and that the actions reach the end of the game unless the log
+ * says it is `partial` (`replay_incomplete` otherwise).
+ */
 export const replay = (engine: Engine, log: GameLog): Either.Either<GameState, Diagnostic> => {
   if (log.deckHash !== engine.compiled.hash) {
     return Either.left(diagnostic("replay_mismatch", "the log was recorded with another deck", { subject: "deckHash" }))
@@ -130,6 +149,15 @@ export const replay = (engine: Engine, log: GameLog): Either.Either<GameState, D
     s = next.right
     const bad = check(k + 1)
     if (bad !== undefined) return Either.left(bad)
+  }
+  if (s.result === null && log.partial !== true) {
+    const waiting = s.decision === null ? "no decision" : `a ${s.decision.d} decision of seat ${s.decision.player}`
+    return Either.left(
+      diagnostic("replay_incomplete", `the log's ${log.actions.length} actions end before the game does (turn ${s.turn}, ${waiting} pending); a log of a partial game says "partial": true`, {
+        subject: "actions",
+        details: { steps: log.actions.length, turn: s.turn }
+      })
+    )
   }
   return Either.right(s)
 }
