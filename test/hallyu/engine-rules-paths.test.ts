@@ -5,10 +5,11 @@
  */
 import { Either } from "effect"
 import { describe, expect, it } from "vitest"
-import { makeEngine } from "../../src/hallyu/engine/Engine.js"
+import { currentCost, makeEngine } from "../../src/hallyu/engine/Engine.js"
 import { playRandom } from "../../src/hallyu/engine/Simulate.js"
 import type { StarterDeck } from "../../src/hallyu/Schema.js"
 import { validateDeck } from "../../src/hallyu/Validate.js"
+import { craft, engine } from "./engine-fixtures.js"
 import { deckText, parse } from "./fixtures.js"
 
 const mustEngine = (deck: StarterDeck | undefined) => {
@@ -55,5 +56,30 @@ describe("a validated deck is immutable (issue 12.8)", () => {
     expect(e.compiled.hash).toBe(reference.compiled.hash)
     expect(e.deck.rules.parameters.trend_cap).toBe(10)
     for (const seed of ["imm/1", "imm/2", "imm/3"]) expect(actionsOf(e, seed)).toEqual(actionsOf(reference, seed))
+  })
+})
+
+describe("the zero floor after each cost change (issue 12.10, RULES.md §8.5)", () => {
+  // Concept Reveal (020, a dreamy Moment, cost 1) in seat 0's hand; two Actor-Idol Daeun (006, your
+  // dreamy Moments cost 1 less) on seat 0's stage; Broadcast Tower (013, the opponent's cards cost 1
+  // more) on seat 1's stage. Each change floored: 1 → 0 → 0 → 1. The total floored once would be 0.
+  it("two reductions then an increase: 1, not 0", () => {
+    const s = craft({ p0: { hand: ["020"], stage: ["006", "006"], fandom: 0 }, p1: { stage: ["013"] } })
+    expect(currentCost(engine.compiled, s, "p0-h1")).toBe(1)
+    expect(engine.legalActions(s).map((a) => a.id)).toEqual(["end-turn"]) // cannot pay 1 with 0 Fandom
+    const withOne = craft({ p0: { hand: ["020"], stage: ["006", "006"], fandom: 1 }, p1: { stage: ["013"] } })
+    expect(engine.legalActions(withOne).some((a) => a.id.startsWith("cast:p0-h1"))).toBe(true)
+  })
+  it("temporary changes are floored one by one too, after the static ones", () => {
+    const s = craft({ p0: { hand: ["020"], stage: ["006"] } })
+    expect(currentCost(engine.compiled, s, "p0-h1")).toBe(0)
+    const temp = {
+      ...s,
+      costChanges: [
+        { ctrl: 0 as const, group: null, inst: "p0-h1", amount: -2, until: "end-of-turn" as const },
+        { ctrl: 0 as const, group: null, inst: "p0-h1", amount: 1, until: "end-of-turn" as const }
+      ]
+    }
+    expect(currentCost(engine.compiled, temp, "p0-h1")).toBe(1) // 1 → 0 (static) → 0 → 1; once: 0
   })
 })

@@ -111,7 +111,7 @@ export const makeEngine = (deck: StarterDeck): Either.Either<Engine, Diagnostic>
 }
 
 
-/** A card's current cost (§7.2): printed, plus static and temporary cost changes, floored at 0. */
+/** A card's current cost (§8.5): printed, then each static and temporary cost change, floored at 0 after each. */
 export const currentCost = (c: CompiledDeck, s: GameState, inst: string, statics?: ReadonlyArray<StaticSource>): number => {
   const rt = makeRuntime(c) // fresh memo tables: this entry point is for tests and tools, not the hot path
   return statics === undefined ? costOf(rt, s, inst) : costOf(rt, s, inst, statics)

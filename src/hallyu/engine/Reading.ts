@@ -213,15 +213,18 @@ export const enumerationStatics = (c: Runtime, s: GameState): ReadonlyArray<Stat
   return statics
 }
 
-/** A card's current cost (§8.5): printed, plus static and temporary cost changes, floored at 0. */
+/** A card's current cost (§8.5): printed, then each static and each temporary cost change, floored at 0 after each. */
 export const costOf = (
   c: Runtime,
   s: GameState,
   inst: string,
   statics: ReadonlyArray<StaticSource> = staticSources(c, s)
 ): number => {
-  let cost = cardOfInst(c, s, inst).def.cost
-  if (statics.length === 0 && s.costChanges.length === 0) return cost < 0 ? 0 : cost
+  const printed = cardOfInst(c, s, inst).def.cost
+  let cost = printed < 0 ? 0 : printed
+  if (statics.length === 0 && s.costChanges.length === 0) return cost
+  // Each cost change is applied and then the zero floor enforced (§8.5): the seed's "Apply a cost
+  // change, then enforce the zero floor", in the order static changes, then temporary ones.
   for (const { card, frames } of statics) {
     for (let j = 0; j < frames.length; j++) {
       const f = frames[j] as Frame
@@ -229,15 +232,17 @@ export const costOf = (
       if (!holds(c, s, e.condition, f)) continue
       for (const a of e.actions) {
         if (a.op !== "modify-cost" || typeof a.amount !== "number") continue
-        if (holds(c, s, a.condition, f) && selectorContains(c, s, f, a.card, inst)) cost += a.amount
+        if (holds(c, s, a.condition, f) && selectorContains(c, s, f, a.card, inst)) cost = floored(cost + a.amount)
       }
     }
   }
   for (const m of s.costChanges) {
-    if (m.inst !== null ? m.inst === inst : m.group !== null && inGroup(c, s, m.ctrl, m.group, inst)) cost += m.amount
+    if (m.inst !== null ? m.inst === inst : m.group !== null && inGroup(c, s, m.ctrl, m.group, inst)) cost = floored(cost + m.amount)
   }
-  return cost < 0 ? 0 : cost
+  return cost
 }
+
+const floored = (n: number): number => (n < 0 ? 0 : n)
 
 export const selectorContains = (c: Runtime, s: GameState, f: Frame, sel: CardSelector, inst: string): boolean =>
   typeof sel === "object" && "group" in sel ? inGroup(c, s, f.ctrl, sel.group, inst) : cardsOf(c, s, f, sel).includes(inst)
