@@ -15,7 +15,7 @@ import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { RngStream } from "../../kernel/Rng.js"
 import type { Engine, GameOptions } from "./Engine.js"
-import { addTally, emptyRecord, makeTally, talliedApplyOf } from "./Tally.js"
+import { addTally, emptyRecord, makeTally, OP_NAMES, talliedApplyOf } from "./Tally.js"
 import type { GameAction, GameResult, GameState, TerminalReason } from "./State.js"
 
 /** The state fingerprint checked by replay. */
@@ -170,6 +170,7 @@ export interface SimulationSummary {
   readonly turns: { readonly min: number; readonly mean: number; readonly max: number }
   readonly actions: number
   readonly plays: Record<string, number>
+  /** Executions per operation, every operation of the vocabulary listed (0: not reached). */
   readonly operations: Record<string, number>
 }
 
@@ -189,7 +190,10 @@ export const simulate = (
   const wins = { "0": 0, "1": 0, draw: 0 }
   const reasons: Record<TerminalReason | "unfinished", number> = { composure: 0, "trend-cap": 0, simultaneous: 0, "turn-limit": 0, unfinished: 0 }
   const plays: Record<string, number> = {}
+  // Every operation is listed, 0 when no game executed it, so a summary shows what a run covered
+  // (and summaries of chunks merge by adding counts key by key).
   const operations: Record<string, number> = {}
+  for (const op of OP_NAMES) operations[op] = 0
   let tMin = Number.MAX_SAFE_INTEGER
   let tMax = 0
   let tSum = 0
