@@ -2,8 +2,9 @@
 /**
  * Golden outputs of the Hallyu Hex engine, recorded from the built bin.
  *
- * `node scripts/hallyu-golden.mjs` runs `cardfx simulate` (three seeds, one
- * with `--log`) and `cardfx replay` of that log with `dist/cli/cardfx.mjs`
+ * `node scripts/hallyu-golden.mjs` runs `cardfx simulate` (three seeds of the
+ * starter deck, one with `--log`, and the rule-paths test deck, logged) and
+ * `cardfx replay` of the first log with `dist/cli/cardfx.mjs`
  * and writes test/hallyu/fixtures/golden.json: each run's arguments, its
  * stdout (summaries verbatim, long outputs as sha256) and the sha256 of the
  * log file. test/hallyu/engine-golden.test.ts replays the same arguments
@@ -29,7 +30,13 @@ export const runs = [
   { name: "simulate seed 1 × 2000", args: ["simulate", "--games", "2000", "--seed", "1", "--format", "json"], keep: "stdout" },
   { name: "simulate seed golden × 500", args: ["simulate", "--games", "500", "--seed", "golden", "--format", "json"], keep: "stdout" },
   { name: "simulate seed 7 × 300, logged", args: ["simulate", "--games", "300", "--seed", "7", "--format", "json", "--log", "{log}"], keep: "stdout", log: true },
-  { name: "replay of the seed 7 log", args: ["replay", "{log}", "--format", "json"], keep: "sha256" }
+  { name: "replay of the seed 7 log", args: ["replay", "{log}", "--format", "json"], keep: "sha256" },
+  {
+    name: "simulate the rule-paths deck, seed 3 × 300, logged",
+    args: ["simulate", "--deck", "test/hallyu/fixtures/rule-paths.deck.json", "--games", "300", "--seed", "3", "--format", "json", "--log", "{log}"],
+    keep: "stdout",
+    log: true
+  }
 ]
 
 const record = () => {
