@@ -36,15 +36,18 @@ export const emit = (d: Draft, ev: number, seat: Seat, inst: string | null): voi
   d.bumpEvent(ev * 2 + seat)
   terminalCheck(d)
   if (d.s.result !== null || c.triggerOn[ev] !== true) return
-  const event = EVENTS[ev] as EventName // ev is an EVENTS index
   const s = d.s as GameState
   for (const holder of BOTH[s.active]) {
-    for (const src of s.players[holder].stage) {
+    const stage = s.players[holder].stage
+    for (let k = 0; k < stage.length; k++) {
+      const src = stage[k] as string
       const card = cardOfInst(c, s, src)
-      for (const ei of card.triggered) {
+      const listening = card.triggersOn[ev] as ReadonlyArray<number> // one list per event index
+      for (let j = 0; j < listening.length; j++) {
+        const ei = listening[j] as number
         const e = card.def.effects[ei] as EffectRecord
         const t = e.trigger
-        if (t === undefined || t.event !== event) continue
+        if (t === undefined) continue
         if (t.player === "self" ? seat !== holder : t.player === "opponent" ? seat === holder : false) continue
         if (t.filter !== undefined && (inst === null || !matches(c, s, inst, t.filter))) continue
         const key = c.memo.useKey(src, ei)
