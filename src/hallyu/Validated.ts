@@ -1,6 +1,9 @@
 /**
  * Which deck values came out of `validateDeck` with no error. The engine
  * accepts only those, so unknown facts or operations can never reach it.
+ * A validated deck is immutable: `validateDeck` returns its own deep copy,
+ * deeply frozen, so neither a later change to the document it was decoded
+ * from nor an assignment to the deck itself can reach an engine.
  *
  * @since 0.1.0
  */
@@ -8,10 +11,19 @@ import type { StarterDeck } from "./Schema.js"
 
 const validated = new WeakSet<StarterDeck>()
 
-/** @internal Called by `validateDeck` on the deck it returns. */
+const deepFreeze = <A>(value: A): A => {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v)
+    Object.freeze(value)
+  }
+  return value
+}
+
+/** @internal Called by `validateDeck` on the deck it returns: returns a deeply frozen copy, marked validated. */
 export const markValidated = (deck: StarterDeck): StarterDeck => {
-  validated.add(deck)
-  return deck
+  const own = deepFreeze(structuredClone(deck))
+  validated.add(own)
+  return own
 }
 
 /** Whether `validateDeck` returned this deck value. */

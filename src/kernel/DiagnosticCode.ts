@@ -97,6 +97,7 @@ const table = {
   effect_id_mismatch: { tag: "EffectIdMismatch", domain: "hallyu", meaning: "An effect ID is not `<card code>-E<n>` in array order." },
   illegal_action: { tag: "IllegalAction", domain: "hallyu", meaning: "The action is not legal in the current game state." },
   game_over: { tag: "GameOver", domain: "hallyu", meaning: "The game has ended; no further action is legal." },
+  replay_incomplete: { tag: "ReplayIncomplete", domain: "hallyu", meaning: "A game log's actions end before the game does, and the log does not say it is partial." },
 
   // ---- command line ----
   usage_error: { tag: "UsageError", domain: "cli", meaning: "The command line is not valid for this command." }

@@ -157,6 +157,8 @@ export class EffectIdMismatch extends Schema.TaggedError<EffectIdMismatch>()("Ef
 export class IllegalAction extends Schema.TaggedError<IllegalAction>()("IllegalAction", { code: Schema.tag("illegal_action"), ...fields }) {}
 /** `game_over`: The game has ended; no further action is legal. */
 export class GameOver extends Schema.TaggedError<GameOver>()("GameOver", { code: Schema.tag("game_over"), ...fields }) {}
+/** `replay_incomplete`: A game log's actions end before the game does, and the log does not say it is partial. */
+export class ReplayIncomplete extends Schema.TaggedError<ReplayIncomplete>()("ReplayIncomplete", { code: Schema.tag("replay_incomplete"), ...fields }) {}
 /** `usage_error`: The command line is not valid for this command. */
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { code: Schema.tag("usage_error"), ...fields }) {}
 
@@ -233,6 +235,7 @@ export const errorClassByCode = {
   effect_id_mismatch: EffectIdMismatch,
   illegal_action: IllegalAction,
   game_over: GameOver,
+  replay_incomplete: ReplayIncomplete,
   usage_error: UsageError
 } as const satisfies { readonly [C in DiagnosticCode]: unknown }
 

@@ -10,8 +10,8 @@ export const engine: Engine = (() => {
   return e.right
 })()
 
-const indexOfCode = (code: string): number => {
-  const i = engine.deck.cards.findIndex((c) => c.code === code || c.code === `HHX-PROTO-${code}`)
+const indexOfCode = (e: Engine, code: string): number => {
+  const i = e.deck.cards.findIndex((c) => c.code === code || c.code === `HHX-PROTO-${code}`)
   if (i < 0) throw new Error(`no card ${code}`)
   return i
 }
@@ -32,7 +32,17 @@ export interface SeatSpec {
  * `p0-h1` is seat 0's first hand card. Stars on the stage carry their
  * printed starting Scandal. Seat `active` is in its main window.
  */
-export const craft = (spec: { readonly active?: Seat; readonly turn?: number; readonly p0?: SeatSpec; readonly p1?: SeatSpec }): GameState => {
+export interface CraftSpec {
+  readonly active?: Seat
+  readonly turn?: number
+  readonly p0?: SeatSpec
+  readonly p1?: SeatSpec
+}
+
+export const craft = (spec: CraftSpec): GameState => craftFor(engine, spec)
+
+/** `craft` for any engine's deck (decks built for a test). */
+export const craftFor = (engine: Engine, spec: CraftSpec): GameState => {
   const base = engine.newGame({ seed: "craft" })
   if (Either.isLeft(base)) throw new Error(base.left.message)
   const cardOf: Record<string, number> = {}
@@ -41,7 +51,7 @@ export const craft = (spec: { readonly active?: Seat; readonly turn?: number; re
     const zone = (letter: string, codes: ReadonlyArray<string> = []): Array<string> =>
       codes.map((code, k) => {
         const inst = `p${n}-${letter}${k + 1}`
-        cardOf[inst] = indexOfCode(code)
+        cardOf[inst] = indexOfCode(engine, code)
         const def = engine.deck.cards[cardOf[inst] as number]
         if (letter === "s" && def?.type === "star" && (def.starting_scandal ?? 0) > 0) counters[inst] = { scandal: def.starting_scandal ?? 0 }
         return inst
@@ -73,15 +83,18 @@ export const craft = (spec: { readonly active?: Seat; readonly turn?: number; re
   }
 }
 
-export const ids = (s: GameState): Array<string> => engine.legalActions(s).map((a) => a.id)
+export const ids = (s: GameState, e: Engine = engine): Array<string> => e.legalActions(s).map((a) => a.id)
 
 /** Applies actions by ID, failing the test on an illegal one. */
-export const play = (s: GameState, ...actions: ReadonlyArray<string>): GameState => {
+export const play = (s: GameState, ...actions: ReadonlyArray<string>): GameState => playOn(engine, s, ...actions)
+
+/** `play` on any engine. */
+export const playOn = (engine: Engine, s: GameState, ...actions: ReadonlyArray<string>): GameState => {
   let cur = s
   for (const a of actions) {
     const r = engine.apply(cur, a)
     if (Either.isLeft(r)) {
-      expect.fail(`${a} is not legal: ${r.left.message}; legal: ${ids(cur).join(" ")}`)
+      expect.fail(`${a} is not legal: ${r.left.message}; legal: ${ids(cur, engine).join(" ")}`)
       return cur
     }
     cur = r.right

@@ -23,6 +23,8 @@ export interface CompiledCard {
   readonly onEnter: ReadonlyArray<number>
   readonly activated: ReadonlyArray<number>
   readonly triggered: ReadonlyArray<number>
+  /** The triggered effects listening to each event, by event index (`eventIndex`): what `emit` scans. */
+  readonly triggersOn: ReadonlyArray<ReadonlyArray<number>>
   readonly replacement: ReadonlyArray<number>
   readonly statics: ReadonlyArray<number>
   /** Whether any effect of the card has targets. */
@@ -164,6 +166,7 @@ export const compileDeck = (deck: StarterDeck): CompiledDeck => {
       onEnter: indexes(def.effects, "on-enter"),
       activated: indexes(def.effects, "activated"),
       triggered: indexes(def.effects, "triggered"),
+      triggersOn: EVENTS.map((ev) => def.effects.flatMap((e, i) => (e.kind === "triggered" && e.trigger?.event === ev ? [i] : []))),
       replacement: indexes(def.effects, "replacement"),
       statics: indexes(def.effects, "static"),
       hasTargets: def.effects.some((e) => (e.targets?.length ?? 0) > 0),

@@ -15,7 +15,7 @@ import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { RngStream } from "../../kernel/Rng.js"
 import type { Engine, GameOptions } from "./Engine.js"
-import { addTally, emptyRecord, makeTally, talliedApply } from "./Tally.js"
+import { addTally, emptyRecord, makeTally, OP_NAMES, talliedApplyOf } from "./Tally.js"
 import type { GameAction, GameResult, GameState, TerminalReason } from "./State.js"
 
 /** The state fingerprint checked by replay. */
@@ -29,7 +29,13 @@ export const GameLogSchema = Schema.Struct({
   decks: Schema.NullOr(Schema.Tuple(Schema.String, Schema.String)),
   actions: Schema.Array(Schema.String),
   /** Fingerprint of the initial state, then after every action (may be empty: then only legality is checked). */
-  fingerprints: Schema.Array(Schema.String)
+  fingerprints: Schema.Array(Schema.String),
+  /**
+   * True when the log records a game on purpose stopped before its end (a playout cut by its action
+   * bound, a game saved mid-way). Absent or false: the actions must reach the end of the game, or
+   * replay reports `replay_incomplete`.
+   */
+  partial: Schema.optional(Schema.Boolean)
 })
 export type GameLog = typeof GameLogSchema.Type
 
@@ -70,7 +76,7 @@ export const playRandom = (engine: Engine, o: PlayoutOptions): Either.Either<Pla
   const playOrder: Array<number> = []
   const operations = emptyRecord<number>()
   const tally = makeTally()
-  const tallied = talliedApply.get(engine)
+  const tallied = talliedApplyOf(engine)
   const max = o.maxActions ?? 100_000
   o.onStep?.(s, null)
   while (s.result === null && actions.length < max) {
@@ -102,11 +108,24 @@ export const playRandom = (engine: Engine, o: PlayoutOptions): Either.Either<Pla
     final: s,
     actions,
     stats: { actions: actions.length, plays, operations },
-    log: { format: "hhx-log/1", deckHash: s.deckHash, seed: s.seed, decks: o.decks ?? null, actions, fingerprints: fps }
+    log: {
+      format: "hhx-log/1",
+      deckHash: s.deckHash,
+      seed: s.seed,
+      decks: o.decks ?? null,
+      actions,
+      fingerprints: fps,
+      // A playout cut by `maxActions` is a partial game, and its log says so.
+      ...(s.result === null ? { partial: true } : {})
+    }
   })
 }
 
-/** Re-executes a log, checking every action is legal and every fingerprint matches. */
+/**
+ * Re-executes a log, checking every action is legal and every fingerprint
+ * matches, and that the actions reach the end of the game unless the log
+ * says it is `partial` (`replay_incomplete` otherwise).
+ */
 export const replay = (engine: Engine, log: GameLog): Either.Either<GameState, Diagnostic> => {
   if (log.deckHash !== engine.compiled.hash) {
     return Either.left(diagnostic("replay_mismatch", "the log was recorded with another deck", { subject: "deckHash" }))
@@ -131,6 +150,15 @@ export const replay = (engine: Engine, log: GameLog): Either.Either<GameState, D
     const bad = check(k + 1)
     if (bad !== undefined) return Either.left(bad)
   }
+  if (s.result === null && log.partial !== true) {
+    const waiting = s.decision === null ? "no decision" : `a ${s.decision.d} decision of seat ${s.decision.player}`
+    return Either.left(
+      diagnostic("replay_incomplete", `the log's ${log.actions.length} actions end before the game does (turn ${s.turn}, ${waiting} pending); a log of a partial game says "partial": true`, {
+        subject: "actions",
+        details: { steps: log.actions.length, turn: s.turn }
+      })
+    )
+  }
   return Either.right(s)
 }
 
@@ -142,6 +170,7 @@ export interface SimulationSummary {
   readonly turns: { readonly min: number; readonly mean: number; readonly max: number }
   readonly actions: number
   readonly plays: Record<string, number>
+  /** Executions per operation, every operation of the vocabulary listed (0: not reached). */
   readonly operations: Record<string, number>
 }
 
@@ -161,7 +190,10 @@ export const simulate = (
   const wins = { "0": 0, "1": 0, draw: 0 }
   const reasons: Record<TerminalReason | "unfinished", number> = { composure: 0, "trend-cap": 0, simultaneous: 0, "turn-limit": 0, unfinished: 0 }
   const plays: Record<string, number> = {}
+  // Every operation is listed, 0 when no game executed it, so a summary shows what a run covered
+  // (and summaries of chunks merge by adding counts key by key).
   const operations: Record<string, number> = {}
+  for (const op of OP_NAMES) operations[op] = 0
   let tMin = Number.MAX_SAFE_INTEGER
   let tMax = 0
   let tSum = 0

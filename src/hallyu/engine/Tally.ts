@@ -61,7 +61,9 @@ export const addTally = (t: OperationTally, into: Record<string, number>): void 
   }
 }
 
-/** `apply` counting into a tally; registered by `makeEngine` for the engines it builds. */
+/** `apply` counting into a tally; the engines `makeEngine` builds carry one as `applyTallied`. */
 export type TalliedApply = (state: GameState, action: GameAction, tally: OperationTally) => Either.Either<GameState, Diagnostic>
 
-export const talliedApply = new WeakMap<object, TalliedApply>()
+/** The tallied `apply` of an engine built by `makeEngine` (an engine built otherwise has none). */
+export const talliedApplyOf = (engine: object): TalliedApply | undefined =>
+  "applyTallied" in engine && typeof engine.applyTallied === "function" ? (engine.applyTallied as TalliedApply) : undefined

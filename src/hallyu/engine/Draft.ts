@@ -1,0 +1,228 @@
+/**
+ * The copy-on-write draft of a state that one `apply` (or setup) resolves
+ * on: only the parts of the state an action touches are copied (players,
+ * their zone arrays, counters, event counts, limit uses, chosen targets, the
+ * trigger queue); the rest is shared with the previous state, which is never
+ * mutated. The draft also carries the action's resolution budget and the
+ * operation tally of a playout.
+ *
+ * @since 0.1.0
+ */
+import { type Budget, makeBudget } from "../../kernel/Budget.js"
+import type { ZoneName } from "../Vocabulary.js"
+import type { Runtime } from "./Runtime.js"
+import type { OperationTally } from "./Tally.js"
+import type { Frame, GameState, PlayerState, Seat, Work } from "./State.js"
+
+/** Resolution steps one action may take; a starter-deck action takes a few dozen. */
+export const RESOLUTION_BUDGET = 100_000
+
+export const zoneIndex = (z: ZoneName): number => (z === "deck" ? 0 : z === "hand" ? 1 : z === "stage" ? 2 : z === "archive" ? 3 : 4)
+
+/** A player's zone by name, read with named property loads (a computed key is a megamorphic keyed load). */
+export const zoneArray = (p: PlayerState, z: ZoneName): ReadonlyArray<string> => {
+  switch (z) {
+    case "deck":
+      return p.deck
+    case "hand":
+      return p.hand
+    case "stage":
+      return p.stage
+    case "archive":
+      return p.archive
+    case "pending":
+      return p.pending
+  }
+}
+
+export type MPlayer = { -readonly [K in keyof PlayerState]: PlayerState[K] }
+export type MState = { -readonly [K in keyof GameState]: GameState[K] }
+
+/**
+ * A shallow copy of a state, written out field by field in the order
+ * `newGame` creates them: every state then has one hidden class, so reads
+ * of its fields stay monomorphic, and the copy is a plain allocation (a
+ * spread of states of several hidden classes took V8's slow clone path).
+ */
+const copyState = (s: GameState): MState => ({
+  format: s.format,
+  deckHash: s.deckHash,
+  seed: s.seed,
+  rng: s.rng,
+  cardOf: s.cardOf,
+  turn: s.turn,
+  active: s.active,
+  first: s.first,
+  players: s.players,
+  counters: s.counters,
+  toneChanges: s.toneChanges,
+  costChanges: s.costChanges,
+  damage: s.damage,
+  castTargets: s.castTargets,
+  cast: s.cast,
+  events: s.events,
+  uses: s.uses,
+  looks: s.looks,
+  work: s.work,
+  queue: s.queue,
+  decision: s.decision,
+  result: s.result,
+  ply: s.ply
+})
+
+/** A shallow copy of a player's state, field by field (see `copyState`). */
+const copyPlayer = (p: PlayerState): MPlayer => ({
+  composure: p.composure,
+  fandom: p.fandom,
+  trend: p.trend,
+  deck: p.deck,
+  hand: p.hand,
+  stage: p.stage,
+  archive: p.archive,
+  pending: p.pending
+})
+
+export class Draft {
+  readonly s: MState
+  readonly work: Array<Work>
+  queue: Array<Frame> | null = null
+  /** Resolution steps per `apply` (see `run`). */
+  readonly budget: Budget = makeBudget(RESOLUTION_BUDGET)
+  /** Counts operations executed, for simulation summaries. */
+  ops: OperationTally | null = null
+  private playersOwned = false
+  /** Bits 0-1: player objects copied; bits 2-11: zone arrays copied (seat * 5 + zone). */
+  private owned = 0
+  private countersOwned = false
+  private counterInner: Array<string> | null = null
+  private eventsOwned = false
+  private usesOwned = false
+  private targetsOwned = false
+
+  constructor(
+    readonly c: Runtime,
+    state: GameState
+  ) {
+    this.s = copyState(state)
+    this.work = state.work.slice()
+  }
+
+  finish(): GameState {
+    this.s.work = this.work
+    if (this.queue !== null) this.s.queue = this.queue
+    return this.s
+  }
+
+  get players(): readonly [PlayerState, PlayerState] {
+    return this.s.players
+  }
+
+  player(seat: Seat): MPlayer {
+    if (!this.playersOwned) {
+      this.s.players = [this.s.players[0], this.s.players[1]]
+      this.playersOwned = true
+    }
+    const ps = this.s.players as unknown as [MPlayer, MPlayer] // owned copy made above
+    if ((this.owned & (1 << seat)) === 0) {
+      ps[seat] = copyPlayer(ps[seat])
+      this.owned |= 1 << seat
+    }
+    return ps[seat]
+  }
+
+  zone(seat: Seat, z: ZoneName): Array<string> {
+    const p = this.player(seat)
+    const bit = 1 << (2 + seat * 5 + zoneIndex(z))
+    if ((this.owned & bit) !== 0) return zoneArray(p, z) as Array<string> // owned: copied earlier in this draft
+    this.owned |= bit
+    const copy = zoneArray(p, z).slice()
+    switch (z) {
+      case "deck":
+        p.deck = copy
+        break
+      case "hand":
+        p.hand = copy
+        break
+      case "stage":
+        p.stage = copy
+        break
+      case "archive":
+        p.archive = copy
+        break
+      case "pending":
+        p.pending = copy
+        break
+    }
+    return copy
+  }
+
+  counters(inst: string): Record<string, number> {
+    if (!this.countersOwned) {
+      this.s.counters = { ...this.s.counters }
+      this.countersOwned = true
+    }
+    const all = this.s.counters as Record<string, Record<string, number>>
+    if (this.counterInner === null) this.counterInner = []
+    if (!this.counterInner.includes(inst)) {
+      all[inst] = { ...(all[inst] ?? {}) }
+      this.counterInner.push(inst)
+    }
+    return all[inst] as Record<string, number>
+  }
+
+  clearCounters(inst: string): void {
+    if (this.s.counters[inst] === undefined) return
+    if (!this.countersOwned) {
+      this.s.counters = { ...this.s.counters }
+      this.countersOwned = true
+    }
+    delete (this.s.counters as Record<string, unknown>)[inst]
+    if (this.counterInner !== null) this.counterInner = this.counterInner.filter((x) => x !== inst)
+  }
+
+  /** Drops an instance's counter record once it holds no counter (only positive counts are kept). */
+  pruneCounters(inst: string): void {
+    const cs = this.s.counters[inst]
+    if (cs !== undefined && Object.keys(cs).length === 0) this.clearCounters(inst)
+  }
+
+  bumpEvent(i: number): void {
+    if (!this.eventsOwned) {
+      this.s.events = this.s.events.slice()
+      this.eventsOwned = true
+    }
+    ;(this.s.events as Array<number>)[i] = (this.s.events[i] ?? 0) + 1
+  }
+
+  use(key: string): void {
+    if (!this.usesOwned) {
+      this.s.uses = { ...this.s.uses }
+      this.usesOwned = true
+    }
+    ;(this.s.uses as Record<string, number>)[key] = (this.s.uses[key] ?? 0) + 1
+  }
+
+  setTargets(inst: string, t: Readonly<Record<string, string>> | null): void {
+    if (t === null && this.s.castTargets[inst] === undefined) return // nothing to clear (most cards have no targets)
+    if (!this.targetsOwned) {
+      this.s.castTargets = { ...this.s.castTargets }
+      this.targetsOwned = true
+    }
+    const all = this.s.castTargets as Record<string, Readonly<Record<string, string>>>
+    if (t === null) delete all[inst]
+    else all[inst] = t
+  }
+
+  enqueue(f: Frame): void {
+    if (this.queue === null) this.queue = this.s.queue.slice()
+    this.queue.push(f)
+  }
+
+  resetTurn(): void {
+    this.s.cast = []
+    this.s.events = new Array<number>(this.c.eventIndex.size * 2).fill(0)
+    this.eventsOwned = true
+    this.s.uses = {}
+    this.usesOwned = true
+  }
+}

@@ -1,0 +1,271 @@
+/**
+ * Legal actions (RULES.md §5.2, §7, §8): what the player to act may declare
+ * under the pending decision, in ordinal order of the action IDs, and
+ * `explain`'s typed reason why any other action is not legal.
+ *
+ * @since 0.1.0
+ */
+import { compareOrdinal } from "../../kernel/Ordinal.js"
+import type { Action, EffectRecord } from "../Schema.js"
+import { type CompiledCard, effectsCastIn } from "./Compiled.js"
+import {
+  amountOf,
+  cardOfInst,
+  cardsOf,
+  costOf,
+  effectOf,
+  enumerationStatics,
+  groupCards,
+  holds,
+  playerSeats,
+  resolveList,
+  type StaticSource,
+  staticSources
+} from "./Reading.js"
+import type { Runtime } from "./Runtime.js"
+import type { Decision, Frame, GameAction, GameState, Seat } from "./State.js"
+import { hasTargetChoice, pushTargeted, targetChoices } from "./Targets.js"
+
+/** Why an action is not legal now. */
+export type IllegalReason =
+  | "game-over"
+  | "not-your-decision"
+  | "wrong-window"
+  | "not-in-hand"
+  | "not-on-stage"
+  | "not-enough-fandom"
+  | "cannot-pay-activation-cost"
+  | "limit-reached"
+  | "no-legal-target"
+  | "illegal-target"
+  | "condition-false"
+  | "for-each-empty"
+  | "no-such-option"
+  | "unknown-action"
+
+export type Explanation = { readonly legal: true } | { readonly legal: false; readonly reason: IllegalReason; readonly message: string }
+
+const byId = (a: GameAction, b: GameAction): number => compareOrdinal(a.id, b.id)
+
+/**
+ * Stable ordinal sort by ID (the order `sort(byId)` gives). Offers are a
+ * handful of actions, mostly in order already: an insertion sort with direct
+ * string comparison beats the comparator calls of `Array.prototype.sort`.
+ */
+const sortById = (xs: Array<GameAction>): Array<GameAction> => {
+  if (xs.length > 32) return xs.sort(byId)
+  for (let i = 1; i < xs.length; i++) {
+    const x = xs[i] as GameAction
+    const id = x.id
+    let j = i - 1
+    while (j >= 0 && (xs[j] as GameAction).id > id) {
+      xs[j + 1] = xs[j] as GameAction
+      j--
+    }
+    xs[j + 1] = x
+  }
+  return xs
+}
+export const effectsForWindow = (card: CompiledCard, win: string): ReadonlyArray<number> =>
+  win === "main" ? card.onResolve : (card.windowEffects.get(win) ?? effectsCastIn(card.def, card.onResolve, win))
+
+/** Whether a card may be cast in `win` at all (§7.1). */
+const castsIn = (card: CompiledCard, win: string): boolean => (win === "main" ? card.castInMain : card.castWindows.includes(win))
+
+/** Whether a hand card that may be cast in `win` passes the cost and response-condition checks (§7.2). */
+const castable = (c: Runtime, s: GameState, seat: Seat, inst: string, card: CompiledCard, win: string, about: string | null, statics: ReadonlyArray<StaticSource>, fandom: number): boolean => {
+  if (costOf(c, s, inst, statics) > fandom) return false
+  if (card.response) {
+    const effects = effectsForWindow(card, win)
+    let ok = false
+    for (const ei of effects) {
+      const e = card.def.effects[ei]
+      if (e?.kind === "response" && holds(c, s, e.condition, { src: inst, card: card.index, eff: ei, ctrl: seat, tg: null, pend: about, each: null })) {
+        ok = true
+        break
+      }
+    }
+    if (!ok) return false
+  }
+  return true
+}
+
+const castActions = (c: Runtime, s: GameState, seat: Seat, win: string, about: string | null, out: Array<GameAction>): void => {
+  const p = s.players[seat]
+  const hand = p.hand
+  if (hand.length === 0) return
+  let statics: ReadonlyArray<StaticSource> | null = null // only needed once a card may be cast in `win`
+  for (let k = 0; k < hand.length; k++) {
+    const inst = hand[k] as string
+    const card = cardOfInst(c, s, inst)
+    if (!castsIn(card, win)) continue
+    statics ??= enumerationStatics(c, s)
+    if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom)) continue
+    if (!card.hasTargets) {
+      out.push(c.memo.untargetedCast(seat, inst))
+      continue
+    }
+    pushTargeted(c, s, card, effectsForWindow(card, win), win, seat, `cast:${inst}`, (id, t) => ({ id, player: seat, kind: "cast", inst, effect: null, targets: t, choice: null }), out)
+  }
+}
+
+/** Whether `castActions` would offer anything (a window with nothing to declare is skipped). */
+export const hasCastAction = (c: Runtime, s: GameState, seat: Seat, win: string, about: string | null): boolean => {
+  const p = s.players[seat]
+  const hand = p.hand
+  if (hand.length === 0) return false
+  let statics: ReadonlyArray<StaticSource> | null = null // only needed once a card may be cast in `win`
+  for (let k = 0; k < hand.length; k++) {
+    const inst = hand[k] as string
+    const card = cardOfInst(c, s, inst)
+    if (!castsIn(card, win)) continue
+    statics ??= staticSources(c, s)
+    if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom)) continue
+    if (hasTargetChoice(c, s, card, effectsForWindow(card, win), win, seat)) return true
+  }
+  return false
+}
+
+export const canPayActivation = (c: Runtime, s: GameState, f: Frame, a: Action | undefined): boolean => {
+  if (a === undefined) return true
+  if (a.op === "remove-counter") {
+    const n = amountOf(s, a.amount, f, c)
+    const xs = cardsOf(c, s, f, a.card)
+    return xs.length > 0 && xs.every((inst) => (s.counters[inst]?.[a.counter] ?? 0) >= n)
+  }
+  if (a.op === "lose-resource") {
+    const n = amountOf(s, a.amount, f, c)
+    const r = a.resource as "composure" | "fandom" | "trend"
+    return playerSeats(s, f, a.player).every((seat) => s.players[seat][r] >= n)
+  }
+  return false
+}
+
+const activateActions = (c: Runtime, s: GameState, seat: Seat, out: Array<GameAction>): void => {
+  for (const inst of s.players[seat].stage) {
+    const card = cardOfInst(c, s, inst)
+    for (const ei of card.activated) {
+      const e = card.def.effects[ei] as EffectRecord
+      if (e.limit !== undefined && (s.uses[c.memo.useKey(inst, ei)] ?? 0) >= e.limit.count) continue
+      const f: Frame = { src: inst, card: card.index, eff: ei, ctrl: seat, tg: null, pend: null, each: null }
+      if (!holds(c, s, e.condition, f)) continue
+      if (e.for_each !== undefined && groupCards(c, s, seat, e.for_each).length === 0) continue
+      if (!canPayActivation(c, s, f, e.activation_cost)) continue
+      if (e.targets === undefined || e.targets.length === 0) {
+        out.push(c.memo.untargetedActivation(seat, inst, ei))
+        continue
+      }
+      pushTargeted(c, s, card, [ei], ei, seat, `activate:${inst}:E${ei + 1}`, (id, t) => ({ id, player: seat, kind: "activate", inst, effect: ei, targets: t, choice: null }), out)
+    }
+  }
+}
+
+const simple = (id: string, player: Seat, kind: GameAction["kind"], choice: number | null): GameAction => ({
+  id,
+  player,
+  kind,
+  inst: null,
+  effect: null,
+  targets: null,
+  choice
+})
+
+const END_TURN: ReadonlyArray<GameAction> = [simple("end-turn", 0, "end-turn", null), simple("end-turn", 1, "end-turn", null)]
+const PASS: ReadonlyArray<GameAction> = [simple("pass", 0, "pass", null), simple("pass", 1, "pass", null)]
+
+export const enumerate = (c: Runtime, s: GameState): ReadonlyArray<GameAction> => {
+  const d = s.decision
+  if (s.result !== null || d === null) return []
+  const out: Array<GameAction> = []
+  switch (d.d) {
+    case "main":
+      castActions(c, s, d.player, "main", null, out)
+      activateActions(c, s, d.player, out)
+      out.push(END_TURN[d.player] as GameAction)
+      break
+    case "window":
+      castActions(c, s, d.player, d.win, d.about, out)
+      out.push(PASS[d.player] as GameAction)
+      break
+    case "choose": {
+      const a = resolveList(effectOf(c, d.f), d.path)[d.i]
+      for (const o of d.options) {
+        const label = a?.op === "choose-one" ? (a.options[o]?.label ?? String(o)) : String(o)
+        out.push(simple(`choose:${label}`, d.player, "choose", o))
+      }
+      break
+    }
+    case "optional":
+      out.push(simple("optional:no", d.player, "optional", 0), simple("optional:yes", d.player, "optional", 1))
+      break
+    case "pay":
+      out.push(simple("pay:no", d.player, "pay", 0), simple("pay:yes", d.player, "pay", 1))
+      break
+    case "redirect":
+      d.options.forEach((o, k) => out.push(simple(`redirect:${o.key}=${o.to}`, d.player, "redirect", k)))
+      break
+  }
+  return out.length > 1 ? sortById(out) : out
+}
+// ------------------------------------------------------------------ explain (typed reasons)
+
+const no = (reason: IllegalReason, message: string): Explanation => ({ legal: false, reason, message })
+
+export const explainIllegal = (c: Runtime, s: GameState, a: GameAction | string): Explanation => {
+  if (s.result !== null) return no("game-over", "the game is over")
+  const d = s.decision
+  if (d === null) return no("unknown-action", "no decision is pending")
+  const id = typeof a === "string" ? a : a.id
+  const player = typeof a === "string" ? d.player : a.player
+  if (player !== d.player) return no("not-your-decision", `seat ${d.player} is to act, not seat ${player}`)
+  const m = /^(cast|activate):(p[01]-[^:]+)(?::E(\d+))?/.exec(id)
+  if (m === null) {
+    const kind = id.split(":")[0] ?? ""
+    const expected: Record<Decision["d"], ReadonlyArray<string>> = {
+      main: ["end-turn"],
+      window: ["pass"],
+      choose: ["choose"],
+      optional: ["optional"],
+      pay: ["pay"],
+      redirect: ["redirect"]
+    }
+    if (!(expected[d.d] ?? []).includes(kind) && ["end-turn", "pass", "choose", "optional", "pay", "redirect"].includes(kind)) {
+      return no("wrong-window", `${kind} is not an answer to the pending ${d.d} decision`)
+    }
+    return no(kind === "choose" ? "condition-false" : "no-such-option", `${id} is not one of the offered answers`)
+  }
+  const inst = m[2] as string
+  if (s.cardOf[inst] === undefined) return no("unknown-action", `no card instance ${inst}`)
+  const card = cardOfInst(c, s, inst)
+  const p = s.players[d.player]
+  if (m[1] === "cast") {
+    if (!p.hand.includes(inst)) return no("not-in-hand", `${inst} is not in seat ${d.player}'s hand`)
+    const win = d.d === "main" ? "main" : d.d === "window" ? d.win : null
+    if (win === null || !card.castWindows.includes(win)) {
+      return no("wrong-window", `${card.def.code} may be cast only in ${card.castWindows.join(", ")}`)
+    }
+    const cost = costOf(c, s, inst)
+    if (cost > p.fandom) return no("not-enough-fandom", `${card.def.code} costs ${cost} Fandom; seat ${d.player} has ${p.fandom}`)
+    const effects = effectsForWindow(card, win)
+    if (card.response) {
+      const about = d.d === "window" ? d.about : null
+      const ok = effects.some((ei) => holds(c, s, card.def.effects[ei]?.condition, { src: inst, card: card.index, eff: ei, ctrl: d.player, tg: null, pend: about, each: null }))
+      if (!ok) return no("condition-false", `the condition of ${card.def.code}'s response is false`)
+    }
+    const choices = targetChoices(c, s, card, effects, d.player)
+    if (choices.length === 0) return no("no-legal-target", `${card.def.code} has a target with no legal choice`)
+    return no("illegal-target", `the chosen targets of ${card.def.code} are not legal`)
+  }
+  const ei = Number(m[3] ?? "0") - 1
+  const e = card.def.effects[ei]
+  if (e === undefined || e.kind !== "activated") return no("unknown-action", `${card.def.code} has no activated effect E${ei + 1}`)
+  if (d.d !== "main") return no("wrong-window", "effects are activated only in main")
+  if (!p.stage.includes(inst)) return no("not-on-stage", `${inst} is not on seat ${d.player}'s stage`)
+  if (e.limit !== undefined && (s.uses[`${inst}/${ei}`] ?? 0) >= e.limit.count) return no("limit-reached", `${e.id} was used ${e.limit.count} time(s) this turn`)
+  const f: Frame = { src: inst, card: card.index, eff: ei, ctrl: d.player, tg: null, pend: null, each: null }
+  if (!holds(c, s, e.condition, f)) return no("condition-false", `the condition of ${e.id} is false`)
+  if (e.for_each !== undefined && groupCards(c, s, d.player, e.for_each).length === 0) return no("for-each-empty", `${e.id} has no card to apply to`)
+  if (!canPayActivation(c, s, f, e.activation_cost)) return no("cannot-pay-activation-cost", `the activation cost of ${e.id} cannot be paid`)
+  if (targetChoices(c, s, card, [ei], d.player).length === 0) return no("no-legal-target", `${e.id} has a target with no legal choice`)
+  return no("illegal-target", `the chosen targets of ${e.id} are not legal`)
+}

@@ -1,0 +1,261 @@
+/**
+ * Reading a state in the rules' terms: a card instance's card, zone and
+ * current tones (§1), card groups, selectors and filters, player selectors,
+ * conditions and amounts (§8, §10), static sources and current costs (§7).
+ * Pure functions of the compiled deck and a state (the memo tables they
+ * consult are caches).
+ *
+ * @since 0.1.0
+ */
+import type { Action, Amount, CardFilter, CardGroup, CardSelector, Condition, EffectRecord, PlayerSelector, TargetSpec } from "../Schema.js"
+import type { ZoneName } from "../Vocabulary.js"
+import type { CompiledCard } from "./Compiled.js"
+import { zoneArray } from "./Draft.js"
+import type { Runtime } from "./Runtime.js"
+import type { Frame, GameState, PathStep, Seat } from "./State.js"
+
+export const other = (s: Seat): Seat => (s === 0 ? 1 : 0)
+/** The owner of an instance `p<seat>-…` (§1.2). */
+export const ownerOf = (inst: string): Seat => (inst.charCodeAt(1) === 48 ? 0 : 1)
+
+export const cardOfInst = (c: Runtime, s: Pick<GameState, "cardOf">, inst: string): CompiledCard =>
+  c.cards[c.memo.cardIndex(s.cardOf, inst)] as CompiledCard // every instance was numbered at setup
+
+export const effectOf = (c: Runtime, f: Frame): EffectRecord => (c.cards[f.card] as CompiledCard).def.effects[f.eff] as EffectRecord // frames are built from existing effects
+
+export const zoneOf = (s: GameState, inst: string): ZoneName | null => {
+  const p = s.players[ownerOf(inst)]
+  if (p.stage.includes(inst)) return "stage"
+  if (p.pending.includes(inst)) return "pending"
+  if (p.hand.includes(inst)) return "hand"
+  if (p.archive.includes(inst)) return "archive"
+  if (p.deck.includes(inst)) return "deck"
+  return null
+}
+
+/** A card's current tones: printed, with the active tone changes applied in order (§1.5). */
+export const tonesOf = (c: Runtime, s: GameState, inst: string): ReadonlyArray<string> => {
+  const printed = cardOfInst(c, s, inst).def.tones
+  if (s.toneChanges.length === 0) return printed
+  let tones: Array<string> | null = null
+  for (const t of s.toneChanges) {
+    if (t.inst !== inst) continue
+    const cur: Array<string> = tones ?? printed.slice()
+    const k = cur.indexOf(t.from)
+    if (k >= 0) {
+      if (cur.includes(t.to)) cur.splice(k, 1)
+      else cur[k] = t.to
+    }
+    tones = cur
+  }
+  return tones ?? printed
+}
+
+export const matches = (c: Runtime, s: GameState, inst: string, f: CardFilter): boolean => {
+  const def = cardOfInst(c, s, inst).def
+  if (f.type !== undefined && def.type !== f.type) return false
+  if (f.card !== undefined && def.id !== f.card) return false
+  if (f.tag !== undefined && !def.tags.includes(f.tag)) return false
+  if (f.tone !== undefined && !tonesOf(c, s, inst).includes(f.tone)) return false
+  return true
+}
+
+export const ONE: readonly [ReadonlyArray<Seat>, ReadonlyArray<Seat>] = [[0], [1]]
+export const BOTH: readonly [ReadonlyArray<Seat>, ReadonlyArray<Seat>] = [[0, 1], [1, 0]]
+export const NONE: ReadonlyArray<Seat> = []
+
+const seatsOf = (ctrl: Seat, who: "self" | "opponent" | "any"): ReadonlyArray<Seat> =>
+  who === "self" ? ONE[ctrl] : who === "opponent" ? ONE[other(ctrl)] : BOTH[ctrl]
+
+/** Cards of a group, relative to `ctrl`, in zone order. */
+export const groupCards = (c: Runtime, s: GameState, ctrl: Seat, g: CardGroup): Array<string> => {
+  const out: Array<string> = []
+  for (const seat of seatsOf(ctrl, g.controller)) {
+    for (const inst of zoneArray(s.players[seat], g.zone as ZoneName) ?? []) if (matches(c, s, inst, g)) out.push(inst)
+  }
+  return out
+}
+
+export const inGroup = (c: Runtime, s: GameState, ctrl: Seat, g: CardGroup, inst: string): boolean => {
+  const owner = ownerOf(inst)
+  if (g.controller === "self" ? owner !== ctrl : g.controller === "opponent" ? owner === ctrl : false) return false
+  if (!(zoneArray(s.players[owner], g.zone as ZoneName) ?? []).includes(inst)) return false
+  return matches(c, s, inst, g)
+}
+
+export const playerSeats = (s: GameState, f: Frame, p: PlayerSelector): ReadonlyArray<Seat> => {
+  switch (p) {
+    case "self":
+      return ONE[f.ctrl]
+    case "opponent":
+      return ONE[other(f.ctrl)]
+    case "each":
+      return BOTH[s.active]
+    case "pending-controller":
+      return f.pend === null ? NONE : ONE[ownerOf(f.pend)]
+  }
+}
+
+export const isPending = (s: GameState, inst: string): boolean => s.players[ownerOf(inst)].pending.includes(inst)
+
+/** The target spec of key `<effect>/<id>` on a card. */
+export const specOf = (card: CompiledCard, key: string): TargetSpec | undefined => {
+  const slash = key.indexOf("/")
+  const e = card.def.effects[Number(key.slice(0, slash))]
+  const id = key.slice(slash + 1)
+  return e?.targets?.find((t) => t.id === id)
+}
+
+export const cardsOf = (c: Runtime, s: GameState, f: Frame, sel: CardSelector): ReadonlyArray<string> => {
+  if (sel === "self") return [f.src]
+  if (sel === "each") return f.each === null ? [] : [f.each]
+  if (sel === "pending-card") return f.pend !== null && isPending(s, f.pend) ? [f.pend] : []
+  if ("target" in sel) {
+    const key = `${f.eff}/${sel.target}`
+    const inst = f.tg?.[key]
+    if (inst === undefined) return []
+    const spec = specOf(c.cards[f.card] as CompiledCard, key)
+    // A target that is no longer a legal choice is ignored (§10).
+    return spec !== undefined && inGroup(c, s, f.ctrl, spec, inst) ? [inst] : []
+  }
+  return groupCards(c, s, f.ctrl, sel.group)
+}
+
+const compare = (a: number, op: "gte" | "lte" | "eq", b: number): boolean => (op === "gte" ? a >= b : op === "lte" ? a <= b : a === b)
+
+export const holds = (c: Runtime, s: GameState, cond: Condition | undefined, f: Frame): boolean => {
+  if (cond === undefined) return true
+  switch (cond.fact) {
+    case "controls@1": {
+      const seats = playerSeats(s, f, cond.player)
+      return seats.length > 0 && seats.every((seat) => {
+        let n = 0
+        for (const inst of s.players[seat].stage) if (matches(c, s, inst, cond.filter)) n++
+        return n >= cond.at_least
+      })
+    }
+    case "events-this-turn@1": {
+      const e = c.eventIndex.get(cond.event) ?? 0
+      const seats = playerSeats(s, f, cond.player)
+      return seats.length > 0 && seats.every((seat) => compare(s.events[e * 2 + seat] ?? 0, cond.compare, cond.value))
+    }
+    case "damage-pending@1": {
+      const seats = playerSeats(s, f, cond.player)
+      return s.damage.some((d) => seats.includes(d.target))
+    }
+    case "resource@1": {
+      const seats = playerSeats(s, f, cond.player)
+      const r = cond.resource as "composure" | "fandom" | "trend"
+      return seats.length > 0 && seats.every((seat) => compare(s.players[seat][r], cond.compare, cond.value))
+    }
+    case "pending-has-target@1":
+      return f.pend !== null && Object.keys(s.castTargets[f.pend] ?? {}).length > 0
+    case "counters@1": {
+      const xs = cardsOf(c, s, f, cond.card)
+      return xs.length > 0 && xs.every((inst) => compare(s.counters[inst]?.[cond.counter] ?? 0, cond.compare, cond.value))
+    }
+  }
+}
+
+export const amountOf = (s: GameState, a: Amount, f: Frame, c: Runtime): number => {
+  if (typeof a === "number") return a
+  if (a === "all") return Number.MAX_SAFE_INTEGER
+  const seats = playerSeats(s, f, a.player)
+  let n = 0
+  for (const r of s.cast) {
+    if (!seats.includes(r.seat)) continue
+    const flt = a.filter
+    if (flt !== undefined) {
+      if (flt.type !== undefined && r.type !== flt.type) continue
+      if (flt.tone !== undefined && !r.tones.includes(flt.tone)) continue
+      if (flt.tag !== undefined && !r.tags.includes(flt.tag)) continue
+      if (flt.card !== undefined && (c.cards[c.memo.cardIndex(s.cardOf, r.inst)] as CompiledCard).def.id !== flt.card) continue
+    }
+    n++
+  }
+  return n
+}
+
+/** A stage card with static effects: its controller, and one frame per static effect (`card.statics` order). */
+export type StaticSource = { readonly src: string; readonly seat: Seat; readonly card: CompiledCard; readonly frames: ReadonlyArray<Frame> }
+const NO_STATICS: ReadonlyArray<StaticSource> = []
+
+/** Stage cards with static effects, with their controller (usually none). */
+export const staticSources = (c: Runtime, s: GameState): ReadonlyArray<StaticSource> => {
+  if (!c.hasStatics) return NO_STATICS
+  let out: Array<StaticSource> | null = null
+  for (let seat: Seat = 0; seat <= 1; seat++) {
+    const stage = s.players[seat as Seat].stage
+    for (let k = 0; k < stage.length; k++) {
+      const src = stage[k] as string
+      const card = cardOfInst(c, s, src)
+      if (card.statics.length > 0) {
+        const ctrl = seat as Seat
+        const frames = card.statics.map((ei): Frame => ({ src, card: card.index, eff: ei, ctrl, tg: null, pend: null, each: null }))
+        ;(out ??= []).push({ src, seat: ctrl, card, frames })
+      }
+    }
+  }
+  return out ?? NO_STATICS
+}
+
+/**
+ * `staticSources` of the last state enumerated, by identity of both stages
+ * (unchanged by most actions, and shared between states until one changes).
+ * Only for `legalActions`, whose states are finished and immutable; a draft
+ * mutates its own stage copies, so resolution calls `staticSources` itself.
+ */
+export const enumerationStatics = (c: Runtime, s: GameState): ReadonlyArray<StaticSource> => {
+  const m = c.memo.statics
+  if (m !== null && m.cardOf === s.cardOf && m.s0 === s.players[0].stage && m.s1 === s.players[1].stage) return m.statics
+  const statics = staticSources(c, s)
+  c.memo.statics = { cardOf: s.cardOf, s0: s.players[0].stage, s1: s.players[1].stage, statics }
+  return statics
+}
+
+/** A card's current cost (§8.5): printed, then each static and each temporary cost change, floored at 0 after each. */
+export const costOf = (
+  c: Runtime,
+  s: GameState,
+  inst: string,
+  statics: ReadonlyArray<StaticSource> = staticSources(c, s)
+): number => {
+  const printed = cardOfInst(c, s, inst).def.cost
+  let cost = printed < 0 ? 0 : printed
+  if (statics.length === 0 && s.costChanges.length === 0) return cost
+  // Each cost change is applied and then the zero floor enforced (§8.5): the seed's "Apply a cost
+  // change, then enforce the zero floor", in the order static changes, then temporary ones.
+  for (const { card, frames } of statics) {
+    for (let j = 0; j < frames.length; j++) {
+      const f = frames[j] as Frame
+      const e = card.def.effects[f.eff] as EffectRecord
+      if (!holds(c, s, e.condition, f)) continue
+      for (const a of e.actions) {
+        if (a.op !== "modify-cost" || typeof a.amount !== "number") continue
+        if (holds(c, s, a.condition, f) && selectorContains(c, s, f, a.card, inst)) cost = floored(cost + a.amount)
+      }
+    }
+  }
+  for (const m of s.costChanges) {
+    if (m.inst !== null ? m.inst === inst : m.group !== null && inGroup(c, s, m.ctrl, m.group, inst)) cost = floored(cost + m.amount)
+  }
+  return cost
+}
+
+const floored = (n: number): number => (n < 0 ? 0 : n)
+
+export const selectorContains = (c: Runtime, s: GameState, f: Frame, sel: CardSelector, inst: string): boolean =>
+  typeof sel === "object" && "group" in sel ? inGroup(c, s, f.ctrl, sel.group, inst) : cardsOf(c, s, f, sel).includes(inst)
+
+export const resolveList = (e: EffectRecord, path: ReadonlyArray<PathStep>): ReadonlyArray<Action> => {
+  let list: ReadonlyArray<Action> = e.actions
+  for (const step of path) {
+    const a = list[step.i]
+    if (a === undefined) return []
+    if (step.f === "options" && a.op === "choose-one") list = a.options[step.o]?.actions ?? []
+    else if (step.f === "on_prevented" && a.op === "deal-damage") list = a.on_prevented?.actions ?? []
+    else if (step.f === "unless" && a.op === "counter-card") list = a.unless?.optional_payment.actions ?? []
+    else return []
+  }
+  return list
+}

@@ -1,0 +1,126 @@
+/**
+ * The compiled deck as one engine runs it: the immutable `CompiledDeck` plus
+ * the memo tables of that engine (instance numbering per deck-list pair,
+ * limit-use keys, shared untargeted actions, target plans, the card index of
+ * setup-numbered instances, the static sources of the last state
+ * enumerated). Every table belongs to the engine value that `makeEngine`
+ * builds; none is module-level, so two engines never share or race on one.
+ *
+ * Internal to the engine (not exported from the package index).
+ *
+ * @since 0.1.0
+ */
+import type { CompiledCard, CompiledDeck } from "./Compiled.js"
+import type { StaticSource } from "./Reading.js"
+import type { Lineup } from "./Setup.js"
+import type { GameAction, Seat } from "./State.js"
+import type { TargetPlan } from "./Targets.js"
+
+/** The memo of `staticSources` for the last state enumerated (see `enumerationStatics`). */
+interface StaticsMemo {
+  readonly cardOf: object
+  readonly s0: object
+  readonly s1: object
+  readonly statics: ReadonlyArray<StaticSource>
+}
+
+/** Bound on the instance-keyed tables for instances not numbered at setup (states built by hand). */
+const TABLE_BOUND = 4096
+
+/** `seat * 100 + nn` for an instance named `p<seat>-<nn>`, else -1. */
+export const setupSlot = (inst: string): number => {
+  if (inst.length !== 5 || inst.charCodeAt(0) !== 112 || inst.charCodeAt(2) !== 45) return -1
+  const seat = inst.charCodeAt(1) - 48
+  const d1 = inst.charCodeAt(3) - 48
+  const d2 = inst.charCodeAt(4) - 48
+  return seat >= 0 && seat <= 1 && d1 >= 0 && d1 <= 9 && d2 >= 0 && d2 <= 9 ? seat * 100 + d1 * 10 + d2 : -1
+}
+
+/** One engine's memo tables. Each is a pure function of its key (a cache, never a result). */
+export class Memo {
+  /** Instance numbering per pair of deck lists (§1.2), shared by every game that uses them. */
+  readonly lineups = new Map<string, Lineup>()
+  /** Target plans per card, by cast window or activated effect index. */
+  readonly plans = new Map<CompiledCard, Map<string | number, TargetPlan>>()
+  statics: StaticsMemo | null = null
+  /** Untargeted cast actions per instance (fully determined by it; immutable, so shared). */
+  private readonly castCache = new Map<string, GameAction>()
+  /** The same for setup-numbered instances, by `setupSlot` (an array read instead of a hash probe). */
+  private readonly castBySlot: Array<GameAction | undefined> = []
+  private readonly activationCache = new Map<string, Array<GameAction>>()
+  /** Limit-use keys `<instance>/<effect index>` (a fresh string is hashed on every use). */
+  private readonly useKeys = new Map<string, Array<string>>()
+  /**
+   * Card indexes of setup-numbered instances by `setupSlot`, for the last `cardOf` record seen
+   * (games of one deck pair share theirs): a string-keyed lookup in a 60-entry record is a
+   * dictionary probe on every card read. Other names use the record.
+   */
+  private indexedCardOf: object | null = null
+  private readonly cardIndexTable = new Int32Array(200)
+
+  useKey(inst: string, ei: number): string {
+    let keys = this.useKeys.get(inst)
+    if (keys === undefined) {
+      keys = []
+      if (this.useKeys.size < TABLE_BOUND) this.useKeys.set(inst, keys)
+    }
+    let k = keys[ei]
+    if (k === undefined) {
+      k = `${inst}/${ei}`
+      keys[ei] = k
+    }
+    return k
+  }
+
+  /** `cardOf[inst] ?? 0`, through the index table when the instance has a setup name. */
+  cardIndex(cardOf: Readonly<Record<string, number>>, inst: string): number {
+    if (cardOf !== this.indexedCardOf) {
+      this.cardIndexTable.fill(-1)
+      for (const i in cardOf) {
+        const slot = setupSlot(i)
+        if (slot >= 0) this.cardIndexTable[slot] = cardOf[i] ?? -1
+      }
+      this.indexedCardOf = cardOf
+    }
+    const slot = setupSlot(inst)
+    if (slot >= 0) {
+      const i = this.cardIndexTable[slot] ?? -1
+      if (i >= 0) return i
+    }
+    return cardOf[inst] ?? 0
+  }
+
+  untargetedCast(seat: Seat, inst: string): GameAction {
+    // A hand holds only its owner's cards, so the instance alone is the key.
+    const slot = setupSlot(inst)
+    let a = slot >= 0 ? this.castBySlot[slot] : this.castCache.get(inst)
+    if (a === undefined) {
+      a = { id: `cast:${inst}`, player: seat, kind: "cast", inst, effect: null, targets: null, choice: null }
+      if (slot >= 0) this.castBySlot[slot] = a
+      else if (this.castCache.size < TABLE_BOUND) this.castCache.set(inst, a)
+    }
+    return a
+  }
+
+  untargetedActivation(seat: Seat, inst: string, ei: number): GameAction {
+    let byEffect = this.activationCache.get(inst)
+    if (byEffect === undefined) {
+      byEffect = []
+      if (this.activationCache.size < TABLE_BOUND) this.activationCache.set(inst, byEffect)
+    }
+    let a = byEffect[ei]
+    if (a === undefined) {
+      a = { id: `activate:${inst}:E${ei + 1}`, player: seat, kind: "activate", inst, effect: ei, targets: null, choice: null }
+      byEffect[ei] = a
+    }
+    return a
+  }
+}
+
+/** The compiled deck with one engine's memo tables. */
+export interface Runtime extends CompiledDeck {
+  readonly memo: Memo
+}
+
+/** A runtime with fresh memo tables over a compiled deck. */
+export const makeRuntime = (c: CompiledDeck): Runtime => ({ ...c, memo: new Memo() })
