@@ -191,7 +191,7 @@ describe("bindings point at structural components only (issue 12.1)", () => {
     const t = rt.transformations.get("t.bind") as Transformation
     const fixed: Transformation = {
       ...t,
-      compositionRules: t.compositionRules?.map((r) => ({ ...r, effectBindings: { base: "strike" } }))
+      compositionRules: (t.compositionRules ?? []).map((r) => ({ ...r, effectBindings: { base: "strike" } }))
     }
     const e = resolve(rt, "basic_attack", ["t.gen", fixed])
     expect(e.compiled.roots.at(-1)?.effect.payload).toEqual({ potency: 6 })
