@@ -120,7 +120,8 @@ const indexTree = (w: Work, components: ReadonlyArray<EffectComponent>, path: st
     if (w.nodeCount > Limits.generatedNodes && !w.budgetReported) {
       w.budgetReported = true
       report(w, "node_budget", `the container has more than ${Limits.generatedNodes} effect nodes`, p, {
-        limit: Limits.generatedNodes
+        limit: Limits.generatedNodes,
+        actual: w.nodeCount
       })
     }
     if (depth > Limits.effectDepth) {
