@@ -15,6 +15,7 @@ import { type Diagnostic, diagnostic, sortDiagnostics } from "../kernel/Diagnost
 import { locate } from "../kernel/Json.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
 import { compileContainer } from "./Compiler.js"
+import { ResolutionCache } from "./ResolutionCache.js"
 import type { DecodedPackage } from "./ContentPackage.js"
 import type { PackagePin, Runtime, RuntimePin } from "./Runtime.js"
 import type { Bundle } from "./schema/Bundle.js"
@@ -180,7 +181,8 @@ export const publish = (packages: ReadonlyArray<DecodedPackage>): PublicationRes
       transformations,
       slots,
       activities,
-      origins
+      origins,
+      resolutionCache: new ResolutionCache()
     },
     diagnostics: all
   }

@@ -282,7 +282,7 @@ const toEffect = <A>(r: Either.Either<A, ReadonlyArray<Diagnostic>>): Effect.Eff
   Either.isRight(r)
     ? Effect.succeed(r.right)
     : // A Left always carries at least one diagnostic; the fallback keeps this total.
-      Effect.fail(errorFromDiagnostic(r.left[0] ?? diagnostic("unsealed_definition", "ledger command failed")) as CardfxError)
+      Effect.fail(errorFromDiagnostic(r.left[0] ?? diagnostic("unsealed_definition", "ledger command failed")))
 
 /** The ledger commands in the typed error channel (first diagnostic as its tagged error). */
 export const LedgerCommands = {
