@@ -21,7 +21,7 @@
  */
 import { Context, Effect, Either, Layer } from "effect"
 import { type Diagnostic, type DiagnosticContext, diagnostic } from "../kernel/Diagnostic.js"
-import { errorFromDiagnostic, type CardfxError } from "../kernel/Errors.js"
+import { type ChannelError, errorChannel } from "../kernel/ErrorChannel.js"
 import { Limits } from "../kernel/Limits.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
 import { type ClosedCompositionRule, computeSealHash, type SealedEntryContent } from "./ledger/Ledger.js"
@@ -375,28 +375,45 @@ export const sealById = (runtime: Runtime, upgradeId: string): Either.Either<Sea
     : seal(runtime, t)
 }
 
-/** The bundle compiler as a service: sealing at the edge fails with the first diagnostic's tagged error. */
-export class CardBundleCompiler extends Context.Tag("cardfx/CardBundleCompiler")<
-  CardBundleCompiler,
-  {
-    /** Seals a transformation in the given pinned runtime. */
-    readonly seal: (runtime: Runtime, transformation: Transformation) => Effect.Effect<SealedEntryContent, CardfxError>
-    /** The pure core, for callers that want every diagnostic. */
-    readonly sealEither: typeof seal
-  }
->() {
-  /** The live implementation (pure, no requirements). */
-  static readonly layer: Layer.Layer<CardBundleCompiler> = Layer.succeed(CardBundleCompiler, {
-    seal: (runtime, transformation) => {
-      const r = seal(runtime, transformation)
-      return Either.isRight(r) ? Effect.succeed(r.right) : Effect.fail(firstError(r.left))
-    },
-    sealEither: seal
-  })
+/** Every code sealing can fail with: its own checks and the compiler's on the template. */
+export const sealErrors = errorChannel([
+  "unknown_transformation",
+  "unknown_reference",
+  "transformation_invalid",
+  "duplicate_id",
+  "invalid_id",
+  "symbol_limit",
+  "list_limit",
+  "rule_limit",
+  "member_limit",
+  "repeat_limit",
+  "order_overflow",
+  "nesting_limit",
+  "node_budget",
+  "schema_invalid",
+  "contradiction",
+  "empty_scope",
+  "invalid_binding",
+  "parameter_mismatch",
+  "template_unbound",
+  "component_collision"
+])
+/** The errors `CardBundleCompiler.seal` fails with. */
+export type SealError = ChannelError<typeof sealErrors>
+
+/** The operations of the bundle compiler service. */
+export interface CardBundleCompilerService {
+  /** Seals a transformation in the given pinned runtime (the work runs when the Effect runs). */
+  readonly seal: (runtime: Runtime, transformation: Transformation) => Effect.Effect<SealedEntryContent, SealError>
+  /** The pure core, for callers that want every diagnostic. */
+  readonly sealEither: typeof seal
 }
 
-const firstError = (ds: ReadonlyArray<Diagnostic>): CardfxError => {
-  // A Left always carries at least one diagnostic.
-  const d = ds[0] ?? diagnostic("transformation_invalid", "seal failed")
-  return errorFromDiagnostic(d) as CardfxError
+/** The bundle compiler as a service: sealing at the edge fails with the first diagnostic's tagged error. */
+export class CardBundleCompiler extends Context.Tag("cardfx/CardBundleCompiler")<CardBundleCompiler, CardBundleCompilerService>() {
+  /** The live implementation (pure, no requirements). */
+  static readonly layer: Layer.Layer<CardBundleCompiler> = Layer.succeed(CardBundleCompiler, {
+    seal: (runtime, transformation) => Effect.suspend(() => sealErrors.fromEither(seal(runtime, transformation))),
+    sealEither: seal
+  })
 }

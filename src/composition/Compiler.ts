@@ -20,8 +20,28 @@ import { compareOrdinal } from "../kernel/Ordinal.js"
 import type { CompiledContainer, CompiledEffect, CompiledNode } from "./Compiled.js"
 import type { Condition, EffectComponent } from "./schema/Card.js"
 import type { Status } from "./schema/Status.js"
+import { type ChannelError, errorChannel } from "../kernel/ErrorChannel.js"
 
 /** What the compiler compiles: a card's identity, cost, tags and components. */
+/** Every code the common compiler reports: its error channel. */
+export const compileErrors = errorChannel([
+  "schema_invalid",
+  "duplicate_id",
+  "invalid_id",
+  "unknown_reference",
+  "symbol_limit",
+  "nesting_limit",
+  "repeat_limit",
+  "node_budget",
+  "order_overflow",
+  "contradiction",
+  "invalid_binding",
+  "template_unbound",
+  "component_collision"
+])
+/** The errors the common compiler fails with. */
+export type CompileError = ChannelError<typeof compileErrors>
+
 export interface CompileInput {
   readonly cardId: string
   readonly cost: number
@@ -120,7 +140,8 @@ const indexTree = (w: Work, components: ReadonlyArray<EffectComponent>, path: st
     if (w.nodeCount > Limits.generatedNodes && !w.budgetReported) {
       w.budgetReported = true
       report(w, "node_budget", `the container has more than ${Limits.generatedNodes} effect nodes`, p, {
-        limit: Limits.generatedNodes
+        limit: Limits.generatedNodes,
+        actual: w.nodeCount
       })
     }
     if (depth > Limits.effectDepth) {

@@ -15,12 +15,13 @@ import { type Diagnostic, diagnostic, sortDiagnostics } from "../kernel/Diagnost
 import { locate } from "../kernel/Json.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
 import { compileContainer } from "./Compiler.js"
+import { ResolutionCache } from "./ResolutionCache.js"
 import type { DecodedPackage } from "./ContentPackage.js"
 import type { PackagePin, Runtime, RuntimePin } from "./Runtime.js"
 import type { Bundle } from "./schema/Bundle.js"
 import type { Card, EffectComponent } from "./schema/Card.js"
 import type { Attribute, Buff, Relic } from "./schema/Modifier.js"
-import { type Activity, ENGINE_VERSION, type Slot } from "./schema/Package.js"
+import { type Activity, type ContentFile, contentSections, ENGINE_VERSION, type Slot } from "./schema/Package.js"
 import type { Status } from "./schema/Status.js"
 import type { Requirements, Transformation } from "./schema/Transformation.js"
 
@@ -180,7 +181,8 @@ export const publish = (packages: ReadonlyArray<DecodedPackage>): PublicationRes
       transformations,
       slots,
       activities,
-      origins
+      origins,
+      resolutionCache: new ResolutionCache()
     },
     diagnostics: all
   }
@@ -193,16 +195,40 @@ const locateIn = (texts: ReadonlyMap<string, string>, d: Diagnostic): Diagnostic
   return text === undefined ? d : { ...d, ...locate({ text }, d.path) }
 }
 
-/** sha256 of a package's canonical content: manifest plus files by ordinal path relative to the package. */
-export const packageContentHash = (p: DecodedPackage): string =>
-  hashCanonical({
-    manifest: p.manifest,
-    files: p.files
-      .map((f) => ({ file: relative(p.dir, f.file), content: f.content }))
-      .sort((a, b) => compareOrdinal(a.file, b.file))
-  })
+const idOf: { readonly [K in (typeof contentSections)[number]]: (x: NonNullable<ContentFile[K]>[number]) => string } = {
+  cards: (x) => x.cardId,
+  statuses: (x) => x.statusId,
+  relics: (x) => x.relicId,
+  buffs: (x) => x.buffId,
+  attributes: (x) => x.attributeId,
+  bundles: (x) => x.bundleId,
+  transformations: (x) => x.upgradeId,
+  slots: (x) => x.slotId,
+  activities: (x) => x.activityId
+}
 
-const relative = (dir: string, file: string): string => (file.startsWith(`${dir}/`) ? file.slice(dir.length + 1) : file)
+/**
+ * The canonical document of a package's published content, by ID: engine
+ * version, package ID and version, the manifest (without `$schema`), and
+ * every definition of each section in ordinal ID order. Which file a
+ * definition sits in, the files' names and the order of the section arrays
+ * are layout, not content: none of them appears here. (Arrays inside a
+ * definition — components, rules — are content, kept as authored.)
+ */
+export const packageContentDocument = (p: DecodedPackage): unknown => {
+  const { $schema: _schema, ...manifest } = p.manifest
+  const definitions: Record<string, Array<unknown>> = {}
+  for (const section of contentSections) {
+    const id = idOf[section] as (x: unknown) => string
+    const all: Array<{ readonly id: string; readonly value: unknown }> = []
+    for (const f of p.files) for (const x of (f.content[section] ?? []) as ReadonlyArray<unknown>) all.push({ id: id(x), value: x })
+    if (all.length > 0) definitions[section] = all.sort((a, b) => compareOrdinal(a.id, b.id)).map((x) => x.value)
+  }
+  return { engineVersion: ENGINE_VERSION, packageId: p.manifest.packageId, version: p.manifest.version, manifest, definitions }
+}
+
+/** sha256 of {@link packageContentDocument}'s canonical JSON: the package's `contentHash` in runtime pins. */
+export const packageContentHash = (p: DecodedPackage): string => hashCanonical(packageContentDocument(p))
 
 const packageOfFile = (packages: ReadonlyMap<string, DecodedPackage>, file: string | undefined): DecodedPackage | undefined => {
   for (const p of packages.values()) if (p.files.some((f) => f.file === file)) return p

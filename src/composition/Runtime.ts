@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import type { ResolutionCache } from "./ResolutionCache.js"
 import type { Bundle } from "./schema/Bundle.js"
 import type { Card } from "./schema/Card.js"
 import type { Attribute, Buff, Relic } from "./schema/Modifier.js"
@@ -39,6 +40,13 @@ export interface Runtime {
   readonly transformations: ReadonlyMap<string, Transformation>
   readonly slots: ReadonlyMap<string, Slot>
   readonly activities: ReadonlyMap<string, Activity>
+  /**
+   * The resolution cache this runtime owns (see `ResolutionCache.ts`): the
+   * planner and the scenario runner resolve through it, so repeated
+   * resolutions of the same sealed objects are warm. Optional: a runtime
+   * built by hand resolves cold.
+   */
+  readonly resolutionCache?: ResolutionCache | undefined
   /** Where each declaration came from, for diagnostics: "<kind>:<id>" → file and JSON pointer. */
   readonly origins: ReadonlyMap<string, { readonly file: string; readonly path: string }>
 }

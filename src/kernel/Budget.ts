@@ -23,9 +23,9 @@ export const spend = (budget: Budget, n = 1): boolean => {
 
 export const remaining = (budget: Budget): number => budget.limit - budget.used
 
-/** The diagnostic for an exhausted budget. */
-export const budgetExceeded = (budget: Budget, what: string, subject?: string): Diagnostic =>
+/** The diagnostic for an exhausted budget; `actual` is what the refused spend of `attempted` units would have reached. */
+export const budgetExceeded = (budget: Budget, what: string, subject?: string, attempted = 1): Diagnostic =>
   diagnostic("budget_exceeded", `${what}: budget of ${budget.limit} exhausted`, {
     subject,
-    details: { limit: budget.limit, used: budget.used }
+    details: { limit: budget.limit, used: budget.used, actual: budget.used + attempted }
   })

@@ -3,10 +3,17 @@
  * are errors (`onExcessProperty: "error"`) and every issue is reported, each
  * with its JSON pointer and the line:column where that value starts.
  *
- * A Schema node annotated with {@link withCode} reports its failures under
- * that diagnostic code (a refinement that enforces an ID's syntax reports
- * `invalid_id`, a `maxItems(64)` on a symbol list reports `list_limit`), so the
- * JSON Schema, the arbitrary and the diagnostic all come from one definition.
+ * A Schema node annotated with {@link withCode} reports the failure of its
+ * OWN check under that diagnostic code (a refinement that enforces an ID's
+ * syntax reports `invalid_id`, a `maxItems(64)` on a symbol list reports
+ * `list_limit`), so the JSON Schema, the arbitrary and the diagnostic all come
+ * from one definition. A code never spreads to what the node wraps: a value
+ * of the wrong type under a `maxItems` refinement (a string where a list is
+ * expected), a non-integer under `between`, an unknown member of an enum of
+ * another type, are `schema_invalid`, whose message names the JSON pointer
+ * and the expected type. A limit refinement carries its numbers
+ * ({@link withLimit}), so the limit code comes with `details.limit` and
+ * `details.actual`.
  *
  * @since 0.1.0
  */
@@ -18,11 +25,63 @@ import { type JsonDocument, locate, toPointer } from "./Json.js"
 /** Annotation key: the diagnostic code a Schema node's failures carry. */
 export const DiagnosticCodeAnnotationId: unique symbol = Symbol.for("cardfx/DiagnosticCode")
 
-/** Annotations that make a Schema node's failures carry `code`. */
+/** Annotation key: the bounds a limit refinement enforces (see {@link withLimit}). */
+export const LimitAnnotationId: unique symbol = Symbol.for("cardfx/Limit")
+
+/** What a limit refinement bounds: a length (string or array) or a number, inclusive bounds. */
+export interface LimitBounds {
+  readonly measure: "length" | "value"
+  readonly min?: number
+  readonly max: number
+}
+
+/** Annotations that make a Schema node's own failure carry `code`. */
 export const withCode = (code: DiagnosticCode): SchemaAST.Annotations => ({ [DiagnosticCodeAnnotationId]: code })
+
+/**
+ * Annotations for a limit refinement: its failure carries `code` and
+ * `details: { limit, actual }` (the bound crossed and the measured value).
+ */
+export const withLimit = (code: DiagnosticCode, bounds: LimitBounds): SchemaAST.Annotations => ({
+  [DiagnosticCodeAnnotationId]: code,
+  [LimitAnnotationId]: bounds
+})
 
 const codeOf = (ast: SchemaAST.AST): DiagnosticCode | undefined =>
   Option.getOrUndefined(SchemaAST.getAnnotation<DiagnosticCode>(DiagnosticCodeAnnotationId)(ast))
+
+const boundsOf = (ast: SchemaAST.AST): LimitBounds | undefined =>
+  Option.getOrUndefined(SchemaAST.getAnnotation<LimitBounds>(LimitAnnotationId)(ast))
+
+const limitDetails = (bounds: LimitBounds, actual: unknown): { limit: number; actual: number } | undefined => {
+  const measured =
+    bounds.measure === "value"
+      ? typeof actual === "number" ? actual : undefined
+      : typeof actual === "string" || Array.isArray(actual) ? actual.length : undefined
+  if (measured === undefined) return undefined
+  return { limit: measured > bounds.max ? bounds.max : (bounds.min ?? bounds.max), actual: measured }
+}
+
+// The JavaScript type names a literal union accepts: an enum's code applies
+// to an unknown member of the right type only (`fact: 5` is a wrong type).
+const literalTypes = (ast: SchemaAST.AST): ReadonlySet<string> | undefined => {
+  if (SchemaAST.isLiteral(ast)) return new Set([ast.literal === null ? "null" : typeof ast.literal])
+  if (!SchemaAST.isUnion(ast)) return undefined
+  const out = new Set<string>()
+  for (const m of ast.types) {
+    if (!SchemaAST.isLiteral(m)) return undefined
+    out.add(m.literal === null ? "null" : typeof m.literal)
+  }
+  return out
+}
+
+/** The code of a Type failure at an enum/literal node: its own code for a value of the right type. */
+const enumCode = (ast: SchemaAST.AST, actual: unknown): DiagnosticCode | undefined => {
+  const code = codeOf(ast)
+  if (code === undefined) return undefined
+  const types = literalTypes(ast)
+  return types === undefined || types.has(actual === null ? "null" : typeof actual) ? code : undefined
+}
 
 const options: SchemaAST.ParseOptions = { errors: "all", onExcessProperty: "error" }
 
@@ -40,49 +99,48 @@ interface Leaf {
   readonly code: DiagnosticCode
   readonly path: ReadonlyArray<PropertyKey>
   readonly issue: ParseResult.ParseIssue
+  readonly details?: { readonly limit: number; readonly actual: number } | undefined
 }
 
-const collect = (
-  issue: ParseResult.ParseIssue,
-  path: ReadonlyArray<PropertyKey>,
-  code: DiagnosticCode | undefined,
-  out: Array<Leaf>
-): void => {
+// A node's code claims only the failure of its own check: nothing is inherited
+// by the issues nested under it (see the module comment).
+const collect = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>, out: Array<Leaf>): void => {
   switch (issue._tag) {
     case "Pointer": {
       const p = Array.isArray(issue.path) ? issue.path : [issue.path as PropertyKey]
-      collect(issue.issue, [...path, ...p], code, out)
+      collect(issue.issue, [...path, ...p], out)
       return
     }
     case "Composite": {
-      const c = code ?? codeOf(issue.ast)
       const issues = Array.isArray(issue.issues) ? issue.issues : [issue.issues as ParseResult.ParseIssue]
       // A value that matches no member of a union of literals is one problem, not one per member.
       if (SchemaAST.isUnion(issue.ast) && issues.every((i) => i._tag === "Type")) {
-        out.push({ code: c ?? "schema_invalid", path, issue: new ParseResult.Type(issue.ast, issue.actual) })
+        out.push({ code: enumCode(issue.ast, issue.actual) ?? "schema_invalid", path, issue: new ParseResult.Type(issue.ast, issue.actual) })
         return
       }
-      for (const i of issues) collect(i, path, c, out)
+      for (const i of issues) collect(i, path, out)
       return
     }
     case "Refinement": {
-      const c = codeOf(issue.ast) ?? code
-      if (issue.kind === "Predicate") out.push({ code: c ?? "schema_invalid", path, issue })
-      else collect(issue.issue, path, c, out)
+      if (issue.kind === "From") return collect(issue.issue, path, out)
+      const code = codeOf(issue.ast)
+      const bounds = code === undefined ? undefined : boundsOf(issue.ast)
+      const details = bounds === undefined ? undefined : limitDetails(bounds, issue.actual)
+      out.push({ code: code ?? "schema_invalid", path, issue, details })
       return
     }
     case "Transformation":
-      collect(issue.issue, path, code ?? codeOf(issue.ast), out)
+      collect(issue.issue, path, out)
       return
     case "Unexpected":
       out.push({ code: "unknown_field", path, issue })
       return
     case "Type":
-      out.push({ code: codeOf(issue.ast) ?? code ?? "schema_invalid", path, issue })
+      out.push({ code: enumCode(issue.ast, issue.actual) ?? "schema_invalid", path, issue })
       return
     case "Missing":
     case "Forbidden":
-      out.push({ code: code ?? "schema_invalid", path, issue })
+      out.push({ code: "schema_invalid", path, issue })
       return
   }
 }
@@ -94,20 +152,23 @@ export const issuesToDiagnostics = (
   basePath = ""
 ): Array<Diagnostic> => {
   const leaves: Array<Leaf> = []
-  collect(issue, [], undefined, leaves)
+  collect(issue, [], leaves)
   const seen = new Set<string>()
   const out: Array<Diagnostic> = []
   for (const leaf of leaves) {
     const path = basePath + toPointer(leaf.path)
+    const formatted = ParseResult.ArrayFormatter.formatIssueSync(leaf.issue)[0]?.message ?? "invalid value"
     const message =
       leaf.code === "unknown_field"
         ? `unknown field "${String(leaf.path[leaf.path.length - 1] ?? "")}"`
-        : (ParseResult.ArrayFormatter.formatIssueSync(leaf.issue)[0]?.message ?? "invalid value")
+        : leaf.code === "schema_invalid"
+          ? `at ${path === "" ? "/" : path}: ${formatted}`
+          : formatted
     const key = `${leaf.code}\u0000${path}\u0000${message}`
     if (seen.has(key)) continue
     seen.add(key)
     const pos = doc !== undefined ? locate(doc, path) : undefined
-    out.push(diagnostic(leaf.code, message, { file: doc?.file, path, line: pos?.line, column: pos?.column }))
+    out.push(diagnostic(leaf.code, message, { file: doc?.file, path, line: pos?.line, column: pos?.column, details: leaf.details }))
   }
   return out
 }

@@ -7,21 +7,30 @@
  *
  * @since 0.1.0
  */
+import type { Limits } from "./Limits.js"
 
 interface CodeEntry {
   readonly tag: string
   readonly domain: "input" | "content" | "compiler" | "composition" | "planner" | "store" | "executor" | "hallyu" | "cli"
   readonly meaning: string
+  /**
+   * A limit code names the `Limits` entry it enforces. It is reported only for
+   * a well-typed value past that number, with `details.limit` and
+   * `details.actual`; a value of the wrong type at the same place is
+   * `schema_invalid` (test/composition/schema/limit-codes.test.ts has a row
+   * per limit code).
+   */
+  readonly limit?: keyof typeof Limits
 }
 
 const table = {
   // ---- hardened input (any JSON file) ----
   file_unreadable: { tag: "FileUnreadable", domain: "input", meaning: "The file or folder could not be read." },
-  file_too_large: { tag: "FileTooLarge", domain: "input", meaning: "The file is larger than the input size cap." },
+  file_too_large: { tag: "FileTooLarge", domain: "input", meaning: "The file is larger than the input size cap.", limit: "inputBytes" },
   empty_file: { tag: "EmptyFile", domain: "input", meaning: "The file is empty or holds only white space." },
   invalid_utf8: { tag: "InvalidUtf8", domain: "input", meaning: "The file is not valid UTF-8." },
   json_syntax: { tag: "JsonSyntax", domain: "input", meaning: "The file is not well-formed JSON." },
-  depth_limit: { tag: "DepthLimit", domain: "input", meaning: "JSON nesting is deeper than the input depth cap." },
+  depth_limit: { tag: "DepthLimit", domain: "input", meaning: "JSON nesting is deeper than the input depth cap.", limit: "inputDepth" },
   forbidden_key: { tag: "ForbiddenKey", domain: "input", meaning: "An object key is __proto__, constructor or prototype." },
   duplicate_key: { tag: "DuplicateKey", domain: "input", meaning: "An object repeats a key; JSON.parse would silently keep the last one." },
   unsafe_number: { tag: "UnsafeNumber", domain: "input", meaning: "A number is non-finite or outside the safe-integer range." },
@@ -34,14 +43,14 @@ const table = {
   duplicate_id: { tag: "DuplicateId", domain: "content", meaning: "An ID is declared more than once in its scope." },
   invalid_id: { tag: "InvalidId", domain: "content", meaning: "An ID is not ASCII of the allowed characters or is longer than its limit." },
   unknown_reference: { tag: "UnknownReference", domain: "content", meaning: "A reference names something that is not declared." },
-  symbol_limit: { tag: "SymbolLimit", domain: "content", meaning: "A symbol is longer than 128 characters." },
-  list_limit: { tag: "ListLimit", domain: "content", meaning: "A list holds more than 64 symbols." },
-  rule_limit: { tag: "RuleLimit", domain: "content", meaning: "A transformation has more than 32 composition rules." },
-  member_limit: { tag: "MemberLimit", domain: "content", meaning: "A rule's bundle has more than 64 members." },
-  nesting_limit: { tag: "NestingLimit", domain: "compiler", meaning: "Effect children nest deeper than the effects validator allows." },
-  repeat_limit: { tag: "RepeatLimit", domain: "compiler", meaning: "An effect's repeat is outside 1..the effects validator's limit." },
-  node_budget: { tag: "NodeBudget", domain: "compiler", meaning: "A container generates more than 4,096 effect nodes, children included." },
-  order_overflow: { tag: "OrderOverflow", domain: "compiler", meaning: "An order value is outside the allowed order range." },
+  symbol_limit: { tag: "SymbolLimit", domain: "content", meaning: "A symbol is longer than 128 characters.", limit: "symbolLength" },
+  list_limit: { tag: "ListLimit", domain: "content", meaning: "A list holds more than 64 symbols.", limit: "listSymbols" },
+  rule_limit: { tag: "RuleLimit", domain: "content", meaning: "A transformation has more than 32 composition rules.", limit: "rulesPerTransformation" },
+  member_limit: { tag: "MemberLimit", domain: "content", meaning: "A rule's bundle has more than 64 members.", limit: "membersPerBundle" },
+  nesting_limit: { tag: "NestingLimit", domain: "compiler", meaning: "Effect children nest deeper than the effects validator allows.", limit: "effectDepth" },
+  repeat_limit: { tag: "RepeatLimit", domain: "compiler", meaning: "An effect's repeat is outside 1..the effects validator's limit.", limit: "maxRepeat" },
+  node_budget: { tag: "NodeBudget", domain: "compiler", meaning: "A container generates more than 4,096 effect nodes, children included.", limit: "generatedNodes" },
+  order_overflow: { tag: "OrderOverflow", domain: "compiler", meaning: "An order value is outside the allowed order range.", limit: "orderMax" },
   contradiction: { tag: "Contradiction", domain: "content", meaning: "A declaration contradicts itself (e.g. a tag both required and excluded)." },
   empty_scope: { tag: "EmptyScope", domain: "content", meaning: "A rule or bundle would expand to nothing executable." },
   invalid_binding: { tag: "InvalidBinding", domain: "compiler", meaning: "A payload binding does not point at a numeric component or a declared parameter." },
@@ -58,8 +67,8 @@ const table = {
   ambiguous_anchor: { tag: "AmbiguousAnchor", domain: "composition", meaning: "A sequence-scope binding by $anchor matches several root effects." },
   component_collision: { tag: "ComponentCollision", domain: "composition", meaning: "Two components of the effective card share an ID." },
   invalid_composition: { tag: "InvalidComposition", domain: "composition", meaning: "The composed container fails the common compiler." },
-  match_limit: { tag: "MatchLimit", domain: "composition", meaning: "A rule's selector matches more anchors than the per-rule match limit." },
-  expansion_limit: { tag: "ExpansionLimit", domain: "composition", meaning: "A card has more than 256 expansions." },
+  match_limit: { tag: "MatchLimit", domain: "composition", meaning: "A rule's selector matches more anchors than the per-rule match limit.", limit: "matchesPerRule" },
+  expansion_limit: { tag: "ExpansionLimit", domain: "composition", meaning: "A card has more than 256 expansions.", limit: "expansionsPerCard" },
   unsealed_definition: { tag: "UnsealedDefinition", domain: "composition", meaning: "An authoring definition that is not closed cannot enter the ledger." },
 
   // ---- planner and ledger ----
@@ -79,7 +88,7 @@ const table = {
   replay_mismatch: { tag: "ReplayMismatch", domain: "store", meaning: "A replay produced a fingerprint different from the recorded one." },
 
   // ---- the common executor ----
-  budget_exceeded: { tag: "BudgetExceeded", domain: "executor", meaning: "A sequence used more node attempts than its budget." },
+  budget_exceeded: { tag: "BudgetExceeded", domain: "executor", meaning: "A sequence used more node attempts than its budget.", limit: "sequenceNodeBudget" },
   invalid_target: { tag: "InvalidTarget", domain: "executor", meaning: "A chosen target is missing, defeated or not allowed by the effect." },
   actor_defeated: { tag: "ActorDefeated", domain: "executor", meaning: "The acting character is defeated or missing." },
   unknown_character: { tag: "UnknownCharacter", domain: "executor", meaning: "A character ID is not in the combat state." },
@@ -117,3 +126,11 @@ export const diagnosticCodes: ReadonlyArray<DiagnosticCode> = Object.keys(table)
 
 export const isDiagnosticCode = (u: unknown): u is DiagnosticCode =>
   typeof u === "string" && Object.prototype.hasOwnProperty.call(table, u)
+
+/** The limit codes: codes whose table row names the `Limits` entry they enforce. */
+export const limitCodes: ReadonlyArray<DiagnosticCode> = diagnosticCodes.filter(
+  (c) => (DiagnosticCodeTable[c] as CodeEntry).limit !== undefined
+)
+
+/** The `Limits` entry a limit code enforces (undefined for other codes). */
+export const limitOf = (code: DiagnosticCode): keyof typeof Limits | undefined => (DiagnosticCodeTable[code] as CodeEntry).limit

@@ -69,7 +69,7 @@ export const tooLarge = (size: number, max: number, file: string | undefined): D
     path: "",
     line: 1,
     column: 1,
-    details: { size, limit: max }
+    details: { size, limit: max, actual: size }
   })
 
 /**
@@ -215,7 +215,7 @@ class Parser {
 
   enter(): boolean {
     if (++this.depth > this.maxDepth) {
-      this.fail("depth_limit", `nesting deeper than ${this.maxDepth} levels`, this.i, { limit: this.maxDepth })
+      this.fail("depth_limit", `nesting deeper than ${this.maxDepth} levels`, this.i, { limit: this.maxDepth, actual: this.depth })
       return false
     }
     return true

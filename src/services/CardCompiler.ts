@@ -7,41 +7,31 @@
  */
 import { Context, Effect, Either, Layer } from "effect"
 import type { CompiledContainer } from "../composition/Compiled.js"
-import { type CompileInput, type CompileOptions, compileContainer } from "../composition/Compiler.js"
+import { type CompileError, compileErrors, type CompileInput, type CompileOptions, compileContainer } from "../composition/Compiler.js"
 import type { Card } from "../composition/schema/Card.js"
 import type { Status } from "../composition/schema/Status.js"
-import { type Diagnostic, diagnostic, sortDiagnostics } from "../kernel/Diagnostic.js"
-import { type CardfxError, errorFromDiagnostic } from "../kernel/Errors.js"
+import { type Diagnostic, sortDiagnostics } from "../kernel/Diagnostic.js"
 
 /** The operations of the compiler service. */
 export interface CardCompilerService {
   /** Compiles a container; fails with the first diagnostic's tagged error. */
-  readonly compile: (input: CompileInput, options: CompileOptions) => Effect.Effect<CompiledContainer, CardfxError>
+  readonly compile: (input: CompileInput, options: CompileOptions) => Effect.Effect<CompiledContainer, CompileError>
   /** Compiles a container; fails with every diagnostic, sorted. */
   readonly compileAll: (input: CompileInput, options: CompileOptions) => Effect.Effect<CompiledContainer, ReadonlyArray<Diagnostic>>
   /** Compiles an authored card against a status catalog. */
-  readonly compileCard: (card: Card, statuses: ReadonlyMap<string, Status>) => Effect.Effect<CompiledContainer, CardfxError>
+  readonly compileCard: (card: Card, statuses: ReadonlyMap<string, Status>) => Effect.Effect<CompiledContainer, CompileError>
 }
 
 const compileEither = (input: CompileInput, options: CompileOptions): Either.Either<CompiledContainer, ReadonlyArray<Diagnostic>> =>
   Either.mapLeft(compileContainer(input, options), sortDiagnostics)
 
-const first = (ds: ReadonlyArray<Diagnostic>): CardfxError =>
-  // A Left always carries at least one diagnostic; the fallback keeps this total.
-  errorFromDiagnostic(ds[0] ?? diagnostic("invalid_composition", "compilation failed")) as CardfxError
-
 const service: CardCompilerService = {
-  compile: (input, options) =>
-    Effect.suspend(() => {
-      const r = compileEither(input, options)
-      return Either.isRight(r) ? Effect.succeed(r.right) : Effect.fail(first(r.left))
-    }),
+  compile: (input, options) => Effect.suspend(() => compileErrors.fromEither(compileEither(input, options))),
   compileAll: (input, options) => Effect.suspend(() => compileEither(input, options)),
   compileCard: (card, statuses) =>
-    Effect.suspend(() => {
-      const r = compileEither({ cardId: card.cardId, cost: card.cost, tags: card.tags, components: card.components }, { statuses })
-      return Either.isRight(r) ? Effect.succeed(r.right) : Effect.fail(first(r.left))
-    })
+    Effect.suspend(() =>
+      compileErrors.fromEither(compileEither({ cardId: card.cardId, cost: card.cost, tags: card.tags, components: card.components }, { statuses }))
+    )
 }
 
 /** The common compiler service (pure, no requirements). */

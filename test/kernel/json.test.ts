@@ -40,7 +40,7 @@ describe("hardened JSON input", () => {
     const text = "[".repeat(n) + "]".repeat(n)
     const d = timed(() => fail(text))
     expect(d.code).toBe("depth_limit")
-    expect(d.details).toEqual({ limit: 128 })
+    expect(d.details).toEqual({ limit: 128, actual: 129 })
     expect(d.line).toBe(1)
     expect(d.column).toBe(129)
   })
@@ -56,7 +56,7 @@ describe("hardened JSON input", () => {
     const big = new Uint8Array(50 * 1024 * 1024).fill(0x20)
     const d = timed(() => fail(big))
     expect(d).toMatchObject({ code: "file_too_large", path: "", line: 1, column: 1 })
-    expect(d.details).toEqual({ size: 50 * 1024 * 1024, limit: 16 * 1024 * 1024 })
+    expect(d.details).toEqual({ size: 50 * 1024 * 1024, limit: 16 * 1024 * 1024, actual: 50 * 1024 * 1024 })
   })
 
   it("rejects invalid UTF-8 with the byte position", () => {

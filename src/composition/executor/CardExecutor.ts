@@ -9,16 +9,7 @@
  * @since 0.1.0
  */
 import { Context, Effect, Layer } from "effect"
-import type { Diagnostic } from "../../kernel/Diagnostic.js"
-import {
-  type ActorDefeated,
-  type BudgetExceeded,
-  errorFromDiagnostic,
-  type InvalidTarget,
-  type RngMismatch,
-  type UnknownCharacter,
-  type UnknownReference
-} from "../../kernel/Errors.js"
+import { type ChannelError, errorChannel } from "../../kernel/ErrorChannel.js"
 import type { CompiledContainer } from "../Compiled.js"
 import type { ExecutorLookups } from "./Buckets.js"
 import type { CombatState, Side } from "./CombatState.js"
@@ -26,8 +17,18 @@ import type { SequenceResult, TurnResult } from "./Events.js"
 import { executeSequence, type SequenceRequest } from "./Execute.js"
 import { endTurn, startTurn } from "./Statuses.js"
 
-/** Every error the executor can fail with. */
-export type ExecutorError = BudgetExceeded | InvalidTarget | ActorDefeated | UnknownCharacter | RngMismatch | UnknownReference
+/** Every code the executor can fail with: its error channel. */
+export const executorErrors = errorChannel([
+  "budget_exceeded",
+  "invalid_target",
+  "actor_defeated",
+  "unknown_character",
+  "rng_mismatch",
+  "unknown_reference"
+])
+
+/** Every error the executor can fail with (`BudgetExceeded | InvalidTarget | ActorDefeated | UnknownCharacter | RngMismatch | UnknownReference`). */
+export type ExecutorError = ChannelError<typeof executorErrors>
 
 /** What can be played: a compiled container, or anything carrying one (an effective card). */
 export type Playable = CompiledContainer | { readonly compiled: CompiledContainer }
@@ -35,7 +36,6 @@ export type Playable = CompiledContainer | { readonly compiled: CompiledContaine
 /** The compiled container of a playable. */
 export const compiledOf = (card: Playable): CompiledContainer => ("compiled" in card ? card.compiled : card)
 
-const toError = (d: Diagnostic): ExecutorError => errorFromDiagnostic(d) as ExecutorError
 
 /** The operations of the common executor service. */
 export interface CardExecutorService {
@@ -61,7 +61,7 @@ export const make = (lookups: ExecutorLookups): CardExecutorService => ({
   play: (card, state, request) =>
     Effect.suspend(() => {
       const r = executeSequence(lookups, compiledOf(card), state, request)
-      return r.ok ? Effect.succeed(r.result) : Effect.fail(toError(r.diagnostic))
+      return r.ok ? Effect.succeed(r.result) : executorErrors.fail([r.diagnostic])
     }),
   playBatch: (card, state, requests) =>
     Effect.suspend(() => {
@@ -69,7 +69,7 @@ export const make = (lookups: ExecutorLookups): CardExecutorService => ({
       const out: Array<SequenceResult> = new Array(requests.length)
       for (let i = 0; i < requests.length; i++) {
         const r = executeSequence(lookups, compiled, state, requests[i] as SequenceRequest)
-        if (!r.ok) return Effect.fail(toError(r.diagnostic))
+        if (!r.ok) return executorErrors.fail([r.diagnostic])
         out[i] = r.result
       }
       return Effect.succeed(out)
@@ -77,12 +77,12 @@ export const make = (lookups: ExecutorLookups): CardExecutorService => ({
   startTurn: (state, side) =>
     Effect.suspend(() => {
       const r = startTurn(lookups, state, side)
-      return r.ok ? Effect.succeed(r.result) : Effect.fail(toError(r.diagnostic))
+      return r.ok ? Effect.succeed(r.result) : executorErrors.fail([r.diagnostic])
     }),
   endTurn: (state, side) =>
     Effect.suspend(() => {
       const r = endTurn(lookups, state, side)
-      return r.ok ? Effect.succeed(r.result) : Effect.fail(toError(r.diagnostic))
+      return r.ok ? Effect.succeed(r.result) : executorErrors.fail([r.diagnostic])
     })
 })
 

@@ -22,7 +22,7 @@ import { canonicalJson, sha256Hex } from "../../kernel/Canonical.js"
 import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { type CardfxError, errorFromDiagnostic } from "../../kernel/Errors.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
-import { withCode } from "../../kernel/Decode.js"
+import { withLimit } from "../../kernel/Decode.js"
 import { Limits } from "../../kernel/Limits.js"
 import { optional } from "../../kernel/SchemaExt.js"
 import { Bundle } from "../schema/Bundle.js"
@@ -66,7 +66,7 @@ export const sealedContentFields = {
   patches: Schema.Array(Patch),
   /** Sorted by `priority`, then `ruleId` ordinal; at most 32 (a sealed entry obeys the authoring limit). */
   closedCompositionRules: Schema.Array(ClosedCompositionRule).pipe(
-    Schema.maxItems(Limits.rulesPerTransformation, withCode("rule_limit"))
+    Schema.maxItems(Limits.rulesPerTransformation, withLimit("rule_limit", { measure: "length", max: Limits.rulesPerTransformation }))
   ),
   pin: RuntimePin,
   sealHash: Schema.String
@@ -282,7 +282,7 @@ const toEffect = <A>(r: Either.Either<A, ReadonlyArray<Diagnostic>>): Effect.Eff
   Either.isRight(r)
     ? Effect.succeed(r.right)
     : // A Left always carries at least one diagnostic; the fallback keeps this total.
-      Effect.fail(errorFromDiagnostic(r.left[0] ?? diagnostic("unsealed_definition", "ledger command failed")) as CardfxError)
+      Effect.fail(errorFromDiagnostic(r.left[0] ?? diagnostic("unsealed_definition", "ledger command failed")))
 
 /** The ledger commands in the typed error channel (first diagnostic as its tagged error). */
 export const LedgerCommands = {

@@ -298,7 +298,7 @@ export const resolveCurrent = (runtime: Runtime, ledger: CardLedger): Resolved =
   const baseCard = runtime.cards.get(ledger.cardId)
   if (baseCard === undefined)
     return Either.left([diagnostic("unknown_card", `no card ${ledger.cardId} is published in the runtime`, { subject: ledger.cardId })])
-  return remember(runtime, ledger, resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses }))
+  return remember(runtime, ledger, resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses }, runtime.resolutionCache))
 }
 
 /**
@@ -371,9 +371,9 @@ export const plan = (input: PlanInput): Plan => {
       // calling it first: it returns this very removal when the composition succeeds).
       const removed = removeEntry(ledger, command.entryId)
       if (Either.isLeft(removed)) return reject(removed.left)
-      const resolved = remember(runtime, removed.right, resolveEffectiveCard({ baseCard, ledger: removed.right, statuses: runtime.statuses }))
+      const resolved = remember(runtime, removed.right, resolveEffectiveCard({ baseCard, ledger: removed.right, statuses: runtime.statuses }, runtime.resolutionCache))
       if (Either.isLeft(resolved)) {
-        const checked = checkRemoval(ledger, command.entryId, { baseCard, statuses: runtime.statuses })
+        const checked = checkRemoval(ledger, command.entryId, { baseCard, statuses: runtime.statuses }, runtime.resolutionCache)
         return reject(Either.isLeft(checked) ? checked.left : resolved.left)
       }
       candidate = removed.right
@@ -402,7 +402,7 @@ export const plan = (input: PlanInput): Plan => {
 
   const after =
     resolvedCache.get(runtime)?.get(candidate) ??
-    remember(runtime, candidate, resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }))
+    remember(runtime, candidate, resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }, runtime.resolutionCache))
   if (Either.isLeft(after)) return reject(after.left)
   return {
     assessment: {

@@ -9,7 +9,10 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
-import { errorFromDiagnostic, type BranchNotFound, type CardfxError, type CommandConflict, type StoreFailure } from "../../kernel/Errors.js"
+import type { BranchNotFound, CommandConflict, StoreFailure } from "../../kernel/Errors.js"
+import { type ChannelError, codesOf, errorChannel } from "../../kernel/ErrorChannel.js"
+import { sealErrors } from "../BundleCompiler.js"
+import { removalErrors, resolveErrors } from "../Resolver.js"
 import { diagnostic } from "../../kernel/Diagnostic.js"
 import type { CardLedger } from "../ledger/Ledger.js"
 import type { Runtime } from "../Runtime.js"
@@ -69,6 +72,27 @@ export interface InstanceRef {
   readonly cardId: string
 }
 
+/**
+ * Every code a rejected command can carry: the planner's policy checks,
+ * sealing, the ledger command, resolution and removal, and the store's
+ * revision check.
+ */
+export const rejectionErrors = errorChannel([
+  ...codesOf(sealErrors, resolveErrors, removalErrors),
+  "unknown_card",
+  "unknown_transformation",
+  "entry_not_found",
+  "not_eligible",
+  "slot_full",
+  "max_per_card",
+  "excluded_transformation",
+  "not_authorized",
+  "unsealed_definition",
+  "revision_conflict"
+])
+/** The errors `CardTransformationPlanner.apply` fails with for a rejected command. */
+export type RejectionError = ChannelError<typeof rejectionErrors>
+
 /** The planner service. */
 export class CardTransformationPlanner extends Context.Tag("cardfx/CardTransformationPlanner")<
   CardTransformationPlanner,
@@ -89,7 +113,7 @@ export class CardTransformationPlanner extends Context.Tag("cardfx/CardTransform
     /** Plan + persist; a rejection is an outcome (recorded, so retries return it). */
     readonly execute: (runtime: Runtime, request: CommandRequest) => Effect.Effect<CommandOutcome, StoreFailure | CommandConflict>
     /** Like `execute`, but a rejection fails with its first diagnostic's tagged error (`NotAuthorized`, `RevisionConflict`, ...). */
-    readonly apply: (runtime: Runtime, request: CommandRequest) => Effect.Effect<CommandOutcome, CardfxError>
+    readonly apply: (runtime: Runtime, request: CommandRequest) => Effect.Effect<CommandOutcome, RejectionError | StoreFailure | CommandConflict>
   }
 >() {
   /** The live planner over a `LedgerStore`. */
@@ -116,10 +140,10 @@ export class CardTransformationPlanner extends Context.Tag("cardfx/CardTransform
           Effect.flatMap(execute(runtime, request), (outcome) =>
             outcome.status === "applied"
               ? Effect.succeed(outcome)
-              : Effect.fail(
-                  errorFromDiagnostic(
-                    outcome.diagnostics[0] ?? diagnostic("transformation_invalid", `command ${request.commandId} was rejected`)
-                  ) as CardfxError
+              : rejectionErrors.fail(
+                  outcome.diagnostics.length > 0
+                    ? outcome.diagnostics
+                    : [diagnostic("transformation_invalid", `command ${request.commandId} was rejected`)]
                 )
           )
       }

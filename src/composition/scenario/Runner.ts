@@ -88,7 +88,7 @@ export const resolveLedgerCard = (
     if (Either.isLeft(next)) return Either.left(next.left)
     ledger = next.right
   }
-  return resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses })
+  return resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses }, runtime.resolutionCache)
 }
 
 /** Options of the pure scenario run. */

@@ -7,7 +7,7 @@
  */
 import { Schema } from "effect"
 import { optional } from "../../kernel/SchemaExt.js"
-import { withCode } from "../../kernel/Decode.js"
+import { withLimit } from "../../kernel/Decode.js"
 import { Limits } from "../../kernel/Limits.js"
 import { EffectComponent } from "./Card.js"
 import { AuthoredId, Metadata, SymbolList } from "./Symbols.js"
@@ -20,7 +20,7 @@ export const Bundle = Schema.Struct({
     Schema.maxItems(Limits.membersPerBundle, {
       message: (issue) =>
         `a bundle has at most ${Limits.membersPerBundle} members (got ${(issue.actual as ReadonlyArray<unknown>).length})`,
-      ...withCode("member_limit")
+      ...withLimit("member_limit", { measure: "length", max: Limits.membersPerBundle })
     })
   ),
   metadata: optional(Metadata)

@@ -6,7 +6,7 @@
  */
 import { Schema } from "effect"
 import { optional } from "../../kernel/SchemaExt.js"
-import { withCode } from "../../kernel/Decode.js"
+import { withCode, withLimit } from "../../kernel/Decode.js"
 import { Limits } from "../../kernel/Limits.js"
 import { AuthoredId, Metadata, NonNegativeInt, Order, PositiveInt, Symbol, SymbolList } from "./Symbols.js"
 
@@ -52,7 +52,7 @@ export type Condition = typeof Condition.Type
 export const PayloadBinding = Schema.Struct({
   parameterId: AuthoredId,
   /** A structural component ID, or `$name` for a template parameter. */
-  cardEffectComponentId: Schema.String.pipe(Schema.maxLength(Limits.symbolLength, withCode("symbol_limit")))
+  cardEffectComponentId: Schema.String.pipe(Schema.maxLength(Limits.symbolLength, withLimit("symbol_limit", { measure: "length", max: Limits.symbolLength })))
 })
 export type PayloadBinding = typeof PayloadBinding.Type
 
@@ -60,7 +60,7 @@ const Chance = Schema.Number.pipe(Schema.between(0, 1, { message: () => "chance 
 const Repeat = Schema.Int.pipe(
   Schema.between(1, Limits.maxRepeat, {
     message: () => `repeat must be an integer in 1..${Limits.maxRepeat}`,
-    ...withCode("repeat_limit")
+    ...withLimit("repeat_limit", { measure: "value", min: 1, max: Limits.maxRepeat })
   })
 )
 

@@ -7,7 +7,7 @@
  */
 import { Schema } from "effect"
 import { optional } from "../../kernel/SchemaExt.js"
-import { withCode } from "../../kernel/Decode.js"
+import { withCode, withLimit } from "../../kernel/Decode.js"
 import { Limits } from "../../kernel/Limits.js"
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:\-/]*$/
@@ -20,7 +20,7 @@ export const AuthoredId = Schema.String.pipe(
   }),
   Schema.maxLength(Limits.authoredIdLength, {
     message: (issue) => `an authored ID has at most ${Limits.authoredIdLength} characters (got ${String(issue.actual).length})`,
-    ...withCode("invalid_id")
+    ...withLimit("invalid_id", { measure: "length", max: Limits.authoredIdLength })
   })
 ).annotations({ identifier: "AuthoredId" })
 
@@ -32,7 +32,7 @@ export const Symbol = Schema.String.pipe(
   }),
   Schema.maxLength(Limits.symbolLength, {
     message: (issue) => `a symbol has at most ${Limits.symbolLength} characters (got ${String(issue.actual).length})`,
-    ...withCode("symbol_limit")
+    ...withLimit("symbol_limit", { measure: "length", max: Limits.symbolLength })
   })
 ).annotations({ identifier: "Symbol" })
 
@@ -41,7 +41,7 @@ export const SymbolList = Schema.Array(Symbol).pipe(
   Schema.maxItems(Limits.listSymbols, {
     message: (issue) =>
       `a list holds at most ${Limits.listSymbols} symbols (got ${(issue.actual as ReadonlyArray<unknown>).length})`,
-    ...withCode("list_limit")
+    ...withLimit("list_limit", { measure: "length", max: Limits.listSymbols })
   })
 )
 
@@ -53,7 +53,7 @@ export const Namespace = Schema.String.pipe(
   }),
   Schema.maxLength(Limits.namespaceLength, {
     message: () => `a namespace has at most ${Limits.namespaceLength} characters`,
-    ...withCode("invalid_id")
+    ...withLimit("invalid_id", { measure: "length", max: Limits.namespaceLength })
   })
 ).annotations({ identifier: "Namespace" })
 
@@ -61,7 +61,7 @@ export const Namespace = Schema.String.pipe(
 export const Order = Schema.Int.pipe(
   Schema.between(Limits.orderMin, Limits.orderMax, {
     message: () => `order must be an integer in ${Limits.orderMin}..${Limits.orderMax}`,
-    ...withCode("order_overflow")
+    ...withLimit("order_overflow", { measure: "value", min: Limits.orderMin, max: Limits.orderMax })
   })
 )
 

@@ -123,7 +123,7 @@ describe("content and compiler diagnostics from JSON input", () => {
     const children = Array.from({ length: 4096 }, (_, i) => component(`c${i}`)).join(",")
     const text = `{ "cards": [${card("a", component("root", `, "children": [${children}]`))}] }`
     const d = await only("node_budget", text)
-    expect(d.details).toEqual({ limit: 4096 })
+    expect(d.details).toEqual({ limit: 4096, actual: 4097 })
     expectAt(d, text, `{ "type": "effect", "componentId": "c4095"`, "/cards/0/components/0/children/4095")
   })
 
