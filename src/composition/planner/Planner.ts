@@ -9,7 +9,15 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
-import { errorFromDiagnostic, type BranchNotFound, type CardfxError, type CommandConflict, type StoreFailure } from "../../kernel/Errors.js"
+import {
+  errorFromDiagnostic,
+  type BranchNotFound,
+  type CardfxError,
+  type CommandConflict,
+  type InvalidId,
+  type StoreCorrupt,
+  type StoreFailure
+} from "../../kernel/Errors.js"
 import { diagnostic } from "../../kernel/Diagnostic.js"
 import type { CardLedger } from "../ledger/Ledger.js"
 import type { Runtime } from "../Runtime.js"
@@ -87,7 +95,10 @@ export class CardTransformationPlanner extends Context.Tag("cardfx/CardTransform
     /** Discovery for a stored instance. */
     readonly discoverStored: (runtime: Runtime, ref: InstanceRef, activity: string) => Effect.Effect<Discovery, StoreFailure | BranchNotFound>
     /** Plan + persist; a rejection is an outcome (recorded, so retries return it). */
-    readonly execute: (runtime: Runtime, request: CommandRequest) => Effect.Effect<CommandOutcome, StoreFailure | CommandConflict>
+    readonly execute: (
+      runtime: Runtime,
+      request: CommandRequest
+    ) => Effect.Effect<CommandOutcome, StoreFailure | CommandConflict | InvalidId | StoreCorrupt>
     /** Like `execute`, but a rejection fails with its first diagnostic's tagged error (`NotAuthorized`, `RevisionConflict`, ...). */
     readonly apply: (runtime: Runtime, request: CommandRequest) => Effect.Effect<CommandOutcome, CardfxError>
   }
