@@ -45,6 +45,14 @@ const toEvent = (r: EventRow): Either.Either<StoredEvent, StoreFailure> =>
     body
   }))
 
+/** A failure's message and its cause's (the driver's reason is in the cause). */
+const failureText = (u: unknown): string => {
+  const own = String((u as { message?: unknown } | null)?.message ?? u).trim()
+  const cause = (u as { cause?: unknown } | null)?.cause
+  const inner = cause instanceof Error ? cause.message : ""
+  return inner !== "" ? `${own}: ${inner}` : own
+}
+
 export const makeHistory = (core: Core) => {
   const { sql, T, chain, contextOf } = core
 
@@ -139,9 +147,10 @@ export const makeHistory = (core: Core) => {
     Effect.map(Effect.either(Effect.catchAllDefect(run, (d) => Effect.fail(d))), (r) =>
       Either.isRight(r)
         ? { check: name, ok: r.right.length === 0, problems: r.right }
-        : { check: name, ok: false, problems: [`the check could not run: ${String((r.left as { message?: unknown })?.message ?? r.left)}`] }
+        : { check: name, ok: false, problems: [`the check could not run: ${failureText(r.left)}`] }
     )
 
+  // Pragma arguments cannot be bound parameters: PRAGMA integrity_check(20) below spells the same limit.
   const LIMIT = 20
 
   /** The integrity check: the pages (SQLite), then the store's own invariants. */
@@ -152,7 +161,7 @@ export const makeHistory = (core: Core) => {
       checks.push(
         yield* check(
           "pages",
-          Effect.map(sql<{ integrity_check: string }>`PRAGMA integrity_check(${LIMIT})`, (rows) =>
+          Effect.map(sql<{ integrity_check: string }>`PRAGMA integrity_check(20)`, (rows) =>
             rows.length === 1 && rows[0]?.integrity_check === "ok" ? [] : rows.map((r) => r.integrity_check)
           )
         )
