@@ -9,11 +9,14 @@
  * event, snapshot and outcome.
  *
  * Also: single-command latency (one command per transaction, so one commit
- * and its fsyncs each), median of 60, wall time.
+ * and its fsyncs each), median of 60, wall time; the store's size in bytes
+ * per command after 10,000 commands on ONE instance (alternately applying
+ * and removing, so its ledger history grows to 5,000 entries; goal ≤ 4 KB),
+ * and replay time of that instance at 10,000 events over 5,000 (linear: ≈ 2).
  *
  * Imports the built `dist/` (run `npm run build` first).
  */
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
@@ -53,6 +56,54 @@ const commandAt = (i, prefix) => {
 }
 
 const TABLES = ["events", "snapshots", "commands", "contexts"]
+
+const SIZE_COMMANDS = 10_000
+
+/** 10,000 commands on one instance (batches of 100): bytes per command, and replay time at 5,000 and 10,000 events. */
+const sizeAndReplay = async (runtime, dir) => {
+  const file = join(dir, "size.db")
+  const rt = ManagedRuntime.make(LedgerStore.layerSqlite({ filename: file }))
+  const store = await rt.runPromise(LedgerStore)
+  const replayMs = []
+  for (let b = 0; b < SIZE_COMMANDS / BATCH; b++) {
+    const items = Array.from({ length: BATCH }, (_, k) => {
+      const j = b * BATCH + k
+      const r = {
+        commandId: `s${j}`,
+        branch: "main",
+        instanceId: "one",
+        cardId: "basic_attack",
+        expectedRevision: j,
+        activity: "scenario",
+        command: j % 2 === 0 ? { kind: "apply", upgradeId: "core.sharpened_strike" } : { kind: "remove", entryId: `e${(j + 1) / 2}` }
+      }
+      return [r, decideWith(runtime, r)]
+    })
+    const outs = await rt.runPromise(store.executeBatch(items))
+    if (outs.some((o) => o.status !== "applied")) throw new Error("bench: a ledger command was rejected")
+    const done = (b + 1) * BATCH
+    if (done === SIZE_COMMANDS / 2 || done === SIZE_COMMANDS) {
+      // warm (JIT, context cache) before the timed replay
+      if (replayMs.length === 0) await rt.runPromise(store.replay("main"))
+      const t = performance.now()
+      const steps = await rt.runPromise(store.replay("main"))
+      replayMs.push(performance.now() - t)
+      if (steps.length !== done) throw new Error("bench: replay step count")
+    }
+  }
+  await rt.dispose()
+  const db = new Database(file)
+  db.pragma("wal_checkpoint(TRUNCATE)")
+  db.close()
+  const bytes = statSync(file).size
+  const perCommand = bytes / SIZE_COMMANDS
+  const ratio = replayMs[1] / replayMs[0]
+  return [
+    { name: "store bytes per command (10,000 commands, one instance)", value: perCommand, unit: "B", goal: "≤ 4096 B", ok: perCommand <= 4096 },
+    { name: "replay of one instance, 5,000 events", value: replayMs[0], unit: "ms" },
+    { name: "replay time 10,000 / 5,000 events (linear ≈ 2)", value: ratio, unit: "×", goal: "≤ 2.5", ok: ratio <= 2.5 }
+  ]
+}
 
 export async function run() {
   const runtime = await loadRuntime()
@@ -133,11 +184,13 @@ export async function run() {
     raw.close()
     const rawRate = (total / rawMs) * 1000
     const ratio = storeRate / rawRate
+    const size = await sizeAndReplay(runtime, dir)
     return [
       { name: "ledger commands/s (synchronous=FULL, batch 100)", value: storeRate, unit: "cmd/s" },
       { name: "raw better-sqlite3 rows/s (same rows, pragmas, batches)", value: rawRate, unit: "cmd/s" },
       { name: "ledger vs raw", value: ratio * 100, unit: "%", goal: "≥ 40 %", ratio, ok: ratio >= 0.4 },
-      { name: "single-command latency (median, own transaction)", value: median(lat), unit: "ms" }
+      { name: "single-command latency (median, own transaction)", value: median(lat), unit: "ms" },
+      ...size
     ]
   } finally {
     rmSync(dir, { recursive: true, force: true })

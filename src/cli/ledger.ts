@@ -8,19 +8,27 @@
  *
  * - `apply UPGRADE_ID`, `remove ENTRY_ID`, `replace ENTRY_ID --with UPGRADE_ID`:
  *   `--package DIR... --card ID [--activity NAME] [--expected-revision N]
- *   [--command-id ID]`. `--expected-revision` defaults to the revision read
- *   just before; `--command-id` defaults to `cli-` + 16 hex of the request's
- *   hash, so re-running the same invocation is a retry (it returns the first
- *   outcome). Prints the `CommandOutcome`; exit 1 when rejected.
+ *   [--command-id ID]`. The request holds only what the user stated: without
+ *   `--expected-revision` there is no revision check (the command applies to
+ *   the current revision). `--command-id` defaults to `cli-` + 16 hex of the
+ *   hash of the stated request, so re-running the same invocation is a retry:
+ *   it applies nothing twice and prints the first outcome, byte for byte
+ *   (outcomes print in canonical key order). Prints the `CommandOutcome`;
+ *   exit 1 when rejected.
  * - `show --card ID`: the instance's revision, ledger and fingerprint.
  * - `history --card ID`: its events.
  * - `replay [--branch NAME]`: rebuilds every snapshot from the events alone
  *   (no package needed) and checks the fingerprints; exit 1 on a mismatch.
  * - `branch [NAME] [--from BRANCH] [--at SEQUENCE] [--discard]`: lists
  *   branches (no NAME), forks NAME, or discards it.
+ * - `verify`: the integrity check (SQLite pages, then the store's own
+ *   invariants); exit 0 when every check passes, 1 otherwise.
  *
- * `--format json` prints one JSON document. Store failures and rejections
- * print their diagnostics and exit 1; usage errors exit 2.
+ * Only writes create a store: reads (`show`, `history`, `replay`, `verify`,
+ * listing branches) on a store that does not exist are `store_not_found`.
+ * IDs (command, instance, branch) follow the ID syntax, 1..128 characters
+ * (`invalid_id`). `--format json` prints one JSON document. Store failures
+ * and rejections print their diagnostics and exit 1; usage errors exit 2.
  *
  * @since 0.1.0
  */
@@ -28,8 +36,9 @@ import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Layer, Option } from "effect"
 import type { LedgerCommand } from "../composition/planner/Plan.js"
 import { CardTransformationPlanner } from "../composition/planner/Planner.js"
-import { type CommandOutcome, type CommandRequest, LedgerStore, MAIN } from "../composition/store/LedgerStore.js"
+import { CommandRequest, type CommandOutcome, LedgerStore, MAIN, outcomeJson, type VerifyReport } from "../composition/store/LedgerStore.js"
 import { hashCanonical } from "../kernel/Canonical.js"
+import { makeDecoder } from "../kernel/Decode.js"
 import type { Diagnostic } from "../kernel/Diagnostic.js"
 import { type CardfxError, diagnosticFromError } from "../kernel/Errors.js"
 import { CommandExit, ExitCode } from "./Exit.js"
@@ -50,28 +59,40 @@ const instanceOption = Options.text("instance").pipe(
 )
 const expectedOption = Options.integer("expected-revision").pipe(
   Options.optional,
-  Options.withDescription("Optimistic concurrency: the revision the command expects (default: the current one).")
+  Options.withDescription("Optimistic concurrency: reject the command unless the instance is at this revision (default: no check).")
 )
 const commandIdOption = Options.text("command-id").pipe(
   Options.optional,
-  Options.withDescription("Idempotence key (default: derived from the request, so re-running is a retry).")
+  Options.withDescription(
+    "Idempotence key, 1-128 characters of the ID syntax (default: derived from what you stated, so re-running the same command is a retry that applies nothing twice; pass a new ID to apply the same transformation again)."
+  )
 )
 
 type Format = "human" | "json"
 
-/** Runs a store program against `--store`; store errors print as diagnostics and exit 1. */
+/** Runs a store program against `--store`; store errors print as diagnostics and exit 1. Only writers create the store. */
 const withStore = <A>(
   store: string,
   format: Format,
+  mode: "read" | "write",
   program: Effect.Effect<A, CardfxError | CommandExit, LedgerStore | CardTransformationPlanner>
 ): Effect.Effect<A, CommandExit> =>
   program.pipe(
-    Effect.provide(Layer.provideMerge(CardTransformationPlanner.layer, LedgerStore.layerFor(store))),
+    Effect.provide(Layer.provideMerge(CardTransformationPlanner.layer, LedgerStore.layerFor(store, { create: mode === "write" }))),
     Effect.catchAll((e) => (e._tag === "CommandExit" ? Effect.fail(e) : failWith([diagnosticFromError(e)], format)))
   )
 
-const renderOutcome = (o: CommandOutcome): Array<string> => [
-  `${o.status}: ${o.commandId} on ${o.branch}/${o.instanceId} (${o.cardId})  revision ${o.revision}${o.sequence !== null ? `  sequence ${o.sequence}` : ""}`,
+const decodeRequest = makeDecoder(CommandRequest)
+
+/** What an applied command did, in words ("removed", not "applied", for a removal). */
+const verb = (o: CommandOutcome, command: LedgerCommand): string =>
+  o.status !== "applied" ? o.status : command.kind === "apply" ? "applied" : command.kind === "remove" ? "removed" : "replaced"
+
+/** An outcome as JSON in canonical key order, so a retry (decoded from the store) prints the same bytes. */
+const outcomeDocument = (o: CommandOutcome): string => JSON.stringify(JSON.parse(outcomeJson(o)), null, 2)
+
+const renderOutcome = (o: CommandOutcome, command: LedgerCommand): Array<string> => [
+  `${verb(o, command)}: ${o.commandId} on ${o.branch}/${o.instanceId} (${o.cardId})  revision ${o.revision}${o.sequence !== null ? `  sequence ${o.sequence}` : ""}`,
   ...(o.entryId !== null ? [`entry: ${o.entryId}`] : []),
   ...(o.fingerprint !== null ? [`fingerprint: ${o.fingerprint}`] : []),
   ...(o.changedComponentIds.length > 0 ? [`changed components: ${o.changedComponentIds.join(", ")}`] : []),
@@ -107,21 +128,28 @@ const runCommand = (o: CommandOptions, command: LedgerCommand) =>
     if (Option.isSome(o.expected) && o.expected.value < 0) return yield* usage("--expected-revision must be at least 0")
     const runtime = yield* loadRuntime(o.packages).pipe(Effect.catchAll((ds) => failWith(ds, o.format)))
     const instanceId = Option.getOrElse(o.instance, () => o.card)
+    // Only what the user stated: the derived ID (and the request hash the store checks on a retry)
+    // must not depend on anything read from the store, or a re-run after a commit would differ.
+    const stated = {
+      branch: o.branch,
+      instanceId,
+      cardId: o.card,
+      ...(Option.isSome(o.expected) ? { expectedRevision: o.expected.value } : {}),
+      activity: o.activity,
+      command
+    }
+    const decoded = decodeRequest({ commandId: Option.getOrElse(o.commandId, () => `cli-${hashCanonical(stated).slice(0, 16)}`), ...stated })
+    if (decoded._tag === "Left") return yield* failWith(decoded.left, o.format)
+    const request = decoded.right
     return yield* withStore(
       o.store,
       o.format,
+      "write",
       Effect.gen(function* () {
-        const store = yield* LedgerStore
         const planner = yield* CardTransformationPlanner
-        const expectedRevision = Option.isSome(o.expected) ? o.expected.value : (yield* store.read(o.branch, instanceId, o.card)).revision
-        const body = { branch: o.branch, instanceId, cardId: o.card, expectedRevision, activity: o.activity, command }
-        const request: CommandRequest = {
-          commandId: Option.getOrElse(o.commandId, () => `cli-${hashCanonical(body).slice(0, 16)}`),
-          ...body
-        }
         const outcome = yield* planner.execute(runtime, request)
-        if (o.format === "json") yield* Console.log(JSON.stringify(outcome, null, 2))
-        else for (const line of renderOutcome(outcome)) yield* Console.log(line)
+        if (o.format === "json") yield* Console.log(outcomeDocument(outcome))
+        else for (const line of renderOutcome(outcome, command)) yield* Console.log(line)
         if (outcome.status !== "applied") return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
       })
     )
@@ -152,6 +180,7 @@ const showCommand = Command.make(
     withStore(
       o.store,
       o.format,
+      "read",
       Effect.gen(function* () {
         const store = yield* LedgerStore
         const instanceId = Option.getOrElse(o.instance, () => o.card)
@@ -189,6 +218,7 @@ const historyCommand = Command.make(
     withStore(
       o.store,
       o.format,
+      "read",
       Effect.gen(function* () {
         const store = yield* LedgerStore
         const events = yield* store.history(o.branch, Option.getOrElse(o.instance, () => o.card))
@@ -210,6 +240,7 @@ const replayLedgerCommand = Command.make(
     withStore(
       o.store,
       o.format,
+      "read",
       Effect.gen(function* () {
         const store = yield* LedgerStore
         const steps = yield* store.replay(Option.getOrUndefined(o.branch))
@@ -233,6 +264,8 @@ const branchCommand = Command.make(
     withStore(
       o.store,
       o.format,
+      // Listing reads; forking and discarding write.
+      Option.isNone(o.name) ? "read" : "write",
       Effect.gen(function* () {
         const store = yield* LedgerStore
         if (Option.isNone(o.name)) {
@@ -254,9 +287,28 @@ const branchCommand = Command.make(
     )
 ).pipe(Command.withDescription("List branches, fork one (NAME [--from B] [--at SEQ]), or discard one (NAME --discard)."))
 
+const renderReport = (store: string, r: VerifyReport): Array<string> => [
+  `${store}: ${r.ok ? "ok" : "damaged"} (${r.dialect})`,
+  ...r.checks.flatMap((c) => [`  ${c.check}: ${c.ok ? "ok" : `${c.problems.length} problem(s)`}`, ...c.problems.map((p) => `    ${p}`)])
+]
+
+const verifyCommand = Command.make("verify", { store: storeOption, format: resultFormatOption }, (o) =>
+  withStore(
+    o.store,
+    o.format,
+    "read",
+    Effect.gen(function* () {
+      const report = yield* Effect.flatMap(LedgerStore, (s) => s.verify)
+      if (o.format === "json") yield* Console.log(JSON.stringify({ store: o.store, ...report }, null, 2))
+      else for (const line of renderReport(o.store, report)) yield* Console.log(line)
+      if (!report.ok) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
+    })
+  )
+).pipe(Command.withDescription("Check the store's integrity (SQLite pages, then its own invariants); exit 1 when damaged."))
+
 /** The `ledger` command and its subcommands. */
 export const ledgerCommand = Command.make("ledger").pipe(
   Command.withDescription("Ledger commands against a store (SQLite file or PostgreSQL)."),
-  Command.withSubcommands([applyCommand, removeCommand, replaceCommand, showCommand, historyCommand, replayLedgerCommand, branchCommand])
+  Command.withSubcommands([applyCommand, removeCommand, replaceCommand, showCommand, historyCommand, replayLedgerCommand, branchCommand, verifyCommand])
 )
 

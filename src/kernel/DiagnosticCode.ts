@@ -86,6 +86,10 @@ const table = {
   branch_not_found: { tag: "BranchNotFound", domain: "store", meaning: "No branch has this name." },
   store_failure: { tag: "StoreFailure", domain: "store", meaning: "The ledger store could not complete the operation." },
   replay_mismatch: { tag: "ReplayMismatch", domain: "store", meaning: "A replay produced a fingerprint different from the recorded one." },
+  store_not_found: { tag: "StoreNotFound", domain: "store", meaning: "A read names a ledger store that does not exist (only writes create a store)." },
+  store_unavailable: { tag: "StoreUnavailable", domain: "store", meaning: "The ledger store at this path or URL could not be opened or created." },
+  store_corrupt: { tag: "StoreCorrupt", domain: "store", meaning: "The ledger store's pages fail the integrity check; it is refused for writes." },
+  fork_out_of_range: { tag: "ForkOutOfRange", domain: "store", meaning: "A branch would fork at a sequence past the end of the history." },
 
   // ---- the common executor ----
   budget_exceeded: { tag: "BudgetExceeded", domain: "executor", meaning: "A sequence used more node attempts than its budget.", limit: "sequenceNodeBudget" },

@@ -125,6 +125,14 @@ export class BranchNotFound extends Schema.TaggedError<BranchNotFound>()("Branch
 export class StoreFailure extends Schema.TaggedError<StoreFailure>()("StoreFailure", { code: Schema.tag("store_failure"), ...fields }) {}
 /** `replay_mismatch`: A replay produced a fingerprint different from the recorded one. */
 export class ReplayMismatch extends Schema.TaggedError<ReplayMismatch>()("ReplayMismatch", { code: Schema.tag("replay_mismatch"), ...fields }) {}
+/** `store_not_found`: A read names a ledger store that does not exist (only writes create a store). */
+export class StoreNotFound extends Schema.TaggedError<StoreNotFound>()("StoreNotFound", { code: Schema.tag("store_not_found"), ...fields }) {}
+/** `store_unavailable`: The ledger store at this path or URL could not be opened or created. */
+export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()("StoreUnavailable", { code: Schema.tag("store_unavailable"), ...fields }) {}
+/** `store_corrupt`: The ledger store's pages fail the integrity check; it is refused for writes. */
+export class StoreCorrupt extends Schema.TaggedError<StoreCorrupt>()("StoreCorrupt", { code: Schema.tag("store_corrupt"), ...fields }) {}
+/** `fork_out_of_range`: A branch would fork at a sequence past the end of the history. */
+export class ForkOutOfRange extends Schema.TaggedError<ForkOutOfRange>()("ForkOutOfRange", { code: Schema.tag("fork_out_of_range"), ...fields }) {}
 /** `budget_exceeded`: A sequence used more node attempts than its budget. */
 export class BudgetExceeded extends Schema.TaggedError<BudgetExceeded>()("BudgetExceeded", { code: Schema.tag("budget_exceeded"), ...fields }) {}
 /** `invalid_target`: A chosen target is missing, defeated or not allowed by the effect. */
@@ -219,6 +227,10 @@ export const errorClassByCode = {
   branch_not_found: BranchNotFound,
   store_failure: StoreFailure,
   replay_mismatch: ReplayMismatch,
+  store_not_found: StoreNotFound,
+  store_unavailable: StoreUnavailable,
+  store_corrupt: StoreCorrupt,
+  fork_out_of_range: ForkOutOfRange,
   budget_exceeded: BudgetExceeded,
   invalid_target: InvalidTarget,
   actor_defeated: ActorDefeated,

@@ -9,7 +9,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
-import type { BranchNotFound, CommandConflict, StoreFailure } from "../../kernel/Errors.js"
+import type { BranchNotFound, CommandConflict, InvalidId, StoreCorrupt, StoreFailure } from "../../kernel/Errors.js"
 import { type ChannelError, codesOf, errorChannel } from "../../kernel/ErrorChannel.js"
 import { sealErrors } from "../BundleCompiler.js"
 import { removalErrors, resolveErrors } from "../Resolver.js"
@@ -111,9 +111,12 @@ export class CardTransformationPlanner extends Context.Tag("cardfx/CardTransform
     /** Discovery for a stored instance. */
     readonly discoverStored: (runtime: Runtime, ref: InstanceRef, activity: string) => Effect.Effect<Discovery, StoreFailure | BranchNotFound>
     /** Plan + persist; a rejection is an outcome (recorded, so retries return it). */
-    readonly execute: (runtime: Runtime, request: CommandRequest) => Effect.Effect<CommandOutcome, StoreFailure | CommandConflict>
+    readonly execute: (
+      runtime: Runtime,
+      request: CommandRequest
+    ) => Effect.Effect<CommandOutcome, StoreFailure | CommandConflict | InvalidId | StoreCorrupt>
     /** Like `execute`, but a rejection fails with its first diagnostic's tagged error (`NotAuthorized`, `RevisionConflict`, ...). */
-    readonly apply: (runtime: Runtime, request: CommandRequest) => Effect.Effect<CommandOutcome, RejectionError | StoreFailure | CommandConflict>
+    readonly apply: (runtime: Runtime, request: CommandRequest) => Effect.Effect<CommandOutcome, RejectionError | StoreFailure | CommandConflict | InvalidId | StoreCorrupt>
   }
 >() {
   /** The live planner over a `LedgerStore`. */

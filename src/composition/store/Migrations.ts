@@ -11,8 +11,11 @@
  * - `commands`: command ID → request hash → outcome (the durable idempotence table);
  * - `events`: the append-only event log, one row per applied command, unique
  *   per (branch, instance, revision) and per command ID;
- * - `snapshots`: the serialized ledger and effective card after every event,
- *   with its fingerprint, unique per (branch, instance, revision);
+ * - `snapshots`: one row per event with its revision, sequence and
+ *   fingerprint, unique per (branch, instance, revision); the ledger text
+ *   only at checkpoint revisions (1, 2, 4, 8, …; '' otherwise) and the
+ *   `effective` column '' (since migration 2; the effective card is
+ *   recomputed on read);
  * - `contexts`: content-addressed replay contexts (base card snapshot +
  *   statuses) that events point to, so replay never reads the catalog;
  * - `branches`: name, parent branch and the sequence it forked at.
@@ -57,6 +60,13 @@ export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
     )`,
     "CREATE TABLE {p}contexts (hash TEXT PRIMARY KEY, body TEXT NOT NULL)",
     "CREATE TABLE {p}commands (command_id TEXT PRIMARY KEY, request_hash TEXT NOT NULL, outcome TEXT NOT NULL, sequence BIGINT)"
+  ],
+  // 2. Bounded size: the ledger text is kept only at checkpoint revisions (powers of two) and the
+  // effective card is recomputed on read (see Core.ts). Stores written before keep opening: their
+  // other rows are emptied here, once; every state can still be rebuilt from its checkpoint and events.
+  [
+    "UPDATE {p}snapshots SET ledger = '' WHERE (revision & (revision - 1)) <> 0",
+    "UPDATE {p}snapshots SET effective = ''"
   ]
 ]
 

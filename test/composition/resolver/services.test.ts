@@ -27,7 +27,7 @@ import { ResolutionCache } from "../../../src/composition/ResolutionCache.js"
 import type { Runtime } from "../../../src/composition/Runtime.js"
 import type { CardCompilerService } from "../../../src/services/CardCompiler.js"
 import { DiagnosticCodeTable } from "../../../src/kernel/DiagnosticCode.js"
-import type { CardfxError, StoreFailure, CommandConflict } from "../../../src/kernel/Errors.js"
+import type { CardfxError, CommandConflict, InvalidId, StoreCorrupt, StoreFailure } from "../../../src/kernel/Errors.js"
 import { BASE, card, ledgerWith, right, runtimeOf } from "./support.js"
 
 type ErrorOfEffect<T> = T extends Effect.Effect<infer _A, infer E, infer _R> ? E : never
@@ -114,7 +114,7 @@ describe("narrow error channels (issue 17.6)", () => {
     expectTypeOf<ExecutorError["_tag"]>().toEqualTypeOf<
       "BudgetExceeded" | "InvalidTarget" | "ActorDefeated" | "UnknownCharacter" | "RngMismatch" | "UnknownReference"
     >()
-    expectTypeOf<Failure<CardTransformationPlanner["Type"]["apply"]>>().toEqualTypeOf<RejectionError | StoreFailure | CommandConflict>()
+    expectTypeOf<Failure<CardTransformationPlanner["Type"]["apply"]>>().toEqualTypeOf<RejectionError | StoreFailure | CommandConflict | InvalidId | StoreCorrupt>()
     // None of them is the whole union: CardfxError does not fit any of these channels.
     expectTypeOf<CardfxError>().not.toMatchTypeOf<ResolveError>()
     expectTypeOf<CardfxError>().not.toMatchTypeOf<SealError>()

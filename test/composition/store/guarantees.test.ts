@@ -202,15 +202,16 @@ describe("branches", () => {
 })
 
 describe("failures", () => {
-  it("a database that cannot be opened is a typed store_failure with the cause's message", async () => {
+  it("a database that cannot be opened is a typed store_unavailable naming the path", async () => {
     // the parent "folder" is a regular file: the folder cannot be created, the database not opened
     writeFileSync(`${tmp.dir}/plain-file`, "x")
     const e = await Effect.runPromise(
       Effect.flip(Effect.provide(LedgerStore, LedgerStore.layerSqlite({ filename: `${tmp.dir}/plain-file/ledger.db` })))
     )
-    expect(e._tag).toBe("StoreFailure")
-    expect(e.code).toBe("store_failure")
-    expect(e.message.length).toBeGreaterThan(0)
+    expect(e._tag).toBe("StoreUnavailable")
+    expect(e.code).toBe("store_unavailable")
+    expect(e.message).toContain(`${tmp.dir}/plain-file/ledger.db`)
+    expect(e.message).toContain("is not a folder")
   })
 })
 

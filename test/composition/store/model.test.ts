@@ -210,7 +210,7 @@ class Retry implements Cmd {
   check = (m: Readonly<Model>) => m.issued.length > 0
   async run(m: Model, real: Real) {
     const r = m.issued[this.which % m.issued.length] as CommandRequest
-    await issue(m, real, this.tamper ? { ...r, expectedRevision: r.expectedRevision + 1 } : r)
+    await issue(m, real, this.tamper ? { ...r, expectedRevision: (r.expectedRevision ?? 0) + 1 } : r)
   }
   toString = () => `retry(${this.which}${this.tamper ? ",tampered" : ""})`
 }

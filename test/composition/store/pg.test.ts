@@ -11,9 +11,8 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, type Layer, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Runtime } from "../../../src/composition/Runtime.js"
-import { type CommandOutcome, LedgerStore, MAIN } from "../../../src/composition/store/LedgerStore.js"
+import { type CommandOutcome, LedgerStore, MAIN, type StoreOpenError } from "../../../src/composition/store/LedgerStore.js"
 import { migrations } from "../../../src/composition/store/Migrations.js"
-import type { StoreFailure } from "../../../src/kernel/Errors.js"
 import { CardTransformationPlanner } from "../../../src/composition/planner/Planner.js"
 import { BASE, open, type Rt, request, runtimeOf } from "./support.js"
 
@@ -44,7 +43,7 @@ const freshPrefix = () => {
   prefixes.push(p)
   return p
 }
-const pgLayer = (tablePrefix: string): Layer.Layer<LedgerStore, StoreFailure> => LedgerStore.layerPg({ url: URL, tablePrefix })
+const pgLayer = (tablePrefix: string): Layer.Layer<LedgerStore, StoreOpenError> => LedgerStore.layerPg({ url: URL, tablePrefix })
 
 let runtime: Runtime
 beforeAll(async () => {
@@ -53,7 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (!up) return
   const tables = ["schema_migrations", "meta", "branches", "events", "snapshots", "contexts", "commands"]
-  expect(migrations.length).toBe(1) // update the table list when a migration adds tables
+  expect(migrations.length).toBe(2) // update the table list when a migration adds tables (2 adds none)
   await Effect.runPromise(
     Effect.flatMap(SqlClient.SqlClient, (sql) =>
       Effect.forEach(prefixes.flatMap((p) => tables.map((t) => `${p}${t}`)), (t) => sql.unsafe(`DROP TABLE IF EXISTS ${t}`))
@@ -164,6 +163,48 @@ describe.skipIf(!up)("PostgreSQL store", () => {
     expect(e._tag).toBe("BranchNotFound")
     expect(await run(rt, ({ store }) => store.dump(MAIN))).toBe(before)
     await rt.dispose()
+  })
+})
+
+describe.skipIf(!up)("PostgreSQL store: the edges behave as on SQLite", () => {
+  it("IDs outside the syntax or over 128 characters are invalid_id on both dialects (never a PostgreSQL index error)", async () => {
+    const pg = open(pgLayer(freshPrefix()))
+    const lite = open(LedgerStore.layerMemory)
+    for (const bad of [{ commandId: "" }, { commandId: "x".repeat(129) }, { instanceId: "i".repeat(10_000) }, { branch: "a b" }]) {
+      const r = { ...request("c1", { kind: "apply", upgradeId: "core.sharpened_strike" }, 0), ...bad }
+      const [a, b] = await Promise.all([pg, lite].map((rt) => run(rt, ({ planner }) => Effect.flip(planner.execute(runtime, r)))))
+      expect([a?._tag, b?._tag]).toEqual(["InvalidId", "InvalidId"])
+    }
+    const long = request("c".repeat(128), { kind: "apply", upgradeId: "core.sharpened_strike" }, 0, { instanceId: "i".repeat(128) })
+    const [a, b] = await Promise.all([pg, lite].map((rt) => run(rt, ({ planner }) => planner.execute(runtime, long))))
+    expect([a?.status, b?.status]).toEqual(["applied", "applied"])
+    const forks = await Promise.all([pg, lite].map((rt) => run(rt, ({ store }) => Effect.flip(store.fork("later", { atSequence: 5 })))))
+    expect(forks.map((e) => e._tag)).toEqual(["ForkOutOfRange", "ForkOutOfRange"])
+    const reports = await Promise.all([pg, lite].map((rt) => run(rt, ({ store }) => store.verify)))
+    expect(reports.map((r) => [r.ok, r.dialect])).toEqual([
+      [true, "pg"],
+      [true, "sqlite"]
+    ])
+    await Promise.all([pg.dispose(), lite.dispose()])
+  })
+
+  it("a reader opening a store that does not exist is store_not_found and creates nothing", async () => {
+    const prefix = freshPrefix()
+    const e = await Effect.runPromise(Effect.flip(Effect.provide(LedgerStore, LedgerStore.layerPg({ url: URL, tablePrefix: prefix, create: false }))))
+    expect(e._tag).toBe("StoreNotFound")
+    const tables = await Effect.runPromise(
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: unknown }>`SELECT COUNT(*) AS n FROM pg_tables WHERE tablename LIKE ${`${prefix}%`}`).pipe(
+        Effect.provide(PgClient.layer({ url: Redacted.make(URL) }))
+      )
+    )
+    expect(Number(tables[0]?.n)).toBe(0)
+    // a writer creates it; then a reader opens it
+    const w = open(pgLayer(prefix))
+    await run(w, ({ planner }) => planner.execute(runtime, request("c1", { kind: "apply", upgradeId: "core.sharpened_strike" }, 0)))
+    await w.dispose()
+    const r = open(LedgerStore.layerPg({ url: URL, tablePrefix: prefix, create: false }))
+    expect((await run(r, ({ store }) => store.read(MAIN, "basic_attack", "basic_attack"))).revision).toBe(1)
+    await r.dispose()
   })
 })
 

@@ -5,8 +5,7 @@ import { join } from "node:path"
 import { Layer, ManagedRuntime } from "effect"
 import type { LedgerCommand } from "../../../src/composition/planner/Plan.js"
 import { CardTransformationPlanner } from "../../../src/composition/planner/Planner.js"
-import { type CommandRequest, LedgerStore, MAIN } from "../../../src/composition/store/LedgerStore.js"
-import type { StoreFailure } from "../../../src/kernel/Errors.js"
+import { type CommandRequest, LedgerStore, MAIN, type StoreOpenError } from "../../../src/composition/store/LedgerStore.js"
 import { BASE, runtimeOf } from "../../support/content.js"
 
 export { BASE, runtimeOf }
@@ -18,14 +17,14 @@ export const tempDir = (name: string): { dir: string; cleanup: () => void } => {
 }
 
 export type Services = CardTransformationPlanner | LedgerStore
-export type Rt = ManagedRuntime.ManagedRuntime<Services, StoreFailure>
+export type Rt = ManagedRuntime.ManagedRuntime<Services, StoreOpenError>
 
 /** The planner layer on top of a store layer (both services exposed). */
-export const withPlanner = (layer: Layer.Layer<LedgerStore, StoreFailure>): Layer.Layer<Services, StoreFailure> =>
+export const withPlanner = (layer: Layer.Layer<LedgerStore, StoreOpenError>): Layer.Layer<Services, StoreOpenError> =>
   Layer.provideMerge(CardTransformationPlanner.layer, layer)
 
 /** Store + planner as a managed runtime; `dispose()` closes the database (a "restart" reopens it). */
-export const open = (layer: Layer.Layer<LedgerStore, StoreFailure>): Rt => ManagedRuntime.make(withPlanner(layer))
+export const open = (layer: Layer.Layer<LedgerStore, StoreOpenError>): Rt => ManagedRuntime.make(withPlanner(layer))
 
 /** A SQLite file store. */
 export const sqliteAt = (filename: string): Rt => open(LedgerStore.layerSqlite({ filename }))

@@ -1,0 +1,298 @@
+/**
+ * The batch engine: many commands in one transaction (one commit, one
+ * fsync). Under the write lock it reads, in a few statements, the recorded
+ * outcomes of the batch's command IDs and the committed states of its
+ * instances; decides the commands one by one in plain synchronous code, each
+ * seeing the ones before it; then writes one multi-row `INSERT` per table.
+ * Caches are updated only once the transaction commits.
+ *
+ * @since 0.1.0
+ */
+import type { SqlError } from "@effect/sql/SqlError"
+import { Effect, Either } from "effect"
+import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
+import { type BranchNotFound, CommandConflict, InvalidId, type StoreCorrupt, StoreFailure } from "../../kernel/Errors.js"
+import { type CardState, type CommandOutcome, type CommandRequest, type Decide, isStoreId } from "./Schemas.js"
+import { cacheKey, chunks, type Core, emptyState, isCheckpoint, num } from "./Core.js"
+import { corrupt, decodeOutcome, outcomeJson, requestHash } from "./Serialize.js"
+
+/** What the store holds for an instance before a transaction: its last snapshot's state, or nothing yet. */
+type Loaded = CardState | "none"
+
+/** Per-transaction bookkeeping. */
+interface Batch {
+  sequence: number
+  readonly start: number
+  readonly prior: Map<string, { readonly request_hash: string; readonly outcome: string }>
+  readonly decided: Map<string, { readonly hash: string; readonly outcome: CommandOutcome }>
+  /** Committed states read at the start, by cache key; a missing branch maps to its error. */
+  readonly loaded: Map<string, Loaded | BranchNotFound>
+  /** States after the batch's own commands, by cache key. */
+  readonly states: Map<string, CardState>
+  readonly contexts: Map<string, string>
+  readonly snapshots: Array<Record<string, string | number>>
+  readonly events: Array<Record<string, string | number>>
+  readonly commands: Array<Record<string, string | number | null>>
+  readonly onCommit: Array<() => void>
+}
+
+/** Checks a request's IDs (the store's own check, so every face and dialect reject alike and nothing reaches SQL). */
+export const checkIds = (request: CommandRequest): InvalidId | undefined => {
+  for (const [field, value] of [
+    ["commandId", request.commandId],
+    ["branch", request.branch],
+    ["instanceId", request.instanceId]
+  ] as const)
+    if (typeof value !== "string" || !isStoreId(value))
+      return new InvalidId({
+        message: `${field} must be 1..128 ASCII letters, digits and _ . : - /, starting with a letter or digit (got ${typeof value === "string" ? `${value.length} characters` : typeof value})`,
+        path: `/${field}`,
+        subject: typeof value === "string" ? value.slice(0, 128) : undefined
+      })
+  return undefined
+}
+
+/** Builds an outcome in the Schema's field order (a decoded retry has the same order). */
+const makeOutcome = (o: CommandOutcome): CommandOutcome => ({
+  commandId: o.commandId,
+  status: o.status,
+  branch: o.branch,
+  instanceId: o.instanceId,
+  cardId: o.cardId,
+  revision: o.revision,
+  sequence: o.sequence,
+  entryId: o.entryId,
+  fingerprint: o.fingerprint,
+  changedComponentIds: o.changedComponentIds,
+  diagnostics: o.diagnostics
+})
+
+/** The batch engine of one store; `beforeWrite` runs once per transaction, under the lock (the page check). */
+export const makeBatchEngine = (core: Core, beforeWrite: Effect.Effect<void, StoreFailure | StoreCorrupt | SqlError>) => {
+  const { sql, T, ser, ledgerCache, knownContexts, chain, ledgerAt, lockSequence } = core
+
+  /**
+   * The committed states of many instances of one branch, a few statements for all of them: per
+   * link of the branch's chain, the last snapshot visible at the link's limit of every instance
+   * not found on an earlier link (the row `readState` picks). Ledgers come from the cache or
+   * the last checkpoint.
+   */
+  const loadStates = (branch: string, instanceIds: ReadonlyArray<string>) =>
+    Effect.gen(function* () {
+      const links = yield* chain(branch)
+      const out = new Map<string, Loaded>()
+      let missing = instanceIds
+      for (const [name, limit] of links) {
+        if (missing.length === 0) break
+        for (const part of chunks(missing)) {
+          const rows = yield* sql<{ instance_id: string; revision: unknown; sequence: unknown; card_id: string; fingerprint: string }>`
+            SELECT s.instance_id, s.revision, s.sequence, s.card_id, s.fingerprint FROM ${T.snapshots} s
+            WHERE s.branch = ${name} AND s.instance_id IN ${sql.in(part)} AND s.revision = (
+              SELECT MAX(m.revision) FROM ${T.snapshots} m
+              WHERE m.branch = ${name} AND m.instance_id = s.instance_id AND m.sequence <= ${limit})`
+          for (const row of rows) {
+            const revision = num(row.revision)
+            const sequence = num(row.sequence)
+            const ledger = yield* ledgerAt(links, name, row.instance_id, row.card_id, revision, sequence)
+            out.set(row.instance_id, {
+              branch,
+              instanceId: row.instance_id,
+              cardId: row.card_id,
+              ledger,
+              revision,
+              lastSequence: sequence,
+              effective: undefined,
+              fingerprint: row.fingerprint
+            })
+          }
+        }
+        missing = missing.filter((id) => !out.has(id))
+      }
+      for (const id of missing) out.set(id, "none")
+      return out
+    })
+
+  /** Decides one command of a batch (no I/O: everything it reads was loaded first). */
+  const one = (request: CommandRequest, decide: Decide, batch: Batch): CommandOutcome | CommandConflict | StoreFailure => {
+    const hash = requestHash(request)
+    const earlier = batch.decided.get(request.commandId)
+    const prior = batch.prior.get(request.commandId)
+    if (earlier !== undefined || prior !== undefined) {
+      if ((earlier?.hash ?? prior?.request_hash) !== hash)
+        return new CommandConflict({ message: `command ${request.commandId} was already used with a different request`, subject: request.commandId })
+      if (earlier !== undefined) return earlier.outcome
+      const decoded = decodeOutcome((prior as { outcome: string }).outcome)
+      return Either.isRight(decoded) ? decoded.right : corrupt("outcome", decoded.left)
+    }
+    const base = { commandId: request.commandId, branch: request.branch, instanceId: request.instanceId, cardId: request.cardId }
+    const rejected = (revision: number, diagnostics: ReadonlyArray<Diagnostic>): CommandOutcome =>
+      makeOutcome({ ...base, status: "rejected", revision, sequence: null, entryId: null, fingerprint: null, changedComponentIds: [], diagnostics })
+    const record = (outcome: CommandOutcome): CommandOutcome => {
+      batch.decided.set(request.commandId, { hash, outcome })
+      batch.commands.push({ command_id: request.commandId, request_hash: hash, outcome: outcomeJson(outcome), sequence: outcome.sequence })
+      return outcome
+    }
+    const key = cacheKey(request.branch, request.instanceId)
+    let state = batch.states.get(key)
+    if (state === undefined) {
+      const loaded = batch.loaded.get(key)
+      // Every instance of the batch was loaded (see executeBatch).
+      if (loaded === undefined) return new StoreFailure({ message: `ledger store: instance ${request.instanceId} was not loaded` })
+      if (typeof loaded === "object" && "_tag" in loaded)
+        return record(rejected(0, [diagnostic("branch_not_found", loaded.message, { subject: request.branch })]))
+      state = loaded === "none" ? emptyState(request.branch, request.instanceId, request.cardId) : loaded
+    }
+    if (state.cardId !== request.cardId)
+      return record(
+        rejected(state.revision, [
+          diagnostic("unknown_card", `instance ${request.instanceId} holds card ${state.cardId}, not ${request.cardId}`, { subject: request.instanceId })
+        ])
+      )
+    if (request.expectedRevision !== undefined && state.revision !== request.expectedRevision)
+      return record(
+        rejected(state.revision, [
+          diagnostic(
+            "revision_conflict",
+            `instance ${request.instanceId} is at revision ${state.revision}; the command expected ${request.expectedRevision}`,
+            { subject: request.instanceId, details: { expected: request.expectedRevision, actual: state.revision } }
+          )
+        ])
+      )
+    const sequence = batch.sequence + 1
+    const decision = decide(state, sequence)
+    if (decision._tag === "Reject") return record(rejected(state.revision, decision.diagnostics))
+    const revision = state.revision + 1
+    const { json: contextJson, hash: contextHash } = ser.context(decision.context)
+    if (!knownContexts.has(contextHash) && !batch.contexts.has(contextHash)) batch.contexts.set(contextHash, contextJson)
+    batch.snapshots.push({
+      branch: request.branch,
+      instance_id: request.instanceId,
+      revision,
+      sequence,
+      card_id: request.cardId,
+      // The ledger text only at checkpoints; the effective card is recomputed on read (see Core.ts).
+      ledger: isCheckpoint(revision) ? ser.ledgerJson(decision.ledger) : "",
+      effective: "",
+      fingerprint: decision.effective.fingerprint
+    })
+    batch.events.push({
+      sequence,
+      branch: request.branch,
+      instance_id: request.instanceId,
+      card_id: request.cardId,
+      revision,
+      command_id: request.commandId,
+      kind: request.command.kind,
+      context_hash: contextHash,
+      body: ser.bodyJson(decision.body)
+    })
+    batch.sequence = sequence
+    batch.states.set(key, {
+      branch: request.branch,
+      instanceId: request.instanceId,
+      cardId: request.cardId,
+      ledger: decision.ledger,
+      revision,
+      lastSequence: sequence,
+      effective: undefined,
+      fingerprint: decision.effective.fingerprint
+    })
+    const cached = { revision, sequence, ledger: decision.ledger }
+    batch.onCommit.push(() => ledgerCache.set(key, cached, decision.ledger.entries.length + 1))
+    return record(
+      makeOutcome({
+        ...base,
+        status: "applied",
+        revision,
+        sequence,
+        entryId: decision.body.entry?.entryId ?? null,
+        fingerprint: decision.effective.fingerprint,
+        changedComponentIds: decision.changedComponentIds,
+        diagnostics: []
+      })
+    )
+  }
+
+  /** Writes a batch's rows: contexts, snapshots (the conditional write), events, outcomes, the sequence. */
+  const flush = (batch: Batch) =>
+    Effect.gen(function* () {
+      const contexts = [...batch.contexts].map(([hash, body]) => ({ hash, body }))
+      for (const rows of chunks(contexts)) yield* sql`INSERT INTO ${T.contexts} ${sql.insert(rows)} ON CONFLICT (hash) DO NOTHING`
+      for (const rows of chunks(batch.snapshots)) {
+        const won = yield* sql<{ revision: unknown }>`INSERT INTO ${T.snapshots} ${sql.insert(rows)}
+          ON CONFLICT (branch, instance_id, revision) DO NOTHING RETURNING revision`
+        if (won.length !== rows.length)
+          return yield* Effect.fail(new StoreFailure({ message: "ledger store: a revision was written concurrently; the batch was rolled back" }))
+      }
+      for (const rows of chunks(batch.events)) yield* sql`INSERT INTO ${T.events} ${sql.insert(rows)}`
+      for (const rows of chunks(batch.commands)) yield* sql`INSERT INTO ${T.commands} ${sql.insert(rows)}`
+      if (batch.sequence !== batch.start) yield* sql`UPDATE ${T.meta} SET value = ${batch.sequence} WHERE key = 'sequence'`
+      for (const hash of batch.contexts.keys()) batch.onCommit.push(() => knownContexts.set(hash, true))
+    })
+
+  /** Loads, under the write lock, the recorded outcomes and committed states the batch's commands need. */
+  const load = (items: ReadonlyArray<readonly [CommandRequest, Decide]>, batch: Batch) =>
+    Effect.gen(function* () {
+      const ids = [...new Set(items.map(([r]) => r.commandId))]
+      for (const part of chunks(ids)) {
+        const rows = yield* sql<{ command_id: string; request_hash: string; outcome: string }>`SELECT command_id, request_hash, outcome
+          FROM ${T.commands} WHERE ${sql.in("command_id", part)}`
+        for (const r of rows) batch.prior.set(r.command_id, r)
+      }
+      const byBranch = new Map<string, Set<string>>()
+      for (const [r] of items) {
+        if (batch.prior.has(r.commandId)) continue
+        let set = byBranch.get(r.branch)
+        if (set === undefined) byBranch.set(r.branch, (set = new Set()))
+        set.add(r.instanceId)
+      }
+      for (const [branch, instances] of byBranch) {
+        const loaded = yield* Effect.either(loadStates(branch, [...instances]))
+        if (Either.isLeft(loaded)) {
+          if (loaded.left._tag !== "BranchNotFound") return yield* Effect.fail(loaded.left)
+          for (const id of instances) batch.loaded.set(cacheKey(branch, id), loaded.left)
+        } else for (const [id, state] of loaded.right) batch.loaded.set(cacheKey(branch, id), state)
+      }
+    })
+
+  const executeBatch = (items: ReadonlyArray<readonly [CommandRequest, Decide]>) =>
+    Effect.suspend((): Effect.Effect<ReadonlyArray<CommandOutcome>, InvalidId | CommandConflict | StoreFailure | StoreCorrupt | SqlError> => {
+      for (const [r] of items) {
+        const bad = checkIds(r)
+        if (bad !== undefined) return Effect.fail(bad)
+      }
+      const onCommit: Array<() => void> = []
+      return sql
+        .withTransaction(
+          Effect.gen(function* () {
+            const start = yield* lockSequence
+            yield* beforeWrite
+            const batch: Batch = {
+              sequence: start,
+              start,
+              prior: new Map(),
+              decided: new Map(),
+              loaded: new Map(),
+              states: new Map(),
+              contexts: new Map(),
+              snapshots: [],
+              events: [],
+              commands: [],
+              onCommit
+            }
+            yield* load(items, batch)
+            const outcomes: Array<CommandOutcome> = []
+            for (const [r, d] of items) {
+              const o = one(r, d, batch)
+              if (o instanceof CommandConflict || o instanceof StoreFailure) return yield* Effect.fail(o)
+              outcomes.push(o)
+            }
+            yield* flush(batch)
+            return outcomes
+          })
+        )
+        .pipe(Effect.tap(() => Effect.sync(() => onCommit.forEach((f) => f()))))
+    })
+
+  return { executeBatch }
+}

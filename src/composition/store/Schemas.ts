@@ -1,0 +1,176 @@
+/**
+ * The ledger store's values: the request a command is sent as, the outcome
+ * it gets back, what an event records, the replay context, and the states,
+ * branches and reports the store's reads return. Each shape is defined once,
+ * here; the store's tables hold their canonical JSON.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+import { Diagnostic } from "../../kernel/Diagnostic.js"
+import { withCode } from "../../kernel/Decode.js"
+import type { EffectiveCardDefinition } from "../Effective.js"
+import { type CardLedger, LedgerEntry } from "../ledger/Ledger.js"
+import { LedgerCommand } from "../planner/Plan.js"
+import { Card } from "../schema/Card.js"
+import { Status } from "../schema/Status.js"
+
+/** The branch every store has. */
+export const MAIN = "main"
+
+/** The longest command ID, instance ID or branch name. */
+export const STORE_ID_MAX_LENGTH = 128
+
+const STORE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:\-/]*$/
+
+/**
+ * A command ID, card instance ID or branch name: the documented ID syntax
+ * (ASCII letters, digits and `_ . : - /`, starting with a letter or digit),
+ * 1..128 characters. Checked by the request Schema and again by the store,
+ * so every face (CLI, server, embedder) and every dialect behave alike.
+ */
+export const StoreId = Schema.String.pipe(
+  Schema.pattern(STORE_ID_PATTERN, {
+    message: () => "an ID is 1..128 ASCII letters, digits and _ . : - /, starting with a letter or digit",
+    ...withCode("invalid_id")
+  }),
+  Schema.maxLength(STORE_ID_MAX_LENGTH, {
+    message: (issue) => `an ID has at most ${STORE_ID_MAX_LENGTH} characters (got ${String(issue.actual).length})`,
+    ...withCode("invalid_id")
+  })
+).annotations({ identifier: "StoreId" })
+
+/** Whether a string is a valid {@link StoreId} (the store's own check; the Schema is the edge's). */
+export const isStoreId = (s: string): boolean => s.length <= STORE_ID_MAX_LENGTH && STORE_ID_PATTERN.test(s)
+
+/**
+ * A ledger command addressed to a card instance on a branch, with its
+ * idempotence key. `expectedRevision` is optional: when stated, the command
+ * is rejected with `revision_conflict` unless it is the instance's current
+ * revision; when absent, the command applies to whatever is current. The
+ * request's identity (its hash, checked on a retry) holds only what the
+ * caller stated, so a retry of a request without `expectedRevision` after a
+ * commit is still the same request.
+ */
+export const CommandRequest = Schema.Struct({
+  commandId: StoreId,
+  branch: StoreId,
+  /** The card instance (a deck may hold several instances of one card). */
+  instanceId: StoreId,
+  /** The base card of the instance. */
+  cardId: Schema.String,
+  expectedRevision: Schema.optional(Schema.NonNegativeInt),
+  /** The activity (mode) the command runs in. */
+  activity: Schema.String,
+  command: LedgerCommand
+}).annotations({ identifier: "CommandRequest" })
+export type CommandRequest = typeof CommandRequest.Type
+
+/** What a command did. Stored as canonical JSON; a retry returns these exact bytes' value. */
+export const CommandOutcome = Schema.Struct({
+  commandId: Schema.String,
+  status: Schema.Literal("applied", "rejected"),
+  branch: Schema.String,
+  instanceId: Schema.String,
+  cardId: Schema.String,
+  /** After the command when applied; the current revision when rejected. */
+  revision: Schema.NonNegativeInt,
+  /** The event's global sequence when applied. */
+  sequence: Schema.NullOr(Schema.NonNegativeInt),
+  entryId: Schema.NullOr(Schema.String),
+  fingerprint: Schema.NullOr(Schema.String),
+  changedComponentIds: Schema.Array(Schema.String),
+  diagnostics: Schema.Array(Diagnostic)
+}).annotations({ identifier: "CommandOutcome" })
+export type CommandOutcome = typeof CommandOutcome.Type
+
+/** What an event records besides its row columns: the delta the command made to the ledger. */
+export const EventBody = Schema.Struct({
+  command: LedgerCommand,
+  activity: Schema.String,
+  /** The entry the command created (apply, replace), as sealed. */
+  entry: Schema.NullOr(LedgerEntry),
+  /** The entry the command removed (remove, replace). */
+  removedEntryId: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "EventBody" })
+export type EventBody = typeof EventBody.Type
+
+/** The content an event was composed against: the base card snapshot and the statuses (sorted by ID). */
+export const ReplayContext = Schema.Struct({
+  baseCard: Card,
+  statuses: Schema.Array(Status)
+}).annotations({ identifier: "ReplayContext" })
+export type ReplayContext = typeof ReplayContext.Type
+
+/** A stored event. */
+export interface StoredEvent {
+  readonly sequence: number
+  readonly branch: string
+  readonly instanceId: string
+  readonly cardId: string
+  readonly revision: number
+  readonly commandId: string
+  readonly kind: string
+  readonly contextHash: string
+  readonly body: EventBody
+}
+
+/** A card instance's state on a branch. */
+export interface CardState {
+  readonly branch: string
+  readonly instanceId: string
+  readonly cardId: string
+  readonly ledger: CardLedger
+  readonly revision: number
+  /** Global sequence of the last event reflected (0 for a card with no event). */
+  readonly lastSequence: number
+  /** The serialized effective card (JSON) and its fingerprint; absent at revision 0. */
+  readonly effective: string | undefined
+  readonly fingerprint: string | undefined
+}
+
+/** A store's decision about one command, made under the write lock from the current state. */
+export type Decision =
+  | { readonly _tag: "Reject"; readonly diagnostics: ReadonlyArray<Diagnostic> }
+  | {
+      readonly _tag: "Commit"
+      readonly ledger: CardLedger
+      readonly effective: EffectiveCardDefinition
+      readonly body: EventBody
+      readonly context: ReplayContext
+      readonly changedComponentIds: ReadonlyArray<string>
+    }
+
+/** Decides a command from the current state and the sequence its event would take. Must be pure. */
+export type Decide = (state: CardState, nextSequence: number) => Decision
+
+/** A branch. */
+export interface BranchInfo {
+  readonly name: string
+  readonly parent: string
+  readonly forkSequence: number
+}
+
+/** One replayed step: the fingerprint recomputed from the events and the one stored. */
+export interface ReplayStep {
+  readonly branch: string
+  readonly instanceId: string
+  readonly revision: number
+  readonly sequence: number
+  readonly fingerprint: string
+  readonly stored: string
+}
+
+/** One check of `verify`: its name, whether it passed, and what it found. */
+export interface VerifyCheck {
+  readonly check: string
+  readonly ok: boolean
+  readonly problems: ReadonlyArray<string>
+}
+
+/** What `verify` found: `ok` when every check passed. */
+export interface VerifyReport {
+  readonly ok: boolean
+  readonly dialect: "sqlite" | "pg"
+  readonly checks: ReadonlyArray<VerifyCheck>
+}

@@ -1,0 +1,113 @@
+/**
+ * The store's canonical serializers and decoders. Every document the store
+ * writes is canonical JSON (keys in ordinal order), written here directly
+ * for the hot shapes (the same bytes as the kernel's writer, tested), so the
+ * bytes hashed are the bytes stored and both dialects hold the same text.
+ *
+ * The per-object caches live in a {@link Serializers} value that each store
+ * owns (no module-level state); they are `WeakMap`s keyed on immutable
+ * values, so they never hold what the store no longer references.
+ *
+ * @since 0.1.0
+ */
+import { hash } from "node:crypto"
+import { Either, Schema } from "effect"
+import { canonicalJson, hashCanonical, sha256Hex } from "../../kernel/Canonical.js"
+import { StoreFailure } from "../../kernel/Errors.js"
+import { CardLedger, type LedgerEntry } from "../ledger/Ledger.js"
+import { CommandOutcome, type CommandRequest, EventBody, ReplayContext } from "./Schemas.js"
+
+/** Canonical JSON of a ledger (keys in ordinal order: cardId, entries, revision). */
+export const ledgerJson = (l: CardLedger): string =>
+  `{"cardId":${JSON.stringify(l.cardId)},"entries":[${l.entries.map((e) => canonicalJson(e)).join(",")}],"revision":${l.revision}}`
+
+const REQUEST_KEYS: ReadonlySet<string> = new Set(["activity", "branch", "cardId", "command", "commandId", "expectedRevision", "instanceId"])
+
+/**
+ * The sha256 of a request's canonical JSON: the idempotence key's fingerprint.
+ * It covers exactly the fields the caller stated (an absent
+ * `expectedRevision` is absent from the hash). A request with the schema's
+ * fields (the usual case) is written directly in canonical key order (the
+ * same bytes as the kernel's writer, tested), anything else goes through
+ * `canonicalJson`; node's one-shot `hash` gives the same digest as
+ * `sha256Hex` without a Hash object.
+ */
+export const requestHash = (request: CommandRequest): string => {
+  const keys = Object.keys(request)
+  const stated = request.expectedRevision !== undefined
+  if (
+    keys.length !== (stated ? REQUEST_KEYS.size : REQUEST_KEYS.size - 1) ||
+    !keys.every((k) => REQUEST_KEYS.has(k)) ||
+    (stated && !Number.isInteger(request.expectedRevision))
+  )
+    return hashCanonical(request)
+  return hash(
+    "sha256",
+    `{"activity":${JSON.stringify(request.activity)},"branch":${JSON.stringify(request.branch)},"cardId":${JSON.stringify(request.cardId)},` +
+      `"command":${canonicalJson(request.command)},"commandId":${JSON.stringify(request.commandId)},` +
+      (stated ? `"expectedRevision":${request.expectedRevision},` : "") +
+      `"instanceId":${JSON.stringify(request.instanceId)}}`,
+    "hex"
+  )
+}
+
+/** Canonical JSON of an outcome (keys in ordinal order), as `canonicalJson` writes it (tested). */
+export const outcomeJson = (o: CommandOutcome): string =>
+  `{"branch":${JSON.stringify(o.branch)},"cardId":${JSON.stringify(o.cardId)},"changedComponentIds":${canonicalJson(o.changedComponentIds)},` +
+  `"commandId":${JSON.stringify(o.commandId)},"diagnostics":${o.diagnostics.length === 0 ? "[]" : canonicalJson(o.diagnostics)},` +
+  `"entryId":${o.entryId === null ? "null" : JSON.stringify(o.entryId)},"fingerprint":${o.fingerprint === null ? "null" : JSON.stringify(o.fingerprint)},` +
+  `"instanceId":${JSON.stringify(o.instanceId)},"revision":${canonicalJson(o.revision)},"sequence":${o.sequence === null ? "null" : canonicalJson(o.sequence)},` +
+  `"status":${JSON.stringify(o.status)}}`
+
+/** The serializers one store uses, with their per-object caches. */
+export interface Serializers {
+  /** Canonical JSON of a ledger; each (immutable) entry is written once. */
+  readonly ledgerJson: (l: CardLedger) => string
+  /** Canonical JSON of an event body (keys: activity, command, entry, removedEntryId). */
+  readonly bodyJson: (b: EventBody) => string
+  /** Canonical JSON and hash of a replay context, once per (immutable) context object. */
+  readonly context: (c: ReplayContext) => { readonly json: string; readonly hash: string }
+}
+
+/** A store's serializers (their caches are weak: they hold nothing the caller dropped). */
+export const makeSerializers = (): Serializers => {
+  const entries = new WeakMap<LedgerEntry, string>()
+  const entryJson = (e: LedgerEntry): string => {
+    let s = entries.get(e)
+    if (s === undefined) {
+      s = canonicalJson(e)
+      // The writer builds the text by concatenation (a V8 rope); reading one character flattens it
+      // in place, so later joins copy flat text instead of walking the rope every time.
+      s.charCodeAt(0)
+      entries.set(e, s)
+    }
+    return s
+  }
+  const contexts = new WeakMap<ReplayContext, { readonly json: string; readonly hash: string }>()
+  return {
+    ledgerJson: (l) => `{"cardId":${JSON.stringify(l.cardId)},"entries":[${l.entries.map(entryJson).join(",")}],"revision":${l.revision}}`,
+    bodyJson: (b) =>
+      `{"activity":${JSON.stringify(b.activity)},"command":${canonicalJson(b.command)},"entry":${b.entry === null ? "null" : entryJson(b.entry)},"removedEntryId":${b.removedEntryId === null ? "null" : JSON.stringify(b.removedEntryId)}}`,
+    context: (c) => {
+      let s = contexts.get(c)
+      if (s === undefined) {
+        const json = canonicalJson(c)
+        s = { json, hash: sha256Hex(json) }
+        contexts.set(c, s)
+      }
+      return s
+    }
+  }
+}
+
+export const decodeLedger = Schema.decodeUnknownEither(Schema.parseJson(CardLedger))
+export const decodeOutcome = Schema.decodeUnknownEither(Schema.parseJson(CommandOutcome))
+export const decodeBody = Schema.decodeUnknownEither(Schema.parseJson(EventBody))
+export const decodeContext = Schema.decodeUnknownEither(Schema.parseJson(ReplayContext))
+
+/** A stored document that does not decode: the store's data is damaged. */
+export const corrupt = (what: string, e: unknown): StoreFailure =>
+  new StoreFailure({ message: `ledger store: stored ${what} does not decode: ${String(e)}` })
+
+export const fromEither = <A>(what: string, r: Either.Either<A, unknown>): Either.Either<A, StoreFailure> =>
+  Either.mapLeft(r, (e) => corrupt(what, e))

@@ -1,0 +1,204 @@
+/**
+ * Bounded size and the store's edges: the ledger text only at checkpoint
+ * revisions (a cold reader rebuilds the same state from checkpoint + events),
+ * stores written in the earlier format still open (migration 2), the bounded
+ * cache, request IDs checked by the store itself, forking past the end,
+ * `verify`, and defects that stay defects.
+ */
+import Database from "better-sqlite3"
+import { Cause, Effect, Exit, Option } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { decideWith } from "../../../src/composition/planner/Planner.js"
+import type { Runtime } from "../../../src/composition/Runtime.js"
+import { boundedCache } from "../../../src/composition/store/Cache.js"
+import { isCheckpoint } from "../../../src/composition/store/Core.js"
+import { type CommandRequest, ledgerJson, LedgerStore } from "../../../src/composition/store/LedgerStore.js"
+import { BASE, request, runtimeOf, sqliteAt, tempDir } from "./support.js"
+
+const tmp = tempDir("store-bounded")
+let runtime: Runtime
+beforeAll(async () => {
+  runtime = await runtimeOf(BASE)
+})
+afterAll(() => tmp.cleanup())
+
+/** Command j on one instance: apply, remove, apply, remove, … (always applies). */
+const alternating = (j: number, instanceId = "basic_attack", prefix = "c"): CommandRequest =>
+  request(
+    `${prefix}${j}`,
+    j % 2 === 0 ? { kind: "apply", upgradeId: "core.sharpened_strike" } : { kind: "remove", entryId: `e${(j + 1) / 2}` },
+    j,
+    { instanceId }
+  )
+
+const fill = async (file: string, count: number, instanceId = "basic_attack") => {
+  const rt = sqliteAt(file)
+  const store = await rt.runPromise(LedgerStore)
+  for (let b = 0; b < count; b += 50) {
+    const items = Array.from({ length: Math.min(50, count - b) }, (_, k) => {
+      const r = alternating(b + k, instanceId)
+      return [r, decideWith(runtime, r)] as const
+    })
+    const outs = await rt.runPromise(store.executeBatch(items))
+    expect(outs.every((o) => o.status === "applied")).toBe(true)
+  }
+  return { rt, store }
+}
+
+describe("checkpoints", () => {
+  it("the ledger text is stored at revisions 1, 2, 4, 8, … only; a cold reader rebuilds the same state", async () => {
+    expect([1, 2, 3, 4, 6, 8, 64, 100, 128].map(isCheckpoint)).toEqual([true, true, false, true, false, true, true, false, true])
+    const file = `${tmp.dir}/checkpoints.db`
+    const { rt, store } = await fill(file, 300)
+    const hot = await rt.runPromise(store.read("main", "basic_attack", "basic_attack"))
+    await rt.dispose()
+    const db = new Database(file, { readonly: true })
+    const stored = db.prepare("SELECT revision FROM snapshots WHERE ledger <> '' ORDER BY revision").all() as Array<{ revision: number }>
+    expect(stored.map((r) => r.revision)).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256])
+    expect(db.prepare("SELECT COUNT(*) AS n FROM snapshots WHERE effective <> ''").get()).toEqual({ n: 0 })
+    db.close()
+    // a fresh process (empty cache): checkpoint 256 + 44 events
+    const cold = sqliteAt(file)
+    const state = await cold.runPromise(Effect.flatMap(LedgerStore, (s) => s.read("main", "basic_attack", "basic_attack")))
+    expect(state.revision).toBe(300)
+    expect(ledgerJson(state.ledger)).toBe(ledgerJson(hot.ledger))
+    expect(state.effective).toBe(hot.effective)
+    expect(JSON.parse(state.effective ?? "null").fingerprint).toBe(state.fingerprint)
+    // and it keeps writing from there
+    const next = alternating(300)
+    const o = await cold.runPromise(Effect.flatMap(LedgerStore, (s) => s.execute(next, decideWith(runtime, next))))
+    expect(o).toMatchObject({ status: "applied", revision: 301 })
+    await cold.dispose()
+  })
+})
+
+describe("migration from the earlier format", () => {
+  it("a store with the ledger and effective card in every snapshot (schema version 1) opens, reads, replays and writes", async () => {
+    const file = `${tmp.dir}/v1.db`
+    const { rt, store } = await fill(file, 40)
+    const before = await rt.runPromise(store.read("main", "basic_attack", "basic_attack"))
+    const history = await rt.runPromise(store.history("main", "basic_attack"))
+    await rt.dispose()
+    // Rewrite it as version 1 wrote it: every snapshot holds its full ledger and an effective card; no version 2.
+    const db = new Database(file)
+    const rows = db.prepare("SELECT revision FROM snapshots ORDER BY revision").all() as Array<{ revision: number }>
+    const update = db.prepare("UPDATE snapshots SET ledger = ?, effective = ? WHERE revision = ?")
+    let entries: Array<unknown> = []
+    for (const { revision } of rows) {
+      const event = history[revision - 1]
+      if (event === undefined) throw new Error(`no event for revision ${revision}`)
+      const body = event.body
+      entries = entries.map((e) => ((e as { entryId: string }).entryId === body.removedEntryId ? { ...(e as object), state: "removed" } : e))
+      if (body.entry !== null) entries.push(body.entry)
+      update.run(JSON.stringify({ cardId: "basic_attack", entries, revision }), '{"old":"effective"}', revision)
+    }
+    db.prepare("DELETE FROM schema_migrations WHERE version = 2").run()
+    db.close()
+    const reopened = sqliteAt(file)
+    const after = await reopened.runPromise(Effect.flatMap(LedgerStore, (s) => s.read("main", "basic_attack", "basic_attack")))
+    expect(after.revision).toBe(40)
+    expect(after.fingerprint).toBe(before.fingerprint)
+    expect(after.effective).toBe(before.effective)
+    const steps = await reopened.runPromise(Effect.flatMap(LedgerStore, (s) => s.replay()))
+    expect(steps).toHaveLength(40)
+    const next = alternating(40)
+    const o = await reopened.runPromise(Effect.flatMap(LedgerStore, (s) => s.execute(next, decideWith(runtime, next))))
+    expect(o).toMatchObject({ status: "applied", revision: 41 })
+    await reopened.dispose()
+    const check = new Database(file, { readonly: true })
+    expect(check.prepare("SELECT MAX(version) AS v FROM schema_migrations").get()).toEqual({ v: 2 })
+    expect(check.prepare("SELECT revision FROM snapshots WHERE ledger <> '' ORDER BY revision").all()).toEqual(
+      [1, 2, 4, 8, 16, 32].map((revision) => ({ revision }))
+    )
+    check.close()
+  })
+})
+
+describe("bounded cache", () => {
+  it("keeps its total weight under the bound, evicting the least recently used", () => {
+    const c = boundedCache<string, number>(10)
+    for (let i = 0; i < 100; i++) c.set(`k${i}`, i, 3)
+    expect(c.weight()).toBeLessThanOrEqual(10)
+    expect(c.size()).toBe(3)
+    expect(c.get("k99")).toBe(99)
+    expect(c.get("k0")).toBeUndefined()
+    c.get("k97") // now most recent
+    c.set("x", 0, 3)
+    expect(c.has("k97")).toBe(true)
+    expect(c.has("k98")).toBe(false)
+    // one entry heavier than the bound is still held (the one just set)
+    c.set("big", 1, 50)
+    expect([c.size(), c.get("big")]).toEqual([1, 1])
+  })
+})
+
+describe("the store's own checks", () => {
+  it("request IDs outside the syntax or over 128 characters are invalid_id, nothing written", async () => {
+    const rt = sqliteAt(`${tmp.dir}/ids.db`)
+    const store = await rt.runPromise(LedgerStore)
+    for (const bad of [
+      { commandId: "" },
+      { commandId: "x".repeat(129) },
+      { instanceId: "i".repeat(10_000) },
+      { branch: "no spaces" }
+    ]) {
+      const r = { ...alternating(0), ...bad }
+      const e = await rt.runPromise(Effect.flip(store.execute(r, decideWith(runtime, r))))
+      expect(e._tag).toBe("InvalidId")
+    }
+    expect(await rt.runPromise(store.sequence)).toBe(0)
+    const ok = { ...alternating(0), commandId: "c".repeat(128), instanceId: "i".repeat(128) }
+    expect((await rt.runPromise(store.execute(ok, decideWith(runtime, ok)))).status).toBe("applied")
+    const past = await rt.runPromise(Effect.flip(store.fork("later", { atSequence: 2 })))
+    expect(past._tag).toBe("ForkOutOfRange")
+    expect(past.code).toBe("fork_out_of_range")
+    expect((await rt.runPromise(Effect.flip(store.fork("x".repeat(129)))))._tag).toBe("InvalidId")
+    expect(await rt.runPromise(store.branches)).toEqual([])
+    expect((await rt.runPromise(store.verify)).ok).toBe(true)
+    await rt.dispose()
+  })
+
+  it("a request without expectedRevision applies to the current revision, and its retry is the same request", async () => {
+    const rt = sqliteAt(`${tmp.dir}/unstated.db`)
+    const store = await rt.runPromise(LedgerStore)
+    const { expectedRevision: _, ...r } = alternating(0)
+    const first = await rt.runPromise(store.execute(r, decideWith(runtime, r)))
+    const again = await rt.runPromise(store.execute(r, decideWith(runtime, r)))
+    expect(again).toEqual(first)
+    expect(JSON.stringify(again)).toBe(JSON.stringify(first))
+    expect(await rt.runPromise(store.sequence)).toBe(1)
+    await rt.dispose()
+  })
+
+  it("a programming error inside a command stays a defect (not store_failure), and the transaction rolls back", async () => {
+    const rt = sqliteAt(`${tmp.dir}/defect.db`)
+    const store = await rt.runPromise(LedgerStore)
+    const r = alternating(0)
+    const exit = await rt.runPromiseExit(
+      store.execute(r, () => {
+        throw new TypeError("a bug in a decide function")
+      })
+    )
+    expect(Exit.isFailure(exit)).toBe(true)
+    if (Exit.isFailure(exit)) {
+      expect(Option.isNone(Cause.failureOption(exit.cause))).toBe(true)
+      expect(String(Cause.squash(exit.cause))).toContain("a bug in a decide function")
+    }
+    expect(await rt.runPromise(store.sequence)).toBe(0)
+    expect(Option.isNone(await rt.runPromise(store.outcome(r.commandId)))).toBe(true)
+    await rt.dispose()
+  })
+
+  it("a SQL error is store_failure", async () => {
+    const file = `${tmp.dir}/sqlerror.db`
+    const { rt, store } = await fill(file, 2)
+    const db = new Database(file)
+    db.exec("DROP TABLE commands")
+    db.close()
+    const r = alternating(2)
+    const e = await rt.runPromise(Effect.flip(store.execute(r, decideWith(runtime, r))))
+    expect(e._tag).toBe("StoreFailure")
+    expect(e.message).toContain("commands")
+    await rt.dispose()
+  })
+})
