@@ -13,7 +13,7 @@ describe("cardfx hhx explain", () => {
     const r = await cli(hhxCommand, "explain", "HHX-PROTO-017")
     expect(r.code).toBe(0)
     expect(r.out).toContain("rules_text: Deal 4 damage to your opponent. If any of it is prevented, your opponent loses 2 Composure instead.")
-    expect(r.out).toContain("generated: When cast (windows: main): deal 4 damage to your opponent; if any is prevented, instead of the damage, your opponent lose 2 composure.")
+    expect(r.out).toContain("generated: When cast (windows: main): deal 4 damage to your opponent; if any of it is prevented, your opponent loses 2 Composure instead.")
   })
   it("an unknown card code is a usage error (exit 2); a broken deck is exit 1 with located diagnostics", async () => {
     expect((await cli(hhxCommand, "explain", "HHX-PROTO-099")).code).toBe(2)
