@@ -3,7 +3,8 @@
  * here and nowhere else: its error tag (the `_tag` of the `Schema.TaggedError`
  * class that carries it, one-to-one), the domain that raises it and a one-line
  * meaning. `test/kernel/diagnostic-table.test.ts` checks the table against the
- * error classes, and every code is produced by at least one test.
+ * error classes; after a whole-suite run, `test/support/codes-global.ts`
+ * checks that every code was observed on a value some test produced.
  *
  * @since 0.1.0
  */

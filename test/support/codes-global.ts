@@ -29,12 +29,15 @@ export const unobservedCodes = (dir: string, expectedFiles: ReadonlyArray<string
 export default function setup(project: TestProject): () => void {
   rmSync(CODES_DIR, { recursive: true, force: true })
   return () => {
-    if (project.vitest.config.testNamePattern !== undefined) return
-    const missing = unobservedCodes(CODES_DIR, testFiles("test"))
-    if (missing === undefined) {
+    const all = testFiles("test")
+    const ran = new Set(project.vitest.state.getFiles().map((f) => relative(process.cwd(), f.filepath)))
+    if (project.vitest.config.testNamePattern !== undefined || !all.every((f) => ran.has(f))) {
       console.log("diagnostic codes: not the whole suite, so the every-code check was skipped")
       return
     }
+    // The whole suite ran: a file without a record means the recording broke, which must not pass silently.
+    const missing = unobservedCodes(CODES_DIR, all)
+    if (missing === undefined) throw new Error(`diagnostic codes: the whole suite ran but some test files wrote no record in ${CODES_DIR}`)
     if (missing.length > 0) {
       throw new Error(`diagnostic codes no test observed through a produced error or diagnostic (${missing.length}): ${missing.join(", ")}`)
     }
