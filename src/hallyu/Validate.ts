@@ -119,8 +119,8 @@ class Report {
       if (this.covered.some((c) => p === c || p.startsWith(c + "/"))) return
       if (d.code === "schema_invalid" && paths.some((q) => q.startsWith(p + "/"))) return
       const w = { ...d, cardCode: where.cardCode ?? effectWhere(this.doc.value, p).cardCode, effectId: where.effectId ?? effectWhere(this.doc.value, p).effectId }
-      // Effect Schema's ArrayFormatter words a `Missing` issue as "is missing", at the key's own path.
-      if (d.code === "schema_invalid" && d.message === "is missing") {
+      // Effect Schema's ArrayFormatter words a `Missing` issue as "is missing" (the kernel may prefix "at <path>: "), at the key's own path.
+      if (d.code === "schema_invalid" && (d.message === "is missing" || d.message.endsWith(": is missing"))) {
         const parent = p.slice(0, p.lastIndexOf("/"))
         const key = unescapeSegment(p.slice(p.lastIndexOf("/") + 1))
         this.add("missing_field", missingField(key), parent, { ...w, subject: key })
