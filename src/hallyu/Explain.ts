@@ -64,161 +64,265 @@ export const renderExplanation = (x: ExplainedCard): string => {
   return lines.join("\n")
 }
 
-const player = (p: PlayerSelector, subject = false): string => {
+// ------------------------------------------------------------------ English
+
+/** A grammatical subject: its words, whether its verb takes the third person, its possessive. */
+interface Subject {
+  readonly text: string
+  readonly third: boolean
+  readonly possessive: string
+}
+
+const subject = (p: PlayerSelector | "any"): Subject => {
   switch (p) {
     case "self":
-      return subject ? "you" : "you"
+      return { text: "you", third: false, possessive: "your" }
     case "opponent":
-      return "your opponent"
+      return { text: "your opponent", third: true, possessive: "your opponent's" }
     case "each":
-      return "each player"
+      return { text: "each player", third: true, possessive: "their own" }
+    case "any":
+      return { text: "any player", third: true, possessive: "that player's" }
     case "pending-controller":
-      return "the pending card's controller"
+      return { text: "the pending card's controller", third: true, possessive: "the pending card's controller's" }
   }
 }
 
-const filterWords = (f: CardFilter, noun = "card"): string => {
+/** A verb agreeing with its subject ("you lose", "your opponent loses"). */
+const verb = (s: Subject, base: string): string => (s.third ? thirdPerson(base) : base)
+const thirdPerson = (base: string): string => (base === "have" ? "has" : /(s|sh|ch|x|z|o)$/.test(base) ? `${base}es` : `${base}s`)
+const clause = (s: Subject, base: string, rest: string): string => `${s.text} ${verb(s, base)} ${rest}`
+
+/** Proper names (resources, counters, card types) are capitalized, as the printed text does. */
+const title = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1)
+
+/** "1 card", "2 cards". */
+const counted = (n: number, singular: string, plural = `${singular}s`): string => `${n} ${n === 1 ? singular : plural}`
+const article = (phrase: string): string => `${/^[aeiou]/i.test(phrase) ? "an" : "a"} ${phrase}`
+const times = (n: number): string => (n === 1 ? "once" : n === 2 ? "twice" : `${n} times`)
+
+/** A card described by filter fields, singular or plural: "bright Star", "dreamy Moments", "cards". */
+const filterNoun = (f: CardFilter, plural = false): string => {
   const parts: Array<string> = []
   if (f.tone !== undefined) parts.push(f.tone)
   if (f.tag !== undefined) parts.push(`[${f.tag}]`)
-  parts.push(f.type ?? noun)
-  let s = parts.join(" ")
-  if (f.card !== undefined) s += ` named ${f.card}`
-  return s
+  const noun = f.type === undefined ? "card" : title(f.type)
+  parts.push(plural ? `${noun}s` : noun)
+  return parts.join(" ") + (f.card === undefined ? "" : ` named ${f.card}`)
 }
 
-const controllerWords = (c: string): string => (c === "self" ? "you control" : c === "opponent" ? "your opponent controls" : "any player controls")
+/** "you control", "your opponent controls", "is on the stage". */
+const controls = (c: string): string => (c === "self" ? "you control" : c === "opponent" ? "your opponent controls" : "on the stage")
+const owner = (c: string): string => (c === "self" ? "your" : c === "opponent" ? "your opponent's" : "any player's")
+const zoneName = (z: string): string => (z === "pending" ? "pending zone" : z)
 
-const group = (g: CardGroup): string =>
-  g.zone === "stage" ? `each ${filterWords(g)} ${controllerWords(g.controller)}` : `each ${filterWords(g)} in ${g.controller === "any" ? "any player's" : g.controller === "self" ? "your" : "your opponent's"} ${g.zone}`
+/** A group or target: `lead` + the filtered card + where it is ("each Star you control", "target card in your hand"). */
+const group = (lead: string, g: CardGroup): string =>
+  g.zone === "stage" ? `${lead} ${filterNoun(g)} ${controls(g.controller)}` : `${lead} ${filterNoun(g)} in ${owner(g.controller)} ${zoneName(g.zone)}`
 
+/** A card selector; every selector names one card at a time, so its verb is singular. */
 const card = (s: CardSelector, e: EffectRecord): string => {
   if (s === "self") return "this card"
   if (s === "pending-card") return "the pending card"
   if (s === "each") return "that card"
   if ("target" in s) {
     const t = e.targets?.find((x) => x.id === s.target)
-    return t === undefined ? `target ${s.target}` : `target ${filterWords(t)} in ${t.zone} ${controllerWords(t.controller)} (${t.id})`
+    return t === undefined ? `target ${s.target}` : `${group("target", t)} (${t.id})`
   }
-  return group(s.group)
+  return group("each", s.group)
 }
 
-const amount = (a: Amount): string => {
-  if (typeof a === "number") return String(a)
-  if (a === "all") return "all"
-  return `the number of ${a.filter === undefined ? "cards" : filterWords(a.filter) + "s"} ${player(a.player)} cast ${a.period.replace(/-/g, " ")}`
+/**
+ * An amount of a unit: the literal ("2 Fandom", "3 cards"), or one unit with a
+ * trailing "for each …" for the count expression. `mass` nouns (resources,
+ * damage) take no plural.
+ */
+const quantity = (a: Amount, singular: string, mass = false): { readonly head: string; readonly tail: string } => {
+  if (typeof a === "number") return { head: mass ? `${a} ${singular}` : counted(a, singular), tail: "" }
+  if (a === "all") return { head: `all of the ${singular}`, tail: "" }
+  const who = subject(a.player)
+  const noun = a.filter === undefined ? "card" : filterNoun(a.filter)
+  return { head: `1 ${singular}`, tail: ` for each ${noun} ${clause(who, "cast", a.period.replace(/-/g, " "))}` }
 }
 
-const condition = (c: Condition): string => {
-  switch (c.fact) {
-    case "controls@1":
-      return `${player(c.player)} control at least ${c.at_least} ${filterWords(c.filter)}`
-    case "events-this-turn@1":
-      return `the number of ${c.event} events for ${player(c.player)} this turn is ${compare(c.compare)} ${c.value}`
-    case "damage-pending@1":
-      return `damage is pending to ${player(c.player)}`
-    case "resource@1":
-      return `${player(c.player)} have ${c.resource} ${compare(c.compare)} ${c.value}`
-    case "pending-has-target@1":
-      return "the pending card has a target"
-    case "counters@1":
-      return `the ${c.counter} counters on the card are ${compare(c.compare)} ${c.value}`
-  }
-}
+const durationWords = (d: string): string =>
+  d === "end-of-turn" ? "until end of turn" : d === "until-your-next-turn" ? "until your next turn" : "while this card is on the stage"
 
 const compare = (c: string): string => (c === "gte" ? "at least" : c === "lte" ? "at most" : "exactly")
 
-const cond = (a: { readonly condition?: Condition }, body: string): string =>
-  a.condition === undefined ? body : `if ${condition(a.condition)}, ${body}`
+const condition = (c: Condition, e: EffectRecord): string => {
+  switch (c.fact) {
+    case "controls@1":
+      return clause(subject(c.player), "control", `${compare("gte")} ${c.at_least} ${c.at_least === 1 ? filterNoun(c.filter) : filterNoun(c.filter, true)}`)
+    case "events-this-turn@1":
+      return `the number of ${c.event.replace(/-/g, " ")} events for ${subject(c.player).text} this turn is ${compare(c.compare)} ${c.value}`
+    case "damage-pending@1":
+      return `damage is pending to ${subject(c.player).text}`
+    case "resource@1":
+      return clause(subject(c.player), "have", `${compare(c.compare)} ${c.value} ${title(c.resource)}`)
+    case "pending-has-target@1":
+      return "the pending card has a target"
+    case "counters@1":
+      return `${card(c.card, e)} has ${compare(c.compare)} ${counted(c.value, `${title(c.counter)} counter`)}`
+  }
+}
+
+const cond = (a: { readonly condition?: Condition }, e: EffectRecord, body: string): string =>
+  a.condition === undefined ? body : `if ${condition(a.condition, e)}, ${body}`
+
+/** An action whose player is the subject; `bare` drops a subject already named ("chooses to lose 2 Fandom"). */
+const playerClause = (p: PlayerSelector, bare: PlayerSelector | undefined, base: string, rest: string): string =>
+  p === bare ? `${base} ${rest}` : clause(subject(p), base, rest)
 
 /** Generated text for one action (nested actions included). */
-export const explainAction = (a: Action, e: EffectRecord): string => {
+export const explainAction = (a: Action, e: EffectRecord): string => render(a, e, undefined)
+
+const render = (a: Action, e: EffectRecord, bare: PlayerSelector | undefined): string => {
   const body = ((): string => {
     switch (a.op) {
-      case "add-counter":
-        return `put ${amount(a.amount)} ${a.counter} counter(s) on ${card(a.card, e)}`
-      case "remove-counter":
-        return `remove ${amount(a.amount)} ${a.counter} counter(s) from ${card(a.card, e)}`
-      case "move-counter":
-        return `move up to ${amount(a.amount)} ${a.counter} counter(s) from ${card(a.from, e)} to ${card(a.to, e)}`
+      case "add-counter": {
+        const q = quantity(a.amount, `${title(a.counter)} counter`)
+        return `put ${q.head} on ${card(a.card, e)}${q.tail}`
+      }
+      case "remove-counter": {
+        const q = quantity(a.amount, `${title(a.counter)} counter`)
+        return `remove ${q.head} from ${card(a.card, e)}${q.tail}`
+      }
+      case "move-counter": {
+        const q = quantity(a.amount, `${title(a.counter)} counter`)
+        return `move up to ${q.head} from ${card(a.from, e)} to ${card(a.to, e)}${q.tail}`
+      }
       case "change-tone":
-        return `${card(a.card, e)} has tone ${a.to} instead of ${a.from} (${a.duration})`
+        return `${card(a.card, e)} becomes ${a.to} instead of ${a.from} ${durationWords(a.duration)}`
       case "choose-one":
-        return `${player(a.player)} choose one: ${a.options
-          .map((o, i) => `(${i + 1}) ${o.label}${o.condition === undefined ? "" : ` [only if ${condition(o.condition)}]`}: ${list(o.actions, e)}`)
-          .join("; ")}`
-      case "counter-card":
-        return (
-          `counter ${card(a.card, e)}` +
-          (a.unless === undefined
-            ? ""
-            : ` unless ${player(a.unless.optional_payment.player)} choose to ${list(a.unless.optional_payment.actions, e)}`)
+        return playerClause(
+          a.player,
+          bare,
+          "choose",
+          `one — ${a.options
+            .map((o, i) => `(${i + 1}) ${o.label}${o.condition === undefined ? "" : ` [only if ${condition(o.condition, e)}]`}: ${list(o.actions, e, undefined)}`)
+            .join("; ")}`
         )
-      case "deal-damage":
+      case "counter-card": {
+        const pay = a.unless?.optional_payment
+        return `counter ${card(a.card, e)}` + (pay === undefined ? "" : ` unless ${clause(subject(pay.player), "choose", `to ${list(pay.actions, e, pay.player)}`)}`)
+      }
+      case "deal-damage": {
+        const q = quantity(a.amount, "damage", true)
+        const p = a.on_prevented
         return (
-          `deal ${amount(a.amount)} damage to ${player(a.player)}` +
-          (a.on_prevented === undefined
-            ? ""
-            : `; if any is prevented, ${a.on_prevented.replace ? "instead of the damage, " : "also "}${list(a.on_prevented.actions, e)}`)
+          `deal ${q.head} to ${subject(a.player).text}${q.tail}` +
+          (p === undefined ? "" : `; if any of it is prevented, ${p.replace ? `${list(p.actions, e, undefined)} instead` : `also ${list(p.actions, e, undefined)}`}`)
         )
-      case "draw":
-        return `${player(a.player)} draw ${amount(a.amount)} card(s)`
+      }
+      case "draw": {
+        const q = quantity(a.amount, "card")
+        return playerClause(a.player, bare, "draw", `${q.head}${q.tail}`)
+      }
       case "gain-resource":
-        return `${player(a.player)} gain ${amount(a.amount)} ${a.resource}`
-      case "lose-resource":
-        return `${player(a.player)} lose ${amount(a.amount)} ${a.resource}`
-      case "look-at-top":
-        return `${a.players.map((p) => player(p)).join(" and ")} look at the top ${amount(a.amount)} card(s) of ${a.deck === undefined ? "your" : player(a.deck) + "'s"} deck`
-      case "modify-cost":
-        return `${card(a.card, e)} cost ${typeof a.amount === "number" && a.amount < 0 ? `${-a.amount} less` : `${amount(a.amount)} more`} (${a.duration}; never below 0)`
+      case "lose-resource": {
+        const q = quantity(a.amount, title(a.resource), true)
+        return playerClause(a.player, bare, a.op === "gain-resource" ? "gain" : "lose", `${q.head}${q.tail}`)
+      }
+      case "look-at-top": {
+        const lookers = a.players.map((p) => subject(p))
+        const who: Subject =
+          lookers.length === 1 && lookers[0] !== undefined ? lookers[0] : { text: lookers.map((l) => l.text).join(" and "), third: false, possessive: "their" }
+        const q = typeof a.amount === "number" && a.amount === 1 ? { head: "card", tail: "" } : quantity(a.amount, "card")
+        return clause(who, "look", `at the top ${q.head} of ${subject(a.deck ?? "self").possessive} deck${q.tail}`)
+      }
+      case "modify-cost": {
+        const n = typeof a.amount === "number" ? a.amount : 0
+        return `${card(a.card, e)} costs ${n < 0 ? `${-n} less` : `${n} more`} ${durationWords(a.duration)} (never below 0)`
+      }
       case "move-top-to-bottom":
-        return `move the top card of ${player(a.player) === "you" ? "your" : player(a.player) + "'s"} deck to the bottom`
-      case "prevent-damage":
-        return `prevent ${amount(a.amount)} of the pending damage to ${player(a.player)}${a.source === undefined ? "" : ` from a ${filterWords(a.source)}`}`
+        return `move the top card of ${subject(a.player).possessive} deck to the bottom`
+      case "prevent-damage": {
+        const q = quantity(a.amount, "damage", true)
+        const of = a.amount === "all" ? "all" : typeof a.amount === "number" ? String(a.amount) : q.head
+        return `prevent ${of} of the pending damage to ${subject(a.player).text}${a.source === undefined ? "" : ` from ${article(filterNoun(a.source))}`}${q.tail}`
+      }
       case "redirect-target":
         return `change one target of ${card(a.source, e)} to another legal target`
       case "return-card":
-        return `return ${card(a.card, e)} from ${a.from_zone} to its owner's ${a.to_zone}`
+        return `return ${card(a.card, e)} from ${a.from_zone === "stage" ? "the stage" : `the ${zoneName(a.from_zone)}`} to its owner's ${zoneName(a.to_zone)}`
     }
   })()
-  return cond(a, body)
+  return cond(a, e, body)
 }
 
-const list = (xs: ReadonlyArray<Action>, e: EffectRecord): string => xs.map((x) => explainAction(x, e)).join(", then ")
+const list = (xs: ReadonlyArray<Action>, e: EffectRecord, bare: PlayerSelector | undefined): string =>
+  xs.map((x) => render(x, e, bare)).join(", then ")
+
+/** Who a trigger is about, as a subject ("you", "your opponent", "any player"). */
+const triggerHead = (event: string, who: string, filter: CardFilter | undefined): string => {
+  const s = subject(who === "self" || who === "opponent" ? who : "any")
+  const thing = filter === undefined ? "card" : filterNoun(filter)
+  const theirs = who === "any" ? article(thing) : `${article(thing)} ${controls(who)}`
+  switch (event) {
+    case "turn-start":
+      return `At the start of ${who === "any" ? "each" : s.possessive} turn`
+    case "turn-end":
+      return `At the end of ${who === "any" ? "each" : s.possessive} turn`
+    case "card-cast":
+      return `Whenever ${clause(s, "cast", article(thing))}`
+    case "card-resolved":
+      return `Whenever ${theirs} resolves`
+    case "card-entered":
+      return `Whenever ${theirs} enters the stage`
+    case "card-countered":
+      return `Whenever ${theirs} is countered`
+    case "card-archived":
+      return `Whenever ${theirs} is archived`
+    case "card-drawn":
+      return `Whenever ${clause(s, "draw", article(thing))}`
+    case "draw-failed":
+      return `Whenever ${clause(s, "fail", "to draw from an empty deck")}`
+    case "damage-pending":
+      return `Whenever damage would be dealt to ${s.text}${filter === undefined ? "" : ` by ${article(thing)}`}`
+    case "damage-dealt":
+      return `Whenever damage is dealt to ${s.text}${filter === undefined ? "" : ` by ${article(thing)}`}`
+    case "damage-prevented":
+      return `Whenever damage to ${s.text} is prevented`
+    case "counter-added":
+      return `Whenever a counter is put on ${theirs}`
+    case "counter-removed":
+      return `Whenever a counter is removed from ${theirs}`
+    case "resource-gained":
+      return `Whenever ${clause(s, "gain", "a resource")}`
+    case "resource-lost":
+      return `Whenever ${clause(s, "lose", "a resource")}`
+    default:
+      return `Whenever the event ${event} happens to ${s.text}`
+  }
+}
 
 /** Generated text for one effect record. */
 export const explainEffect = (e: EffectRecord): string => {
-  const head: Array<string> = []
-  switch (e.kind) {
-    case "activated":
-      head.push(`Activated (main)${e.activation_cost === undefined ? "" : `, cost: ${explainAction(e.activation_cost, e)}`}`)
-      break
-    case "on-enter":
-      head.push("When this card enters the stage")
-      break
-    case "on-resolve":
-      head.push(`When cast (windows: ${(e.play_windows ?? ["main"]).join(", ")})`)
-      break
-    case "replacement":
-      head.push(`Replacement, before ${e.trigger?.event ?? "?"} (${e.trigger?.player ?? "?"})`)
-      break
-    case "response":
-      head.push(`Response in ${e.window ?? "?"}`)
-      break
-    case "static":
-      head.push("Static, while on the stage")
-      break
-    case "triggered":
-      head.push(
-        `When ${e.trigger?.event ?? "?"} happens for ${e.trigger?.player ?? "?"}${e.trigger?.filter === undefined ? "" : ` with a ${filterWords(e.trigger.filter)}`}`
-      )
-      break
-  }
+  const head = ((): string => {
+    switch (e.kind) {
+      case "activated":
+        return `Activated (main)${e.activation_cost === undefined ? "" : `, cost: ${explainAction(e.activation_cost, e)}`}`
+      case "on-enter":
+        return "When this card enters the stage"
+      case "on-resolve":
+        return `When cast (windows: ${(e.play_windows ?? ["main"]).join(", ")})`
+      case "replacement":
+        return e.trigger === undefined ? "Replacement" : `Replacement: ${triggerHead(e.trigger.event, e.trigger.player, e.trigger.filter).replace(/^Whenever/, "before")}`
+      case "response":
+        return `Response in ${e.window ?? "its window"}`
+      case "static":
+        // Its modify-cost says "while this card is on the stage" already.
+        return "Static"
+      case "triggered":
+        return e.trigger === undefined ? "Triggered" : triggerHead(e.trigger.event, e.trigger.player, e.trigger.filter)
+    }
+  })()
   const mods: Array<string> = []
-  if (e.limit !== undefined) mods.push(`at most ${e.limit.count} time(s) per ${e.limit.per}`)
+  if (e.limit !== undefined) mods.push(`at most ${times(e.limit.count)} per ${e.limit.per}`)
   if (e.optional === true) mods.push("optional")
-  if (e.condition !== undefined) mods.push(`only if ${condition(e.condition)}`)
-  if (e.for_each !== undefined) mods.push(`for ${group(e.for_each)}`)
-  const prefix = head.join("") + (mods.length > 0 ? ` [${mods.join("; ")}]` : "")
-  return `${prefix}: ${list(e.actions, e)}.`
+  if (e.condition !== undefined) mods.push(`only if ${condition(e.condition, e)}`)
+  if (e.for_each !== undefined) mods.push(`for ${group("each", e.for_each)}`)
+  const prefix = head + (mods.length > 0 ? ` [${mods.join("; ")}]` : "")
+  return `${prefix}: ${list(e.actions, e, undefined)}.`
 }

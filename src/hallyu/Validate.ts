@@ -44,6 +44,10 @@ import {
   EVENTS,
   FACTS,
   OPERATIONS,
+  PENDING_CARD_WINDOWS,
+  PERSISTENT_KINDS,
+  PERSISTENT_TYPES,
+  PLAY_WINDOWS,
   RESOURCES,
   SCANDAL,
   SUPPORTED,
@@ -100,19 +104,30 @@ class Report {
     if (cover) this.covered.push(path)
   }
 
-  /** Schema diagnostics not under a path the raw pass already explained. */
+  /**
+   * Schema diagnostics not under a path the raw pass already explained, one
+   * line per mistake: a union whose members all fail reports each member's
+   * failure, so a `schema_invalid` at a path is dropped when the same decode
+   * found a problem strictly under that path (the member the value was meant
+   * to be explains it). A missing key is `missing_field` at its record,
+   * naming the field.
+   */
   addSchema(ds: ReadonlyArray<Diagnostic>, where: Where = {}): void {
-    for (const d of ds) {
-      const p = d.path ?? ""
-      if (this.covered.some((c) => p === c || p.startsWith(c + "/"))) continue
-      this.diagnostics.push(
-        diagnostic(d.code, d.message, {
-          ...d,
-          cardCode: where.cardCode ?? effectWhere(this.doc.value, p).cardCode,
-          effectId: where.effectId ?? effectWhere(this.doc.value, p).effectId
-        }, d.severity)
-      )
-    }
+    const paths = ds.map((d) => d.path ?? "")
+    ds.forEach((d, i) => {
+      const p = paths[i] ?? ""
+      if (this.covered.some((c) => p === c || p.startsWith(c + "/"))) return
+      if (d.code === "schema_invalid" && paths.some((q) => q.startsWith(p + "/"))) return
+      const w = { ...d, cardCode: where.cardCode ?? effectWhere(this.doc.value, p).cardCode, effectId: where.effectId ?? effectWhere(this.doc.value, p).effectId }
+      // Effect Schema's ArrayFormatter words a `Missing` issue as "is missing" (the kernel may prefix "at <path>: "), at the key's own path.
+      if (d.code === "schema_invalid" && (d.message === "is missing" || d.message.endsWith(": is missing"))) {
+        const parent = p.slice(0, p.lastIndexOf("/"))
+        const key = unescapeSegment(p.slice(p.lastIndexOf("/") + 1))
+        this.add("missing_field", missingField(key), parent, { ...w, subject: key })
+        return
+      }
+      this.diagnostics.push(diagnostic(d.code, d.message, w, d.severity))
+    })
   }
 }
 
@@ -151,6 +166,22 @@ export const validateDeck = (doc: JsonDocument): DeckValidation => {
 
 // ------------------------------------------------------------------ raw pass
 
+const unescapeSegment = (s: string): string => s.replace(/~1/g, "/").replace(/~0/g, "~")
+
+/** The one wording of a missing field, naming it. */
+const missingField = (field: string, why?: string): string => `missing field \`${field}\`${why === undefined ? "" : ` (${why})`}`
+
+/** Reports each required field `record` lacks at `path` (covering the field's own path), or nothing when it is not an object. */
+const requireFields = (record: unknown, fields: ReadonlyArray<string>, why: string, path: string, where: Where, r: Report): void => {
+  if (!isObject(record)) return
+  for (const f of fields) {
+    if (!Object.prototype.hasOwnProperty.call(record, f)) {
+      r.add("missing_field", missingField(f, why), path, { ...where, subject: f })
+      r.covered.push(`${path}/${pointerSegment(f)}`)
+    }
+  }
+}
+
 type Obj = Record<string, unknown>
 const isObject = (u: unknown): u is Obj => typeof u === "object" && u !== null && !Array.isArray(u)
 
@@ -182,13 +213,13 @@ const rawVocabulary = (raw: Obj): RawVocabulary => {
 
 const rawPass = (raw: Obj, vocab: RawVocabulary, r: Report): void => {
   if (!Object.prototype.hasOwnProperty.call(raw, "manifest_version")) {
-    r.add("missing_field", `the deck file has no manifest_version`, "")
+    r.add("missing_field", missingField("manifest_version", "the deck file's manifest version"), "", { subject: "manifest_version" })
     r.covered.push("/manifest_version")
   }
   for (const [parent, key] of [["rules", "version"], ["effect_schema", "version"]] as const) {
     const p = raw[parent]
     if (isObject(p) && !Object.prototype.hasOwnProperty.call(p, key)) {
-      r.add("missing_field", `${parent} has no ${key}`, `/${parent}`)
+      r.add("missing_field", missingField(key, `${parent}'s version`), `/${parent}`, { subject: key })
       r.covered.push(`/${parent}/${key}`)
     }
   }
@@ -207,7 +238,7 @@ const rawPass = (raw: Obj, vocab: RawVocabulary, r: Report): void => {
       if (typeof kind === "string") {
         for (const f of vocab.kinds.get(kind) ?? []) {
           if (!Object.prototype.hasOwnProperty.call(effect, f)) {
-            r.add("missing_field", `a ${kind} effect requires "${f}"`, base, where)
+            r.add("missing_field", missingField(f, `a ${kind} effect requires it`), base, { ...where, subject: f })
           }
         }
       }
@@ -223,7 +254,7 @@ const rawAction = (a: unknown, path: string, vocab: RawVocabulary, where: Where,
   if (!isObject(a)) return
   const op = a["op"]
   if (typeof op !== "string") {
-    r.add("missing_field", `an action requires "op"`, path, where, true)
+    r.add("missing_field", missingField("op", "every action names its operation"), path, { ...where, subject: "op" }, true)
     return
   }
   const required = vocab.operations.get(op)
@@ -233,7 +264,7 @@ const rawAction = (a: unknown, path: string, vocab: RawVocabulary, where: Where,
     return
   }
   const missing = required.filter((f) => !Object.prototype.hasOwnProperty.call(a, f))
-  for (const f of missing) r.add("missing_field", `the operation ${op} requires "${f}"`, path, { ...where, subject: f }, true)
+  for (const f of missing) r.add("missing_field", missingField(f, `the operation ${op} requires it`), path, { ...where, subject: f }, true)
   if (a["amount"] === "all" && op !== "prevent-damage") {
     r.add("invalid_amount", `"all" is valid only for prevent-damage, not ${op}`, `${path}/amount`, where, true)
   }
@@ -244,13 +275,20 @@ const rawAction = (a: unknown, path: string, vocab: RawVocabulary, where: Where,
   if (op === "choose-one" && Array.isArray(a["options"])) {
     a["options"].forEach((o, k) => {
       if (!isObject(o)) return
+      requireFields(o, ["label", "actions"], "a choose-one option requires it", `${path}/options/${k}`, where, r)
       if (o["condition"] !== undefined) rawCondition(o["condition"], `${path}/options/${k}/condition`, vocab, where, r)
       nested(o["actions"], `${path}/options/${k}/actions`)
     })
   }
-  if (op === "deal-damage" && isObject(a["on_prevented"])) nested(a["on_prevented"]["actions"], `${path}/on_prevented/actions`)
-  if (op === "counter-card" && isObject(a["unless"]) && isObject(a["unless"]["optional_payment"])) {
-    nested(a["unless"]["optional_payment"]["actions"], `${path}/unless/optional_payment/actions`)
+  if (op === "deal-damage" && isObject(a["on_prevented"])) {
+    requireFields(a["on_prevented"], ["replace", "actions"], "on_prevented requires it", `${path}/on_prevented`, where, r)
+    nested(a["on_prevented"]["actions"], `${path}/on_prevented/actions`)
+  }
+  if (op === "counter-card" && isObject(a["unless"])) {
+    requireFields(a["unless"], ["optional_payment"], "unless requires it", `${path}/unless`, where, r)
+    const payment = a["unless"]["optional_payment"]
+    requireFields(payment, ["player", "actions"], "optional_payment requires it", `${path}/unless/optional_payment`, where, r)
+    if (isObject(payment)) nested(payment["actions"], `${path}/unless/optional_payment/actions`)
   }
 }
 
@@ -258,7 +296,7 @@ const rawCondition = (c: unknown, path: string, vocab: RawVocabulary, where: Whe
   if (!isObject(c)) return
   const fact = c["fact"]
   if (typeof fact !== "string") {
-    r.add("missing_field", `a condition requires "fact"`, path, where, true)
+    r.add("missing_field", missingField("fact", "every condition names its fact"), path, { ...where, subject: "fact" }, true)
     return
   }
   const required = vocab.facts.get(fact)
@@ -268,7 +306,7 @@ const rawCondition = (c: unknown, path: string, vocab: RawVocabulary, where: Whe
     return
   }
   for (const f of required) {
-    if (!Object.prototype.hasOwnProperty.call(c, f)) r.add("missing_field", `the fact ${fact} requires "${f}"`, path, { ...where, subject: f }, true)
+    if (!Object.prototype.hasOwnProperty.call(c, f)) r.add("missing_field", missingField(f, `the fact ${fact} requires it`), path, { ...where, subject: f }, true)
   }
 }
 
@@ -372,7 +410,7 @@ const semanticVocabulary = (
     if (!COUNTER_ID.test(k)) r.add("invalid_id", `counter identifier "${k}" must be lowercase`, `/effect_schema/counters/${pointerSegment(k)}`, { subject: k })
     else counters.add(k)
   }
-  if (!counters.has(SCANDAL)) r.add("missing_field", `the counter vocabulary must declare "${SCANDAL}"`, "/effect_schema/counters")
+  if (!counters.has(SCANDAL)) r.add("missing_field", missingField(SCANDAL, "the counter vocabulary must declare it"), "/effect_schema/counters", { subject: SCANDAL })
   const subset = (key: "zones" | "resources" | "card_types" | "durations", engine: ReadonlyArray<string>): Set<string> => {
     const out = new Set<string>()
     es[key].forEach((z, i) => {
@@ -406,6 +444,8 @@ const semanticVocabulary = (
     cardIds.add(card.id)
     codes.add(card.code)
   }
+  // A game is set up from a deck list: a file with none validates nothing that can be played.
+  if (s.decks.length === 0) r.add("no_deck_list", "the deck file declares no deck list; a game needs at least one", "/decks")
   const deckIds = new Set<string>()
   s.decks.forEach((d, i) => {
     if (deckIds.has(d.id)) r.add("duplicate_id", `deck ID "${d.id}" is used twice`, `/decks/${i}/id`, { subject: d.id })
@@ -426,6 +466,8 @@ interface EffectScope {
   readonly where: Where
   readonly effect: EffectRecord
   readonly targets: ReadonlySet<string>
+  /** The declared response window of this effect when no card is pending in it. */
+  readonly pendingCardless: string | undefined
 }
 
 const checkCard = (card: Card, index: number, ctx: Ctx, r: Report): void => {
@@ -442,7 +484,7 @@ const checkCard = (card: Card, index: number, ctx: Ctx, r: Report): void => {
   if (card.type === "star") {
     for (const f of ["starting_scandal", "buzz"] as const) {
       const v = card[f]
-      if (v === undefined) r.add("missing_field", `a star requires "${f}"`, base, { ...cw, subject: f })
+      if (v === undefined) r.add("missing_field", missingField(f, "a star requires it"), base, { ...cw, subject: f })
       else if (v < 0) r.add("invalid_amount", `${f} must not be negative`, `${base}/${f}`, cw)
     }
   } else {
@@ -462,7 +504,7 @@ const checkCard = (card: Card, index: number, ctx: Ctx, r: Report): void => {
     if (ids.has(effect.id)) r.add("duplicate_id", `effect ID "${effect.id}" is used twice on ${card.code}`, `${p}/id`, where)
     else if (effect.id !== expected) r.add("effect_id_mismatch", `effect ID "${effect.id}" should be "${expected}"`, `${p}/id`, where)
     ids.add(effect.id)
-    checkEffect(effect, p, where, ctx, r)
+    checkEffect(effect, card.type, p, where, ctx, r)
   })
 }
 
@@ -481,7 +523,15 @@ const allowedOn: Record<string, ReadonlyArray<string>> = {
   for_each: ["on-resolve", "activated", "on-enter", "triggered"]
 }
 
-const checkEffect = (effect: EffectRecord, p: string, where: Where, ctx: Ctx, r: Report): void => {
+const checkEffect = (effect: EffectRecord, cardType: string, p: string, where: Where, ctx: Ctx, r: Report): void => {
+  if (ctx.types.has(cardType) && !PERSISTENT_TYPES.has(cardType) && PERSISTENT_KINDS.includes(effect.kind)) {
+    r.add(
+      "unreachable_effect",
+      `a ${cardType} never reaches a persistent zone, so its ${effect.kind} effect can never run (${PERSISTENT_KINDS.join(" and ")} effects need a star or venue)`,
+      `${p}/kind`,
+      { ...where, subject: effect.kind }
+    )
+  }
   for (const [field, kinds] of Object.entries(allowedOn)) {
     if (Object.prototype.hasOwnProperty.call(effect, field) && !kinds.includes(effect.kind)) {
       r.add("schema_invalid", `"${field}" is not allowed on a ${effect.kind} effect (only on ${kinds.join(", ")})`, `${p}/${field}`, where)
@@ -493,6 +543,9 @@ const checkEffect = (effect: EffectRecord, p: string, where: Where, ctx: Ctx, r:
   }
   effect.play_windows?.forEach((w, i) => {
     if (!ctx.windows.has(w)) r.add("unknown_window", `play window "${w}" is not declared`, `${p}/play_windows/${i}`, { ...where, subject: w })
+    else if (!(PLAY_WINDOWS as ReadonlyArray<string>).includes(w)) {
+      r.add("unknown_window", `"${w}" is not a play window of effect schema 0.1.0 (only ${PLAY_WINDOWS.join(" and ")})`, `${p}/play_windows/${i}`, { ...where, subject: w })
+    }
   })
   if (effect.trigger !== undefined) {
     const ev = effect.trigger.event
@@ -510,7 +563,9 @@ const checkEffect = (effect: EffectRecord, p: string, where: Where, ctx: Ctx, r:
     checkGroup(t, `${p}/targets/${i}`, where, ctx, r)
   })
   if (effect.for_each !== undefined) checkGroup(effect.for_each, `${p}/for_each`, where, ctx, r)
-  const scope: EffectScope = { where, effect, targets }
+  const w = effect.kind === "response" ? effect.window : undefined
+  const pendingCardless = w !== undefined && ctx.windows.has(w) && w !== "main" && !(PENDING_CARD_WINDOWS as ReadonlyArray<string>).includes(w) ? w : undefined
+  const scope: EffectScope = { where, effect, targets, pendingCardless }
   if (effect.condition !== undefined) checkCondition(effect.condition, `${p}/condition`, scope, ctx, r)
   if (effect.activation_cost !== undefined) {
     const a = effect.activation_cost
@@ -550,6 +605,8 @@ const checkSelector = (s: CardSelector, p: string, scope: EffectScope, ctx: Ctx,
     r.add("unknown_reference", `"each" refers to for_each, which this effect does not declare`, p, scope.where)
   } else if (s === "pending-card" && scope.effect.kind !== "response") {
     r.add("unknown_reference", `"pending-card" is available only in response effects`, p, scope.where)
+  } else if (s === "pending-card" && scope.pendingCardless !== undefined) {
+    r.add("unknown_reference", `no card is pending in the ${scope.pendingCardless} window, so "pending-card" selects nothing (only in ${PENDING_CARD_WINDOWS.join(", ")})`, p, scope.where)
   } else if (typeof s === "object" && "target" in s) {
     if (!scope.targets.has(s.target)) r.add("unknown_reference", `target "${s.target}" is not declared by this effect`, `${p}/target`, { ...scope.where, subject: s.target })
   } else if (typeof s === "object") {

@@ -88,6 +88,15 @@ export const WINDOWS = {
 } as const
 export type WindowName = keyof typeof WINDOWS
 
+/** The windows an `on-resolve` card may be played in: `main` and the one additional v0.1 play window. */
+export const PLAY_WINDOWS: ReadonlyArray<WindowName> = ["main", "damage-pending-to-controller"]
+
+/** Response windows in which a card is pending (so `pending-card` selects something). */
+export const PENDING_CARD_WINDOWS: ReadonlyArray<WindowName> = ["card-pending-to-opponent"]
+
+/** Effect kinds that run only from a persistent zone (the stage): never on a Moment. */
+export const PERSISTENT_KINDS: ReadonlyArray<EffectKindName> = ["on-enter", "activated"]
+
 export const ZONES = ["deck", "hand", "stage", "archive", "pending"] as const
 export type ZoneName = (typeof ZONES)[number]
 

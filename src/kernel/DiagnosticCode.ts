@@ -3,7 +3,8 @@
  * here and nowhere else: its error tag (the `_tag` of the `Schema.TaggedError`
  * class that carries it, one-to-one), the domain that raises it and a one-line
  * meaning. `test/kernel/diagnostic-table.test.ts` checks the table against the
- * error classes, and every code is produced by at least one test.
+ * error classes; after a whole-suite run, `test/support/codes-global.ts`
+ * checks that every code was observed on a value some test produced.
  *
  * @since 0.1.0
  */
@@ -108,6 +109,8 @@ const table = {
   unknown_window: { tag: "UnknownWindow", domain: "hallyu", meaning: "A window or play window is not in the declared vocabulary." },
   invalid_amount: { tag: "InvalidAmount", domain: "hallyu", meaning: "An amount is not allowed here (e.g. `all` outside damage prevention)." },
   effect_id_mismatch: { tag: "EffectIdMismatch", domain: "hallyu", meaning: "An effect ID is not `<card code>-E<n>` in array order." },
+  unreachable_effect: { tag: "UnreachableEffect", domain: "hallyu", meaning: "An effect can never run (an on-enter or activated effect on a card with no persistent zone)." },
+  no_deck_list: { tag: "NoDeckList", domain: "hallyu", meaning: "A deck file declares no deck list, so no game can be set up from it." },
   illegal_action: { tag: "IllegalAction", domain: "hallyu", meaning: "The action is not legal in the current game state." },
   game_over: { tag: "GameOver", domain: "hallyu", meaning: "The game has ended; no further action is legal." },
   replay_incomplete: { tag: "ReplayIncomplete", domain: "hallyu", meaning: "A game log's actions end before the game does, and the log does not say it is partial." },

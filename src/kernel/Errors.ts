@@ -161,6 +161,10 @@ export class UnknownWindow extends Schema.TaggedError<UnknownWindow>()("UnknownW
 export class InvalidAmount extends Schema.TaggedError<InvalidAmount>()("InvalidAmount", { code: Schema.tag("invalid_amount"), ...fields }) {}
 /** `effect_id_mismatch`: An effect ID is not `<card code>-E<n>` in array order. */
 export class EffectIdMismatch extends Schema.TaggedError<EffectIdMismatch>()("EffectIdMismatch", { code: Schema.tag("effect_id_mismatch"), ...fields }) {}
+/** `unreachable_effect`: An effect can never run (an on-enter or activated effect on a card with no persistent zone). */
+export class UnreachableEffect extends Schema.TaggedError<UnreachableEffect>()("UnreachableEffect", { code: Schema.tag("unreachable_effect"), ...fields }) {}
+/** `no_deck_list`: A deck file declares no deck list, so no game can be set up from it. */
+export class NoDeckList extends Schema.TaggedError<NoDeckList>()("NoDeckList", { code: Schema.tag("no_deck_list"), ...fields }) {}
 /** `illegal_action`: The action is not legal in the current game state. */
 export class IllegalAction extends Schema.TaggedError<IllegalAction>()("IllegalAction", { code: Schema.tag("illegal_action"), ...fields }) {}
 /** `game_over`: The game has ended; no further action is legal. */
@@ -245,6 +249,8 @@ export const errorClassByCode = {
   unknown_window: UnknownWindow,
   invalid_amount: InvalidAmount,
   effect_id_mismatch: EffectIdMismatch,
+  unreachable_effect: UnreachableEffect,
+  no_deck_list: NoDeckList,
   illegal_action: IllegalAction,
   game_over: GameOver,
   replay_incomplete: ReplayIncomplete,

@@ -29,11 +29,23 @@ export interface JsonOptions {
   readonly maxDepth?: number | undefined
 }
 
-/** A parsed document: its value and its text, kept to locate later diagnostics. */
+/** A parsed document: its value and its text, kept to locate later diagnostics with its own locator. */
 export interface JsonDocument {
   readonly value: JsonValue
   readonly text: string
   readonly file: string | undefined
+  readonly locator: Locator
+}
+
+/**
+ * Positions in one text: where a JSON pointer starts, and the line and column
+ * of an offset. The position index is built on first use and belongs to the
+ * locator (so to the document that holds it), never to the module: locating
+ * in one document never evicts or reuses another's index.
+ */
+export interface Locator {
+  readonly locate: (pointer: string) => { line: number; column: number }
+  readonly lineColumn: (offset: number) => { line: number; column: number }
 }
 
 const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
@@ -59,7 +71,7 @@ export const parseJson = (input: string | Uint8Array, options: JsonOptions = {})
   }
   const parser = new Parser(text, file, options.maxDepth ?? Limits.inputDepth, undefined)
   const result = parser.parseDocument()
-  return result === FAILED ? Either.left(parser.failure as Diagnostic) : Either.right({ value: result, text, file })
+  return result === FAILED ? Either.left(parser.failure as Diagnostic) : Either.right({ value: result, text, file, locator: makeLocator(text) })
 }
 
 /** The diagnostic for an input over the byte cap. */
@@ -74,52 +86,59 @@ export const tooLarge = (size: number, max: number, file: string | undefined): D
 
 /**
  * Where a JSON pointer starts in a document's text, as 1-based line and
- * column. Falls back to the nearest existing ancestor, then to 1:1. Runs the
- * parser again with position tracking, so it costs nothing on the happy path.
+ * column. Falls back to the nearest existing ancestor, then to 1:1. Uses the
+ * document's own locator when it has one (a parsed document does), so the
+ * diagnostics of one file share one position index; a bare `{ text }` gets a
+ * locator for this call.
  */
-export const locate = (doc: Pick<JsonDocument, "text">, pointer: string): { line: number; column: number } => {
-  const positions = positionsOf(doc.text)
-  let p = pointer
-  for (;;) {
-    const offset = positions.get(p)
-    if (offset !== undefined) return lineColumn(doc.text, offset)
-    if (p === "") return { line: 1, column: 1 }
-    p = p.slice(0, p.lastIndexOf("/"))
+export const locate = (
+  doc: Pick<JsonDocument, "text"> & { readonly locator?: Locator },
+  pointer: string
+): { line: number; column: number } => (doc.locator ?? makeLocator(doc.text)).locate(pointer)
+
+/** A locator for `text`; its position index (re-parsing with position tracking) is built on first use. */
+export const makeLocator = (text: string): Locator => {
+  let pointers: Map<string, number> | undefined
+  let lineStarts: ReadonlyArray<number> | undefined
+  const starts = (): ReadonlyArray<number> => {
+    if (lineStarts === undefined) {
+      const out = [0]
+      for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) out.push(i + 1)
+      lineStarts = out
+    }
+    return lineStarts
   }
-}
-
-// Diagnostics of one file are located together: keep the last file's position index.
-interface PositionIndex {
-  readonly text: string
-  readonly pointers: Map<string, number>
-  /** Offsets where each line starts (line 1 at index 0). */
-  readonly lineStarts: ReadonlyArray<number>
-}
-let lastIndex: PositionIndex | undefined
-const indexOf = (text: string): PositionIndex => {
-  if (lastIndex !== undefined && lastIndex.text === text) return lastIndex
-  const pointers = new Map<string, number>()
-  new Parser(text, undefined, Number.MAX_SAFE_INTEGER, pointers).parseDocument()
-  const lineStarts = [0]
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lineStarts.push(i + 1)
-  lastIndex = { text, pointers, lineStarts }
-  return lastIndex
-}
-const positionsOf = (text: string): Map<string, number> => indexOf(text).pointers
-
-/** 1-based line and column (UTF-16 code units) of an offset in text. */
-export const lineColumn = (text: string, offset: number): { line: number; column: number } => {
-  if (lastIndex !== undefined && lastIndex.text === text) {
-    const starts = lastIndex.lineStarts
+  const at = (offset: number): { line: number; column: number } => {
+    const s = starts()
     let lo = 0
-    let hi = starts.length - 1
+    let hi = s.length - 1
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1
-      if ((starts[mid] as number) <= offset) lo = mid
+      if ((s[mid] as number) <= offset) lo = mid
       else hi = mid - 1
     }
-    return { line: lo + 1, column: offset - (starts[lo] as number) + 1 }
+    return { line: lo + 1, column: offset - (s[lo] as number) + 1 }
   }
+  return {
+    lineColumn: at,
+    locate: (pointer) => {
+      if (pointers === undefined) {
+        pointers = new Map<string, number>()
+        new Parser(text, undefined, Number.MAX_SAFE_INTEGER, pointers).parseDocument()
+      }
+      let p = pointer
+      for (;;) {
+        const offset = pointers.get(p)
+        if (offset !== undefined) return at(offset)
+        if (p === "") return { line: 1, column: 1 }
+        p = p.slice(0, p.lastIndexOf("/"))
+      }
+    }
+  }
+}
+
+/** 1-based line and column (UTF-16 code units) of an offset in text (one scan; a {@link Locator} indexes lines once). */
+export const lineColumn = (text: string, offset: number): { line: number; column: number } => {
   let line = 1
   let lineStart = 0
   for (let i = text.indexOf("\n"); i >= 0 && i < offset; i = text.indexOf("\n", i + 1)) {

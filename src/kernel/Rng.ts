@@ -12,7 +12,7 @@
  * @since 0.1.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
-import { createHash } from "node:crypto"
+import { sha256Hex } from "./Canonical.js"
 
 export const RngState = Schema.Struct({
   /** xoshiro128** state words, each an unsigned 32-bit integer. */
@@ -22,11 +22,17 @@ export type RngState = typeof RngState.Type
 
 /** The state of the stream `name` for `seed`. */
 export const seedState = (seed: number | string, name = "main"): RngState => {
-  const h = createHash("sha256").update(`cardfx.rng/${String(seed)}/${name}`, "utf8").digest()
-  const s: [number, number, number, number] = [h.readUInt32LE(0), h.readUInt32LE(4), h.readUInt32LE(8), h.readUInt32LE(12)]
+  const h = sha256Hex(`cardfx.rng/${String(seed)}/${name}`)
+  const s: [number, number, number, number] = [wordLE(h, 0), wordLE(h, 1), wordLE(h, 2), wordLE(h, 3)]
   // xoshiro must not start from the all-zero state.
   if ((s[0] | s[1] | s[2] | s[3]) === 0) s[0] = 1
   return { s }
+}
+
+/** The `i`-th 32-bit word of a hex digest, read little-endian (bytes 4i..4i+3). */
+const wordLE = (hex: string, i: number): number => {
+  const at = i * 8
+  return parseInt(hex.slice(at + 6, at + 8) + hex.slice(at + 4, at + 6) + hex.slice(at + 2, at + 4) + hex.slice(at, at + 2), 16)
 }
 
 const rotl = (x: number, k: number): number => ((x << k) | (x >>> (32 - k))) >>> 0

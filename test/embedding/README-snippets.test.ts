@@ -10,21 +10,21 @@
  *   ```
  *
  * test/embedding/README-sections.md is the text to paste (checked here to
- * hold every snippet verbatim); once README.md carries any such marker, the
- * last test checks every snippet is there byte for byte.
+ * hold every snippet verbatim); the last test checks README.md shows every
+ * snippet byte for byte, with no stale marker.
  */
 import { Effect } from "effect"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs"
 import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
+import { tempDir } from "../support/tmp.js"
 import { validate } from "./snippets/batch-validation.js"
 import { layer, upgradeAndPlay } from "./snippets/embedding.js"
 
 const SNIPPETS = ["embedding", "batch-validation", "generative-testing"] as const
 
-const dir = mkdtempSync(join(tmpdir(), "cardfx-snippets-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+// Made while the file's suites are collected: removed after the file (test/support/tmp.ts).
+const dir = tempDir("cardfx-snippets-")
 
 describe("README: embedding", () => {
   it("upgrades, resolves and plays a card through the live layer", async () => {
@@ -63,9 +63,11 @@ describe("README carries the snippets verbatim", () => {
     for (const name of SNIPPETS) expect(sections.includes(block(name)), name).toBe(true)
   })
 
-  const readme = existsSync("README.md") ? readFileSync("README.md", "utf8") : ""
-  const adopted = readme.includes("<!-- snippet: test/embedding/snippets/")
-  it.skipIf(!adopted)("every snippet appears in README.md byte for byte", () => {
+  it("every snippet appears in README.md byte for byte, after its marker", () => {
+    const readme = readFileSync("README.md", "utf8")
     for (const name of SNIPPETS) expect(readme.includes(block(name)), `README.md must show snippets/${name}.ts verbatim after its marker`).toBe(true)
+    // No stale marker: every snippet marker in README.md names a snippet of this list.
+    const markers = [...readme.matchAll(/<!-- snippet: test\/embedding\/snippets\/([\w-]+)\.ts -->/g)].map((m) => m[1])
+    expect([...markers].sort()).toEqual([...SNIPPETS].sort())
   })
 })

@@ -1,9 +1,9 @@
 /** `cardfx hhx explain`, `cardfx simulate`, `cardfx replay`: output, formats and exit codes. */
 import { runCli } from "../support/cli.js"
 import { describe, expect, it } from "vitest"
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { tempDir } from "../support/tmp.js"
 import { hhxCommand, replayCommand, simulateCommand } from "../../src/cli/hhx.js"
 
 const cli = (cmd: typeof hhxCommand | typeof simulateCommand | typeof replayCommand, ...args: Array<string>) => runCli(cmd, ...args)
@@ -13,11 +13,11 @@ describe("cardfx hhx explain", () => {
     const r = await cli(hhxCommand, "explain", "HHX-PROTO-017")
     expect(r.code).toBe(0)
     expect(r.out).toContain("rules_text: Deal 4 damage to your opponent. If any of it is prevented, your opponent loses 2 Composure instead.")
-    expect(r.out).toContain("generated: When cast (windows: main): deal 4 damage to your opponent; if any is prevented, instead of the damage, your opponent lose 2 composure.")
+    expect(r.out).toContain("generated: When cast (windows: main): deal 4 damage to your opponent; if any of it is prevented, your opponent loses 2 Composure instead.")
   })
   it("an unknown card code is a usage error (exit 2); a broken deck is exit 1 with located diagnostics", async () => {
     expect((await cli(hhxCommand, "explain", "HHX-PROTO-099")).code).toBe(2)
-    const dir = mkdtempSync(join(tmpdir(), "hhx-"))
+    const dir = tempDir("hhx-")
     const bad = join(dir, "deck.json")
     writeFileSync(bad, readFileSync("data/hallyu-hex/starter-deck.v0.json", "utf8").replace('"draw-failed",', '"draw-fail",'))
     const r = await cli(hhxCommand, "explain", "HHX-PROTO-001", "--deck", bad)
@@ -28,7 +28,7 @@ describe("cardfx hhx explain", () => {
 
 describe("cardfx simulate and replay", () => {
   it("simulate --format json prints the summary; --log writes logs that replay verifies step by step", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "hhx-"))
+    const dir = tempDir("hhx-")
     const logFile = join(dir, "games.json")
     const r = await cli(simulateCommand, "--games", "20", "--seed", "9", "--format", "json", "--log", logFile)
     expect(r.code).toBe(0)

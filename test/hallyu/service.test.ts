@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { NodeContext } from "@effect/platform-node"
 import { Effect, Either, Layer } from "effect"
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { scopedTempDir } from "../support/tmp.js"
 import { HallyuHex, layer } from "../../src/hallyu/Service.js"
 
 const live = layer.pipe(Layer.provide(NodeContext.layer))
@@ -18,9 +18,9 @@ describe("the HallyuHex service", () => {
     }).pipe(Effect.provide(live))
   )
 
-  it.effect("fails in the typed channel with the tagged error of the first diagnostic", () =>
+  it.scoped("fails in the typed channel with the tagged error of the first diagnostic", () =>
     Effect.gen(function* () {
-      const dir = mkdtempSync(join(tmpdir(), "hhx-"))
+      const dir = yield* scopedTempDir("hhx-")
       const bad = join(dir, "deck.json")
       writeFileSync(bad, readFileSync("data/hallyu-hex/starter-deck.v0.json", "utf8").replace('"op": "look-at-top"', '"op": "peek"'))
       const hhx = yield* HallyuHex

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { Either } from "effect"
-import { parseJson, locate } from "../../src/kernel/Json.js"
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { lineColumn, locate, makeLocator, parseJson } from "../../src/kernel/Json.js"
 import type { Diagnostic } from "../../src/kernel/Diagnostic.js"
 
 const fail = (input: string | Uint8Array): Diagnostic => {
@@ -87,5 +89,32 @@ describe("hardened JSON input", () => {
     expect(locate({ text }, "/cards/0/cost")).toEqual({ line: 4, column: 14 })
     expect(locate({ text }, "/cards/0/missing")).toEqual({ line: 3, column: 5 })
     expect(locate({ text }, "")).toEqual({ line: 1, column: 1 })
+  })
+
+  it("a locator belongs to its text: locating in several documents, interleaved, never mixes them up", () => {
+    const a = '{\n  "x": {\n    "y": 1\n  }\n}'
+    const b = '[\n\n\n  {"x": {"y": 2}}]'
+    const la = makeLocator(a)
+    const lb = makeLocator(b)
+    expect(la.locate("/x/y")).toEqual({ line: 3, column: 10 })
+    expect(lb.locate("/0/x/y")).toEqual({ line: 4, column: 15 })
+    expect(la.locate("/x/y")).toEqual({ line: 3, column: 10 })
+    expect(la.lineColumn(a.indexOf("1"))).toEqual(lineColumn(a, a.indexOf("1")))
+    expect(lb.lineColumn(b.indexOf("2"))).toEqual({ line: 4, column: 15 })
+    // A parsed document carries its own locator; `locate` uses it.
+    const doc = parseJson(a)
+    expect(Either.isRight(doc) && doc.right.locator.locate("/x")).toEqual({ line: 2, column: 8 })
+    expect(Either.isRight(doc) && locate(doc.right, "/x/y")).toEqual({ line: 3, column: 10 })
+  })
+})
+
+describe("the kernel keeps no hidden module-level mutable state", () => {
+  // A module-level `let`/`var`, or a module-level Map/Set/array that a function may fill, is state shared by every
+  // caller; constant lookup tables are typed `ReadonlySet`/`ReadonlyMap`.
+  const files = readdirSync("src/kernel").filter((f) => f.endsWith(".ts"))
+  it.each(files)("%s", (file) => {
+    const text = readFileSync(join("src/kernel", file), "utf8")
+    const topLevel = text.split("\n").filter((line) => /^(export )?(let|var) /.test(line) || /^(export )?const \w+(: (Map|Set|WeakMap|WeakSet)<[^=]+)? = new (Map|Set|WeakMap|WeakSet)\b/.test(line) || /^(export )?const \w+(: [^=]+)? = \[\]/.test(line))
+    expect(topLevel).toEqual([])
   })
 })

@@ -1,11 +1,34 @@
-/** Test support: temporary folders with files, and positions of text in them. */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
+/**
+ * Test support: temporary folders with files, and positions of text in them.
+ * Every folder made here is scoped: removed when the test that made it ends
+ * (or, when made while a file's suites are collected, after that file).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
+import { Effect } from "effect"
+import { afterAll, expect, onTestFinished } from "vitest"
 
-/** Writes files (relative path → text or bytes) under a new temporary folder; returns the folder. */
+const remove = (dir: string): void => rmSync(dir, { recursive: true, force: true })
+
+/** A new empty temporary folder, removed after the current test (or after the file, outside a test). */
+export const tempDir = (prefix = "cardfx-"): string => {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  if (expect.getState().currentTestName !== undefined) onTestFinished(() => remove(dir))
+  else afterAll(() => remove(dir))
+  return dir
+}
+
+/** A temporary folder as a scoped resource (for `it.scoped`/`Effect.scoped`): removed when the scope closes. */
+export const scopedTempDir = (prefix = "cardfx-") =>
+  Effect.acquireRelease(
+    Effect.sync(() => mkdtempSync(join(tmpdir(), prefix))),
+    (dir) => Effect.sync(() => remove(dir))
+  )
+
+/** Writes files (relative path → text or bytes) under a new temporary folder ({@link tempDir}); returns the folder. */
 export const writeTree = (files: Readonly<Record<string, string | Uint8Array>>): string => {
-  const root = mkdtempSync(join(tmpdir(), "cardfx-"))
+  const root = tempDir()
   for (const [name, content] of Object.entries(files)) {
     const full = join(root, name)
     mkdirSync(dirname(full), { recursive: true })

@@ -10,7 +10,6 @@
  *
  * @since 0.1.0
  */
-import { hash } from "node:crypto"
 import { Either, Schema } from "effect"
 import { canonicalJson, hashCanonical, sha256Hex } from "../../kernel/Canonical.js"
 import { StoreFailure } from "../../kernel/Errors.js"
@@ -29,8 +28,7 @@ const REQUEST_KEYS: ReadonlySet<string> = new Set(["activity", "branch", "cardId
  * `expectedRevision` is absent from the hash). A request with the schema's
  * fields (the usual case) is written directly in canonical key order (the
  * same bytes as the kernel's writer, tested), anything else goes through
- * `canonicalJson`; node's one-shot `hash` gives the same digest as
- * `sha256Hex` without a Hash object.
+ * `canonicalJson`; hashed with the kernel's `sha256Hex`.
  */
 export const requestHash = (request: CommandRequest): string => {
   const keys = Object.keys(request)
@@ -41,13 +39,11 @@ export const requestHash = (request: CommandRequest): string => {
     (stated && !Number.isInteger(request.expectedRevision))
   )
     return hashCanonical(request)
-  return hash(
-    "sha256",
+  return sha256Hex(
     `{"activity":${JSON.stringify(request.activity)},"branch":${JSON.stringify(request.branch)},"cardId":${JSON.stringify(request.cardId)},` +
       `"command":${canonicalJson(request.command)},"commandId":${JSON.stringify(request.commandId)},` +
       (stated ? `"expectedRevision":${request.expectedRevision},` : "") +
-      `"instanceId":${JSON.stringify(request.instanceId)}}`,
-    "hex"
+      `"instanceId":${JSON.stringify(request.instanceId)}}`
   )
 }
 
