@@ -39,18 +39,16 @@ import { CardTransformationPlanner } from "../composition/planner/Planner.js"
 import { CommandRequest, type CommandOutcome, LedgerStore, MAIN, outcomeJson, type VerifyReport } from "../composition/store/LedgerStore.js"
 import { hashCanonical } from "../kernel/Canonical.js"
 import { makeDecoder } from "../kernel/Decode.js"
+import { DEFAULT_STORE } from "../services/Cardfx.js"
 import type { Diagnostic } from "../kernel/Diagnostic.js"
 import { type CardfxError, diagnosticFromError } from "../kernel/Errors.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { humanLine, resultFormatOption } from "./Output.js"
 import { activityOption, cardOption, failWith, loadRuntime, packagesOption, usage } from "./assess.js"
 
-/** The default store location. */
-export const DEFAULT_STORE = ".cardfx/ledger.db"
-
 const storeOption = Options.text("store").pipe(
   Options.withDefault(DEFAULT_STORE),
-  Options.withDescription("The ledger store: a SQLite file path or a postgres:// URL.")
+  Options.withDescription("The ledger store: a SQLite file path or a postgres:// URL (default .cardfx/ledger.db; only writes create it).")
 )
 const branchOption = Options.text("branch").pipe(Options.withDefault(MAIN), Options.withDescription("The branch (default main)."))
 const instanceOption = Options.text("instance").pipe(
