@@ -13,15 +13,14 @@
  * @since 0.1.0
  */
 import * as Worker from "@effect/platform/Worker"
-import type { WorkerError } from "@effect/platform/WorkerError"
 import * as NodeWorker from "@effect/platform-node/NodeWorker"
-import { Context, Effect, Either, Layer, Logger, LogLevel, type ParseResult } from "effect"
+import { Context, Effect, Either, Layer, Logger, LogLevel, type Schema } from "effect"
 import { existsSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { fileURLToPath } from "node:url"
 import * as WorkerThreads from "node:worker_threads"
 import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
-import { WorkerRequest } from "./Requests.js"
+import type { FuzzRuns, SimulateGames, ValidateFiles, WorkerRequest } from "./Requests.js"
 
 /** The number of workers when none is given: the machine's available parallelism. */
 export const defaultWorkers = (): number => availableParallelism()
@@ -40,47 +39,68 @@ export const workerEntry = (): URL => {
   return candidates.find((u) => u.protocol === "file:" && existsSync(fileURLToPath(u))) ?? (candidates[0] as URL)
 }
 
-/** The worker pool service: a serialized pool answering {@link WorkerRequest}s. */
-export class CardfxWorkerPool extends Context.Tag("cardfx/CardfxWorkerPool")<CardfxWorkerPool, Worker.SerializedWorkerPool<WorkerRequest>>() {}
+/** The worker pool service: sends a request to a free thread; every failure is a diagnostic. */
+export interface CardfxWorkerPoolService {
+  readonly simulateGames: (request: SimulateGames) => Effect.Effect<Schema.WithResult.Success<SimulateGames>, Diagnostic>
+  readonly fuzzRuns: (request: FuzzRuns) => Effect.Effect<Schema.WithResult.Success<FuzzRuns>, Diagnostic>
+  readonly validateFiles: (request: ValidateFiles) => Effect.Effect<Schema.WithResult.Success<ValidateFiles>, Diagnostic>
+}
 
-/** A worker-level failure (a thread that died, a message that did not decode) as a diagnostic. */
-export const workerFailed = (e: WorkerError | ParseResult.ParseError): Diagnostic =>
-  diagnostic("worker_failed", `a worker thread failed: ${e._tag === "WorkerError" ? `${e.reason}: ${causeMessage(e.cause)}` : e.message}`, {
-    subject: e._tag === "WorkerError" ? e.reason : "decode"
-  })
+export class CardfxWorkerPool extends Context.Tag("cardfx/CardfxWorkerPool")<CardfxWorkerPool, CardfxWorkerPoolService>() {}
 
 const causeMessage = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
-/** Whether a failure is already a diagnostic (a request's own typed failure) rather than a worker failure. */
+/** Whether a failure is a diagnostic (a request's own typed failure) rather than a worker-level failure. */
 const isDiagnostic = (e: unknown): e is Diagnostic =>
   typeof e === "object" && e !== null && "code" in e && "severity" in e && "message" in e && !("_tag" in e)
 
-/** Maps a pool call's failure: the request's diagnostic stays, anything else is `worker_failed`. */
-export const toDiagnostic = (e: Diagnostic | WorkerError | ParseResult.ParseError): Diagnostic => (isDiagnostic(e) ? e : workerFailed(e))
-
 /**
  * A pool of `size` threads running `entry` (default {@link workerEntry}).
- * Closing the layer's scope terminates every thread at once.
+ * Closing the layer's scope terminates every thread at once. A thread that
+ * dies fails the requests it held with `worker_failed`, naming how it died
+ * (the serialized pool itself reports that only as a failure that does not
+ * decode as the request's failure).
  */
 export const layer = (size: number, entry: URL = workerEntry()): Layer.Layer<CardfxWorkerPool, Diagnostic> =>
   Layer.scoped(
     CardfxWorkerPool,
     Effect.suspend(() => {
       const threads = new Set<WorkerThreads.Worker>()
+      const deaths: Array<string> = []
+      let closing = false
       const spawn = (_id: number) => {
         const t = new WorkerThreads.Worker(entry)
         threads.add(t)
-        t.once("exit", () => threads.delete(t))
+        t.on("error", (e) => void deaths.push(`thread error: ${causeMessage(e)}`))
+        t.once("exit", (code) => {
+          threads.delete(t)
+          if (!closing) deaths.push(`a worker thread exited with code ${code}`)
+        })
         return t
+      }
+      const failed = (e: unknown): Diagnostic => {
+        if (isDiagnostic(e)) return e
+        const why = deaths[0] ?? (typeof e === "object" && e !== null && "message" in e ? String(e.message) : String(e))
+        return diagnostic("worker_failed", `a worker failed: ${why}`, { subject: "worker" })
       }
       return Effect.gen(function* () {
         const pool = yield* Worker.makePoolSerialized<WorkerRequest>({ size, concurrency: 1 })
         // Added after the pool, so it runs before the pool's own finalizers (which wait for idle threads).
-        yield* Effect.addFinalizer(() => Effect.promise(() => Promise.all([...threads].map((t) => t.terminate()))))
-        return pool
+        yield* Effect.addFinalizer(() =>
+          Effect.promise(() => {
+            closing = true
+            return Promise.all([...threads].map((t) => t.terminate()))
+          })
+        )
+        const service: CardfxWorkerPoolService = {
+          simulateGames: (r) => Effect.mapError(pool.executeEffect(r), failed),
+          fuzzRuns: (r) => Effect.mapError(pool.executeEffect(r), failed),
+          validateFiles: (r) => Effect.mapError(pool.executeEffect(r), failed)
+        }
+        return service
       }).pipe(
         Effect.provide(NodeWorker.layer(spawn)),
-        Effect.mapError(workerFailed),
+        Effect.mapError(failed),
         // The pool logs a dead thread as a warning before the failure reaches us as `worker_failed`.
         Logger.withMinimumLogLevel(LogLevel.Error)
       )

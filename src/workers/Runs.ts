@@ -20,7 +20,7 @@ import {
 import type { Diagnostic } from "../kernel/Diagnostic.js"
 import { type FuzzOptions, type FuzzPartial, type FuzzReport, mergeFuzzPartials, runFuzzRange, selectedProperties } from "../testing/fuzz.js"
 import { type FileValidation, validateFile, validatePaths, type ValidationReport } from "../Validation.js"
-import { CardfxWorkerPool, chunks, inProcess, layer, toDiagnostic } from "./Pool.js"
+import { CardfxWorkerPool, chunks, inProcess, layer } from "./Pool.js"
 import { FuzzRuns, SimulateGames, ValidateFiles } from "./Requests.js"
 
 /** Games per chunk: about a tenth of a second of play, so an interrupt lands quickly and progress moves. */
@@ -47,10 +47,11 @@ const withWorkers = <A>(
   workers: number,
   nChunks: number,
   local: Effect.Effect<A, Diagnostic, never>,
-  pooled: Effect.Effect<A, Diagnostic, CardfxWorkerPool>
+  pooled: Effect.Effect<A, Diagnostic, CardfxWorkerPool>,
+  entry?: URL
 ): Effect.Effect<A, Diagnostic> => {
   const size = Math.max(1, Math.min(workers, nChunks))
-  return size <= 1 || workers <= 1 ? local : Effect.scoped(Effect.provide(pooled, layer(size)))
+  return size <= 1 || workers <= 1 ? local : Effect.scoped(Effect.provide(pooled, layer(size, entry)))
 }
 
 // ------------------------------------------------------------------ simulation
@@ -65,6 +66,8 @@ export interface SimulationJob {
   /** Also collect every game's log (with fingerprints), in game order. */
   readonly logs?: boolean
   readonly onProgress?: OnProgress
+  /** Another worker entry (default: the package's own). */
+  readonly workerEntry?: URL
 }
 
 export interface SimulationRun {
@@ -88,12 +91,12 @@ export const runSimulation = (job: SimulationJob): Effect.Effect<SimulationRun, 
       ranges,
       ([from, to]) =>
         pool
-          .executeEffect(new SimulateGames({ deckJson: job.deck.json, deckFile: job.deck.file, seed: job.seed, from, to, logs }))
-          .pipe(Effect.mapError(toDiagnostic), Effect.tap(() => progress(to - from))),
+          .simulateGames(new SimulateGames({ deckJson: job.deck.json, deckFile: job.deck.file, seed: job.seed, from, to, logs }))
+          .pipe(Effect.tap(() => progress(to - from))),
       { concurrency: job.workers }
     )
   )
-  return Effect.flatMap(withWorkers(job.workers, ranges.length, local, pooled), (answers) => {
+  return Effect.flatMap(withWorkers(job.workers, ranges.length, local, pooled, job.workerEntry), (answers) => {
     const merged = mergeAllPartials(job.seed, 0, answers.map((a): SimulationPartial => a.partial))
     return Either.isLeft(merged)
       ? Effect.fail(merged.left)
@@ -129,7 +132,7 @@ export const runFuzzJob = (job: FuzzJob): Effect.Effect<FuzzReport, Diagnostic> 
       units,
       ([name, from, to]) =>
         pool
-          .executeEffect(
+          .fuzzRuns(
             new FuzzRuns({
               seed: o.seed,
               property: name,
@@ -140,7 +143,7 @@ export const runFuzzJob = (job: FuzzJob): Effect.Effect<FuzzReport, Diagnostic> 
               ...(o.packages !== undefined && job.packageDirs !== undefined ? { packages: job.packageDirs } : {})
             })
           )
-          .pipe(Effect.mapError(toDiagnostic), Effect.tap(() => progress(to - from))),
+          .pipe(Effect.tap(() => progress(to - from))),
       { concurrency: job.workers }
     )
   )
@@ -173,7 +176,7 @@ export const validateWithWorkers = (
         Effect.forEach(
           ranges,
           ([from, to]) =>
-            pool.executeEffect(new ValidateFiles({ files: files.slice(from, to) })).pipe(Effect.mapError(toDiagnostic), Effect.tap(() => progress(to - from))),
+            pool.validateFiles(new ValidateFiles({ files: files.slice(from, to) })).pipe(Effect.tap(() => progress(to - from))),
           { concurrency: o.workers }
         )
       )
