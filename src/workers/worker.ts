@@ -20,22 +20,11 @@ import { documentKinds } from "../DocumentKinds.js"
 import { type Engine, makeEngine } from "../hallyu/engine/Engine.js"
 import { type GameLog, simulateRange } from "../hallyu/engine/Simulate.js"
 import type { StarterDeck } from "../hallyu/Schema.js"
-import { validateDeck } from "../hallyu/Validate.js"
-import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
-import { parseJson } from "../kernel/Json.js"
+import type { Diagnostic } from "../kernel/Diagnostic.js"
 import { runFuzzRange } from "../testing/fuzz.js"
+import { deckFromJson } from "./Deck.js"
 import { validateFile } from "../Validation.js"
 import { WorkerRequest } from "./Requests.js"
-
-/** A validated deck from its text (the first error diagnostic otherwise). */
-export const deckFromJson = (json: string, file: string): Either.Either<StarterDeck, Diagnostic> => {
-  const doc = parseJson(json, { file })
-  if (Either.isLeft(doc)) return Either.left(doc.left)
-  const v = validateDeck(doc.right)
-  return v.deck !== undefined
-    ? Either.right(v.deck)
-    : Either.left(v.diagnostics.find((d) => d.severity === "error") ?? diagnostic("schema_invalid", `${file} is not a valid deck`, { file }))
-}
 
 /** Memoizes the last few values built from a key (a deck's text, a list of folders). */
 const memo = <A>() => {

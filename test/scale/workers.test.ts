@@ -6,7 +6,9 @@ import { Cause, Effect, Exit } from "effect"
 import { spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
+import { NodeFileSystem } from "@effect/platform-node"
 import { runSimulation } from "../../src/workers/Runs.js"
+import { ScaleOut, layer as scaleOutLayer } from "../../src/workers/ScaleOut.js"
 import { engine } from "../hallyu/engine-fixtures.js"
 import { writeTree } from "../support/tmp.js"
 
@@ -53,6 +55,8 @@ describe("the same result for any number of workers (built bin)", () => {
   it("simulate --games 2000 --seed 9: byte-identical JSON with --workers 1, 2 and 3", () => {
     const runs = acrossWorkers("simulate", "--games", "2000", "--seed", "9", "--format", "json")
     for (const r of runs) expect(r.code, r.err).toBe(0)
+    // Not a TTY: no progress line.
+    for (const r of runs) expect(r.err).toBe("")
     const summary = JSON.parse(runs[0]?.out ?? "") as { games: number; winsBySeat: Record<string, number> }
     expect(summary.games).toBe(2000)
     expect(Object.values(summary.winsBySeat).reduce((a, b) => a + b, 0)).toBe(2000)
@@ -139,10 +143,22 @@ describe("worker failures", () => {
     expect(r.err).toContain("--workers")
   })
 
-  it("--workers 1 and a pool agree in process too (the embedding path)", async () => {
-    const run = (workers: number) =>
-      Effect.runPromise(runSimulation({ engine, deck: { json: starter, file: "starter.json" }, games: 70, seed: "e", workers }))
-    const [a, b] = [await run(1), await run(2)]
-    expect(JSON.stringify(b.summary)).toBe(JSON.stringify(a.summary))
-  })
+  it("ScaleOut (the embedding API): the same simulation summary and validation report for 1 and 2 workers", async () => {
+    const root = generatedTree()
+    const both = await Effect.runPromise(
+      Effect.gen(function* () {
+        const scale = yield* ScaleOut
+        const sims = yield* Effect.forEach([1, 2], (workers) => scale.simulate({ deck: "data/hallyu-hex/starter-deck.v0.json", games: 70, seed: "e", workers }))
+        const reports = yield* Effect.forEach([1, 2], (workers) => scale.validate([root], { workers }))
+        const missing = yield* Effect.flip(scale.simulate({ deck: `${root}/nope.json`, games: 1, seed: 1, workers: 2 }))
+        return { sims, reports, missing }
+      }).pipe(Effect.provide(scaleOutLayer), Effect.provide(NodeFileSystem.layer))
+    )
+    expect(both.sims[0]?.summary.games).toBe(70)
+    expect(JSON.stringify(both.sims[1]?.summary)).toBe(JSON.stringify(both.sims[0]?.summary))
+    expect(both.reports[0]?.files).toBe(500)
+    expect(JSON.stringify(both.reports[1]?.diagnostics)).toBe(JSON.stringify(both.reports[0]?.diagnostics))
+    expect(both.reports[1]?.documents).toEqual(both.reports[0]?.documents)
+    expect(both.missing._tag).toBe("FileUnreadable")
+  }, 120_000)
 })
