@@ -3,7 +3,7 @@
  * bin), a worker crash is a diagnostic, not a hang.
  */
 import { Cause, Effect, Exit } from "effect"
-import { spawnSync } from "node:child_process"
+import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { NodeFileSystem } from "@effect/platform-node"
@@ -12,13 +12,20 @@ import { ScaleOut, layer as scaleOutLayer } from "../../src/workers/ScaleOut.js"
 import { engine } from "../hallyu/engine-fixtures.js"
 import { writeTree } from "../support/tmp.js"
 
-const cardfx = (...args: Array<string>) => {
-  const r = spawnSync(process.execPath, ["dist/cli/cardfx.mjs", ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
-  return { code: r.status, out: r.stdout, err: r.stderr }
-}
+/** Runs the built bin (asynchronously: a blocked test worker misses vitest's own messages). */
+const cardfx = (...args: Array<string>): Promise<{ code: number | null; out: string; err: string }> =>
+  new Promise((resolve) => {
+    const child = execFile(process.execPath, ["dist/cli/cardfx.mjs", ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (_e, out, err) =>
+      resolve({ code: child.exitCode, out, err })
+    )
+  })
 
-/** The command's stdout for --workers 1, 2 and 3; all three must be the same bytes. */
-const acrossWorkers = (...args: Array<string>) => [1, 2, 3].map((n) => cardfx(...args, "--workers", String(n)))
+/** The command's results for --workers 1, 2 and 3 (one after the other); all three must print the same bytes. */
+const acrossWorkers = async (...args: Array<string>) => {
+  const out = []
+  for (const n of [1, 2, 3]) out.push(await cardfx(...args, "--workers", String(n)))
+  return out
+}
 
 const starter = readFileSync("data/hallyu-hex/starter-deck.v0.json", "utf8")
 
@@ -52,8 +59,8 @@ const generatedTree = (): string => {
 }
 
 describe("the same result for any number of workers (built bin)", () => {
-  it("simulate --games 2000 --seed 9: byte-identical JSON with --workers 1, 2 and 3", () => {
-    const runs = acrossWorkers("simulate", "--games", "2000", "--seed", "9", "--format", "json")
+  it("simulate --games 2000 --seed 9: byte-identical JSON with --workers 1, 2 and 3", async () => {
+    const runs = await acrossWorkers("simulate", "--games", "2000", "--seed", "9", "--format", "json")
     for (const r of runs) expect(r.code, r.err).toBe(0)
     // Not a TTY: no progress line.
     for (const r of runs) expect(r.err).toBe("")
@@ -64,8 +71,8 @@ describe("the same result for any number of workers (built bin)", () => {
     expect(runs[2]?.out).toBe(runs[0]?.out)
   }, 300_000)
 
-  it("fuzz --runs 200: the same report with --workers 1, 2 and 3", () => {
-    const runs = acrossWorkers("fuzz", "--runs", "200", "--seed", "5", "--only", "composition.shapes", "--only", "hallyu.shapes", "--format", "json")
+  it("fuzz --runs 200: the same report with --workers 1, 2 and 3", async () => {
+    const runs = await acrossWorkers("fuzz", "--runs", "200", "--seed", "5", "--only", "composition.shapes", "--only", "hallyu.shapes", "--format", "json")
     for (const r of runs) expect(r.code, r.err).toBe(0)
     const report = JSON.parse(runs[0]?.out ?? "") as { properties: Array<{ runs: number }>; codes: Record<string, number> }
     expect(report.properties.map((p) => p.runs)).toEqual([200, 200])
@@ -74,7 +81,7 @@ describe("the same result for any number of workers (built bin)", () => {
     expect(runs[2]?.out).toBe(runs[0]?.out)
   }, 300_000)
 
-  it("a fuzz failure found by a worker prints the replay command of one process, which replays in one process", () => {
+  it("a fuzz failure found by a worker prints the replay command of one process, which replays in one process", async () => {
     // A real package declaring the bundle ID generated content uses for its second bundle: publication fails.
     const base = JSON.parse(readFileSync("data/heroscript.base/transformations.json", "utf8")) as { bundles: Array<{ bundleId: string }> }
     const colliding = { ...base, bundles: [...base.bundles, { ...base.bundles[0], bundleId: "fz.bundle1" }] }
@@ -82,25 +89,25 @@ describe("the same result for any number of workers (built bin)", () => {
     for (const f of ["cards.json", "manifest.json", "sources.json", "statuses.json"]) files[f] = readFileSync(`data/heroscript.base/${f}`, "utf8")
     const pkg = writeTree(files)
     const args = ["fuzz", "--runs", "40", "--only", "composition.catalog", "--package", pkg]
-    const [one, two, three] = acrossWorkers(...args)
+    const [one, two, three] = await acrossWorkers(...args)
     expect(one?.code).toBe(1)
     expect(one?.out).toContain("duplicate_id")
     expect(two?.out).toBe(one?.out)
     expect(three?.out).toBe(one?.out)
     const replay = /replay: cardfx (fuzz .*)$/m.exec(one?.out ?? "")?.[1]?.split(" ") ?? []
     expect(replay.slice(0, 5)).toEqual(["fuzz", "--seed", "42", "--only", "composition.catalog"])
-    const again = cardfx(...replay, "--package", pkg, "--workers", "1", "--format", "json")
-    const first = cardfx(...args, "--workers", "2", "--format", "json")
+    const again = await cardfx(...replay, "--package", pkg, "--workers", "1", "--format", "json")
+    const first = await cardfx(...args, "--workers", "2", "--format", "json")
     const failure = (out: string) => (JSON.parse(out) as { properties: Array<{ failure?: { counterexample: unknown; path: string } }> }).properties[0]?.failure
     expect(again.code).toBe(1)
     expect(failure(again.out)?.counterexample).toEqual(failure(first.out)?.counterexample)
     expect(failure(again.out)?.path).toBe(failure(first.out)?.path)
   }, 300_000)
 
-  it("validate over a generated tree of 500 files: the same report with --workers 1, 2 and 3", () => {
+  it("validate over a generated tree of 500 files: the same report with --workers 1, 2 and 3", async () => {
     const root = generatedTree()
     for (const format of ["json", "human"]) {
-      const runs = acrossWorkers("validate", root, "--format", format)
+      const runs = await acrossWorkers("validate", root, "--format", format)
       for (const r of runs) expect(r.code, r.err).toBe(1)
       expect(runs[1]?.out).toBe(runs[0]?.out)
       expect(runs[2]?.out).toBe(runs[0]?.out)
@@ -137,8 +144,8 @@ describe("worker failures", () => {
     }
   })
 
-  it("a bad --workers is a usage error", () => {
-    const r = cardfx("simulate", "--games", "3", "--workers", "0")
+  it("a bad --workers is a usage error", async () => {
+    const r = await cardfx("simulate", "--games", "3", "--workers", "0")
     expect(r.code).toBe(2)
     expect(r.err).toContain("--workers")
   })
