@@ -5,15 +5,17 @@
  * hundred ES modules for `effect` and its platform packages at start-up; one
  * bundled file starts about 2.5× faster (measured: `--version` 1.43 s → 0.62 s).
  * Native and optional drivers stay external and load from node_modules.
+ * The worker thread entry (dist/workers/worker.js) is bundled the same way
+ * beside it, as dist/cli/cardfx-worker.mjs: the bin's worker pools spawn it.
  * Part of `npm run build` (and so of `npm ci` through `prepare`).
  */
 import { build } from "esbuild"
 import { chmodSync } from "node:fs"
 
-export const bundleCli = async () => {
-  await build({
-    entryPoints: ["dist/cli/main.js"],
-    outfile: "dist/cli/cardfx.mjs",
+const bundle = (entry, outfile) =>
+  build({
+    entryPoints: [entry],
+    outfile,
     bundle: true,
     platform: "node",
     format: "esm",
@@ -23,6 +25,10 @@ export const bundleCli = async () => {
     banner: { js: "import { createRequire as __cardfxCreateRequire } from 'node:module'; const require = __cardfxCreateRequire(import.meta.url);" },
     logLevel: "warning"
   })
+
+export const bundleCli = async () => {
+  await bundle("dist/cli/main.js", "dist/cli/cardfx.mjs")
+  await bundle("dist/workers/worker.js", "dist/cli/cardfx-worker.mjs")
   chmodSync("dist/cli/cardfx.mjs", 0o755)
 }
 

@@ -13,10 +13,10 @@
  * @since 0.1.0
  */
 import { FileSystem } from "@effect/platform"
-import { Effect, Either } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { type DecodedPackage, loadPackage } from "./composition/ContentPackage.js"
 import { publish } from "./composition/Publication.js"
-import { type Diagnostic, diagnostic, sortDiagnostics } from "./kernel/Diagnostic.js"
+import { Diagnostic, diagnostic, sortDiagnostics } from "./kernel/Diagnostic.js"
 import type { JsonDocument } from "./kernel/Json.js"
 import { listFiles, readJsonFile } from "./kernel/JsonFile.js"
 import { compareOrdinal } from "./kernel/Ordinal.js"
@@ -41,11 +41,56 @@ export interface ValidationReport {
 
 const isDocumentation = (file: string): boolean => file.endsWith(".md")
 
+/** One standalone file checked: what it was classified as (or null) and its diagnostics. */
+export const FileValidation = Schema.Struct({
+  file: Schema.String,
+  kind: Schema.NullOr(Schema.String),
+  diagnostics: Schema.Array(Diagnostic)
+})
+export type FileValidation = typeof FileValidation.Type
+
+/** Reads, classifies and validates one standalone (non-package, non-documentation) file. */
+export const validateFile = (file: string, kinds: ReadonlyArray<DocumentKind>): Effect.Effect<FileValidation, never, FileSystem.FileSystem> =>
+  Effect.gen(function* () {
+    if (!file.endsWith(".json")) {
+      return { file, kind: null, diagnostics: [diagnostic("unclassified_file", `${file} is not a JSON file cardfx knows`, { file, path: "" })] }
+    }
+    const parsed = yield* readJsonFile(file)
+    if (Either.isLeft(parsed)) return { file, kind: null, diagnostics: [parsed.left] }
+    const kind = kinds.find((k) => k.matches(parsed.right.value))
+    if (kind === undefined) {
+      return {
+        file,
+        kind: null,
+        diagnostics: [
+          diagnostic("unclassified_file", `${file} is not a content package file (no manifest.json above it), a Hallyu Hex deck or a scenario`, {
+            file,
+            path: "",
+            line: 1,
+            column: 1
+          })
+        ]
+      }
+    }
+    return { file, kind: kind.name, diagnostics: kind.validate(parsed.right) }
+  })
+
+/** How {@link validatePaths} may be run. */
+export interface ValidatePathsOptions<E> {
+  /**
+   * Validates the standalone files (sorted; the report is the same whatever
+   * order the answers are computed in, as long as they come back in this
+   * order): worker pools plug in here. Default: {@link validateFile}, one by one.
+   */
+  readonly validateFiles?: (files: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<FileValidation>, E>
+}
+
 /** Validates files and folders. */
-export const validatePaths = (
+export const validatePaths = <E = never>(
   paths: ReadonlyArray<string>,
-  kinds: ReadonlyArray<DocumentKind>
-): Effect.Effect<ValidationReport, never, FileSystem.FileSystem> =>
+  kinds: ReadonlyArray<DocumentKind>,
+  options?: ValidatePathsOptions<E>
+): Effect.Effect<ValidationReport, E, FileSystem.FileSystem> =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const diagnostics: Array<Diagnostic> = []
@@ -86,31 +131,12 @@ export const validatePaths = (
     for (const group of dependencyGroups(packages)) diagnostics.push(...publish(group).diagnostics)
 
     const documents: Array<{ file: string; kind: string }> = []
-    for (const file of [...looseFiles].sort(compareOrdinal)) {
-      if (isDocumentation(file)) continue
+    const loose = [...looseFiles].sort(compareOrdinal).filter((f) => !isDocumentation(f))
+    const checked = options?.validateFiles !== undefined ? yield* options.validateFiles(loose) : yield* Effect.forEach(loose, (f) => validateFile(f, kinds))
+    for (const c of checked) {
       files++
-      if (!file.endsWith(".json")) {
-        diagnostics.push(diagnostic("unclassified_file", `${file} is not a JSON file cardfx knows`, { file, path: "" }))
-        continue
-      }
-      const parsed = yield* readJsonFile(file)
-      if (Either.isLeft(parsed)) {
-        diagnostics.push(parsed.left)
-        continue
-      }
-      const kind = kinds.find((k) => k.matches(parsed.right.value))
-      if (kind === undefined) {
-        diagnostics.push(
-          diagnostic(
-            "unclassified_file",
-            `${file} is not a content package file (no manifest.json above it), a Hallyu Hex deck or a scenario`,
-            { file, path: "", line: 1, column: 1 }
-          )
-        )
-        continue
-      }
-      documents.push({ file, kind: kind.name })
-      diagnostics.push(...kind.validate(parsed.right))
+      if (c.kind !== null) documents.push({ file: c.file, kind: c.kind })
+      diagnostics.push(...c.diagnostics)
     }
     return { files, packages, documents, diagnostics: dedupe(sortDiagnostics(diagnostics)) }
   })

@@ -55,6 +55,10 @@ export * from "./Validation.js"
 export * from "./DocumentKinds.js"
 export * from "./JsonSchemas.js"
 
+// ---- across cores: simulation, fuzzing and batch validation on worker threads
+export { ScaleOut, type ScaleOutService, layer as scaleOutLayer } from "./workers/ScaleOut.js"
+export type { OnProgress, SimulationRun } from "./workers/Runs.js"
+
 // ---- services and the all-in-one layers
 export * from "./services/Catalog.js"
 export * from "./services/CardCompiler.js"

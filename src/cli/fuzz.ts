@@ -15,7 +15,10 @@
  */
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
-import { renderFuzzReport, runFuzz } from "../testing/fuzz.js"
+import { FileSystem } from "@effect/platform"
+import { type FuzzOptions, renderFuzzReport } from "../testing/fuzz.js"
+import { runFuzzJob } from "../workers/Runs.js"
+import { quietOption, resolveWorkers, withProgress, workersOption } from "./Scale.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { deckOption, loadDeck } from "./hhx.js"
 import { humanLine, resultFormatOption } from "./Output.js"
@@ -40,29 +43,39 @@ export const fuzzCommand = Command.make(
       Options.withDescription(`A content package the generated content is published beside (repeatable; default ${defaultPackage}).`)
     ),
     deck: deckOption,
+    workers: workersOption,
+    quiet: quietOption,
     format: resultFormatOption
   },
-  ({ seed, runs, only, path, packages, deck, format }) =>
+  ({ seed, runs, only, path, packages, deck, workers, quiet, format }) =>
     Effect.gen(function* () {
       if (runs < 1 || !Number.isSafeInteger(seed)) {
         yield* Console.error("cardfx fuzz: --runs must be at least 1 and --seed a safe integer")
         return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
       }
+      const threads = yield* resolveWorkers(workers)
       const starter = yield* loadDeck(deck)
-      const loaded = yield* Effect.forEach(packages.length > 0 ? packages : [defaultPackage], loadPackage)
+      const deckJson = yield* Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(deck)).pipe(Effect.orDie) // read by loadDeck just before
+      const dirs = packages.length > 0 ? packages : [defaultPackage]
+      const loaded = yield* Effect.forEach(dirs, loadPackage)
       const problems = loaded.flatMap((l) => l.diagnostics).filter((d) => d.severity === "error")
       if (problems.length > 0) {
         yield* Effect.forEach(problems, (d) => Console.error(humanLine(d)), { discard: true })
         return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
       }
-      const report = runFuzz({
+      const options: FuzzOptions = {
         seed,
         runs,
         deck: starter,
         packages: loaded.flatMap((l) => (l.package === undefined ? [] : [l.package])),
         ...(only.length > 0 ? { only } : {}),
         ...(Option.isSome(path) ? { path: path.value } : {})
-      })
+      }
+      const report = yield* withProgress("runs", quiet, (progress) =>
+        runFuzzJob({ options, deck: { json: deckJson, file: deck }, packageDirs: dirs, workers: threads, onProgress: progress.update })
+      ).pipe(
+        Effect.catchAll((d) => Console.error(humanLine(d)).pipe(Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.internal })))))
+      )
       yield* Console.log(format === "json" ? JSON.stringify(report, null, 2) : renderFuzzReport(report))
       if (!report.ok) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
     })

@@ -15,11 +15,13 @@ import { explainCard, findCard, renderExplanation } from "../hallyu/Explain.js"
 import type { StarterDeck } from "../hallyu/Schema.js"
 import { validateDeck } from "../hallyu/Validate.js"
 import { makeEngine } from "../hallyu/engine/Engine.js"
-import { type GameLog, GameLogSchema, type SimulationSummary, fingerprint, replay, simulate } from "../hallyu/engine/Simulate.js"
+import { type GameLog, GameLogSchema, type SimulationSummary, fingerprint, replay } from "../hallyu/engine/Simulate.js"
+import { runSimulation } from "../workers/Runs.js"
 import { makeDecoder } from "../kernel/Decode.js"
 import type { JsonDocument } from "../kernel/Json.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { humanLine, resultFormatOption } from "./Output.js"
+import { quietOption, resolveWorkers, withProgress, workersOption } from "./Scale.js"
 
 /** The deck every Hallyu Hex command uses unless `--deck` names another. */
 export const defaultDeckPath = "data/hallyu-hex/starter-deck.v0.json"
@@ -86,12 +88,6 @@ const makeDeckEngine = (file: string) =>
       : Effect.succeed(e.right)
   })
 
-const bar = (done: number, total: number): string => {
-  const width = 30
-  const filled = total === 0 ? width : Math.round((done / total) * width)
-  return `\r[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total} games`
-}
-
 /** The human summary of a simulation. */
 export const renderSummary = (s: SimulationSummary, names: (code: string) => string): string => {
   const lines = [
@@ -120,48 +116,42 @@ const decodeLogs = (value: unknown, doc: JsonDocument): Either.Either<ReadonlyAr
   return Either.right(out)
 }
 
-/** `cardfx simulate [--deck FILE] --games N --seed S [--format human|json] [--log FILE]`. */
+/** `cardfx simulate [--deck FILE] --games N --seed S [--workers N] [--quiet] [--format human|json] [--log FILE]`. */
 export const simulateCommand = Command.make(
   "simulate",
   {
     deck: deckOption,
     games: Options.integer("games").pipe(Options.withDefault(1000), Options.withDescription("Number of games (default 1000).")),
     seed: Options.text("seed").pipe(Options.withDefault("1"), Options.withDescription("Seed; game k uses <seed>/k.")),
+    workers: workersOption,
+    quiet: quietOption,
     format: resultFormatOption,
     log: Options.file("log").pipe(Options.optional, Options.withDescription("Write every game's log (seed, action IDs, fingerprints) as JSON."))
   },
-  ({ deck, games, seed, format, log }) =>
+  ({ deck, games, seed, workers, quiet, format, log }) =>
     Effect.gen(function* () {
       if (games < 0) {
         yield* Console.error(humanLine(diagnostic("usage_error", "--games must not be negative", { subject: String(games) })))
         return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
       }
+      const threads = yield* resolveWorkers(workers)
       const engine = yield* makeDeckEngine(deck)
-      const tty = process.stderr.isTTY === true
-      const logs: Array<GameLog> = []
-      const keepLogs = Option.isSome(log)
-      const result = yield* Effect.sync(() =>
-        simulate(engine, {
-          games,
-          seed,
-          fingerprints: keepLogs,
-          onGame: (k, g) => {
-            if (keepLogs) logs.push(g.log)
-            if (tty && (k % 25 === 24 || k === games - 1)) process.stderr.write(bar(k + 1, games))
-          }
-        })
+      const fs = yield* FileSystem.FileSystem
+      const deckJson = yield* fs.readFileString(deck).pipe(Effect.orDie) // read and validated by makeDeckEngine just before
+      const result = yield* withProgress("games", quiet, (progress) =>
+        runSimulation({ engine, deck: { json: deckJson, file: deck }, games, seed, workers: threads, logs: Option.isSome(log), onProgress: progress.update })
+      ).pipe(
+        Effect.catchAll((d) =>
+          Console.error(humanLine(d)).pipe(
+            Effect.zipRight(Effect.fail(new CommandExit({ exitCode: d.code === "worker_failed" ? ExitCode.internal : ExitCode.contentErrors })))
+          )
+        )
       )
-      if (tty && games > 0) process.stderr.write("\n")
-      if (Either.isLeft(result)) {
-        yield* Console.error(humanLine(result.left))
-        return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
-      }
       if (Option.isSome(log)) {
-        const fs = yield* FileSystem.FileSystem
-        yield* fs.writeFileString(log.value, JSON.stringify(logs.length === 1 ? logs[0] : logs) + "\n").pipe(Effect.orDie)
+        yield* fs.writeFileString(log.value, JSON.stringify(result.logs.length === 1 ? result.logs[0] : result.logs) + "\n").pipe(Effect.orDie)
       }
       const names = (code: string): string => engine.deck.cards.find((c) => c.code === code)?.name ?? ""
-      yield* Console.log(format === "json" ? JSON.stringify({ deck, ...result.right }) : renderSummary(result.right, names))
+      yield* Console.log(format === "json" ? JSON.stringify({ deck, ...result.summary }) : renderSummary(result.summary, names))
     })
 ).pipe(Command.withDescription("Play seeded random Hallyu Hex games and print a summary."))
 

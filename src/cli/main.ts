@@ -9,7 +9,7 @@ import { Command, ValidationError } from "@effect/cli"
 // Deep imports: the package index loads every Node module (HTTP, sockets, workers) at start-up.
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Cause, Console, Effect } from "effect"
+import { Cause, Console, Effect, Exit } from "effect"
 import { commands } from "./commands.js"
 import { ExitCode } from "./Exit.js"
 
@@ -51,8 +51,10 @@ const program = Effect.suspend(() => cli(process.argv)).pipe(
 NodeRuntime.runMain(program, {
   disableErrorReporting: true,
   // Set the exit code and let the process end on its own, so piped output is never cut short.
-  teardown: (_exit, onExit) => {
-    process.exitCode = exitCode
-    onExit(0)
+  teardown: (exit, onExit) => {
+    // SIGINT/SIGTERM interrupt the main fiber from outside (no handler above sees it); runMain then exits with the code given here.
+    const interrupted = Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause)
+    process.exitCode = interrupted ? 130 : exitCode
+    onExit(interrupted ? 130 : 0)
   }
 })

@@ -5,8 +5,9 @@
  */
 import { Args, Command } from "@effect/cli"
 import { Console, Effect } from "effect"
-import { documentKinds } from "../DocumentKinds.js"
-import { type ValidationReport, validatePaths } from "../Validation.js"
+import type { ValidationReport } from "../Validation.js"
+import { validateWithWorkers } from "../workers/Runs.js"
+import { quietOption, resolveWorkers, withProgress, workersOption } from "./Scale.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { type Format, formatOption, githubLine, humanLine, validationJson } from "./Output.js"
 
@@ -41,9 +42,17 @@ export const rejectUnknownOptions = (args: ReadonlyArray<string>): Effect.Effect
       )
 }
 
-export const validateCommand = Command.make("validate", { paths, format: formatOption }, ({ format, paths }) =>
-  rejectUnknownOptions(paths).pipe(
-    Effect.zipRight(validatePaths(paths, documentKinds)),
-    Effect.flatMap((report) => printReport(report, format))
-  )
+export const validateCommand = Command.make(
+  "validate",
+  { paths, workers: workersOption, quiet: quietOption, format: formatOption },
+  ({ format, paths, workers, quiet }) =>
+    rejectUnknownOptions(paths).pipe(
+      Effect.zipRight(resolveWorkers(workers)),
+      Effect.flatMap((threads) =>
+        withProgress("files", quiet, (progress) => validateWithWorkers(paths, { workers: threads, onProgress: progress.update })).pipe(
+          Effect.catchAll((d) => Console.error(humanLine(d)).pipe(Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.internal })))))
+        )
+      ),
+      Effect.flatMap((report) => printReport(report, format))
+    )
 ).pipe(Command.withDescription("Validate content packages, Hallyu Hex decks and scenarios; exit 1 on errors."))

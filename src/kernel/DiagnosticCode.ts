@@ -12,7 +12,7 @@ import type { Limits } from "./Limits.js"
 
 interface CodeEntry {
   readonly tag: string
-  readonly domain: "input" | "content" | "compiler" | "composition" | "planner" | "store" | "executor" | "hallyu" | "cli"
+  readonly domain: "input" | "content" | "compiler" | "composition" | "planner" | "store" | "executor" | "hallyu" | "cli" | "scale"
   readonly meaning: string
   /**
    * A limit code names the `Limits` entry it enforces. It is reported only for
@@ -116,7 +116,11 @@ const table = {
   replay_incomplete: { tag: "ReplayIncomplete", domain: "hallyu", meaning: "A game log's actions end before the game does, and the log does not say it is partial." },
 
   // ---- command line ----
-  usage_error: { tag: "UsageError", domain: "cli", meaning: "The command line is not valid for this command." }
+  usage_error: { tag: "UsageError", domain: "cli", meaning: "The command line is not valid for this command." },
+
+  // ---- scale-out (worker pools, cluster) ----
+  simulation_split: { tag: "SimulationSplit", domain: "scale", meaning: "Partial simulation results do not cover adjacent game ranges of one seed." },
+  worker_failed: { tag: "WorkerFailed", domain: "scale", meaning: "A worker thread or cluster runner failed or died before answering." }
 } as const satisfies Record<string, CodeEntry>
 
 /** Every diagnostic code, with its error tag, domain and meaning. */

@@ -173,6 +173,10 @@ export class GameOver extends Schema.TaggedError<GameOver>()("GameOver", { code:
 export class ReplayIncomplete extends Schema.TaggedError<ReplayIncomplete>()("ReplayIncomplete", { code: Schema.tag("replay_incomplete"), ...fields }) {}
 /** `usage_error`: The command line is not valid for this command. */
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { code: Schema.tag("usage_error"), ...fields }) {}
+/** `simulation_split`: Partial simulation results do not cover adjacent game ranges of one seed. */
+export class SimulationSplit extends Schema.TaggedError<SimulationSplit>()("SimulationSplit", { code: Schema.tag("simulation_split"), ...fields }) {}
+/** `worker_failed`: A worker thread or cluster runner failed or died before answering. */
+export class WorkerFailed extends Schema.TaggedError<WorkerFailed>()("WorkerFailed", { code: Schema.tag("worker_failed"), ...fields }) {}
 
 /** The error class of every code. */
 export const errorClassByCode = {
@@ -254,7 +258,9 @@ export const errorClassByCode = {
   illegal_action: IllegalAction,
   game_over: GameOver,
   replay_incomplete: ReplayIncomplete,
-  usage_error: UsageError
+  usage_error: UsageError,
+  simulation_split: SimulationSplit,
+  worker_failed: WorkerFailed
 } as const satisfies { readonly [C in DiagnosticCode]: unknown }
 
 /** The union of every cardfx error. */

@@ -23,9 +23,16 @@
  * A failing property is shrunk by fast-check; its report carries the minimal
  * counterexample and the `seed`/`path` that replay it.
  *
+ * Run *i* of a property is checked on its own: fast-check's seed for it is
+ * derived from (seed, *i*) (`runSeed`), so runs split into ranges
+ * (`runFuzzRange`, across worker threads) and merged in run order
+ * (`mergeFuzzPartials`) give the report of one process, byte for byte. The
+ * replay path keeps fast-check's form `<run>:<shrink steps>`; its first number
+ * is the run index, which selects the derived seed.
+ *
  * @since 0.1.0
  */
-import { Either, FastCheck as fc } from "effect"
+import { Either, FastCheck as fc, Schema } from "effect"
 import { compileContainer } from "../composition/Compiler.js"
 import type { DecodedPackage } from "../composition/ContentPackage.js"
 import type { Runtime } from "../composition/Runtime.js"
@@ -40,7 +47,7 @@ import type { StarterDeck } from "../hallyu/Schema.js"
 import { validateDeck } from "../hallyu/Validate.js"
 import { makeEngine } from "../hallyu/engine/Engine.js"
 import { playRandom } from "../hallyu/engine/Simulate.js"
-import { canonicalJson } from "../kernel/Canonical.js"
+import { canonicalJson, sha256Hex } from "../kernel/Canonical.js"
 import type { Diagnostic } from "../kernel/Diagnostic.js"
 import { isDiagnosticCode } from "../kernel/DiagnosticCode.js"
 import { parseJson } from "../kernel/Json.js"
@@ -247,48 +254,115 @@ const hallyuShapes = (deck: StarterDeck, codes: Codes) =>
 /** The property names, in run order. */
 export const fuzzPropertyNames = ["composition.valid", "composition.catalog", "composition.shapes", "hallyu.valid", "hallyu.shapes"] as const
 
-/** Runs every fuzz property (pure: no I/O, no clock; the same options give the same report). */
-export const runFuzz = (options: FuzzOptions): FuzzReport => {
+/** fast-check's seed for run `run` of a fuzz campaign seeded `seed` (a 32-bit integer from sha256 of `<seed>/<run>`). */
+export const runSeed = (seed: number, run: number): number => Number.parseInt(sha256Hex(`${seed}/${run}`).slice(0, 8), 16) | 0
+
+/** The properties selected by the options, in run order. */
+export const selectedProperties = (options: Pick<FuzzOptions, "deck" | "packages" | "only">): Array<string> =>
+  fuzzPropertyNames.filter(
+    (name) =>
+      (options.only === undefined || options.only.some((p) => name.startsWith(p))) &&
+      (name !== "composition.catalog" || options.packages !== undefined) &&
+      (!name.startsWith("hallyu.") || options.deck !== undefined)
+  )
+
+const makeProperty = (name: string, options: FuzzOptions, codes: Codes): fc.IProperty<Array<unknown>> | undefined => {
+  const made: unknown =
+    name === "composition.valid"
+      ? compositionValid(codes)
+      : name === "composition.catalog" && options.packages !== undefined
+        ? compositionCatalog(options.packages, codes)
+        : name === "composition.shapes"
+          ? compositionShapes(codes)
+          : name === "hallyu.valid" && options.deck !== undefined
+            ? hallyuValid(options.deck, codes)
+            : name === "hallyu.shapes" && options.deck !== undefined
+              ? hallyuShapes(options.deck, codes)
+              : undefined
+  return made as fc.IProperty<Array<unknown>> | undefined
+}
+
+/** What runs [from, to) of one property add up to; merged in run order into the report. A Schema: partials cross worker boundaries. */
+export const FuzzPartialSchema = Schema.Struct({
+  name: Schema.String,
+  from: Schema.Number,
+  to: Schema.Number,
+  /** Runs checked (up to and including a failing one). */
+  runs: Schema.Number,
+  /** The first failure, with the run it was found in. */
+  failure: Schema.optional(
+    Schema.Struct({ run: Schema.Number, counterexample: Schema.Unknown, error: Schema.String, path: Schema.String, shrinks: Schema.Number })
+  ),
+  /** Typed rejections met (code → count). */
+  codes: Schema.Record({ key: Schema.String, value: Schema.Number })
+})
+export type FuzzPartial = typeof FuzzPartialSchema.Type
+
+const splitPath = (path: string): { run: number; rest: string } | undefined => {
+  const m = /^(\d+)((?::\d+)*)$/.exec(path)
+  return m === null ? undefined : { run: Number(m[1]), rest: m[2] ?? "" }
+}
+
+/**
+ * Checks runs [from, to) of property `name`, each from its own derived seed,
+ * stopping at the first failure. Pure (the same arguments give the same
+ * partial). With `options.path`, replays only that case: the range is ignored.
+ */
+export const runFuzzRange = (options: FuzzOptions, name: string, start: number, end: number): FuzzPartial => {
+  const replay = options.path === undefined ? undefined : splitPath(options.path)
+  const [from, last] = replay === undefined ? [start, end] : [replay.run, replay.run + 1]
   const codes = new Codes()
-  const properties: Array<[string, fc.IProperty<never> | fc.IProperty<Array<unknown>>]> = []
-  const add = (name: string, make: () => unknown) => {
-    if (options.only !== undefined && !options.only.some((p) => name.startsWith(p))) return
-    properties.push([name, make() as fc.IProperty<Array<unknown>>])
-  }
-  add("composition.valid", () => compositionValid(codes))
-  if (options.packages !== undefined) {
-    const packages = options.packages
-    add("composition.catalog", () => compositionCatalog(packages, codes))
-  }
-  add("composition.shapes", () => compositionShapes(codes))
-  if (options.deck !== undefined) {
-    const deck = options.deck
-    add("hallyu.valid", () => hallyuValid(deck, codes))
-    add("hallyu.shapes", () => hallyuShapes(deck, codes))
-  }
-  const reports: Array<FuzzPropertyReport> = properties.map(([name, property]) => {
-    const details = fc.check(property as fc.IProperty<Array<unknown>>, {
-      seed: options.seed,
-      numRuns: options.runs,
-      ...(options.path !== undefined ? { path: options.path } : {})
+  const property = makeProperty(name, options, codes)
+  const counted = (): Record<string, number> => Object.fromEntries(codes.counts)
+  if (property === undefined) return { name, from, to: from, runs: 0, codes: {} }
+  for (let run = from; run < last; run++) {
+    const details = fc.check(property, {
+      seed: runSeed(options.seed, run),
+      numRuns: 1,
+      ...(replay !== undefined ? { path: `0${replay.rest}` } : {})
     })
-    if (!details.failed) return { name, runs: details.numRuns, ok: true }
+    if (!details.failed) continue
     const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)
+    const inner = splitPath(details.counterexamplePath ?? "0")
     return {
       name,
-      runs: details.numRuns,
-      ok: false,
-      failure: {
-        counterexample: details.counterexample,
-        error,
-        path: details.counterexamplePath ?? "",
-        shrinks: details.numShrinks
+      from,
+      to: run + 1,
+      runs: run - from + 1,
+      failure: { run, counterexample: details.counterexample, error, path: `${run}${inner?.rest ?? ""}`, shrinks: details.numShrinks },
+      codes: counted()
+    }
+  }
+  return { name, from, to: Math.max(from, last), runs: Math.max(0, last - from), codes: counted() }
+}
+
+/** Merges the partials of every property (any order between properties; run order within one) into the report. */
+export const mergeFuzzPartials = (options: Pick<FuzzOptions, "seed" | "runs">, names: ReadonlyArray<string>, parts: ReadonlyArray<FuzzPartial>): FuzzReport => {
+  const codes = new Map<string, number>()
+  const reports: Array<FuzzPropertyReport> = names.map((name) => {
+    const mine = parts.filter((p) => p.name === name).sort((a, b) => a.from - b.from)
+    let runs = 0
+    let failure: FuzzFailure | undefined
+    for (const p of mine) {
+      if (failure !== undefined) break // runs after the first failure do not count, as in one process
+      runs += p.runs
+      for (const [c, n] of Object.entries(p.codes)) codes.set(c, (codes.get(c) ?? 0) + n)
+      if (p.failure !== undefined) {
+        const { run: _run, ...f } = p.failure
+        failure = f
       }
     }
+    return failure === undefined ? { name, runs, ok: true } : { name, runs, ok: false, failure }
   })
   const sorted: Record<string, number> = {}
-  for (const k of [...codes.counts.keys()].sort()) sorted[k] = codes.counts.get(k) ?? 0
+  for (const k of [...codes.keys()].sort()) sorted[k] = codes.get(k) ?? 0
   return { ok: reports.every((r) => r.ok), seed: options.seed, runs: options.runs, properties: reports, codes: sorted }
+}
+
+/** Runs every fuzz property (pure: no I/O, no clock; the same options give the same report). */
+export const runFuzz = (options: FuzzOptions): FuzzReport => {
+  const names = selectedProperties(options)
+  return mergeFuzzPartials(options, names, names.map((name) => runFuzzRange(options, name, 0, options.runs)))
 }
 
 /** A human rendering of a fuzz report (one line per property; failures with their minimal case). */

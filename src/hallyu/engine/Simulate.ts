@@ -174,63 +174,165 @@ export interface SimulationSummary {
   readonly operations: Record<string, number>
 }
 
-/** Plays `games` random games with seeds `<seed>/0`, `<seed>/1`, ... and summarises them. */
-export const simulate = (
-  engine: Engine,
-  o: {
-    readonly games: number
-    readonly seed: string | number
-    readonly decks?: readonly [string, string]
-    /** Record per-step fingerprints in each game's log. */
-    readonly fingerprints?: boolean
-    /** Called after each game (progress, log collection). */
-    readonly onGame?: (k: number, game: Playout & { readonly log: GameLog }) => void
+/** Integer counts; merged key by key. */
+const Counts = Schema.Record({ key: Schema.String, value: Schema.Number })
+
+/**
+ * What games [from, to) of a simulation add up to: integer counts only (the
+ * mean is computed from the sum when the summary is made), so partials merged
+ * in game order give the same summary, byte for byte, however the games were
+ * split. A Schema, so partials cross worker and machine boundaries.
+ */
+export const SimulationPartialSchema = Schema.Struct({
+  seed: Schema.String,
+  from: Schema.Number,
+  to: Schema.Number,
+  turns: Schema.Struct({ min: Schema.Number, max: Schema.Number, sum: Schema.Number }),
+  actions: Schema.Number,
+  /** Named count records (`winsBySeat`, `reasons`, `plays`, `operations`, ...). */
+  counts: Schema.Record({ key: Schema.String, value: Counts })
+})
+export type SimulationPartial = typeof SimulationPartialSchema.Type
+
+type CountRecords = Record<string, Record<string, number>>
+
+/** The count records every partial starts from (fixed keys first, so merged records keep their order). */
+const emptyCounts = (): CountRecords => ({
+  winsBySeat: { "0": 0, "1": 0, draw: 0 },
+  reasons: { composure: 0, "trend-cap": 0, simultaneous: 0, "turn-limit": 0, unfinished: 0 },
+  plays: {},
+  // Every operation is listed, 0 when no game executed it, so a summary shows what a run covered.
+  operations: Object.fromEntries(OP_NAMES.map((op) => [op, 0]))
+})
+
+/** The partial of no games, starting at `from`. */
+export const emptyPartial = (seed: string | number, from: number): SimulationPartial => ({
+  seed: String(seed),
+  from,
+  to: from,
+  turns: { min: Number.MAX_SAFE_INTEGER, max: 0, sum: 0 },
+  actions: 0,
+  counts: emptyCounts()
+})
+
+const addCounts = (into: Record<string, number>, from: Readonly<Record<string, number>>): void => {
+  for (const k of Object.keys(from)) into[k] = (into[k] ?? 0) + (from[k] ?? 0)
+}
+
+/** Merges two adjacent partials of the same seed (`a` ends where `b` starts). */
+export const mergePartials = (a: SimulationPartial, b: SimulationPartial): Either.Either<SimulationPartial, Diagnostic> => {
+  if (a.seed !== b.seed || a.to !== b.from) {
+    return Either.left(
+      diagnostic("simulation_split", `cannot merge games [${a.from}, ${a.to}) of seed ${a.seed} with [${b.from}, ${b.to}) of seed ${b.seed}`, {
+        subject: `${b.from}`
+      })
+    )
   }
-): Either.Either<SimulationSummary, Diagnostic> => {
-  const wins = { "0": 0, "1": 0, draw: 0 }
-  const reasons: Record<TerminalReason | "unfinished", number> = { composure: 0, "trend-cap": 0, simultaneous: 0, "turn-limit": 0, unfinished: 0 }
-  const plays: Record<string, number> = {}
-  // Every operation is listed, 0 when no game executed it, so a summary shows what a run covered
-  // (and summaries of chunks merge by adding counts key by key).
-  const operations: Record<string, number> = {}
-  for (const op of OP_NAMES) operations[op] = 0
+  const counts: CountRecords = {}
+  for (const name of [...Object.keys(a.counts), ...Object.keys(b.counts)]) {
+    if (counts[name] !== undefined) continue
+    const into: Record<string, number> = {}
+    addCounts(into, a.counts[name] ?? {})
+    addCounts(into, b.counts[name] ?? {})
+    counts[name] = into
+  }
+  return Either.right({
+    seed: a.seed,
+    from: a.from,
+    to: b.to,
+    turns: { min: Math.min(a.turns.min, b.turns.min), max: Math.max(a.turns.max, b.turns.max), sum: a.turns.sum + b.turns.sum },
+    actions: a.actions + b.actions,
+    counts
+  })
+}
+
+/** Merges partials in game order; they must cover [first.from, last.to) without gaps. */
+export const mergeAllPartials = (seed: string | number, from: number, parts: Iterable<SimulationPartial>): Either.Either<SimulationPartial, Diagnostic> => {
+  let acc: Either.Either<SimulationPartial, Diagnostic> = Either.right(emptyPartial(seed, from))
+  for (const p of parts) acc = Either.flatMap(acc, (a) => mergePartials(a, p))
+  return acc
+}
+
+const sortedRecord = (r: Readonly<Record<string, number>>): Record<string, number> => {
+  const out: Record<string, number> = {}
+  for (const k of Object.keys(r).sort(compareOrdinal)) out[k] = r[k] ?? 0
+  return out
+}
+
+/** The summary of a partial covering games [0, n). */
+export const summarize = (p: SimulationPartial): SimulationSummary => {
+  const games = p.to - p.from
+  const wins = p.counts["winsBySeat"] ?? {}
+  const reasons = p.counts["reasons"] ?? {}
+  return {
+    games,
+    seed: p.seed,
+    winsBySeat: { "0": wins["0"] ?? 0, "1": wins["1"] ?? 0, draw: wins["draw"] ?? 0 },
+    reasons: {
+      composure: reasons["composure"] ?? 0,
+      "trend-cap": reasons["trend-cap"] ?? 0,
+      simultaneous: reasons["simultaneous"] ?? 0,
+      "turn-limit": reasons["turn-limit"] ?? 0,
+      unfinished: reasons["unfinished"] ?? 0
+    },
+    turns: { min: games === 0 ? 0 : p.turns.min, mean: games === 0 ? 0 : p.turns.sum / games, max: p.turns.max },
+    actions: p.actions,
+    plays: sortedRecord(p.counts["plays"] ?? {}),
+    operations: sortedRecord(p.counts["operations"] ?? {})
+  }
+}
+
+/** Options of a simulation range. */
+export interface SimulationRangeOptions {
+  readonly seed: string | number
+  readonly decks?: readonly [string, string]
+  /** Record per-step fingerprints in each game's log. */
+  readonly fingerprints?: boolean
+  /** Called after each game (progress, log collection). */
+  readonly onGame?: (k: number, game: Playout & { readonly log: GameLog }) => void
+}
+
+/**
+ * Plays games [from, to) with seeds `<seed>/<k>` and adds them up. Pure: the
+ * same range gives the same partial wherever it runs. A game that fails ends
+ * the range with its diagnostic (the first failing game of a split is the
+ * first failing game of the whole run).
+ */
+export const simulateRange = (engine: Engine, from: number, to: number, o: SimulationRangeOptions): Either.Either<SimulationPartial, Diagnostic> => {
+  const counts = emptyCounts()
+  const wins = counts["winsBySeat"] as Record<string, number>
+  const reasons = counts["reasons"] as Record<string, number>
+  const plays = counts["plays"] as Record<string, number>
+  const operations = counts["operations"] as Record<string, number>
   let tMin = Number.MAX_SAFE_INTEGER
   let tMax = 0
   let tSum = 0
   let actions = 0
-  for (let k = 0; k < o.games; k++) {
+  const fingerprints = o.fingerprints === true
+  for (let k = from; k < to; k++) {
     const seed = `${o.seed}/${k}`
-    const fingerprints = o.fingerprints === true
     const r = playRandom(engine, o.decks === undefined ? { seed, fingerprints } : { seed, fingerprints, decks: o.decks })
     if (Either.isLeft(r)) return Either.left(r.left)
     const g = r.right
-    if (g.result === null) reasons.unfinished++
+    if (g.result === null) reasons["unfinished"] = (reasons["unfinished"] ?? 0) + 1
     else {
-      reasons[g.result.reason]++
-      if (g.result.winner === null) wins.draw++
-      else wins[g.result.winner === 0 ? "0" : "1"]++
+      reasons[g.result.reason] = (reasons[g.result.reason] ?? 0) + 1
+      const seat = g.result.winner === null ? "draw" : g.result.winner === 0 ? "0" : "1"
+      wins[seat] = (wins[seat] ?? 0) + 1
     }
     tMin = Math.min(tMin, g.turns)
     tMax = Math.max(tMax, g.turns)
     tSum += g.turns
     actions += g.actions.length
-    for (const [code, n] of Object.entries(g.stats.plays)) plays[code] = (plays[code] ?? 0) + n
-    for (const [op, n] of Object.entries(g.stats.operations)) operations[op] = (operations[op] ?? 0) + n
+    addCounts(plays, g.stats.plays)
+    addCounts(operations, g.stats.operations)
     o.onGame?.(k, g)
   }
-  const sorted = (r: Record<string, number>): Record<string, number> => {
-    const out: Record<string, number> = {}
-    for (const k of Object.keys(r).sort(compareOrdinal)) out[k] = r[k] ?? 0
-    return out
-  }
-  return Either.right({
-    games: o.games,
-    seed: String(o.seed),
-    winsBySeat: wins,
-    reasons,
-    turns: { min: o.games === 0 ? 0 : tMin, mean: o.games === 0 ? 0 : tSum / o.games, max: tMax },
-    actions,
-    plays: sorted(plays),
-    operations: sorted(operations)
-  })
+  return Either.right({ seed: String(o.seed), from, to: Math.max(from, to), turns: { min: tMin, max: tMax, sum: tSum }, actions, counts })
 }
+
+/** Plays `games` random games with seeds `<seed>/0`, `<seed>/1`, ... and summarises them. */
+export const simulate = (
+  engine: Engine,
+  o: SimulationRangeOptions & { readonly games: number }
+): Either.Either<SimulationSummary, Diagnostic> => Either.map(simulateRange(engine, 0, o.games, o), summarize)

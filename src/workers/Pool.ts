@@ -1,0 +1,131 @@
+/**
+ * A pool of cardfx worker threads (`@effect/platform`'s serialized
+ * `WorkerPool` over `@effect/platform-node`'s `NodeWorker`), and the
+ * split/merge runs built on it: simulation, fuzzing and batch validation.
+ * Work is cut into chunks of a fixed size (never derived from the number of
+ * workers); answers come back in chunk order and are merged by the same pure
+ * functions a single process uses, so the result does not depend on the split.
+ *
+ * Shutting down (an interrupt: SIGINT, SIGTERM, a failed chunk) terminates
+ * every thread at once, even one busy with a chunk, so a run ends within a
+ * chunk's time; a thread that dies fails the run with `worker_failed`.
+ *
+ * @since 0.1.0
+ */
+import * as Worker from "@effect/platform/Worker"
+import * as NodeWorker from "@effect/platform-node/NodeWorker"
+import { Context, Effect, Either, Layer, Logger, LogLevel, type Schema } from "effect"
+import { existsSync } from "node:fs"
+import { availableParallelism } from "node:os"
+import { fileURLToPath } from "node:url"
+import * as WorkerThreads from "node:worker_threads"
+import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
+import type { FuzzRuns, SimulateGames, ValidateFiles, WorkerRequest } from "./Requests.js"
+
+/** The number of workers when none is given: the machine's available parallelism. */
+export const defaultWorkers = (): number => availableParallelism()
+
+/**
+ * The worker entry: beside the bundled bin (`dist/cli/cardfx-worker.mjs`),
+ * beside this module in the built library (`dist/workers/worker.js`), or, when
+ * this module runs from its TypeScript source (tests), the built package's.
+ */
+export const workerEntry = (): URL => {
+  const candidates = [
+    new URL("./cardfx-worker.mjs", import.meta.url),
+    new URL("./worker.js", import.meta.url),
+    new URL("../../dist/cli/cardfx-worker.mjs", import.meta.url)
+  ]
+  return candidates.find((u) => u.protocol === "file:" && existsSync(fileURLToPath(u))) ?? (candidates[0] as URL)
+}
+
+/** The worker pool service: sends a request to a free thread; every failure is a diagnostic. */
+export interface CardfxWorkerPoolService {
+  readonly simulateGames: (request: SimulateGames) => Effect.Effect<Schema.WithResult.Success<SimulateGames>, Diagnostic>
+  readonly fuzzRuns: (request: FuzzRuns) => Effect.Effect<Schema.WithResult.Success<FuzzRuns>, Diagnostic>
+  readonly validateFiles: (request: ValidateFiles) => Effect.Effect<Schema.WithResult.Success<ValidateFiles>, Diagnostic>
+}
+
+export class CardfxWorkerPool extends Context.Tag("cardfx/CardfxWorkerPool")<CardfxWorkerPool, CardfxWorkerPoolService>() {}
+
+const causeMessage = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
+
+/** Whether a failure is a diagnostic (a request's own typed failure) rather than a worker-level failure. */
+const isDiagnostic = (e: unknown): e is Diagnostic =>
+  typeof e === "object" && e !== null && "code" in e && "severity" in e && "message" in e && !("_tag" in e)
+
+/**
+ * A pool of `size` threads running `entry` (default {@link workerEntry}).
+ * Closing the layer's scope terminates every thread at once. A thread that
+ * dies fails the requests it held with `worker_failed`, naming how it died
+ * (the serialized pool itself reports that only as a failure that does not
+ * decode as the request's failure).
+ */
+export const layer = (size: number, entry: URL = workerEntry()): Layer.Layer<CardfxWorkerPool, Diagnostic> =>
+  Layer.scoped(
+    CardfxWorkerPool,
+    Effect.suspend(() => {
+      const threads = new Set<WorkerThreads.Worker>()
+      const deaths: Array<string> = []
+      let closing = false
+      const spawn = (_id: number) => {
+        const t = new WorkerThreads.Worker(entry)
+        threads.add(t)
+        t.on("error", (e) => void deaths.push(`thread error: ${causeMessage(e)}`))
+        t.once("exit", (code) => {
+          threads.delete(t)
+          if (!closing) deaths.push(`a worker thread exited with code ${code}`)
+        })
+        return t
+      }
+      const failed = (e: unknown): Diagnostic => {
+        if (isDiagnostic(e)) return e
+        const why = deaths[0] ?? (typeof e === "object" && e !== null && "message" in e ? String(e.message) : String(e))
+        return diagnostic("worker_failed", `a worker failed: ${why}`, { subject: "worker" })
+      }
+      return Effect.gen(function* () {
+        const pool = yield* Worker.makePoolSerialized<WorkerRequest>({ size, concurrency: 1 })
+        // Added after the pool, so it runs before the pool's own finalizers (which wait for idle threads).
+        yield* Effect.addFinalizer(() =>
+          Effect.promise(() => {
+            closing = true
+            return Promise.all([...threads].map((t) => t.terminate()))
+          })
+        )
+        const service: CardfxWorkerPoolService = {
+          simulateGames: (r) => Effect.mapError(pool.executeEffect(r), failed),
+          fuzzRuns: (r) => Effect.mapError(pool.executeEffect(r), failed),
+          validateFiles: (r) => Effect.mapError(pool.executeEffect(r), failed)
+        }
+        return service
+      }).pipe(
+        Effect.provide(NodeWorker.layer(spawn)),
+        Effect.mapError(failed),
+        // The pool logs a dead thread as a warning before the failure reaches us as `worker_failed`.
+        Logger.withMinimumLogLevel(LogLevel.Error)
+      )
+    })
+  )
+
+/** Half-open ranges [from, to) of at most `size` covering [0, total). */
+export const chunks = (total: number, size: number): Array<readonly [number, number]> => {
+  const out: Array<readonly [number, number]> = []
+  for (let from = 0; from < total; from += size) out.push([from, Math.min(total, from + size)])
+  return out
+}
+
+/** Lets the event loop run (signal handlers, worker messages) between in-process chunks. */
+export const yieldToEventLoop: Effect.Effect<void> = Effect.async<void>((resume) => {
+  const t = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(t))
+})
+
+/** An in-process chunk: runs a pure function, then yields to the event loop so an interrupt lands between chunks. */
+export const inProcess = <A, E>(f: () => Either.Either<A, E>): Effect.Effect<A, E> =>
+  Effect.zipLeft(
+    Effect.suspend(() => {
+      const r = f()
+      return Either.isLeft(r) ? Effect.fail(r.left) : Effect.succeed(r.right)
+    }),
+    yieldToEventLoop
+  )
