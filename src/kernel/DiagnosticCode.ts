@@ -116,7 +116,9 @@ const table = {
   replay_incomplete: { tag: "ReplayIncomplete", domain: "hallyu", meaning: "A game log's actions end before the game does, and the log does not say it is partial." },
 
   // ---- command line ----
-  usage_error: { tag: "UsageError", domain: "cli", meaning: "The command line is not valid for this command." }
+  usage_error: { tag: "UsageError", domain: "cli", meaning: "The command line is not valid for this command." },
+  file_unwritable: { tag: "FileUnwritable", domain: "cli", meaning: "An output file or folder (--out, --log) cannot be written." },
+  internal_error: { tag: "InternalError", domain: "cli", meaning: "A defect in cardfx itself (exit 70); please report it." }
 } as const satisfies Record<string, CodeEntry>
 
 /** Every diagnostic code, with its error tag, domain and meaning. */
