@@ -13,6 +13,7 @@
 
 // ---- the kernel: diagnostics, the code table, tagged errors, JSON, hashing, RNG, budgets, limits
 export * from "./kernel/index.js"
+export { fsReason, listFiles, readJsonFile } from "./kernel/JsonFile.js"
 
 // ---- composition content Schemas
 export * from "./composition/schema/Symbols.js"

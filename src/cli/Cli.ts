@@ -20,8 +20,8 @@
 import { type Command, CommandDescriptor, CliConfig, ValidationError } from "@effect/cli"
 import type { CliApp } from "@effect/cli/CliApp"
 import { Command as Cmd } from "@effect/cli"
-import { Cause, Console, Effect, Either, Option } from "effect"
-import { type Diagnostic, diagnostic, diagnosticFromError, isCardfxError } from "../index.js"
+import { Cause, Console, Effect, Either, Layer, Option } from "effect"
+import { ContentLoader, type Diagnostic, diagnostic, diagnosticFromError, hallyuHexLayer, isCardfxError } from "../index.js"
 import { ExitCode } from "./Exit.js"
 import { renderHelp } from "./Help.js"
 import { humanLine } from "./Output.js"
@@ -45,7 +45,13 @@ const jsonFailure = (diagnostics: ReadonlyArray<Diagnostic>): string => JSON.str
 const report = (format: string, d: Diagnostic, path: ReadonlyArray<string>): Effect.Effect<void> =>
   format === "json"
     ? Console.log(jsonFailure([d]))
-    : Console.error(d.code === "usage_error" && d.file === undefined ? usageLine(path, d.message) : humanLine(d))
+    : Console.error(
+        d.code === "usage_error" && d.file === undefined
+          ? usageLine(path, d.message)
+          : d.file === undefined
+            ? `${["cardfx", ...path].join(" ")}: ${humanLine(d).replace(/^<input> /, "")}`
+            : humanLine(d)
+      )
 
 const usage = (format: string, path: ReadonlyArray<string>, message: string): Effect.Effect<number> =>
   Effect.as(report(format, diagnostic("usage_error", message), path), ExitCode.usage)
@@ -95,6 +101,8 @@ export const runCardfx = (
         onFailure: (e) => usage(format, request.spec.path, oneLine(docText(e.error))),
         onSuccess: () =>
           Cmd.run(root, { name: "cardfx", version: VERSION })(["node", ...line]).pipe(
+            // The public services a command uses, over the platform's file system.
+            Effect.provide(Layer.mergeAll(ContentLoader.layer, hallyuHexLayer)),
             Effect.as(ExitCode.ok as number),
             Effect.catchAllCause((cause) => onFailure(cause, format, request.spec))
           )

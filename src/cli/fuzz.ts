@@ -15,46 +15,46 @@
  */
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
-import { renderFuzzReport, runFuzz } from "../testing/fuzz.js"
-import { CommandExit, ExitCode } from "./Exit.js"
+import { ContentLoader, diagnostic, errorFromDiagnostic } from "../index.js"
+import { fuzzPropertyNames, renderFuzzReport, runFuzz } from "../testing/index.js"
+import { atLeastOne, CommandExit, ExitCode, usageError } from "./Exit.js"
 import { deckOption, loadDeck } from "./hhx.js"
-import { humanLine, resultFormatOption } from "./Output.js"
-import { loadPackage } from "../composition/ContentPackage.js"
+import { resultFormatOption } from "./Output.js"
+import { defaultPackage } from "./Paths.js"
 
-/** The package the generated content is published beside unless `--package` names others. */
-export const defaultPackage = "data/heroscript.base"
+export { defaultPackage }
 
 /** The `fuzz` command. */
 export const fuzzCommand = Command.make(
   "fuzz",
   {
-    seed: Options.integer("seed").pipe(Options.withDefault(42), Options.withDescription("fast-check seed (default 42); the same seed gives the same cases.")),
-    runs: Options.integer("runs").pipe(Options.withDefault(100), Options.withDescription("Cases per property (default 100).")),
+    seed: Options.integer("seed").pipe(Options.withDefault(42), Options.withDescription("Seed, an integer as for run and simulate; the same seed gives the same cases.")),
+    runs: Options.integer("runs").pipe(Options.withDefault(100), Options.withDescription("Cases per property, at least 1.")),
     only: Options.text("only").pipe(
       Options.repeated,
-      Options.withDescription("Only the properties whose names start with this (repeatable): composition.valid, composition.shapes, hallyu.valid, hallyu.shapes.")
+      Options.withDescription(`Only the properties whose names start with this: ${fuzzPropertyNames.join(", ")}.`)
     ),
     path: Options.text("path").pipe(Options.optional, Options.withDescription("Replay one case: the path printed with a failure (with its --seed and --only).")),
     packages: Options.directory("package").pipe(
       Options.repeated,
-      Options.withDescription(`A content package the generated content is published beside (repeatable; default ${defaultPackage}).`)
+      Options.withDescription("A content package the generated content is published beside (default: heroscript.base of the installed package).")
     ),
     deck: deckOption,
     format: resultFormatOption
   },
   ({ seed, runs, only, path, packages, deck, format }) =>
     Effect.gen(function* () {
-      if (runs < 1 || !Number.isSafeInteger(seed)) {
-        yield* Console.error("cardfx fuzz: --runs must be at least 1 and --seed a safe integer")
-        return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
-      }
+      yield* atLeastOne("--runs", runs)
+      const unknown = only.filter((o) => !fuzzPropertyNames.some((n) => n.startsWith(o)))
+      if (unknown.length > 0)
+        return yield* Effect.fail(usageError(`--only ${unknown.join(", ")} names no property; properties: ${fuzzPropertyNames.join(", ")}`))
       const starter = yield* loadDeck(deck)
-      const loaded = yield* Effect.forEach(packages.length > 0 ? packages : [defaultPackage], loadPackage)
-      const problems = loaded.flatMap((l) => l.diagnostics).filter((d) => d.severity === "error")
-      if (problems.length > 0) {
-        yield* Effect.forEach(problems, (d) => Console.error(humanLine(d)), { discard: true })
-        return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
-      }
+      const loader = yield* ContentLoader
+      const loaded = yield* loader.loadPackages(packages.length > 0 ? packages : [defaultPackage])
+      const problem = loaded.flatMap((l) => l.diagnostics).find((d) => d.severity === "error")
+      if (problem !== undefined) return yield* Effect.fail(errorFromDiagnostic(problem))
+      if (loaded.some((l) => l.package === undefined))
+        return yield* Effect.fail(errorFromDiagnostic(diagnostic("file_unreadable", "a --package folder could not be loaded")))
       const report = runFuzz({
         seed,
         runs,

@@ -9,64 +9,48 @@
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Option } from "effect"
-import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
-import { parseJson } from "../kernel/Json.js"
-import { explainCard, findCard, renderExplanation } from "../hallyu/Explain.js"
-import type { StarterDeck } from "../hallyu/Schema.js"
-import { validateDeck } from "../hallyu/Validate.js"
-import { makeEngine } from "../hallyu/engine/Engine.js"
-import { type GameLog, GameLogSchema, type SimulationSummary, fingerprint, replay, simulate } from "../hallyu/engine/Simulate.js"
-import { makeDecoder } from "../kernel/Decode.js"
-import type { JsonDocument } from "../kernel/Json.js"
-import { CommandExit, ExitCode } from "./Exit.js"
+import {
+  type CardfxError,
+  type Diagnostic,
+  diagnostic,
+  errorFromDiagnostic,
+  Hallyu,
+  HallyuHex,
+  type JsonDocument,
+  makeDecoder,
+  readJsonFile
+} from "../index.js"
+import { atLeastOne, CommandExit, ExitCode } from "./Exit.js"
 import { humanLine, resultFormatOption } from "./Output.js"
+import { checkOutputFile, defaultDeckPath } from "./Paths.js"
 
-/** The deck every Hallyu Hex command uses unless `--deck` names another. */
-export const defaultDeckPath = "data/hallyu-hex/starter-deck.v0.json"
+type GameLog = Hallyu.GameLog
+type SimulationSummary = Hallyu.SimulationSummary
+
+export { defaultDeckPath }
 
 export const deckOption = Options.file("deck").pipe(
   Options.withDefault(defaultDeckPath),
-  Options.withDescription("A Hallyu Hex deck file (default: the starter deck).")
+  Options.withDescription("A Hallyu Hex deck file (default: the starter deck of the installed package).")
 )
 
-const printDiagnostics = (ds: ReadonlyArray<Diagnostic>) => Effect.forEach(ds, (d) => Console.error(humanLine(d)), { discard: true })
-
-/** Reads, parses and validates a deck file; on any error prints the diagnostics and exits 1. */
-export const loadDeck = (file: string) =>
-  Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
-    const bytes = yield* fs.readFile(file).pipe(
-      Effect.catchAll((e) =>
-        printDiagnostics([diagnostic("file_unreadable", `cannot read ${file}: ${e.message}`, { file })]).pipe(
-          Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors })))
-        )
-      )
-    )
-    const doc = parseJson(bytes, { file })
-    if (Either.isLeft(doc)) {
-      yield* printDiagnostics([doc.left])
-      return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
-    }
-    const v = validateDeck(doc.right)
-    if (v.deck === undefined) {
-      yield* printDiagnostics(v.diagnostics)
-      return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
-    }
-    return v.deck as StarterDeck
-  })
+/** Reads, parses and validates a deck file through the public `HallyuHex` service. */
+export const loadDeck = (file: string): Effect.Effect<Hallyu.StarterDeck, CardfxError, HallyuHex> =>
+  Effect.flatMap(HallyuHex, (h) => h.loadDeck(file))
 
 const explainCommand = Command.make(
   "explain",
-  { card: Args.text({ name: "CARD_CODE" }), deck: deckOption },
+  {
+    card: Args.text({ name: "CARD_CODE" }).pipe(Args.withDescription("The card's code (HHX-PROTO-014) or ID.")),
+    deck: deckOption
+  },
   ({ card, deck }) =>
     Effect.gen(function* () {
       const d = yield* loadDeck(deck)
-      const found = findCard(d, card)
-      if (found === undefined) {
-        yield* Console.error(humanLine(diagnostic("unknown_card", `no card with code or ID ${card} in ${deck}`, { file: deck, subject: card })))
-        return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
-      }
-      yield* Console.log(renderExplanation(explainCard(found)))
+      const found = Hallyu.findCard(d, card)
+      if (found === undefined)
+        return yield* Effect.fail(errorFromDiagnostic(diagnostic("unknown_card", `no card with code or ID ${card} in ${deck}`, { file: deck, subject: card })))
+      yield* Console.log(Hallyu.renderExplanation(Hallyu.explainCard(found)))
     })
 ).pipe(Command.withDescription("Print a card's effect records as generated text beside its printed rules_text."))
 
@@ -78,13 +62,7 @@ export const hhxCommand = Command.make("hhx").pipe(
 
 // ------------------------------------------------------------------ simulate and replay
 
-const makeDeckEngine = (file: string) =>
-  Effect.flatMap(loadDeck(file), (deck) => {
-    const e = makeEngine(deck)
-    return Either.isLeft(e)
-      ? Console.error(humanLine(e.left)).pipe(Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))))
-      : Effect.succeed(e.right)
-  })
+const makeDeckEngine = (file: string) => Effect.flatMap(HallyuHex, (h) => h.engine(file))
 
 const bar = (done: number, total: number): string => {
   const width = 30
@@ -108,7 +86,7 @@ export const renderSummary = (s: SimulationSummary, names: (code: string) => str
   return lines.join("\n")
 }
 
-const decodeLog = makeDecoder(GameLogSchema)
+const decodeLog = makeDecoder(Hallyu.GameLogSchema)
 const decodeLogs = (value: unknown, doc: JsonDocument): Either.Either<ReadonlyArray<GameLog>, Array<Diagnostic>> => {
   if (!Array.isArray(value)) return Either.map(decodeLog(value, doc), (l) => [l])
   const out: Array<GameLog> = []
@@ -125,25 +103,27 @@ export const simulateCommand = Command.make(
   "simulate",
   {
     deck: deckOption,
-    games: Options.integer("games").pipe(Options.withDefault(1000), Options.withDescription("Number of games (default 1000).")),
-    seed: Options.text("seed").pipe(Options.withDefault("1"), Options.withDescription("Seed; game k uses <seed>/k.")),
+    games: Options.integer("games").pipe(Options.withDefault(1000), Options.withDescription("Number of games, at least 1.")),
+    seed: Options.integer("seed").pipe(Options.withDefault(1), Options.withDescription("Seed, an integer as for run and fuzz; game k uses <seed>/k.")),
     format: resultFormatOption,
-    log: Options.file("log").pipe(Options.optional, Options.withDescription("Write every game's log (seed, action IDs, fingerprints) as JSON."))
+    log: Options.text("log").pipe(
+      Options.withPseudoName("FILE"),
+      Options.optional,
+      Options.withDescription("Write every game's log (seed, action IDs, fingerprints) as JSON to this file (checked before simulating).")
+    )
   },
   ({ deck, games, seed, format, log }) =>
     Effect.gen(function* () {
-      if (games < 0) {
-        yield* Console.error(humanLine(diagnostic("usage_error", "--games must not be negative", { subject: String(games) })))
-        return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
-      }
+      yield* atLeastOne("--games", games)
+      if (Option.isSome(log)) yield* checkOutputFile("--log", log.value)
       const engine = yield* makeDeckEngine(deck)
       const tty = process.stderr.isTTY === true
       const logs: Array<GameLog> = []
       const keepLogs = Option.isSome(log)
       const result = yield* Effect.sync(() =>
-        simulate(engine, {
+        Hallyu.simulate(engine, {
           games,
-          seed,
+          seed: String(seed),
           fingerprints: keepLogs,
           onGame: (k, g) => {
             if (keepLogs) logs.push(g.log)
@@ -152,13 +132,13 @@ export const simulateCommand = Command.make(
         })
       )
       if (tty && games > 0) process.stderr.write("\n")
-      if (Either.isLeft(result)) {
-        yield* Console.error(humanLine(result.left))
-        return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
-      }
+      if (Either.isLeft(result)) return yield* Effect.fail(errorFromDiagnostic(result.left))
       if (Option.isSome(log)) {
         const fs = yield* FileSystem.FileSystem
-        yield* fs.writeFileString(log.value, JSON.stringify(logs.length === 1 ? logs[0] : logs) + "\n").pipe(Effect.orDie)
+        const file = log.value
+        yield* fs
+          .writeFileString(file, JSON.stringify(logs.length === 1 ? logs[0] : logs) + "\n")
+          .pipe(Effect.mapError((e) => errorFromDiagnostic(diagnostic("file_unwritable", `cannot write ${file}: ${e.message}`, { file }))))
       }
       const names = (code: string): string => engine.deck.cards.find((c) => c.code === code)?.name ?? ""
       yield* Console.log(format === "json" ? JSON.stringify({ deck, ...result.right }) : renderSummary(result.right, names))
@@ -168,24 +148,21 @@ export const simulateCommand = Command.make(
 /** `cardfx replay LOG [--deck FILE] [--format human|json]`: re-executes logs, checking the fingerprint after every step. */
 export const replayCommand = Command.make(
   "replay",
-  { log: Args.file({ name: "LOG", exists: "yes" }), deck: deckOption, format: resultFormatOption },
+  { log: Args.text({ name: "LOG" }).pipe(Args.withDescription("A game log file written by simulate --log.")), deck: deckOption, format: resultFormatOption },
   ({ log, deck, format }) =>
     Effect.gen(function* () {
       const engine = yield* makeDeckEngine(deck)
-      const fs = yield* FileSystem.FileSystem
-      const bytes = yield* fs.readFile(log).pipe(Effect.orDie)
-      const doc = parseJson(bytes, { file: log })
-      const decoded = Either.isLeft(doc) ? Either.left([doc.left]) : decodeLogs(doc.right.value, doc.right)
-      if (Either.isLeft(decoded)) {
-        yield* printDiagnostics(decoded.left)
-        return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
-      }
+      const doc = yield* readJsonFile(log)
+      if (Either.isLeft(doc)) return yield* Effect.fail(errorFromDiagnostic(doc.left))
+      const decoded = decodeLogs(doc.right.value, doc.right)
+      if (Either.isLeft(decoded))
+        return yield* Effect.fail(errorFromDiagnostic(decoded.left[0] ?? diagnostic("schema_invalid", `${log} is not a game log`, { file: log })))
       const reports: Array<{ seed: string; steps: number; ok: boolean; result: unknown; fingerprint: string | null; diagnostic?: unknown }> = []
       for (const l of decoded.right) {
-        const r = replay(engine, l)
+        const r = Hallyu.replay(engine, l)
         reports.push(
           Either.isRight(r)
-            ? { seed: l.seed, steps: l.actions.length, ok: true, result: r.right.result, fingerprint: fingerprint(r.right) }
+            ? { seed: l.seed, steps: l.actions.length, ok: true, result: r.right.result, fingerprint: Hallyu.fingerprint(r.right) }
             : { seed: l.seed, steps: l.actions.length, ok: false, result: null, fingerprint: null, diagnostic: { ...r.left, file: log } }
         )
       }
@@ -196,7 +173,7 @@ export const replayCommand = Command.make(
           yield* Console.log(
             r.ok
               ? `ok ${r.seed}: ${r.steps} steps, every fingerprint matched; result ${JSON.stringify(r.result)}; final ${r.fingerprint ?? ""}`
-              : `FAILED ${r.seed}: ${JSON.stringify(r.diagnostic)}`
+              : `FAILED ${r.seed}: ${r.diagnostic === undefined ? "" : humanLine(r.diagnostic as Diagnostic)}`
           )
         }
       }
