@@ -42,7 +42,7 @@ const argSynopsis = (a: ArgSpec): string => {
 /** The synopsis words of a command: its path, arguments and options. */
 export const synopsis = (spec: CommandSpec): Array<string> =>
   spec.subcommands.length > 0
-    ? ["cardfx", ...spec.path, `${spec.subcommands.map((s) => s.path[s.path.length - 1]).join("|")}`, "..."]
+    ? ["cardfx", ...spec.path, spec.path.length === 0 ? "COMMAND" : "SUBCOMMAND", "..."]
     : ["cardfx", ...spec.path, ...spec.args.map(argSynopsis), ...spec.options.map(optionSynopsis)]
 
 const note = (x: { readonly optional: boolean; readonly repeatable: boolean; readonly defaultValue: string | undefined }, flag: boolean): string => {

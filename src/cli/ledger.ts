@@ -166,19 +166,19 @@ const runCommand = (o: CommandOptions, command: LedgerCommand) =>
 
 const applyCommand = Command.make(
   "apply",
-  { upgrade: Args.text({ name: "UPGRADE_ID" }), ...commandOptions },
+  { upgrade: Args.text({ name: "UPGRADE_ID" }).pipe(Args.withDescription("The transformation to apply.")), ...commandOptions },
   ({ upgrade, ...o }) => runCommand(o, { kind: "apply", upgradeId: upgrade })
 ).pipe(Command.withDescription("Apply a transformation to a card instance (sealed at apply time)."))
 
 const removeCommand = Command.make(
   "remove",
-  { entry: Args.text({ name: "ENTRY_ID" }), ...commandOptions },
+  { entry: Args.text({ name: "ENTRY_ID" }).pipe(Args.withDescription("The ledger entry to remove.")), ...commandOptions },
   ({ entry, ...o }) => runCommand(o, { kind: "remove", entryId: entry })
 ).pipe(Command.withDescription("Remove a ledger entry (rejected if another entry depends on it)."))
 
 const replaceCommand = Command.make(
   "replace",
-  { entry: Args.text({ name: "ENTRY_ID" }), with: Options.text("with").pipe(Options.withDescription("The replacing transformation.")), ...commandOptions },
+  { entry: Args.text({ name: "ENTRY_ID" }).pipe(Args.withDescription("The ledger entry to replace.")), with: Options.text("with").pipe(Options.withDescription("The replacing transformation.")), ...commandOptions },
   ({ entry, with: upgrade, ...o }) => runCommand(o, { kind: "replace", entryId: entry, upgradeId: upgrade })
 ).pipe(Command.withDescription("Replace a ledger entry by another transformation, keeping its position."))
 
@@ -262,7 +262,7 @@ const replayLedgerCommand = Command.make(
 const branchCommand = Command.make(
   "branch",
   {
-    name: Args.text({ name: "NAME" }).pipe(Args.optional),
+    name: Args.text({ name: "NAME" }).pipe(Args.optional, Args.withDescription("The branch to fork or discard (none: list the branches).")),
     from: Options.text("from").pipe(Options.withDefault(MAIN), Options.withDescription("The parent branch.")),
     at: Options.integer("at").pipe(Options.optional, Options.withDescription("Fork at this global sequence (default: now).")),
     discard: Options.boolean("discard").pipe(Options.withDescription("Discard the branch instead of creating it.")),

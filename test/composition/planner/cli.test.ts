@@ -89,6 +89,8 @@ describe("cardfx ledger and discover", () => {
     ])
     const human = await run("discover", "--package", BASE, "--card", "basic_attack", "--activity", "journey_opportunity")
     expect(human.out).toContain("not_authorized")
-    expect((await run("discover", "--package", BASE, "--card", "basic_attack")).code).toBe(2)
+    // --activity defaults to canonical_command, as for assess and ledger.
+    expect((await run("discover", "--package", BASE, "--card", "basic_attack")).code).toBe(0)
+    expect((await run("discover", "--package", BASE, "--card", "no_such_card")).code).toBe(1)
   })
 })
