@@ -24,18 +24,19 @@ export interface UsageProblem {
   readonly message: string
 }
 
+/** Edit distance counting a swap of two neighbours as one edit (`--wiht` is one from `--with`). */
 const distance = (a: string, b: string): number => {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0] ?? 0
-    row[0] = i
+  const d: Array<Array<number>> = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)))
+  const at = (i: number, j: number): number => d[i]?.[j] ?? 0
+  for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++) {
-      const cur = row[j] ?? 0
-      row[j] = Math.min(cur + 1, (row[j - 1] ?? 0) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1))
-      prev = cur
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      let v = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, at(i - 2, j - 2) + 1)
+      const row = d[i]
+      if (row !== undefined) row[j] = v
     }
-  }
-  return row[b.length] ?? 0
+  return at(a.length, b.length)
 }
 
 /** The nearest candidate when it is close enough to be a typo (or the word is a prefix of exactly one). */

@@ -29,7 +29,9 @@ type SimulationSummary = Hallyu.SimulationSummary
 
 export { defaultDeckPath }
 
-export const deckOption = Options.file("deck").pipe(
+// Text, not Options.file: the reader checks the file (regular, within the size cap) and reports file_unreadable, as run does.
+export const deckOption = Options.text("deck").pipe(
+  Options.withPseudoName("FILE"),
   Options.withDefault(defaultDeckPath),
   Options.withDescription("A Hallyu Hex deck file (default: the starter deck of the installed package).")
 )

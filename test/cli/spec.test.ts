@@ -70,6 +70,7 @@ describe("usage checks", () => {
     expect(didYouMean("--fromat", ["--format", "--seed"])).toBe("--format")
     expect(didYouMean("valdate", ["validate", "schema"])).toBe("validate")
     expect(didYouMean("zzz", ["validate", "schema"])).toBeUndefined()
+    expect(didYouMean("--wiht", ["--with", "--ledger"])).toBe("--with")
     const r = check(root, ["ledger", "nope"])
     expect(r._tag === "Left" && r.left.message).toMatch(/unknown ledger subcommand 'nope'.*apply, remove, replace/)
     const ok = check(root, ["simulate", "--games", "-1"])
