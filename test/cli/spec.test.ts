@@ -50,7 +50,7 @@ describe("the command tree", () => {
       for (const o of spec.options) {
         expect({ where, option: o.names[0], described: o.description.length > 0 }).toEqual({ where, option: o.names[0], described: true })
         expect(o.description).not.toMatch(/A user-defined piece of text|^A file\.$|^An integer\.$/)
-        if (o.defaultValue !== undefined) expect(help).toContain(`default: ${o.defaultValue}`)
+        if (o.defaultValue !== undefined) expect(help.replace(/\s+/g, " ")).toContain(`default: ${o.defaultValue}`)
         if (o.optional) expect(help).toMatch(new RegExp(`\\[${o.names[0]}`))
       }
       for (const a of spec.args) expect({ where, arg: a.name, described: a.description.length > 0 }).toEqual({ where, arg: a.name, described: true })
