@@ -91,6 +91,18 @@ describe("the in-process runner reports what the bin reports", () => {
   })
 })
 
+describe("environment problems are checked before long work", () => {
+  it("an unwritable --log is file_unwritable (exit 1) before a game is played; a folder given as --log is a usage error", async () => {
+    const { simulateCommand } = await import("../../src/cli/hhx.js")
+    const r = await runCli(simulateCommand, "--games", "1000000", "--log", "/no/such/dir/x.log")
+    expect(r.code).toBe(1)
+    expect(r.out).toBe("")
+    expect(r.err).toBe("/no/such/dir/x.log file_unwritable cannot write /no/such/dir/x.log: the folder /no/such/dir does not exist")
+    const folder = await runCli(simulateCommand, "--games", "1", "--log", "/tmp")
+    expect(folder.code).toBe(2)
+  })
+})
+
 describe("src/cli imports only the public API", () => {
   it("every import of src/cli is src/index.ts, src/testing/index.ts, another src/cli module, effect, @effect/* or node:*", () => {
     const bad: Array<string> = []
