@@ -143,7 +143,9 @@ export const simulateCommand = Command.make(
           .pipe(Effect.mapError((e) => errorFromDiagnostic(diagnostic("file_unwritable", `cannot write ${file}: ${e.message}`, { file }))))
       }
       const names = (code: string): string => engine.deck.cards.find((c) => c.code === code)?.name ?? ""
-      yield* Console.log(format === "json" ? JSON.stringify({ deck, ...result.right }) : renderSummary(result.right, names))
+      // The default deck is named as in the package, so the document is the same wherever cardfx is installed.
+      const shownDeck = deck === defaultDeckPath ? "data/hallyu-hex/starter-deck.v0.json" : deck
+      yield* Console.log(format === "json" ? JSON.stringify({ deck: shownDeck, ...result.right }) : renderSummary(result.right, names))
     })
 ).pipe(Command.withDescription("Play seeded random Hallyu Hex games and print a summary."))
 
