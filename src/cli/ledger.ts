@@ -270,7 +270,10 @@ const branchCommand = Command.make(
     format: resultFormatOption
   },
   (o) =>
-    withStore(
+    // A usage mistake is reported before the store is opened (or found missing).
+    Option.isNone(o.name) && o.discard
+      ? usage("--discard needs a branch NAME")
+      : withStore(
       o.store,
       o.format,
       // Listing reads; forking and discarding write.
