@@ -1,15 +1,81 @@
 /**
  * The standalone document kinds `cardfx validate` recognizes, by a
  * discriminating key. Composition content lives in packages (folders with
- * `manifest.json`) and is not listed here.
+ * `manifest.json`) and is not listed here. A kind may also check what the
+ * document refers to (a scenario's package folders, cards and
+ * transformations), so `validate` reports, with file, line and column,
+ * everything `run` would reject before running.
  *
  * @since 0.1.0
  */
-import { isScenarioDocument, validateScenario } from "./composition/scenario/Scenario.js"
+import { posix } from "node:path"
+import { FileSystem } from "@effect/platform"
+import { Effect, Either } from "effect"
+import { loadPackage } from "./composition/ContentPackage.js"
+import { publish } from "./composition/Publication.js"
+import { decodeScenario, isScenarioDocument, validateScenario } from "./composition/scenario/Scenario.js"
 import { isDeckDocument, validateDeck } from "./hallyu/Validate.js"
+import { type Diagnostic, diagnostic } from "./kernel/Diagnostic.js"
+import { type JsonDocument, locate, pointerSegment } from "./kernel/Json.js"
 import type { DocumentKind } from "./Validation.js"
+
+const at = (doc: JsonDocument, path: string) => ({ file: doc.file, path, ...locate(doc, path) })
+
+/**
+ * What a valid scenario document refers to: every package folder exists and
+ * publishes, every played card and ledger card is published, every ledger
+ * transformation is published. Empty when the document itself is invalid
+ * (its own diagnostics come from `validateScenario`).
+ */
+export const scenarioReferences = (doc: JsonDocument): Effect.Effect<ReadonlyArray<Diagnostic>, never, FileSystem.FileSystem> =>
+  Effect.gen(function* () {
+    const decoded = decodeScenario(doc)
+    if (Either.isLeft(decoded)) return []
+    const scenario = decoded.right
+    const fs = yield* FileSystem.FileSystem
+    const dir = posix.dirname(doc.file ?? ".")
+    const out: Array<Diagnostic> = []
+    const packages = []
+    for (let i = 0; i < scenario.packages.length; i++) {
+      const p = scenario.packages[i] ?? ""
+      const folder = p.startsWith("/") ? posix.normalize(p) : posix.join(dir, p)
+      const info = yield* Effect.either(fs.stat(folder))
+      if (Either.isLeft(info) || info.right.type !== "Directory") {
+        out.push(
+          diagnostic("file_unreadable", `the scenario's package folder ${p} ${Either.isLeft(info) ? "does not exist" : "is not a folder"} (resolved to ${folder})`, {
+            ...at(doc, `/packages/${i}`),
+            subject: p
+          })
+        )
+        continue
+      }
+      const loaded = yield* loadPackage(folder)
+      out.push(...loaded.diagnostics.filter((d) => d.severity === "error"))
+      if (loaded.package !== undefined) packages.push(loaded.package)
+    }
+    if (out.length > 0) return out
+    const runtime = publish(packages).runtime
+    if (runtime === undefined) return out
+    scenario.steps.forEach((step, i) => {
+      if (step.op === "play" && !runtime.cards.has(step.card))
+        out.push(diagnostic("unknown_card", `no card "${step.card}" is published by the scenario's packages`, { ...at(doc, `/steps/${i}/card`), subject: step.card }))
+    })
+    for (const [owner, cards] of Object.entries(scenario.ledgers))
+      for (const [cardId, upgrades] of Object.entries(cards)) {
+        const base = `/ledgers/${pointerSegment(owner)}/${pointerSegment(cardId)}`
+        if (!runtime.cards.has(cardId))
+          out.push(diagnostic("unknown_card", `no card "${cardId}" is published by the scenario's packages`, { ...at(doc, base), subject: cardId }))
+        upgrades.forEach((u, j) => {
+          if (!runtime.transformations.has(u))
+            out.push(
+              diagnostic("unknown_transformation", `no transformation "${u}" is published by the scenario's packages`, { ...at(doc, `${base}/${j}`), subject: u })
+            )
+        })
+      }
+    return out
+  })
 
 export const documentKinds: ReadonlyArray<DocumentKind> = [
   { name: "Hallyu Hex deck", matches: isDeckDocument, validate: (doc) => validateDeck(doc).diagnostics },
-  { name: "scenario", matches: isScenarioDocument, validate: validateScenario }
+  { name: "scenario", matches: isScenarioDocument, validate: validateScenario, references: scenarioReferences }
 ]

@@ -18,7 +18,7 @@ import { type DecodedPackage, loadPackage } from "./composition/ContentPackage.j
 import { publish } from "./composition/Publication.js"
 import { Diagnostic, diagnostic, sortDiagnostics } from "./kernel/Diagnostic.js"
 import type { JsonDocument } from "./kernel/Json.js"
-import { listFiles, readJsonFile } from "./kernel/JsonFile.js"
+import { fsReason, readJsonFile } from "./kernel/JsonFile.js"
 import { compareOrdinal } from "./kernel/Ordinal.js"
 
 /** A kind of standalone JSON document `validate` recognizes. */
@@ -27,7 +27,79 @@ export interface DocumentKind {
   /** Cheap structural check on the parsed value (a discriminating key). */
   readonly matches: (value: unknown) => boolean
   readonly validate: (doc: JsonDocument) => ReadonlyArray<Diagnostic>
+  /** What a valid document refers to (files, published IDs), checked against the file system. */
+  readonly references?: (doc: JsonDocument) => Effect.Effect<ReadonlyArray<Diagnostic>, never, FileSystem.FileSystem>
 }
+
+/** Options of a validation walk. */
+export interface ValidationOptions {
+  /** Also walk `node_modules` and dot-folders (`.git`, `.cardfx`, ...); skipped by default. */
+  readonly includeHidden?: boolean
+}
+
+/** How {@link validatePaths} may be run: the walk's options, and where the standalone files are checked. */
+export interface ValidatePathsOptions<E> extends ValidationOptions {
+  /**
+   * Validates the standalone files (sorted; the report is the same whatever
+   * order the answers are computed in, as long as they come back in this
+   * order): worker pools plug in here. Default: {@link validateFile}, one by one.
+   */
+  readonly validateFiles?: (files: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<FileValidation>, E>
+}
+
+/** The `$id` prefix of the JSON Schemas `cardfx schema` writes: such files are recognized, not reported. */
+export const JSON_SCHEMA_ID_PREFIX = "https://cardfx.dev/schemas/"
+
+const isCardfxJsonSchema = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && typeof (value as { $id?: unknown }).$id === "string" &&
+  ((value as { $id: string }).$id).startsWith(JSON_SCHEMA_ID_PREFIX)
+
+const isSkipped = (name: string): boolean => name.startsWith(".") || name === "node_modules"
+
+/**
+ * Every regular file under a folder, sorted, and a diagnostic for every entry
+ * that is not one: a dangling symbolic link, a symbolic link loop, a FIFO, a
+ * socket or a device. Folders are entered once each (by real path), so a
+ * link to an ancestor is reported instead of walked forever.
+ */
+export const walkFolder = (
+  dir: string,
+  options: ValidationOptions = {}
+): Effect.Effect<{ readonly files: ReadonlyArray<string>; readonly diagnostics: ReadonlyArray<Diagnostic> }, never, FileSystem.FileSystem> =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const files: Array<string> = []
+    const diagnostics: Array<Diagnostic> = []
+    const visited = new Set<string>()
+    const problem = (file: string, why: string) => diagnostics.push(diagnostic("file_unreadable", `cannot read ${file}: ${why}`, { file, path: "" }))
+    const visit = (folder: string): Effect.Effect<void> =>
+      Effect.gen(function* () {
+        const real = yield* Effect.either(fs.realPath(folder))
+        const key = Either.isRight(real) ? real.right : folder
+        if (visited.has(key)) return problem(folder, "a symbolic link loop (this folder is already being walked)")
+        visited.add(key)
+        const entries = yield* Effect.either(fs.readDirectory(folder))
+        if (Either.isLeft(entries)) return problem(folder, fsReason(entries.left))
+        for (const name of [...entries.right].sort(compareOrdinal)) {
+          const full = `${folder === "/" ? "" : folder}/${name}`
+          const info = yield* Effect.either(fs.stat(full))
+          if (Either.isLeft(info)) {
+            const link = yield* Effect.either(fs.readLink(full))
+            const loop = /ELOOP|too many symbolic links/i.test(info.left.message)
+            problem(full, loop ? "a symbolic link loop" : Either.isRight(link) ? `a dangling symbolic link (to ${link.right})` : fsReason(info.left))
+            continue
+          }
+          const type = info.right.type
+          if (type === "Directory") {
+            if (!options.includeHidden && isSkipped(name)) continue
+            yield* visit(full)
+          } else if (type === "File") files.push(full)
+          else problem(full, `not a regular file (a ${type === "FIFO" ? "FIFO" : type.toLowerCase()})`)
+        }
+      })
+    yield* visit(dir)
+    return { files, diagnostics }
+  })
 
 export interface ValidationReport {
   /** Files looked at (documentation excluded). */
@@ -49,47 +121,33 @@ export const FileValidation = Schema.Struct({
 })
 export type FileValidation = typeof FileValidation.Type
 
-/** Reads, classifies and validates one standalone (non-package, non-documentation) file. */
-export const validateFile = (file: string, kinds: ReadonlyArray<DocumentKind>): Effect.Effect<FileValidation, never, FileSystem.FileSystem> =>
+/** Reads, classifies and validates one standalone (non-package, non-documentation) file, and what it refers to. */
+export const validateFile = (
+  file: string,
+  kinds: ReadonlyArray<DocumentKind>
+): Effect.Effect<FileValidation, never, FileSystem.FileSystem> =>
   Effect.gen(function* () {
     if (!file.endsWith(".json")) {
       return { file, kind: null, diagnostics: [diagnostic("unclassified_file", `${file} is not a JSON file cardfx knows`, { file, path: "" })] }
     }
     const parsed = yield* readJsonFile(file)
     if (Either.isLeft(parsed)) return { file, kind: null, diagnostics: [parsed.left] }
+    if (isCardfxJsonSchema(parsed.right.value)) return { file, kind: "JSON Schema", diagnostics: [] }
     const kind = kinds.find((k) => k.matches(parsed.right.value))
     if (kind === undefined) {
-      return {
-        file,
-        kind: null,
-        diagnostics: [
-          diagnostic("unclassified_file", `${file} is not a content package file (no manifest.json above it), a Hallyu Hex deck or a scenario`, {
-            file,
-            path: "",
-            line: 1,
-            column: 1
-          })
-        ]
-      }
+      const why = `${file} is not a content package file (no manifest.json above it), a Hallyu Hex deck or a scenario`
+      return { file, kind: null, diagnostics: [diagnostic("unclassified_file", why, { file, path: "", line: 1, column: 1 })] }
     }
-    return { file, kind: kind.name, diagnostics: kind.validate(parsed.right) }
+    const own = kind.validate(parsed.right)
+    const refs = own.length === 0 && kind.references !== undefined ? yield* kind.references(parsed.right) : []
+    return { file, kind: kind.name, diagnostics: [...own, ...refs] }
   })
-
-/** How {@link validatePaths} may be run. */
-export interface ValidatePathsOptions<E> {
-  /**
-   * Validates the standalone files (sorted; the report is the same whatever
-   * order the answers are computed in, as long as they come back in this
-   * order): worker pools plug in here. Default: {@link validateFile}, one by one.
-   */
-  readonly validateFiles?: (files: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<FileValidation>, E>
-}
 
 /** Validates files and folders. */
 export const validatePaths = <E = never>(
   paths: ReadonlyArray<string>,
   kinds: ReadonlyArray<DocumentKind>,
-  options?: ValidatePathsOptions<E>
+  options: ValidatePathsOptions<E> = {}
 ): Effect.Effect<ValidationReport, E, FileSystem.FileSystem> =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
@@ -100,7 +158,11 @@ export const validatePaths = <E = never>(
       const path = raw.length > 1 ? raw.replace(/\/+$/, "") : raw
       const info = yield* Effect.either(fs.stat(path))
       if (Either.isLeft(info)) {
-        diagnostics.push(diagnostic("file_unreadable", `cannot read ${path}: ${info.left.message}`, { file: path, path: "" }))
+        diagnostics.push(diagnostic("file_unreadable", `cannot read ${path}: ${fsReason(info.left)}`, { file: path, path: "" }))
+        continue
+      }
+      if (info.right.type !== "File" && info.right.type !== "Directory") {
+        diagnostics.push(diagnostic("file_unreadable", `cannot read ${path}: not a regular file or folder`, { file: path, path: "" }))
         continue
       }
       if (info.right.type === "File") {
@@ -108,14 +170,11 @@ export const validatePaths = <E = never>(
         else looseFiles.add(path)
         continue
       }
-      const listed = yield* listFiles(path)
-      if (Either.isLeft(listed)) {
-        diagnostics.push(listed.left)
-        continue
-      }
-      const roots = listed.right.filter((f) => f.endsWith("/manifest.json")).map(dirOf)
+      const listed = yield* walkFolder(path, options)
+      diagnostics.push(...listed.diagnostics)
+      const roots = listed.files.filter((f) => f.endsWith("/manifest.json")).map(dirOf)
       for (const r of roots) packageDirs.add(r)
-      for (const f of listed.right) if (!roots.some((r) => f.startsWith(`${r}/`))) looseFiles.add(f)
+      for (const f of listed.files) if (!roots.some((r) => f.startsWith(`${r}/`))) looseFiles.add(f)
     }
 
     // A package nested in another is part of the outer one: keep the outermost roots.
@@ -132,7 +191,9 @@ export const validatePaths = <E = never>(
 
     const documents: Array<{ file: string; kind: string }> = []
     const loose = [...looseFiles].sort(compareOrdinal).filter((f) => !isDocumentation(f))
-    const checked = options?.validateFiles !== undefined ? yield* options.validateFiles(loose) : yield* Effect.forEach(loose, (f) => validateFile(f, kinds))
+    const checked = options.validateFiles !== undefined
+      ? yield* options.validateFiles(loose)
+      : yield* Effect.forEach(loose, (f) => validateFile(f, kinds))
     for (const c of checked) {
       files++
       if (c.kind !== null) documents.push({ file: c.file, kind: c.kind })

@@ -13,6 +13,7 @@
 
 // ---- the kernel: diagnostics, the code table, tagged errors, JSON, hashing, RNG, budgets, limits
 export * from "./kernel/index.js"
+export { fsReason, listFiles, readJsonFile } from "./kernel/JsonFile.js"
 
 // ---- composition content Schemas
 export * from "./composition/schema/Symbols.js"
@@ -58,6 +59,7 @@ export * from "./JsonSchemas.js"
 // ---- across cores: simulation, fuzzing and batch validation on worker threads
 export { ScaleOut, type ScaleOutService, layer as scaleOutLayer } from "./workers/ScaleOut.js"
 export type { OnProgress, SimulationRun } from "./workers/Runs.js"
+export { defaultWorkers } from "./workers/Pool.js"
 
 // ---- services and the all-in-one layers
 export * from "./services/Catalog.js"

@@ -6,7 +6,8 @@
  *
  * @since 0.1.0
  */
-import { Data } from "effect"
+import { Data, Effect } from "effect"
+import { type CardfxError, diagnostic, errorFromDiagnostic } from "../index.js"
 
 export const ExitCode = {
   ok: 0,
@@ -17,3 +18,10 @@ export const ExitCode = {
 
 /** A command's request to end with a non-zero exit code (its output is already printed). */
 export class CommandExit extends Data.TaggedError("CommandExit")<{ readonly exitCode: number }> {}
+
+/** A usage error as the services' typed error (`usage_error`, exit 2); the runner prints it in the one style. */
+export const usageError = (message: string): CardfxError => errorFromDiagnostic(diagnostic("usage_error", message))
+
+/** `--games 0`, `--times 0`, `--runs 0`: every count option is at least 1, with the same message. */
+export const atLeastOne = (option: string, n: number): Effect.Effect<void, CardfxError> =>
+  n >= 1 ? Effect.void : Effect.fail(usageError(`${option} must be at least 1, got ${n}`))

@@ -8,11 +8,9 @@
  * @since 0.1.0
  */
 import { Options } from "@effect/cli"
-import { Console, Effect, Option } from "effect"
-import { diagnostic } from "../kernel/Diagnostic.js"
-import { defaultWorkers } from "../workers/Pool.js"
-import { CommandExit, ExitCode } from "./Exit.js"
-import { humanLine } from "./Output.js"
+import { Effect, Option } from "effect"
+import { defaultWorkers } from "../index.js"
+import { usageError } from "./Exit.js"
 
 export const workersOption = Options.integer("workers").pipe(
   Options.optional,
@@ -24,13 +22,9 @@ export const workersOption = Options.integer("workers").pipe(
 export const quietOption = Options.boolean("quiet").pipe(Options.withDescription("No progress line on stderr (default: shown on a TTY after a second)."))
 
 /** `--workers` resolved: its default, or a usage error (exit 2) when below 1. */
-export const resolveWorkers = (workers: Option.Option<number>): Effect.Effect<number, CommandExit> => {
+export const resolveWorkers = (workers: Option.Option<number>) => {
   const n = Option.getOrElse(workers, defaultWorkers)
-  return n >= 1 && n <= 1024
-    ? Effect.succeed(n)
-    : Console.error(humanLine(diagnostic("usage_error", "--workers must be between 1 and 1024", { subject: String(n) }))).pipe(
-        Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.usage })))
-      )
+  return n >= 1 && n <= 1024 ? Effect.succeed(n) : Effect.fail(usageError(`--workers must be between 1 and 1024 (got ${n})`))
 }
 
 const duration = (seconds: number): string => {

@@ -20,17 +20,25 @@
 import { Command, Options } from "@effect/cli"
 import type { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Option } from "effect"
-import { loadPackage } from "../composition/ContentPackage.js"
-import { CardLedger, emptyLedger, verifyLedger } from "../composition/ledger/Ledger.js"
-import { type AssessResult, type LedgerCommand, type PlanAt, plan } from "../composition/planner/Plan.js"
-import { LedgerStore } from "../composition/store/LedgerStore.js"
-import { diagnosticFromError } from "../kernel/Errors.js"
-import { publish } from "../composition/Publication.js"
-import type { Runtime } from "../composition/Runtime.js"
-import { makeDecoder } from "../kernel/Decode.js"
-import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
-import { readJsonFile } from "../kernel/JsonFile.js"
-import { CommandExit, ExitCode } from "./Exit.js"
+import {
+  type AssessResult,
+  type CardfxError,
+  CardLedger,
+  ContentLoader,
+  type Diagnostic,
+  diagnostic,
+  emptyLedger,
+  errorFromDiagnostic,
+  type LedgerCommand,
+  LedgerStore,
+  makeDecoder,
+  type PlanAt,
+  plan,
+  readJsonFile,
+  type Runtime,
+  verifyLedger
+} from "../index.js"
+import { CommandExit, ExitCode, usageError } from "./Exit.js"
 import { humanLine, resultFormatOption } from "./Output.js"
 
 /** `--package DIR` (repeatable). */
@@ -79,40 +87,42 @@ export interface LedgerSource {
 export const readSource = (
   source: LedgerSource,
   cardId: string
-): Effect.Effect<{ readonly ledger: CardLedger; readonly at: PlanAt | undefined }, ReadonlyArray<Diagnostic>, FileSystem.FileSystem> =>
+): Effect.Effect<{ readonly ledger: CardLedger; readonly at: PlanAt | undefined }, CardfxError, FileSystem.FileSystem> =>
   Option.match(source.store, {
     onNone: () => Effect.map(readLedger(Option.getOrUndefined(source.ledger), cardId), (ledger) => ({ ledger, at: undefined })),
     onSome: (store) =>
       Effect.gen(function* () {
         const state = yield* Effect.flatMap(LedgerStore, (s) => s.read(source.branch, Option.getOrElse(source.instance, () => cardId), cardId)).pipe(
-          Effect.provide(LedgerStore.layerFor(store)),
-          Effect.mapError((e) => [diagnosticFromError(e)])
+          Effect.provide(LedgerStore.layerFor(store))
         )
         return { ledger: state.ledger, at: { lastSequence: state.lastSequence, nextSequence: state.lastSequence + 1 } as PlanAt | undefined }
       })
   })
 
-/** Prints diagnostics (json: `{ok: false, diagnostics}`) and ends with exit 1. */
-export const failWith = (diagnostics: ReadonlyArray<Diagnostic>, format: "human" | "json"): Effect.Effect<never, CommandExit> =>
-  (format === "json"
-    ? Console.log(JSON.stringify({ ok: false, diagnostics }, null, 2))
-    : Effect.forEach(diagnostics, (d) => Console.log(humanLine(d)), { discard: true })
-  ).pipe(Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))))
+/** A usage error (exit 2): printed once, in the contract's one style, by the runner. */
+export const usage = (message: string): Effect.Effect<never, CardfxError> => Effect.fail(usageError(message))
 
-/** A usage error: one line on stderr, exit 2. */
-export const usage = (message: string): Effect.Effect<never, CommandExit> =>
-  Console.error(`cardfx: ${message} (see --help)`).pipe(Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))))
+/** Loads and publishes packages through the public `ContentLoader`; fails with the first error's typed error. */
+export const loadRuntime = (dirs: ReadonlyArray<string>): Effect.Effect<Runtime, CardfxError, ContentLoader> =>
+  Effect.flatMap(ContentLoader, (loader) => loader.load(dirs))
 
-/** Loads and publishes packages; fails with every error diagnostic. */
-export const loadRuntime = (dirs: ReadonlyArray<string>): Effect.Effect<Runtime, ReadonlyArray<Diagnostic>, FileSystem.FileSystem> =>
-  Effect.gen(function* () {
-    const loaded = yield* Effect.forEach(dirs, loadPackage)
-    const errors = loaded.flatMap((l) => l.diagnostics.filter((d) => d.severity === "error"))
-    if (errors.length > 0) return yield* Effect.fail(errors)
-    const published = publish(loaded.flatMap((l) => (l.package === undefined ? [] : [l.package])))
-    if (published.runtime === undefined) return yield* Effect.fail(published.diagnostics)
-    return published.runtime
-  })
+/** The same mistake, the same treatment: a card the runtime does not publish is `unknown_card` (exit 1) for every command. */
+export const requireCard = (runtime: Runtime, cardId: string): Effect.Effect<void, CardfxError> =>
+  runtime.cards.has(cardId)
+    ? Effect.void
+    : Effect.fail(
+        errorFromDiagnostic(
+          diagnostic("unknown_card", `no card ${cardId} is published${didYouMeanCard(cardId, [...runtime.cards.keys()])}`, { subject: cardId })
+        )
+      )
+
+const didYouMeanCard = (id: string, ids: ReadonlyArray<string>): string => {
+  const near = ids.filter((x) => x.toLowerCase() === id.toLowerCase() || x.includes(id) || id.includes(x)).sort()
+  return near.length > 0 && near.length <= 3 ? `; did you mean ${near.join(" or ")}?` : ""
+}
+
+const first = (ds: ReadonlyArray<Diagnostic>, file: string): CardfxError =>
+  errorFromDiagnostic(ds.find((d) => d.severity === "error") ?? ds[0] ?? diagnostic("schema_invalid", `${file} is not a valid ledger`, { file }))
 
 const decodeLedger = makeDecoder(CardLedger)
 
@@ -120,19 +130,21 @@ const decodeLedger = makeDecoder(CardLedger)
 export const readLedger = (
   file: string | undefined,
   cardId: string
-): Effect.Effect<CardLedger, ReadonlyArray<Diagnostic>, FileSystem.FileSystem> =>
+): Effect.Effect<CardLedger, CardfxError, FileSystem.FileSystem> =>
   Effect.gen(function* () {
     if (file === undefined) return emptyLedger(cardId)
     const doc = yield* readJsonFile(file)
-    if (Either.isLeft(doc)) return yield* Effect.fail([doc.left])
+    if (Either.isLeft(doc)) return yield* Effect.fail(errorFromDiagnostic(doc.left))
     const decoded = decodeLedger(doc.right.value, doc.right)
-    if (Either.isLeft(decoded)) return yield* Effect.fail(decoded.left)
+    if (Either.isLeft(decoded)) return yield* Effect.fail(first(decoded.left, file))
     const verified = verifyLedger(decoded.right)
-    if (Either.isLeft(verified)) return yield* Effect.fail(verified.left.map((d) => ({ ...d, file })))
+    if (Either.isLeft(verified)) return yield* Effect.fail(first(verified.left.map((d) => ({ ...d, file })), file))
     if (verified.right.cardId !== cardId)
-      return yield* Effect.fail([
-        diagnostic("unknown_card", `the ledger belongs to card ${verified.right.cardId}, not ${cardId}`, { file, path: "/cardId", subject: cardId })
-      ])
+      return yield* Effect.fail(
+        errorFromDiagnostic(
+          diagnostic("invalid_composition", `the ledger in ${file} belongs to card ${verified.right.cardId}, not ${cardId}`, { file, path: "/cardId", subject: cardId })
+        )
+      )
     return verified.right
   })
 
@@ -163,7 +175,6 @@ export const renderAssessment = (a: AssessResult): Array<string> => {
   if (a.compositionTrace.length === 0) lines.push("  (no expansions)")
   for (const t of a.compositionTrace)
     lines.push(`  ${t.entryId} ${t.transformationId} / ${t.ruleId}: bundle ${t.bundleId}, ${t.scope}, anchor ${t.anchorId ?? "none"} → [${t.memberIds.join(", ")}]`)
-  for (const d of a.diagnostics) lines.push(humanLine(d))
   return lines
 }
 
@@ -191,11 +202,15 @@ export const assessCommand = Command.make(
       const command = selectCommand(o)
       if (Either.isLeft(command)) return yield* usage(command.left)
       if (Option.isSome(o.ledger) && Option.isSome(o.store)) return yield* usage("give --ledger or --store, not both")
-      const runtime = yield* loadRuntime(o.packages).pipe(Effect.catchAll((ds) => failWith(ds, o.format)))
-      const { at, ledger } = yield* readSource(o, o.card).pipe(Effect.catchAll((ds) => failWith(ds, o.format)))
+      const runtime = yield* loadRuntime(o.packages)
+      yield* requireCard(runtime, o.card)
+      const { at, ledger } = yield* readSource(o, o.card)
       const result = plan({ runtime, ledger, command: command.right, activity: o.activity, at }).assessment
       if (o.format === "json") yield* Console.log(JSON.stringify(result, null, 2))
-      else for (const line of renderAssessment(result)) yield* Console.log(line)
+      else {
+        for (const line of renderAssessment(result)) yield* Console.log(line)
+        for (const d of result.diagnostics) yield* Console.error(humanLine(d))
+      }
       if (!result.isCompatible) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
     })
 ).pipe(Command.withDescription("Assess a ledger command (apply/remove/replace) on a card without changing anything; exit 1 if incompatible."))

@@ -1,8 +1,11 @@
 /**
- * Every subcommand of `cardfx`.
+ * Every subcommand of `cardfx`: the one registration a command needs. The
+ * usage checks, `--help`, the README table test and the contract tests all
+ * read the command tree derived from this list (`Spec.ts`).
  *
  * @since 0.1.0
  */
+import type { Command } from "@effect/cli"
 import { assessCommand } from "./assess.js"
 import { discoverCommand } from "./discover.js"
 import { fuzzCommand } from "./fuzz.js"
@@ -14,17 +17,22 @@ import { schemaCommand } from "./schema.js"
 import { startCommand } from "./start.js"
 import { validateCommand } from "./validate.js"
 
-export const commands = [
-  validateCommand,
-  schemaCommand,
-  startCommand,
-  inspectCommand,
-  assessCommand,
-  ledgerCommand,
-  discoverCommand,
-  runCommand,
-  hhxCommand,
-  simulateCommand,
-  replayCommand,
-  fuzzCommand
-] as const
+/** A registered command, whatever its options, services and errors. */
+export type AnyCommand = Command.Command<string, never, unknown, unknown>
+
+const register = <C>(c: C): AnyCommand => c as unknown as AnyCommand
+
+export const commands: ReadonlyArray<AnyCommand> = [
+  register(validateCommand),
+  register(schemaCommand),
+  register(startCommand),
+  register(inspectCommand),
+  register(assessCommand),
+  register(ledgerCommand),
+  register(discoverCommand),
+  register(runCommand),
+  register(hhxCommand),
+  register(simulateCommand),
+  register(replayCommand),
+  register(fuzzCommand)
+]

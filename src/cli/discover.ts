@@ -1,6 +1,6 @@
 /**
  * `cardfx discover --package DIR... --card ID [--ledger FILE | --store PATH_OR_URL
- * [--instance ID] [--branch NAME]] --activity NAME [--format human|json]`.
+ * [--instance ID] [--branch NAME]] [--activity NAME] [--format human|json]`.
  *
  * Every transformation of the published runtime, in upgradeId order, with the
  * full assessment of applying it to the card in the activity (the same plan
@@ -11,19 +11,20 @@
  *
  * @since 0.1.0
  */
-import { Command, Options } from "@effect/cli"
+import { Command } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
-import { type Discovery, discover } from "../composition/planner/Plan.js"
+import { type Discovery, discover } from "../index.js"
 import { humanLine, resultFormatOption } from "./Output.js"
 import {
+  activityOption,
   branchSourceOption,
   cardOption,
-  failWith,
   instanceSourceOption,
   ledgerFileOption,
   loadRuntime,
   packagesOption,
   readSource,
+  requireCard,
   storeSourceOption,
   usage
 } from "./assess.js"
@@ -53,14 +54,15 @@ export const discoverCommand = Command.make(
     store: storeSourceOption,
     instance: instanceSourceOption,
     branch: branchSourceOption,
-    activity: Options.text("activity").pipe(Options.withDescription("The activity (mode) to discover offers in.")),
+    activity: activityOption,
     format: resultFormatOption
   },
   (o) =>
     Effect.gen(function* () {
       if (Option.isSome(o.ledger) && Option.isSome(o.store)) return yield* usage("give --ledger or --store, not both")
-      const runtime = yield* loadRuntime(o.packages).pipe(Effect.catchAll((ds) => failWith(ds, o.format)))
-      const { at, ledger } = yield* readSource(o, o.card).pipe(Effect.catchAll((ds) => failWith(ds, o.format)))
+      const runtime = yield* loadRuntime(o.packages)
+      yield* requireCard(runtime, o.card)
+      const { at, ledger } = yield* readSource(o, o.card)
       const d = discover(runtime, ledger, o.activity, at)
       if (o.format === "json") yield* Console.log(JSON.stringify(d, null, 2))
       else for (const line of renderDiscovery(d)) yield* Console.log(line)

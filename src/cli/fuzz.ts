@@ -15,32 +15,30 @@
  */
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
-import { FileSystem } from "@effect/platform"
-import { type FuzzOptions, renderFuzzReport } from "../testing/fuzz.js"
-import { runFuzzJob } from "../workers/Runs.js"
+import { ContentLoader, diagnostic, errorFromDiagnostic, ScaleOut } from "../index.js"
+import { fuzzPropertyNames, renderFuzzReport } from "../testing/index.js"
 import { quietOption, resolveWorkers, withProgress, workersOption } from "./Scale.js"
-import { CommandExit, ExitCode } from "./Exit.js"
+import { atLeastOne, CommandExit, ExitCode, usageError } from "./Exit.js"
 import { deckOption, loadDeck } from "./hhx.js"
-import { humanLine, resultFormatOption } from "./Output.js"
-import { loadPackage } from "../composition/ContentPackage.js"
+import { resultFormatOption } from "./Output.js"
+import { defaultPackage } from "./Paths.js"
 
-/** The package the generated content is published beside unless `--package` names others. */
-export const defaultPackage = "data/heroscript.base"
+export { defaultPackage }
 
 /** The `fuzz` command. */
 export const fuzzCommand = Command.make(
   "fuzz",
   {
-    seed: Options.integer("seed").pipe(Options.withDefault(42), Options.withDescription("fast-check seed (default 42); the same seed gives the same cases.")),
-    runs: Options.integer("runs").pipe(Options.withDefault(100), Options.withDescription("Cases per property (default 100).")),
+    seed: Options.integer("seed").pipe(Options.withDefault(42), Options.withDescription("Seed, an integer as for run and simulate; the same seed gives the same cases.")),
+    runs: Options.integer("runs").pipe(Options.withDefault(100), Options.withDescription("Cases per property, at least 1.")),
     only: Options.text("only").pipe(
       Options.repeated,
-      Options.withDescription("Only the properties whose names start with this (repeatable): composition.valid, composition.shapes, hallyu.valid, hallyu.shapes.")
+      Options.withDescription(`Only the properties whose names start with this: ${fuzzPropertyNames.join(", ")}.`)
     ),
     path: Options.text("path").pipe(Options.optional, Options.withDescription("Replay one case: the path printed with a failure (with its --seed and --only).")),
     packages: Options.directory("package").pipe(
       Options.repeated,
-      Options.withDescription(`A content package the generated content is published beside (repeatable; default ${defaultPackage}).`)
+      Options.withDescription("A content package the generated content is published beside (default: heroscript.base of the installed package).")
     ),
     deck: deckOption,
     workers: workersOption,
@@ -49,21 +47,20 @@ export const fuzzCommand = Command.make(
   },
   ({ seed, runs, only, path, packages, deck, workers, quiet, format }) =>
     Effect.gen(function* () {
-      if (runs < 1 || !Number.isSafeInteger(seed)) {
-        yield* Console.error("cardfx fuzz: --runs must be at least 1 and --seed a safe integer")
-        return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
-      }
+      yield* atLeastOne("--runs", runs)
+      const unknown = only.filter((o) => !fuzzPropertyNames.some((n) => n.startsWith(o)))
+      if (unknown.length > 0)
+        return yield* Effect.fail(usageError(`--only ${unknown.join(", ")} names no property; properties: ${fuzzPropertyNames.join(", ")}`))
       const threads = yield* resolveWorkers(workers)
       const starter = yield* loadDeck(deck)
-      const deckJson = yield* Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(deck)).pipe(Effect.orDie) // read by loadDeck just before
+      const loader = yield* ContentLoader
       const dirs = packages.length > 0 ? packages : [defaultPackage]
-      const loaded = yield* Effect.forEach(dirs, loadPackage)
-      const problems = loaded.flatMap((l) => l.diagnostics).filter((d) => d.severity === "error")
-      if (problems.length > 0) {
-        yield* Effect.forEach(problems, (d) => Console.error(humanLine(d)), { discard: true })
-        return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
-      }
-      const options: FuzzOptions = {
+      const loaded = yield* loader.loadPackages(dirs)
+      const problem = loaded.flatMap((l) => l.diagnostics).find((d) => d.severity === "error")
+      if (problem !== undefined) return yield* Effect.fail(errorFromDiagnostic(problem))
+      if (loaded.some((l) => l.package === undefined))
+        return yield* Effect.fail(errorFromDiagnostic(diagnostic("file_unreadable", "a --package folder could not be loaded")))
+      const options = {
         seed,
         runs,
         deck: starter,
@@ -71,10 +68,9 @@ export const fuzzCommand = Command.make(
         ...(only.length > 0 ? { only } : {}),
         ...(Option.isSome(path) ? { path: path.value } : {})
       }
+      const scale = yield* ScaleOut
       const report = yield* withProgress("runs", quiet, (progress) =>
-        runFuzzJob({ options, deck: { json: deckJson, file: deck }, packageDirs: dirs, workers: threads, onProgress: progress.update })
-      ).pipe(
-        Effect.catchAll((d) => Console.error(humanLine(d)).pipe(Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.internal })))))
+        scale.fuzz({ options, deckFile: deck, packageDirs: dirs, workers: threads, onProgress: progress.update })
       )
       yield* Console.log(format === "json" ? JSON.stringify(report, null, 2) : renderFuzzReport(report))
       if (!report.ok) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))

@@ -9,66 +9,52 @@
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Option } from "effect"
-import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
-import { parseJson } from "../kernel/Json.js"
-import { explainCard, findCard, renderExplanation } from "../hallyu/Explain.js"
-import type { StarterDeck } from "../hallyu/Schema.js"
-import { validateDeck } from "../hallyu/Validate.js"
-import { makeEngine } from "../hallyu/engine/Engine.js"
-import { type GameLog, GameLogSchema, type SimulationSummary, fingerprint, replay } from "../hallyu/engine/Simulate.js"
-import { runSimulation } from "../workers/Runs.js"
-import { makeDecoder } from "../kernel/Decode.js"
-import type { JsonDocument } from "../kernel/Json.js"
-import { CommandExit, ExitCode } from "./Exit.js"
+import {
+  type CardfxError,
+  type Diagnostic,
+  diagnostic,
+  errorFromDiagnostic,
+  Hallyu,
+  HallyuHex,
+  type JsonDocument,
+  makeDecoder,
+  readJsonFile,
+  ScaleOut
+} from "../index.js"
+import { atLeastOne, CommandExit, ExitCode } from "./Exit.js"
 import { humanLine, resultFormatOption } from "./Output.js"
+import { checkOutputFile, defaultDeckPath } from "./Paths.js"
 import { quietOption, resolveWorkers, withProgress, workersOption } from "./Scale.js"
 
-/** The deck every Hallyu Hex command uses unless `--deck` names another. */
-export const defaultDeckPath = "data/hallyu-hex/starter-deck.v0.json"
+type GameLog = Hallyu.GameLog
+type SimulationSummary = Hallyu.SimulationSummary
 
-export const deckOption = Options.file("deck").pipe(
+export { defaultDeckPath }
+
+// Text, not Options.file: the reader checks the file (regular, within the size cap) and reports file_unreadable, as run does.
+export const deckOption = Options.text("deck").pipe(
+  Options.withPseudoName("FILE"),
   Options.withDefault(defaultDeckPath),
-  Options.withDescription("A Hallyu Hex deck file (default: the starter deck).")
+  Options.withDescription("A Hallyu Hex deck file (default: the starter deck of the installed package).")
 )
 
-const printDiagnostics = (ds: ReadonlyArray<Diagnostic>) => Effect.forEach(ds, (d) => Console.error(humanLine(d)), { discard: true })
-
-/** Reads, parses and validates a deck file; on any error prints the diagnostics and exits 1. */
-export const loadDeck = (file: string) =>
-  Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
-    const bytes = yield* fs.readFile(file).pipe(
-      Effect.catchAll((e) =>
-        printDiagnostics([diagnostic("file_unreadable", `cannot read ${file}: ${e.message}`, { file })]).pipe(
-          Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors })))
-        )
-      )
-    )
-    const doc = parseJson(bytes, { file })
-    if (Either.isLeft(doc)) {
-      yield* printDiagnostics([doc.left])
-      return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
-    }
-    const v = validateDeck(doc.right)
-    if (v.deck === undefined) {
-      yield* printDiagnostics(v.diagnostics)
-      return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
-    }
-    return v.deck as StarterDeck
-  })
+/** Reads, parses and validates a deck file through the public `HallyuHex` service. */
+export const loadDeck = (file: string): Effect.Effect<Hallyu.StarterDeck, CardfxError, HallyuHex> =>
+  Effect.flatMap(HallyuHex, (h) => h.loadDeck(file))
 
 const explainCommand = Command.make(
   "explain",
-  { card: Args.text({ name: "CARD_CODE" }), deck: deckOption },
+  {
+    card: Args.text({ name: "CARD_CODE" }).pipe(Args.withDescription("The card's code (HHX-PROTO-014) or ID.")),
+    deck: deckOption
+  },
   ({ card, deck }) =>
     Effect.gen(function* () {
       const d = yield* loadDeck(deck)
-      const found = findCard(d, card)
-      if (found === undefined) {
-        yield* Console.error(humanLine(diagnostic("unknown_card", `no card with code or ID ${card} in ${deck}`, { file: deck, subject: card })))
-        return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
-      }
-      yield* Console.log(renderExplanation(explainCard(found)))
+      const found = Hallyu.findCard(d, card)
+      if (found === undefined)
+        return yield* Effect.fail(errorFromDiagnostic(diagnostic("unknown_card", `no card with code or ID ${card} in ${deck}`, { file: deck, subject: card })))
+      yield* Console.log(Hallyu.renderExplanation(Hallyu.explainCard(found)))
     })
 ).pipe(Command.withDescription("Print a card's effect records as generated text beside its printed rules_text."))
 
@@ -80,13 +66,7 @@ export const hhxCommand = Command.make("hhx").pipe(
 
 // ------------------------------------------------------------------ simulate and replay
 
-const makeDeckEngine = (file: string) =>
-  Effect.flatMap(loadDeck(file), (deck) => {
-    const e = makeEngine(deck)
-    return Either.isLeft(e)
-      ? Console.error(humanLine(e.left)).pipe(Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))))
-      : Effect.succeed(e.right)
-  })
+const makeDeckEngine = (file: string) => Effect.flatMap(HallyuHex, (h) => h.engine(file))
 
 /** The human summary of a simulation. */
 export const renderSummary = (s: SimulationSummary, names: (code: string) => string): string => {
@@ -104,7 +84,7 @@ export const renderSummary = (s: SimulationSummary, names: (code: string) => str
   return lines.join("\n")
 }
 
-const decodeLog = makeDecoder(GameLogSchema)
+const decodeLog = makeDecoder(Hallyu.GameLogSchema)
 const decodeLogs = (value: unknown, doc: JsonDocument): Either.Either<ReadonlyArray<GameLog>, Array<Diagnostic>> => {
   if (!Array.isArray(value)) return Either.map(decodeLog(value, doc), (l) => [l])
   const out: Array<GameLog> = []
@@ -116,66 +96,66 @@ const decodeLogs = (value: unknown, doc: JsonDocument): Either.Either<ReadonlyAr
   return Either.right(out)
 }
 
-/** `cardfx simulate [--deck FILE] --games N --seed S [--workers N] [--quiet] [--format human|json] [--log FILE]`. */
+/** `cardfx simulate [--deck FILE] --games N --seed S [--format human|json] [--log FILE]`. */
 export const simulateCommand = Command.make(
   "simulate",
   {
     deck: deckOption,
-    games: Options.integer("games").pipe(Options.withDefault(1000), Options.withDescription("Number of games (default 1000).")),
-    seed: Options.text("seed").pipe(Options.withDefault("1"), Options.withDescription("Seed; game k uses <seed>/k.")),
+    games: Options.integer("games").pipe(Options.withDefault(1000), Options.withDescription("Number of games, at least 1.")),
+    seed: Options.integer("seed").pipe(Options.withDefault(1), Options.withDescription("Seed, an integer as for run and fuzz; game k uses <seed>/k.")),
     workers: workersOption,
     quiet: quietOption,
     format: resultFormatOption,
-    log: Options.file("log").pipe(Options.optional, Options.withDescription("Write every game's log (seed, action IDs, fingerprints) as JSON."))
+    log: Options.text("log").pipe(
+      Options.withPseudoName("FILE"),
+      Options.optional,
+      Options.withDescription("Write every game's log (seed, action IDs, fingerprints) as JSON to this file (checked before simulating).")
+    )
   },
   ({ deck, games, seed, workers, quiet, format, log }) =>
     Effect.gen(function* () {
-      if (games < 0) {
-        yield* Console.error(humanLine(diagnostic("usage_error", "--games must not be negative", { subject: String(games) })))
-        return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
-      }
+      yield* atLeastOne("--games", games)
       const threads = yield* resolveWorkers(workers)
+      if (Option.isSome(log)) yield* checkOutputFile("--log", log.value)
       const engine = yield* makeDeckEngine(deck)
-      const fs = yield* FileSystem.FileSystem
-      const deckJson = yield* fs.readFileString(deck).pipe(Effect.orDie) // read and validated by makeDeckEngine just before
-      const result = yield* withProgress("games", quiet, (progress) =>
-        runSimulation({ engine, deck: { json: deckJson, file: deck }, games, seed, workers: threads, logs: Option.isSome(log), onProgress: progress.update })
-      ).pipe(
-        Effect.catchAll((d) =>
-          Console.error(humanLine(d)).pipe(
-            Effect.zipRight(Effect.fail(new CommandExit({ exitCode: d.code === "worker_failed" ? ExitCode.internal : ExitCode.contentErrors })))
-          )
-        )
+      const scale = yield* ScaleOut
+      const run = yield* withProgress("games", quiet, (progress) =>
+        scale.simulate({ deck, games, seed, workers: threads, logs: Option.isSome(log), onProgress: progress.update })
       )
+      const logs: ReadonlyArray<GameLog> = run.logs
+      const result = { right: run.summary }
       if (Option.isSome(log)) {
-        yield* fs.writeFileString(log.value, JSON.stringify(result.logs.length === 1 ? result.logs[0] : result.logs) + "\n").pipe(Effect.orDie)
+        const fs = yield* FileSystem.FileSystem
+        const file = log.value
+        yield* fs
+          .writeFileString(file, JSON.stringify(logs.length === 1 ? logs[0] : logs) + "\n")
+          .pipe(Effect.mapError((e) => errorFromDiagnostic(diagnostic("file_unwritable", `cannot write ${file}: ${e.message}`, { file }))))
       }
       const names = (code: string): string => engine.deck.cards.find((c) => c.code === code)?.name ?? ""
-      yield* Console.log(format === "json" ? JSON.stringify({ deck, ...result.summary }) : renderSummary(result.summary, names))
+      // The default deck is named as in the package, so the document is the same wherever cardfx is installed.
+      const shownDeck = deck === defaultDeckPath ? "data/hallyu-hex/starter-deck.v0.json" : deck
+      yield* Console.log(format === "json" ? JSON.stringify({ deck: shownDeck, ...result.right }) : renderSummary(result.right, names))
     })
 ).pipe(Command.withDescription("Play seeded random Hallyu Hex games and print a summary."))
 
 /** `cardfx replay LOG [--deck FILE] [--format human|json]`: re-executes logs, checking the fingerprint after every step. */
 export const replayCommand = Command.make(
   "replay",
-  { log: Args.file({ name: "LOG", exists: "yes" }), deck: deckOption, format: resultFormatOption },
+  { log: Args.text({ name: "LOG" }).pipe(Args.withDescription("A game log file written by simulate --log.")), deck: deckOption, format: resultFormatOption },
   ({ log, deck, format }) =>
     Effect.gen(function* () {
       const engine = yield* makeDeckEngine(deck)
-      const fs = yield* FileSystem.FileSystem
-      const bytes = yield* fs.readFile(log).pipe(Effect.orDie)
-      const doc = parseJson(bytes, { file: log })
-      const decoded = Either.isLeft(doc) ? Either.left([doc.left]) : decodeLogs(doc.right.value, doc.right)
-      if (Either.isLeft(decoded)) {
-        yield* printDiagnostics(decoded.left)
-        return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
-      }
+      const doc = yield* readJsonFile(log)
+      if (Either.isLeft(doc)) return yield* Effect.fail(errorFromDiagnostic(doc.left))
+      const decoded = decodeLogs(doc.right.value, doc.right)
+      if (Either.isLeft(decoded))
+        return yield* Effect.fail(errorFromDiagnostic(decoded.left[0] ?? diagnostic("schema_invalid", `${log} is not a game log`, { file: log })))
       const reports: Array<{ seed: string; steps: number; ok: boolean; result: unknown; fingerprint: string | null; diagnostic?: unknown }> = []
       for (const l of decoded.right) {
-        const r = replay(engine, l)
+        const r = Hallyu.replay(engine, l)
         reports.push(
           Either.isRight(r)
-            ? { seed: l.seed, steps: l.actions.length, ok: true, result: r.right.result, fingerprint: fingerprint(r.right) }
+            ? { seed: l.seed, steps: l.actions.length, ok: true, result: r.right.result, fingerprint: Hallyu.fingerprint(r.right) }
             : { seed: l.seed, steps: l.actions.length, ok: false, result: null, fingerprint: null, diagnostic: { ...r.left, file: log } }
         )
       }
@@ -186,7 +166,7 @@ export const replayCommand = Command.make(
           yield* Console.log(
             r.ok
               ? `ok ${r.seed}: ${r.steps} steps, every fingerprint matched; result ${JSON.stringify(r.result)}; final ${r.fingerprint ?? ""}`
-              : `FAILED ${r.seed}: ${JSON.stringify(r.diagnostic)}`
+              : `FAILED ${r.seed}: ${r.diagnostic === undefined ? "" : humanLine(r.diagnostic as Diagnostic)}`
           )
         }
       }

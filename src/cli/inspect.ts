@@ -17,19 +17,22 @@
 import { Command, Options } from "@effect/cli"
 import type { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Option } from "effect"
-import { sealById } from "../composition/BundleCompiler.js"
-import type { CompiledNode } from "../composition/Compiled.js"
-import { loadPackage } from "../composition/ContentPackage.js"
-import type { CardInspection, EffectiveCardDefinition } from "../composition/Effective.js"
-import { appendEntry, CardLedger, emptyLedger, verifyLedger } from "../composition/ledger/Ledger.js"
-import { publish } from "../composition/Publication.js"
-import { resolveEffectiveCard } from "../composition/Resolver.js"
-import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
-import { makeDecoder } from "../kernel/Decode.js"
-import { readJsonFile } from "../kernel/JsonFile.js"
-import { cardOption, packagesOption } from "./assess.js"
-import { CommandExit, ExitCode } from "./Exit.js"
-import { humanLine, resultFormatOption } from "./Output.js"
+import {
+  appendEntry,
+  type CardfxError,
+  type CardInspection,
+  type CompiledNodeType as CompiledNode,
+  type ContentLoader,
+  type Diagnostic,
+  diagnostic,
+  type EffectiveCardDefinition,
+  type CardLedger,
+  errorFromDiagnostic,
+  resolveEffectiveCard,
+  sealById
+} from "../index.js"
+import { cardOption, loadRuntime, packagesOption, readLedger, requireCard } from "./assess.js"
+import { resultFormatOption } from "./Output.js"
 
 const withOption = Options.text("with").pipe(
   Options.repeated,
@@ -40,7 +43,6 @@ const ledgerOption = Options.file("ledger").pipe(
   Options.withDescription("A CardLedger JSON file (sealed entries) to start from.")
 )
 
-const decodeLedger = makeDecoder(CardLedger)
 
 /**
  * Where each component of an effective card came from: `base`, `base+patch:<entryIds>`
@@ -143,11 +145,8 @@ export const renderInspection = (i: CardInspection): Array<string> => {
   return lines
 }
 
-const failWith = (diagnostics: ReadonlyArray<Diagnostic>, format: "human" | "json"): Effect.Effect<never, CommandExit> =>
-  (format === "json"
-    ? Console.log(JSON.stringify({ ok: false, diagnostics }, null, 2))
-    : Effect.forEach(diagnostics, (d) => Console.log(humanLine(d)), { discard: true })
-  ).pipe(Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))))
+const firstError = (ds: ReadonlyArray<Diagnostic>): CardfxError =>
+  errorFromDiagnostic(ds.find((d) => d.severity === "error") ?? ds[0] ?? diagnostic("invalid_composition", "the card cannot be resolved"))
 
 /** Builds the inspection (pure once the packages and the ledger file are read). */
 export const inspect = (options: {
@@ -155,40 +154,17 @@ export const inspect = (options: {
   readonly cardId: string
   readonly upgrades: ReadonlyArray<string>
   readonly ledgerFile: string | undefined
-}): Effect.Effect<CardInspection, ReadonlyArray<Diagnostic>, FileSystem.FileSystem> =>
+}): Effect.Effect<CardInspection, CardfxError, FileSystem.FileSystem | ContentLoader> =>
   Effect.gen(function* () {
-    const loaded = yield* Effect.forEach(options.packages, loadPackage)
-    const loadDiagnostics = loaded.flatMap((l) => l.diagnostics.filter((d) => d.severity === "error"))
-    if (loadDiagnostics.length > 0) return yield* Effect.fail(loadDiagnostics)
-    const published = publish(loaded.flatMap((l) => (l.package === undefined ? [] : [l.package])))
-    const runtime = published.runtime
-    if (runtime === undefined) return yield* Effect.fail(published.diagnostics)
+    const runtime = yield* loadRuntime(options.packages)
+    yield* requireCard(runtime, options.cardId)
     const baseCard = runtime.cards.get(options.cardId)
-    if (baseCard === undefined)
-      return yield* Effect.fail([diagnostic("unknown_card", `no card ${options.cardId} is published`, { subject: options.cardId })])
-
-    let ledger = emptyLedger(options.cardId)
-    if (options.ledgerFile !== undefined) {
-      const doc = yield* readJsonFile(options.ledgerFile)
-      if (Either.isLeft(doc)) return yield* Effect.fail([doc.left])
-      const decoded = decodeLedger(doc.right.value, doc.right)
-      if (Either.isLeft(decoded)) return yield* Effect.fail(decoded.left)
-      const verified = verifyLedger(decoded.right)
-      if (Either.isLeft(verified)) return yield* Effect.fail(verified.left.map((d) => ({ ...d, file: options.ledgerFile })))
-      if (verified.right.cardId !== options.cardId)
-        return yield* Effect.fail([
-          diagnostic("invalid_composition", `the ledger belongs to card ${verified.right.cardId}, not ${options.cardId}`, {
-            file: options.ledgerFile,
-            path: "/cardId",
-            subject: verified.right.cardId
-          })
-        ])
-      ledger = verified.right
-    }
+    if (baseCard === undefined) return yield* Effect.fail(firstError([]))
+    let ledger: CardLedger = yield* readLedger(options.ledgerFile, options.cardId)
     const taken = new Set(ledger.entries.map((x) => x.entryId))
     for (const upgradeId of options.upgrades) {
       const sealed = sealById(runtime, upgradeId)
-      if (Either.isLeft(sealed)) return yield* Effect.fail(sealed.left)
+      if (Either.isLeft(sealed)) return yield* Effect.fail(firstError(sealed.left))
       let n = ledger.entries.length + 1
       while (taken.has(`e${n}`)) n++
       taken.add(`e${n}`)
@@ -196,11 +172,11 @@ export const inspect = (options: {
         entryId: `e${n}`,
         captured: { revision: ledger.revision, sequence: 0, step: 0 }
       })
-      if (Either.isLeft(next)) return yield* Effect.fail(next.left)
+      if (Either.isLeft(next)) return yield* Effect.fail(firstError(next.left))
       ledger = next.right
     }
     const effective = resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses })
-    if (Either.isLeft(effective)) return yield* Effect.fail(effective.left)
+    if (Either.isLeft(effective)) return yield* Effect.fail(firstError(effective.left))
     return { cardId: options.cardId, ledger, effectiveBase: effective.right, origins: componentOrigins(ledger, effective.right) }
   })
 
@@ -215,7 +191,7 @@ export const inspectCommand = Command.make(
         cardId: card,
         upgrades,
         ledgerFile: Option.getOrUndefined(ledger)
-      }).pipe(Effect.catchAll((ds) => failWith(ds, format)))
+      })
       if (format === "json") yield* Console.log(JSON.stringify({ ok: true, inspection }, null, 2))
       else for (const line of renderInspection(inspection)) yield* Console.log(line)
     })

@@ -34,17 +34,25 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Layer, Option } from "effect"
-import type { LedgerCommand } from "../composition/planner/Plan.js"
-import { CardTransformationPlanner } from "../composition/planner/Planner.js"
-import { CommandRequest, type CommandOutcome, LedgerStore, MAIN, outcomeJson, type VerifyReport } from "../composition/store/LedgerStore.js"
-import { hashCanonical } from "../kernel/Canonical.js"
-import { makeDecoder } from "../kernel/Decode.js"
-import { DEFAULT_STORE } from "../services/Cardfx.js"
-import type { Diagnostic } from "../kernel/Diagnostic.js"
-import { type CardfxError, diagnosticFromError } from "../kernel/Errors.js"
+import {
+  type CardfxError,
+  CardTransformationPlanner,
+  type CommandOutcome,
+  CommandRequest,
+  DEFAULT_STORE,
+  type Diagnostic,
+  errorFromDiagnostic,
+  hashCanonical,
+  type LedgerCommand,
+  LedgerStore,
+  MAIN,
+  makeDecoder,
+  outcomeJson,
+  type VerifyReport
+} from "../index.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { humanLine, resultFormatOption } from "./Output.js"
-import { activityOption, cardOption, failWith, loadRuntime, packagesOption, usage } from "./assess.js"
+import { activityOption, cardOption, loadRuntime, packagesOption, usage } from "./assess.js"
 
 const storeOption = Options.text("store").pipe(
   Options.withDefault(DEFAULT_STORE),
@@ -68,17 +76,14 @@ const commandIdOption = Options.text("command-id").pipe(
 
 type Format = "human" | "json"
 
-/** Runs a store program against `--store`; store errors print as diagnostics and exit 1. Only writers create the store. */
+/** Runs a store program against `--store`; store errors are typed errors the runner prints (exit 1). Only writers create the store. */
 const withStore = <A>(
   store: string,
-  format: Format,
+  _format: Format,
   mode: "read" | "write",
   program: Effect.Effect<A, CardfxError | CommandExit, LedgerStore | CardTransformationPlanner>
-): Effect.Effect<A, CommandExit> =>
-  program.pipe(
-    Effect.provide(Layer.provideMerge(CardTransformationPlanner.layer, LedgerStore.layerFor(store, { create: mode === "write" }))),
-    Effect.catchAll((e) => (e._tag === "CommandExit" ? Effect.fail(e) : failWith([diagnosticFromError(e)], format)))
-  )
+): Effect.Effect<A, CardfxError | CommandExit> =>
+  program.pipe(Effect.provide(Layer.provideMerge(CardTransformationPlanner.layer, LedgerStore.layerFor(store, { create: mode === "write" }))))
 
 const decodeRequest = makeDecoder(CommandRequest)
 
@@ -93,9 +98,14 @@ const renderOutcome = (o: CommandOutcome, command: LedgerCommand): Array<string>
   `${verb(o, command)}: ${o.commandId} on ${o.branch}/${o.instanceId} (${o.cardId})  revision ${o.revision}${o.sequence !== null ? `  sequence ${o.sequence}` : ""}`,
   ...(o.entryId !== null ? [`entry: ${o.entryId}`] : []),
   ...(o.fingerprint !== null ? [`fingerprint: ${o.fingerprint}`] : []),
-  ...(o.changedComponentIds.length > 0 ? [`changed components: ${o.changedComponentIds.join(", ")}`] : []),
-  ...o.diagnostics.map((d: Diagnostic) => humanLine(d))
+  ...(o.changedComponentIds.length > 0 ? [`changed components: ${o.changedComponentIds.join(", ")}`] : [])
 ]
+/** Human format: the outcome on stdout, its diagnostics on stderr. */
+const printOutcome = (o: CommandOutcome, command: LedgerCommand) =>
+  Effect.zipRight(
+    Effect.forEach(renderOutcome(o, command), (line) => Console.log(line), { discard: true }),
+    Effect.forEach(o.diagnostics, (d: Diagnostic) => Console.error(humanLine(d)), { discard: true })
+  )
 
 const commandOptions = {
   packages: packagesOption,
@@ -124,7 +134,7 @@ type CommandOptions = {
 const runCommand = (o: CommandOptions, command: LedgerCommand) =>
   Effect.gen(function* () {
     if (Option.isSome(o.expected) && o.expected.value < 0) return yield* usage("--expected-revision must be at least 0")
-    const runtime = yield* loadRuntime(o.packages).pipe(Effect.catchAll((ds) => failWith(ds, o.format)))
+    const runtime = yield* loadRuntime(o.packages)
     const instanceId = Option.getOrElse(o.instance, () => o.card)
     // Only what the user stated: the derived ID (and the request hash the store checks on a retry)
     // must not depend on anything read from the store, or a re-run after a commit would differ.
@@ -137,7 +147,8 @@ const runCommand = (o: CommandOptions, command: LedgerCommand) =>
       command
     }
     const decoded = decodeRequest({ commandId: Option.getOrElse(o.commandId, () => `cli-${hashCanonical(stated).slice(0, 16)}`), ...stated })
-    if (decoded._tag === "Left") return yield* failWith(decoded.left, o.format)
+    if (decoded._tag === "Left")
+      return yield* Effect.fail(errorFromDiagnostic(decoded.left[0] ?? { code: "invalid_id", severity: "error", message: "the request is not valid" }))
     const request = decoded.right
     return yield* withStore(
       o.store,
@@ -147,7 +158,7 @@ const runCommand = (o: CommandOptions, command: LedgerCommand) =>
         const planner = yield* CardTransformationPlanner
         const outcome = yield* planner.execute(runtime, request)
         if (o.format === "json") yield* Console.log(outcomeDocument(outcome))
-        else for (const line of renderOutcome(outcome, command)) yield* Console.log(line)
+        else yield* printOutcome(outcome, command)
         if (outcome.status !== "applied") return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
       })
     )
@@ -155,19 +166,19 @@ const runCommand = (o: CommandOptions, command: LedgerCommand) =>
 
 const applyCommand = Command.make(
   "apply",
-  { upgrade: Args.text({ name: "UPGRADE_ID" }), ...commandOptions },
+  { upgrade: Args.text({ name: "UPGRADE_ID" }).pipe(Args.withDescription("The transformation to apply.")), ...commandOptions },
   ({ upgrade, ...o }) => runCommand(o, { kind: "apply", upgradeId: upgrade })
 ).pipe(Command.withDescription("Apply a transformation to a card instance (sealed at apply time)."))
 
 const removeCommand = Command.make(
   "remove",
-  { entry: Args.text({ name: "ENTRY_ID" }), ...commandOptions },
+  { entry: Args.text({ name: "ENTRY_ID" }).pipe(Args.withDescription("The ledger entry to remove.")), ...commandOptions },
   ({ entry, ...o }) => runCommand(o, { kind: "remove", entryId: entry })
 ).pipe(Command.withDescription("Remove a ledger entry (rejected if another entry depends on it)."))
 
 const replaceCommand = Command.make(
   "replace",
-  { entry: Args.text({ name: "ENTRY_ID" }), with: Options.text("with").pipe(Options.withDescription("The replacing transformation.")), ...commandOptions },
+  { entry: Args.text({ name: "ENTRY_ID" }).pipe(Args.withDescription("The ledger entry to replace.")), with: Options.text("with").pipe(Options.withDescription("The replacing transformation.")), ...commandOptions },
   ({ entry, with: upgrade, ...o }) => runCommand(o, { kind: "replace", entryId: entry, upgradeId: upgrade })
 ).pipe(Command.withDescription("Replace a ledger entry by another transformation, keeping its position."))
 
@@ -251,7 +262,7 @@ const replayLedgerCommand = Command.make(
 const branchCommand = Command.make(
   "branch",
   {
-    name: Args.text({ name: "NAME" }).pipe(Args.optional),
+    name: Args.text({ name: "NAME" }).pipe(Args.optional, Args.withDescription("The branch to fork or discard (none: list the branches).")),
     from: Options.text("from").pipe(Options.withDefault(MAIN), Options.withDescription("The parent branch.")),
     at: Options.integer("at").pipe(Options.optional, Options.withDescription("Fork at this global sequence (default: now).")),
     discard: Options.boolean("discard").pipe(Options.withDescription("Discard the branch instead of creating it.")),
@@ -259,7 +270,10 @@ const branchCommand = Command.make(
     format: resultFormatOption
   },
   (o) =>
-    withStore(
+    // A usage mistake is reported before the store is opened (or found missing).
+    Option.isNone(o.name) && o.discard
+      ? usage("--discard needs a branch NAME")
+      : withStore(
       o.store,
       o.format,
       // Listing reads; forking and discarding write.

@@ -12,23 +12,31 @@
  * @since 0.1.0
  */
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Effect, Option } from "effect"
-import type { Diagnostic } from "../kernel/Diagnostic.js"
-import { renderEvent } from "../composition/executor/Render.js"
-import { runScenarioFile, type ScenarioReport } from "../composition/scenario/Runner.js"
-import { CommandExit, ExitCode } from "./Exit.js"
-import { humanLine, resultFormatOption } from "./Output.js"
+import { Console, Effect, Either, Option } from "effect"
+import {
+  type CardfxError,
+  type Diagnostic,
+  diagnostic,
+  documentKinds,
+  errorFromDiagnostic,
+  readJsonFile,
+  renderEvent,
+  runScenarioFile,
+  type ScenarioReport
+} from "../index.js"
+import { atLeastOne } from "./Exit.js"
+import { resultFormatOption } from "./Output.js"
 
 const scenarioArg = Args.text({ name: "SCENARIO" }).pipe(Args.withDescription("A scenario JSON file (top-level \"scenario\": 1)."))
 
 const seedOption = Options.integer("seed").pipe(
   Options.optional,
-  Options.withDescription("Seed of the scenario's random stream (overrides the file's seed).")
+  Options.withDescription("Seed of the scenario's random stream, an integer (default: the scenario file's seed).")
 )
 
 const timesOption = Options.integer("times").pipe(
   Options.withDefault(1),
-  Options.withDescription("Run N times from scratch; fail (nondeterminism) if any run differs in a single byte.")
+  Options.withDescription("Run N times from scratch (at least 1); fail (nondeterminism) if any run differs in a single byte.")
 )
 
 /** The human rendering of a report. */
@@ -54,11 +62,24 @@ export const renderReport = (report: ScenarioReport, runs: number): Array<string
   return lines
 }
 
-const fail = (diagnostics: ReadonlyArray<Diagnostic>, format: "human" | "json"): Effect.Effect<never, CommandExit> =>
-  (format === "json"
-    ? Console.log(JSON.stringify({ ok: false, diagnostics }, null, 2))
-    : Effect.forEach(diagnostics, (d) => Console.log(humanLine(d)), { discard: true })
-  ).pipe(Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))))
+const firstError = (ds: ReadonlyArray<Diagnostic>, file: string): CardfxError =>
+  errorFromDiagnostic(ds.find((d) => d.severity === "error") ?? ds[0] ?? diagnostic("schema_invalid", `${file} is not a valid scenario`, { file }))
+
+/**
+ * Everything `validate` checks about a scenario file, before running it: a
+ * regular file within the size cap, a valid scenario, package folders that
+ * exist, cards and transformations that are published (each with its line and column).
+ */
+export const checkScenarioFile = (file: string) =>
+  Effect.gen(function* () {
+    const doc = yield* readJsonFile(file)
+    if (Either.isLeft(doc)) return yield* Effect.fail(errorFromDiagnostic(doc.left))
+    const kind = documentKinds.find((k) => k.name === "scenario")
+    const own = kind === undefined ? [] : kind.validate(doc.right)
+    if (own.length > 0) return yield* Effect.fail(firstError(own, file))
+    const refs = kind?.references === undefined ? [] : yield* kind.references(doc.right)
+    if (refs.length > 0) return yield* Effect.fail(firstError(refs, file))
+  })
 
 /** The `run` subcommand. */
 export const runCommand = Command.make(
@@ -66,12 +87,10 @@ export const runCommand = Command.make(
   { scenario: scenarioArg, seed: seedOption, times: timesOption, format: resultFormatOption },
   ({ format, scenario, seed, times }) =>
     Effect.gen(function* () {
-      if (times < 1) {
-        yield* Console.error("cardfx: --times must be at least 1")
-        return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
-      }
+      yield* atLeastOne("--times", times)
+      yield* checkScenarioFile(scenario)
       const report = yield* runScenarioFile(scenario, { seed: Option.getOrUndefined(seed), times }).pipe(
-        Effect.catchAll((ds) => fail(ds, format))
+        Effect.mapError((ds) => firstError(ds, scenario))
       )
       if (format === "json") yield* Console.log(JSON.stringify({ ok: true, runs: times, report }, null, 2))
       else for (const line of renderReport(report, times)) yield* Console.log(line)

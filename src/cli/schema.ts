@@ -1,24 +1,35 @@
 /**
- * `cardfx schema --out DIR`: writes the JSON Schemas (draft-07) derived from
- * the Schemas, for editors (`"$schema": "./content.schema.json"`) and other tools.
+ * `cardfx schema --out DIR`: writes the JSON Schemas derived from the Schemas
+ * (each declares its draft and has an `$id`), for editors
+ * (`"$schema": "./content.schema.json"`) and other tools. The folder is
+ * checked (and created, one level) before anything is written.
  *
  * @since 0.1.0
  */
 import { Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect } from "effect"
-import { jsonSchemas } from "../JsonSchemas.js"
+import { diagnostic, errorFromDiagnostic, jsonSchemas } from "../index.js"
+import { resultFormatOption } from "./Output.js"
+import { prepareOutputFolder } from "./Paths.js"
 
-const out = Options.directory("out").pipe(Options.withDescription("Folder to write the *.schema.json files into."))
+const out = Options.text("out").pipe(
+  Options.withPseudoName("DIR"),
+  Options.withDescription("Folder to write the *.schema.json files into (created if its parent exists).")
+)
 
-export const schemaCommand = Command.make("schema", { out }, ({ out }) =>
+export const schemaCommand = Command.make("schema", { out, format: resultFormatOption }, ({ format, out }) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
-    yield* fs.makeDirectory(out, { recursive: true })
+    yield* prepareOutputFolder("--out", out)
+    const files: Array<string> = []
     for (const [name, schema] of Object.entries(jsonSchemas())) {
       const file = `${out.replace(/\/+$/, "")}/${name}.schema.json`
-      yield* fs.writeFileString(file, JSON.stringify(schema, null, 2) + "\n")
-      yield* Console.log(file)
+      yield* fs
+        .writeFileString(file, JSON.stringify(schema, null, 2) + "\n")
+        .pipe(Effect.mapError((e) => errorFromDiagnostic(diagnostic("file_unwritable", `cannot write ${file}: ${e.message}`, { file }))))
+      files.push(file)
     }
+    yield* Console.log(format === "json" ? JSON.stringify({ ok: true, files }, null, 2) : files.join("\n"))
   })
-).pipe(Command.withDescription("Write the JSON Schemas (draft-07) of every content format."))
+).pipe(Command.withDescription("Write the JSON Schemas of every content format (each with its draft and $id)."))

@@ -6,12 +6,15 @@
  */
 import { Args, Command } from "@effect/cli"
 import { Console, Effect } from "effect"
-import { documentKinds } from "../DocumentKinds.js"
-import { validatePaths } from "../Validation.js"
+import { documentKinds, validatePaths } from "../index.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { humanLine } from "./Output.js"
+import { dataDir } from "./Paths.js"
 
-const data = Args.text({ name: "DATA" }).pipe(Args.withDefault("data"), Args.withDescription("The content folder (default: data)."))
+const data = Args.text({ name: "DATA" }).pipe(
+  Args.withDefault(dataDir),
+  Args.withDescription("The content folder (default: the data/ folder of the installed package).")
+)
 
 export const startCommand = Command.make("start", { data }, ({ data }) =>
   Effect.gen(function* () {
@@ -29,7 +32,7 @@ export const startCommand = Command.make("start", { data }, ({ data }) =>
       if (ids.length > 0) yield* Console.log(`    transformations: ${ids.join(", ")}`)
     }
     for (const d of report.documents) yield* Console.log(`  ${d.kind}: ${d.file}`)
-    for (const d of report.diagnostics) yield* Console.log(humanLine(d))
+    for (const d of report.diagnostics) yield* Console.error(humanLine(d))
     const errors = report.diagnostics.filter((d) => d.severity === "error").length
     yield* Console.log(`${errors === 0 ? "ok" : "failed"}: ${report.files} file(s) validated, ${errors} error(s)`)
     if (errors > 0) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))

@@ -11,7 +11,7 @@ import { FileSystem } from "@effect/platform"
 import { Context, Effect, Either, Layer } from "effect"
 import { diagnostic } from "../kernel/Diagnostic.js"
 import { type CardfxError, errorFromDiagnostic } from "../kernel/Errors.js"
-import { parseJson } from "../kernel/Json.js"
+import { readJsonFile } from "../kernel/JsonFile.js"
 import { type Engine, makeEngine } from "./engine/Engine.js"
 import type { StarterDeck } from "./Schema.js"
 import { type DeckValidation, validateDeck } from "./Validate.js"
@@ -29,12 +29,10 @@ export class HallyuHex extends Context.Tag("cardfx/HallyuHex")<HallyuHex, Hallyu
 
 export const make = (fs: FileSystem.FileSystem): HallyuHexService => {
   const validateFile = (file: string): Effect.Effect<DeckValidation, CardfxError> =>
-    fs.readFile(file).pipe(
-      Effect.mapError((e) => errorFromDiagnostic(diagnostic("file_unreadable", `cannot read ${file}: ${e.message}`, { file }))),
-      Effect.flatMap((bytes) => {
-        const doc = parseJson(bytes, { file })
-        return Either.isLeft(doc) ? Effect.fail(errorFromDiagnostic(doc.left)) : Effect.succeed(validateDeck(doc.right))
-      })
+    // A regular file within the size cap, checked before a byte is read (never /dev/zero or a FIFO).
+    readJsonFile(file).pipe(
+      Effect.provideService(FileSystem.FileSystem, fs),
+      Effect.flatMap((doc) => (Either.isLeft(doc) ? Effect.fail(errorFromDiagnostic(doc.left)) : Effect.succeed(validateDeck(doc.right))))
     )
   const loadDeck = (file: string): Effect.Effect<StarterDeck, CardfxError> =>
     Effect.flatMap(validateFile(file), (v) => {

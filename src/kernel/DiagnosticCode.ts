@@ -117,6 +117,8 @@ const table = {
 
   // ---- command line ----
   usage_error: { tag: "UsageError", domain: "cli", meaning: "The command line is not valid for this command." },
+  file_unwritable: { tag: "FileUnwritable", domain: "cli", meaning: "An output file or folder (--out, --log) cannot be written." },
+  internal_error: { tag: "InternalError", domain: "cli", meaning: "A defect in cardfx itself (exit 70); please report it." },
 
   // ---- scale-out (worker pools, cluster) ----
   simulation_split: { tag: "SimulationSplit", domain: "scale", meaning: "Partial simulation results do not cover adjacent game ranges of one seed." },

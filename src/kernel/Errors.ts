@@ -173,6 +173,10 @@ export class GameOver extends Schema.TaggedError<GameOver>()("GameOver", { code:
 export class ReplayIncomplete extends Schema.TaggedError<ReplayIncomplete>()("ReplayIncomplete", { code: Schema.tag("replay_incomplete"), ...fields }) {}
 /** `usage_error`: The command line is not valid for this command. */
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { code: Schema.tag("usage_error"), ...fields }) {}
+/** `file_unwritable`: An output file or folder (--out, --log) cannot be written. */
+export class FileUnwritable extends Schema.TaggedError<FileUnwritable>()("FileUnwritable", { code: Schema.tag("file_unwritable"), ...fields }) {}
+/** `internal_error`: A defect in cardfx itself (exit 70); please report it. */
+export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", { code: Schema.tag("internal_error"), ...fields }) {}
 /** `simulation_split`: Partial simulation results do not cover adjacent game ranges of one seed. */
 export class SimulationSplit extends Schema.TaggedError<SimulationSplit>()("SimulationSplit", { code: Schema.tag("simulation_split"), ...fields }) {}
 /** `worker_failed`: A worker thread or cluster runner failed or died before answering. */
@@ -259,6 +263,8 @@ export const errorClassByCode = {
   game_over: GameOver,
   replay_incomplete: ReplayIncomplete,
   usage_error: UsageError,
+  file_unwritable: FileUnwritable,
+  internal_error: InternalError,
   simulation_split: SimulationSplit,
   worker_failed: WorkerFailed
 } as const satisfies { readonly [C in DiagnosticCode]: unknown }

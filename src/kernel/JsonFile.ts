@@ -16,6 +16,16 @@ import { compareOrdinal } from "./Ordinal.js"
 const unreadable = (file: string, reason: string): Diagnostic =>
   diagnostic("file_unreadable", `cannot read ${file}: ${reason}`, { file, path: "" })
 
+/** A platform error as a short reason, said once ("no such file or folder"), not the errno text twice. */
+export const fsReason = (e: { readonly message: string; readonly reason?: string }): string =>
+  e.reason === "NotFound"
+    ? "no such file or folder"
+    : e.reason === "PermissionDenied"
+      ? "permission denied"
+      : e.reason === "BadResource"
+        ? "not a readable file"
+        : e.message.replace(/^.*?: [A-Z]+: /, "")
+
 /** Reads and parses one JSON file. */
 export const readJsonFile = (
   file: string,
@@ -24,13 +34,13 @@ export const readJsonFile = (
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const info = yield* Effect.either(fs.stat(file))
-    if (Either.isLeft(info)) return Either.left(unreadable(file, info.left.message))
+    if (Either.isLeft(info)) return Either.left(unreadable(file, fsReason(info.left)))
     if (info.right.type !== "File") return Either.left(unreadable(file, "not a regular file"))
     const max = options.maxBytes ?? Limits.inputBytes
     const size = Number(info.right.size)
     if (size > max) return Either.left(tooLarge(size, max, file))
     const bytes = yield* Effect.either(fs.readFile(file))
-    if (Either.isLeft(bytes)) return Either.left(unreadable(file, bytes.left.message))
+    if (Either.isLeft(bytes)) return Either.left(unreadable(file, fsReason(bytes.left)))
     return parseJson(bytes.right, { ...options, file })
   })
 

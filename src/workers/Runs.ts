@@ -160,7 +160,7 @@ export const runFuzzJob = (job: FuzzJob): Effect.Effect<FuzzReport, Diagnostic> 
  */
 export const validateWithWorkers = (
   paths: ReadonlyArray<string>,
-  o: { readonly workers: number; readonly onProgress?: OnProgress }
+  o: { readonly workers: number; readonly includeHidden?: boolean; readonly onProgress?: OnProgress }
 ): Effect.Effect<ValidationReport, Diagnostic, FileSystem.FileSystem> =>
   Effect.flatMap(Effect.context<FileSystem.FileSystem>(), (context) => {
     const validateFiles = (files: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<FileValidation>, Diagnostic> => {
@@ -182,5 +182,5 @@ export const validateWithWorkers = (
       )
       return Effect.map(withWorkers(o.workers, ranges.length, local, pooled), (answers) => answers.flat())
     }
-    return validatePaths(paths, documentKinds, { validateFiles })
+    return validatePaths(paths, documentKinds, { validateFiles, includeHidden: o.includeHidden ?? false })
   })

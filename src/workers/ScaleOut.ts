@@ -32,7 +32,10 @@ export interface ScaleOutService {
     readonly onProgress?: OnProgress
   }) => Effect.Effect<SimulationRun, CardfxError>
   /** `validatePaths` with standalone files validated on `workers` threads; the same report for any number. */
-  readonly validate: (paths: ReadonlyArray<string>, o?: { readonly workers?: number; readonly onProgress?: OnProgress }) => Effect.Effect<ValidationReport, CardfxError>
+  readonly validate: (
+    paths: ReadonlyArray<string>,
+    o?: { readonly workers?: number; readonly includeHidden?: boolean; readonly onProgress?: OnProgress }
+  ) => Effect.Effect<ValidationReport, CardfxError>
   /**
    * A fuzz campaign; `deckFile` and `packageDirs` are where workers read the
    * same deck and packages `options` holds.
@@ -68,7 +71,10 @@ export const make = (fs: FileSystem.FileSystem): ScaleOutService => {
         }).pipe(Effect.mapError(errorFromDiagnostic))
       }),
     validate: (paths, o) =>
-      validateWithWorkers(paths, { workers: o?.workers ?? defaultWorkers(), ...(o?.onProgress !== undefined ? { onProgress: o.onProgress } : {}) }).pipe(
+      validateWithWorkers(paths, {
+        workers: o?.workers ?? defaultWorkers(),
+        includeHidden: o?.includeHidden ?? false,
+        ...(o?.onProgress !== undefined ? { onProgress: o.onProgress } : {}) }).pipe(
         Effect.mapError(errorFromDiagnostic),
         Effect.provideService(FileSystem.FileSystem, fs)
       ),

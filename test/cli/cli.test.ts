@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { Ajv } from "ajv"
 import { describe, expect, it } from "vitest"
 import { writeTree } from "../support/tmp.js"
 
@@ -31,7 +32,8 @@ describe("cardfx validate", () => {
     const root = writeTree({ "deck/other.json": `{\n  "x": 1,\n  "x": 2\n}` })
     const human = cardfx("validate", root)
     expect(human.code).toBe(1)
-    expect(human.stdout).toContain(`${root}/deck/other.json:3:3 duplicate_key the key "x" appears more than once (at /x)`)
+    expect(human.stderr).toBe(`${root}/deck/other.json:3:3 duplicate_key the key "x" appears more than once (at /x)\n`)
+    expect(human.stdout).toBe("failed: 1 file(s), 1 error(s), 0 warning(s)\n")
     const json = cardfx("validate", root, "--format", "json")
     expect(json.code).toBe(1)
     expect(JSON.parse(json.stdout)).toEqual({
@@ -67,6 +69,18 @@ describe("cardfx validate", () => {
     expect(negative.code).toBe(2)
     expect(negative.stderr).toContain("usage_error")
   })
+
+  it("skips node_modules and dot-folders unless --include-hidden; recognizes the JSON Schemas cardfx schema writes", () => {
+    const root = writeTree({ "node_modules/x/bad.json": "{", ".git/bad.json": "{", "ok.md": "# doc" })
+    expect(cardfx("validate", root).code).toBe(0)
+    const hidden = cardfx("validate", root, "--include-hidden", "--format", "json")
+    expect(hidden.code).toBe(1)
+    expect((JSON.parse(hidden.stdout) as { diagnostics: Array<unknown> }).diagnostics).toHaveLength(2)
+    const out = mkdtempSync(join(tmpdir(), "cardfx-schema-"))
+    expect(cardfx("schema", "--out", out).code).toBe(0)
+    const v = cardfx("validate", out, "--format", "json")
+    expect(JSON.parse(v.stdout)).toEqual({ ok: true, files: 4, diagnostics: [] })
+  })
 })
 
 describe("cardfx schema and start", () => {
@@ -81,8 +95,15 @@ describe("cardfx schema and start", () => {
       "scenario.schema.json"
     ])
     for (const f of readdirSync(out)) {
-      const s = JSON.parse(readFileSync(join(out, f), "utf8")) as { $schema: string }
+      const s = JSON.parse(readFileSync(join(out, f), "utf8")) as { $schema: string; $id: string }
       expect(s.$schema).toBe("http://json-schema.org/draft-07/schema#")
+      expect(s.$id).toBe(`https://cardfx.dev/schemas/${f}`)
+      expect(JSON.stringify(s)).not.toContain('"$defs"')
+      // Ajv's default class is draft-07; strict mode throws on any strict-mode problem instead of logging it.
+      const warnings: Array<unknown> = []
+      const ajv = new Ajv({ strict: true, logger: { log: () => {}, warn: (...w: Array<unknown>) => warnings.push(w), error: (...w: Array<unknown>) => warnings.push(w) } })
+      expect(() => ajv.compile(s)).not.toThrow()
+      expect({ f, warnings }).toEqual({ f, warnings: [] })
     }
   })
 
@@ -90,7 +111,7 @@ describe("cardfx schema and start", () => {
     const r = cardfx("start")
     expect(r.code).toBe(0)
     expect(r.stdout).toContain("package heroscript.base@1.0.0 (engine 17)")
-    expect(r.stdout).toContain("Hallyu Hex deck: data/hallyu-hex/starter-deck.v0.json")
+    expect(r.stdout).toMatch(/Hallyu Hex deck: \S*data\/hallyu-hex\/starter-deck\.v0\.json/)
     expect(r.stdout).toMatch(/ok: \d+ file\(s\) validated, 0 error\(s\)/)
   })
 })

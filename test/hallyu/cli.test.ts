@@ -15,8 +15,10 @@ describe("cardfx hhx explain", () => {
     expect(r.out).toContain("rules_text: Deal 4 damage to your opponent. If any of it is prevented, your opponent loses 2 Composure instead.")
     expect(r.out).toContain("generated: When cast (windows: main): deal 4 damage to your opponent; if any of it is prevented, your opponent loses 2 Composure instead.")
   })
-  it("an unknown card code is a usage error (exit 2); a broken deck is exit 1 with located diagnostics", async () => {
-    expect((await cli(hhxCommand, "explain", "HHX-PROTO-099")).code).toBe(2)
+  it("an unknown card code is unknown_card (exit 1, as for inspect); a broken deck is exit 1 with located diagnostics", async () => {
+    const unknown = await cli(hhxCommand, "explain", "HHX-PROTO-099")
+    expect(unknown.code).toBe(1)
+    expect(unknown.err).toMatch(/unknown_card no card with code or ID HHX-PROTO-099/)
     const dir = tempDir("hhx-")
     const bad = join(dir, "deck.json")
     writeFileSync(bad, readFileSync("data/hallyu-hex/starter-deck.v0.json", "utf8").replace('"draw-failed",', '"draw-fail",'))

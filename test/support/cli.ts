@@ -1,11 +1,17 @@
-/** Test support: run one @effect/cli command in-process, capturing its output and exit code. */
+/**
+ * Test support: run one @effect/cli command in-process exactly as the `cardfx`
+ * bin does (the same `runCardfx`: usage checks, error rendering, exit codes —
+ * a defect is 70 here as in the bin, never mistaken for a usage error).
+ */
 import { Command } from "@effect/cli"
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import { Effect, Exit } from "effect"
+import { Effect } from "effect"
 import { vi } from "vitest"
+import { rootCommand, runCardfx } from "../../src/cli/Cli.js"
+import type { AnyCommand } from "../../src/cli/commands.js"
 
 export interface CliResult {
-  /** 0, the `exitCode` of a `CommandExit` failure, or 2 for any other failure (a usage error). */
+  /** The exit code the bin would set: 0, 1, 2, 70 or 130. */
   readonly code: number
   /** What went to stdout (console.log). */
   readonly out: string
@@ -15,8 +21,15 @@ export interface CliResult {
   readonly all: string
 }
 
-/** Runs `command` with `args` as `cardfx` would. */
+/** Runs `command` (mounted under `cardfx`) with `args` as `cardfx NAME ...args` would. */
 export const runCli = async (command: unknown, ...args: ReadonlyArray<string>): Promise<CliResult> => {
+  const cmd = command as AnyCommand
+  const [name] = [...Command.getNames(cmd)]
+  return runArgs(rootCommand([cmd]), [name ?? "", ...args])
+}
+
+/** Runs a root command with a full command line (without `node cardfx`). */
+export const runArgs = async (root: AnyCommand, argv: ReadonlyArray<string>): Promise<CliResult> => {
   const out: Array<string> = []
   const err: Array<string> = []
   const all: Array<string> = []
@@ -27,11 +40,11 @@ export const runCli = async (command: unknown, ...args: ReadonlyArray<string>): 
   }
   const log = vi.spyOn(globalThis.console, "log").mockImplementation(capture(out))
   const error = vi.spyOn(globalThis.console, "error").mockImplementation(capture(err))
-  const run = Command.run(command as Command.Command<string, never, unknown, unknown>, { name: "cardfx", version: "test" })
-  const exit = await Effect.runPromiseExit(run(["node", "cardfx", ...args]).pipe(Effect.provide(NodeContext.layer)))
-  log.mockRestore()
-  error.mockRestore()
-  const failure = Exit.isFailure(exit) && exit.cause._tag === "Fail" ? (exit.cause.error as { exitCode?: unknown }) : undefined
-  const code = Exit.isSuccess(exit) ? 0 : typeof failure?.exitCode === "number" ? failure.exitCode : 2
-  return { code, out: out.join("\n"), err: err.join("\n"), all: all.join("\n") }
+  try {
+    const code = await Effect.runPromise(runCardfx(root, argv).pipe(Effect.provide(NodeContext.layer)))
+    return { code, out: out.join("\n"), err: err.join("\n"), all: all.join("\n") }
+  } finally {
+    log.mockRestore()
+    error.mockRestore()
+  }
 }

@@ -2,41 +2,23 @@
  * The assess, ledger and discover commands, run in-process through @effect/cli
  * with the real file system and a real SQLite store file.
  */
-import { Command } from "@effect/cli"
-import { NodeContext } from "@effect/platform-node"
-import { Cause, Effect, Exit, Option } from "effect"
-import { afterAll, describe, expect, it, vi } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
 import { assessCommand } from "../../../src/cli/assess.js"
+import { rootCommand } from "../../../src/cli/Cli.js"
 import { discoverCommand } from "../../../src/cli/discover.js"
 import { ledgerCommand } from "../../../src/cli/ledger.js"
+import { runArgs } from "../../support/cli.js"
 import { BASE, tempDir } from "../store/support.js"
 
-const cli = Command.run(Command.make("cardfx").pipe(Command.withSubcommands([assessCommand, ledgerCommand, discoverCommand])), {
-  name: "cardfx",
-  version: "0.0.0"
-})
+const root = rootCommand([assessCommand, ledgerCommand, discoverCommand] as unknown as Parameters<typeof rootCommand>[0])
 
 const tmp = tempDir("cli")
 afterAll(() => tmp.cleanup())
 
-/** Runs the CLI; returns stdout lines and the exit code main.ts would set (0, CommandExit's, or 2 for validation errors). */
+/** Runs the CLI in-process as the bin does; stdout and the exit code. */
 const run = async (...args: ReadonlyArray<string>): Promise<{ out: string; code: number }> => {
-  const lines: Array<string> = []
-  const log = vi.spyOn(console, "log").mockImplementation((...xs: Array<unknown>) => {
-    lines.push(xs.map(String).join(" "))
-  })
-  const err = vi.spyOn(console, "error").mockImplementation(() => {})
-  try {
-    const exit = await Effect.runPromiseExit(cli(["node", "cardfx", ...args]).pipe(Effect.provide(NodeContext.layer)))
-    if (Exit.isSuccess(exit)) return { out: lines.join("\n"), code: 0 }
-    const f = Cause.failureOption(exit.cause)
-    const e = Option.getOrUndefined(f) as { _tag?: string; exitCode?: number } | undefined
-    if (process.env.DBG) console.warn(JSON.stringify(e))
-    return { out: lines.join("\n"), code: e?._tag === "CommandExit" ? Number(e.exitCode) : 2 }
-  } finally {
-    log.mockRestore()
-    err.mockRestore()
-  }
+  const r = await runArgs(root, args)
+  return { out: r.out, code: r.code }
 }
 
 describe("cardfx assess", () => {
@@ -107,6 +89,8 @@ describe("cardfx ledger and discover", () => {
     ])
     const human = await run("discover", "--package", BASE, "--card", "basic_attack", "--activity", "journey_opportunity")
     expect(human.out).toContain("not_authorized")
-    expect((await run("discover", "--package", BASE, "--card", "basic_attack")).code).toBe(2)
+    // --activity defaults to canonical_command, as for assess and ledger.
+    expect((await run("discover", "--package", BASE, "--card", "basic_attack")).code).toBe(0)
+    expect((await run("discover", "--package", BASE, "--card", "no_such_card")).code).toBe(1)
   })
 })

@@ -1,0 +1,118 @@
+/**
+ * The one contract every `cardfx` command follows, in one place: the bin
+ * (`main.ts`) and the in-process test runner both call {@link runCardfx}.
+ *
+ * - Exit codes: 0 ok; 1 content diagnostics, a rejected command or an
+ *   environment problem (a typed error with its code); 2 usage errors
+ *   (`usage_error`); 70 a defect (`internal_error`); 130 interrupted.
+ * - Streams: with `--format json` stdout holds exactly one JSON document, on
+ *   success and on failure (`{"ok": false, "diagnostics": [...]}`), stderr
+ *   nothing from the contract; in human format results go to stdout and every
+ *   diagnostic, usage error and defect to stderr, one line each.
+ * - Usage errors: `cardfx CMD: usage_error MESSAGE (see 'cardfx CMD --help')`,
+ *   checked from the command spec before anything runs.
+ * - Errors: a command fails with the services' typed errors (`CardfxError`)
+ *   or with `CommandExit` after printing a report; nothing else reaches the
+ *   user but a one-line `internal_error`.
+ *
+ * @since 0.1.0
+ */
+import { type Command, CommandDescriptor, CliConfig, ValidationError } from "@effect/cli"
+import type { CliApp } from "@effect/cli/CliApp"
+import { Command as Cmd } from "@effect/cli"
+import { Cause, Console, Effect, Either, Layer, Option } from "effect"
+import { ContentLoader, type Diagnostic, diagnostic, diagnosticFromError, hallyuHexLayer, isCardfxError, scaleOutLayer } from "../index.js"
+import { ExitCode } from "./Exit.js"
+import { renderHelp } from "./Help.js"
+import { humanLine } from "./Output.js"
+import { type CommandSpec, docText, specOf } from "./Spec.js"
+import { check, formatOf } from "./Usage.js"
+
+/** The version `--version` prints. */
+export const VERSION = "0.1.0"
+
+type Root = Command.Command<string, never, unknown, unknown>
+
+/** A command line failure as a one-line human message: `cardfx CMD: usage_error ...`. */
+const usageLine = (path: ReadonlyArray<string>, message: string): string => {
+  const name = ["cardfx", ...path].join(" ")
+  return `${name}: usage_error ${message} (see '${name} --help')`
+}
+
+const jsonFailure = (diagnostics: ReadonlyArray<Diagnostic>): string => JSON.stringify({ ok: false, diagnostics }, null, 2)
+
+/** Prints a diagnostic the contract's way for the format. */
+const report = (format: string, d: Diagnostic, path: ReadonlyArray<string>): Effect.Effect<void> =>
+  format === "json"
+    ? Console.log(jsonFailure([d]))
+    : Console.error(
+        d.code === "usage_error" && d.file === undefined
+          ? usageLine(path, d.message)
+          : d.file === undefined
+            ? `${["cardfx", ...path].join(" ")}: ${humanLine(d).replace(/^<input> /, "")}`
+            : humanLine(d)
+      )
+
+const usage = (format: string, path: ReadonlyArray<string>, message: string): Effect.Effect<number> =>
+  Effect.as(report(format, diagnostic("usage_error", message), path), ExitCode.usage)
+
+const oneLine = (s: string): string => s.replace(/\s*\n\s*/g, "; ").trim()
+
+/** The exit code of a failed command, having printed what the contract says. */
+const onFailure = (cause: Cause.Cause<unknown>, format: string, spec: CommandSpec): Effect.Effect<number> => {
+  if (Cause.isInterruptedOnly(cause)) return Effect.succeed(130)
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure)) {
+    const e = failure.value
+    if (typeof e === "object" && e !== null && "_tag" in e && e._tag === "CommandExit" && "exitCode" in e)
+      return Effect.succeed(Number(e.exitCode))
+    if (isCardfxError(e)) {
+      const d = diagnosticFromError(e)
+      return Effect.as(report(format, d, spec.path), d.code === "usage_error" ? ExitCode.usage : ExitCode.contentErrors)
+    }
+    if (ValidationError.isValidationError(e)) return usage(format, spec.path, oneLine(docText(e.error)))
+  }
+  const squashed = Cause.squash(cause)
+  const message = oneLine(squashed instanceof Error ? `${squashed.name}: ${squashed.message}` : String(squashed))
+  const d = diagnostic("internal_error", `internal error (a defect in cardfx, please report it): ${message}`)
+  return Effect.as(format === "json" ? Console.log(jsonFailure([d])) : Console.error(`cardfx: ${d.code} ${d.message}`), ExitCode.internal)
+}
+
+/**
+ * Runs `cardfx` with a command line (without `node cardfx`) and returns its
+ * exit code; never fails. `root` is the `cardfx` command with its subcommands.
+ */
+export const runCardfx = (
+  root: Root,
+  argv: ReadonlyArray<string>
+): Effect.Effect<number, never, CliApp.Environment> =>
+  Effect.suspend(() => {
+    const spec = specOf(root)
+    const format = formatOf(argv)
+    const checked = check(spec, argv)
+    if (Either.isLeft(checked)) return usage(format, checked.left.path, checked.left.message)
+    const request = checked.right
+    if (request._tag === "Version") return Effect.as(Console.log(`cardfx ${VERSION}`), ExitCode.ok)
+    if (request._tag === "Help") return Effect.as(Console.log(renderHelp(request.spec, VERSION)), ExitCode.ok)
+    const line = ["cardfx", ...argv]
+    // Parse first without running, so @effect/cli's own messages never print in a second style.
+    return CommandDescriptor.parse(root.descriptor, line, CliConfig.defaultConfig).pipe(
+      Effect.matchEffect({
+        onFailure: (e) => usage(format, request.spec.path, oneLine(docText(e.error))),
+        onSuccess: () =>
+          Cmd.run(root, { name: "cardfx", version: VERSION })(["node", ...line]).pipe(
+            // The public services a command uses, over the platform's file system.
+            Effect.provide(Layer.mergeAll(ContentLoader.layer, hallyuHexLayer, scaleOutLayer)),
+            Effect.as(ExitCode.ok as number),
+            Effect.catchAllCause((cause) => onFailure(cause, format, request.spec))
+          )
+      })
+    )
+  }).pipe(Effect.catchAllCause((cause) => onFailure(cause, formatOf(argv), { path: [], description: "", options: [], args: [], subcommands: [] })))
+
+/** The root `cardfx` command over a list of subcommands. */
+export const rootCommand = (subcommands: ReadonlyArray<Command.Command<string, never, unknown, unknown>>): Root =>
+  Cmd.make("cardfx").pipe(
+    Cmd.withDescription("a typed card-effect engine (composition core, engine version 17; Hallyu Hex)."),
+    Cmd.withSubcommands(subcommands as unknown as [Root, ...Array<Root>])
+  ) as unknown as Root
