@@ -59,3 +59,6 @@ export * from "./JsonSchemas.js"
 export * from "./services/Catalog.js"
 export * from "./services/CardCompiler.js"
 export * from "./services/Cardfx.js"
+
+// ---- the HTTP API's documents (the server and the typed client `cardfx/client` use the same Schemas)
+export * from "./server/Documents.js"

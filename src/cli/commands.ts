@@ -11,6 +11,7 @@ import { inspectCommand } from "./inspect.js"
 import { ledgerCommand } from "./ledger.js"
 import { runCommand } from "./run.js"
 import { schemaCommand } from "./schema.js"
+import { serveCommand } from "./serve.js"
 import { startCommand } from "./start.js"
 import { validateCommand } from "./validate.js"
 
@@ -26,5 +27,6 @@ export const commands = [
   hhxCommand,
   simulateCommand,
   replayCommand,
-  fuzzCommand
+  fuzzCommand,
+  serveCommand
 ] as const

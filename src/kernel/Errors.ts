@@ -173,6 +173,28 @@ export class GameOver extends Schema.TaggedError<GameOver>()("GameOver", { code:
 export class ReplayIncomplete extends Schema.TaggedError<ReplayIncomplete>()("ReplayIncomplete", { code: Schema.tag("replay_incomplete"), ...fields }) {}
 /** `usage_error`: The command line is not valid for this command. */
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { code: Schema.tag("usage_error"), ...fields }) {}
+/** `unauthorized`: A mutating request has no Authorization: Bearer token. */
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", { code: Schema.tag("unauthorized"), ...fields }) {}
+/** `forbidden`: The request's bearer token is not the server's token. */
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", { code: Schema.tag("forbidden"), ...fields }) {}
+/** `unknown_route`: No endpoint has this method and path. */
+export class UnknownRoute extends Schema.TaggedError<UnknownRoute>()("UnknownRoute", { code: Schema.tag("unknown_route"), ...fields }) {}
+/** `unknown_instance`: No stored card instance has this ID on the branch. */
+export class UnknownInstance extends Schema.TaggedError<UnknownInstance>()("UnknownInstance", { code: Schema.tag("unknown_instance"), ...fields }) {}
+/** `unknown_game`: No Hallyu Hex game has this ID. */
+export class UnknownGame extends Schema.TaggedError<UnknownGame>()("UnknownGame", { code: Schema.tag("unknown_game"), ...fields }) {}
+/** `body_too_large`: The request body is larger than the server's body cap. */
+export class BodyTooLarge extends Schema.TaggedError<BodyTooLarge>()("BodyTooLarge", { code: Schema.tag("body_too_large"), ...fields }) {}
+/** `request_timeout`: The request body or its handling took longer than the server's timeout. */
+export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", { code: Schema.tag("request_timeout"), ...fields }) {}
+/** `step_conflict`: An action's expectedStep is not the game's current step. */
+export class StepConflict extends Schema.TaggedError<StepConflict>()("StepConflict", { code: Schema.tag("step_conflict"), ...fields }) {}
+/** `reload_rejected`: New content would break stored instances; the old runtime is kept. */
+export class ReloadRejected extends Schema.TaggedError<ReloadRejected>()("ReloadRejected", { code: Schema.tag("reload_rejected"), ...fields }) {}
+/** `unavailable`: The server is shutting down and takes no new request. */
+export class Unavailable extends Schema.TaggedError<Unavailable>()("Unavailable", { code: Schema.tag("unavailable"), ...fields }) {}
+/** `internal_error`: An unexpected defect; reported without its stack trace. */
+export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", { code: Schema.tag("internal_error"), ...fields }) {}
 
 /** The error class of every code. */
 export const errorClassByCode = {
@@ -254,7 +276,18 @@ export const errorClassByCode = {
   illegal_action: IllegalAction,
   game_over: GameOver,
   replay_incomplete: ReplayIncomplete,
-  usage_error: UsageError
+  usage_error: UsageError,
+  unauthorized: Unauthorized,
+  forbidden: Forbidden,
+  unknown_route: UnknownRoute,
+  unknown_instance: UnknownInstance,
+  unknown_game: UnknownGame,
+  body_too_large: BodyTooLarge,
+  request_timeout: RequestTimeout,
+  step_conflict: StepConflict,
+  reload_rejected: ReloadRejected,
+  unavailable: Unavailable,
+  internal_error: InternalError
 } as const satisfies { readonly [C in DiagnosticCode]: unknown }
 
 /** The union of every cardfx error. */
