@@ -46,7 +46,22 @@ import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
 import { type DiagnosticCode, httpStatusOf } from "../kernel/DiagnosticCode.js"
 import { parseJson, toPointer } from "../kernel/Json.js"
 import { ContentLoader, LiveCatalog } from "../services/Catalog.js"
-import { apiError, Authorization, CardfxApi, Forbidden, Unauthorized } from "./Api.js"
+import {
+  type ApiError,
+  apiError,
+  Authorization,
+  BadRequest,
+  CardfxApi,
+  Conflict,
+  Forbidden,
+  InternalError,
+  NotFound,
+  PayloadTooLarge,
+  RequestTimeout,
+  Unauthorized,
+  Unavailable,
+  Unprocessable
+} from "./Api.js"
 import { GameStore } from "./GameStore.js"
 import { Games } from "./Games.js"
 import { HandlersLive, ServedPackages } from "./Handlers.js"
@@ -193,19 +208,32 @@ const decodeDiagnostics = (e: HttpApiError.HttpApiDecodeError): Array<Diagnostic
           : diagnostic("schema_invalid", `${toPointer(i.path) || "the body"}: ${i.message}`, { path: toPointer(i.path) })
       )
 
-/** Decode failures, unknown routes and defects as the API's own error bodies. */
+const apiErrorClasses = [BadRequest, Unauthorized, Forbidden, NotFound, RequestTimeout, Conflict, PayloadTooLarge, Unprocessable, InternalError, Unavailable]
+const isApiError = (u: unknown): u is ApiError => apiErrorClasses.some((C) => u instanceof C)
+
+/**
+ * An error as its response: the status is the table's status of the code.
+ * (Written here rather than by the API's error-union encoder: the ten error
+ * classes share one body shape, and the union would encode every one of
+ * them with the first class's status.)
+ */
+const bodyOf = (e: ApiError) =>
+  HttpServerResponse.unsafeJson({ code: e.code, message: e.message, diagnostics: e.diagnostics }, { status: httpStatusOf(e.code) })
+
+/** Decode failures, unknown routes, handler errors and defects as the API's own error bodies. */
 const translateErrors = HttpApiBuilder.middleware(CardfxApi, (app) =>
   Effect.catchAllCause(app, (cause) => {
     const failure = Cause.failureOption(cause)
     if (Option.isSome(failure)) {
       const e: unknown = failure.value
-      if (e instanceof HttpApiError.HttpApiDecodeError) return Effect.fail(apiError(decodeDiagnostics(e)))
+      if (e instanceof HttpApiError.HttpApiDecodeError) return Effect.succeed(bodyOf(apiError(decodeDiagnostics(e))))
       if (e instanceof HttpServerError.RouteNotFound)
-        return Effect.fail(apiError(one("unknown_route", `no endpoint ${e.request.method} ${e.request.url.split("?")[0] ?? ""}`)))
+        return Effect.succeed(bodyOf(apiError(one("unknown_route", `no endpoint ${e.request.method} ${e.request.url.split("?")[0] ?? ""}`))))
+      if (isApiError(e)) return Effect.succeed(bodyOf(e))
       return Effect.failCause(cause)
     }
     if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
-    return Effect.zipRight(Effect.logError("defect", Cause.pretty(cause)), Effect.fail(apiError(one("internal_error", "internal error"))))
+    return Effect.as(Effect.logError("defect", Cause.pretty(cause)), bodyOf(apiError(one("internal_error", "internal error"))))
   })
 )
 
