@@ -43,6 +43,7 @@ import { DEFAULT_STORE } from "../services/Cardfx.js"
 import type { Diagnostic } from "../kernel/Diagnostic.js"
 import { type CardfxError, diagnosticFromError } from "../kernel/Errors.js"
 import { CommandExit, ExitCode } from "./Exit.js"
+import { checkCommand } from "./ledger-check.js"
 import { humanLine, resultFormatOption } from "./Output.js"
 import { activityOption, cardOption, failWith, loadRuntime, packagesOption, usage } from "./assess.js"
 
@@ -307,6 +308,6 @@ const verifyCommand = Command.make("verify", { store: storeOption, format: resul
 /** The `ledger` command and its subcommands. */
 export const ledgerCommand = Command.make("ledger").pipe(
   Command.withDescription("Ledger commands against a store (SQLite file or PostgreSQL)."),
-  Command.withSubcommands([applyCommand, removeCommand, replaceCommand, showCommand, historyCommand, replayLedgerCommand, branchCommand, verifyCommand])
+  Command.withSubcommands([applyCommand, removeCommand, replaceCommand, showCommand, historyCommand, replayLedgerCommand, branchCommand, verifyCommand, checkCommand])
 )
 

@@ -9,8 +9,9 @@
  *   `r<n>`), echoed in the response;
  * - draining: after SIGTERM, new requests get 503 `unavailable` while the
  *   ones in flight finish;
- * - the body guard: `Content-Length` over the cap is 413 `body_too_large`
- *   before a byte is read; the body is read with the cap and the body
+ * - the body guard: a body needs `Content-Length` (a chunked body is 400
+ *   `schema_invalid`); `Content-Length` over the cap is 413
+ *   `body_too_large` before a byte is read; the body is read with the cap and the body
  *   timeout (408 `request_timeout`) and must pass the project's hardened JSON
  *   parser (depth, `__proto__`, duplicate keys, unsafe numbers: 400 with the
  *   parser's code and JSON pointer) before any Schema sees it;
@@ -144,12 +145,20 @@ const guard = (lifecycle: Lifecycle, options: ServeOptions) => {
           // Only JSON bodies: any other type would reach a parser other than the hardened one.
           if (type !== undefined && !type.toLowerCase().includes("application/json"))
             return errorResponse(one("schema_invalid", `the body must be application/json, not ${type}`, { subject: "content-type" }), requestId)
-          const declared = Number(request.headers["content-length"] ?? "0")
+          const length = request.headers["content-length"]
+          // A body past the cap could only be refused by resetting the connection mid-stream; a declared length can be refused with an answer.
+          if (length === undefined && request.headers["transfer-encoding"] !== undefined)
+            return errorResponse(one("schema_invalid", "a request body needs a Content-Length header (chunked bodies are not accepted)", { subject: "content-length" }), requestId)
+          const declared = Number(length ?? "0")
           if (declared > limit)
             return errorResponse(one("body_too_large", `the body has ${declared} bytes; the cap is ${limit}`, { details: { limit, actual: declared } }), requestId)
           const text = yield* request.text.pipe(
             IncomingMessage.withMaxBodySize(Option.some(limit)),
+            // The platform caches the body read uninterruptibly: let the timeout answer without waiting for it.
+            Effect.disconnect,
             Effect.timeoutFail({ duration: bodyTimeout, onTimeout: () => "timeout" as const }),
+            // HttpApp runs a request uninterruptibly; the timeout needs to interrupt the read.
+            Effect.interruptible,
             Effect.either
           )
           if (Either.isLeft(text))
@@ -167,7 +176,9 @@ const guard = (lifecycle: Lifecycle, options: ServeOptions) => {
           }
         }
         return yield* app.pipe(
+          Effect.disconnect,
           Effect.timeoutFail({ duration: handlerTimeout, onTimeout: () => "timeout" as const }),
+          Effect.interruptible,
           Effect.catchAll((e) =>
             e === "timeout" ? Effect.succeed(errorResponse(one("request_timeout", "the request took longer than the handler timeout"), requestId)) : Effect.fail(e)
           ),
