@@ -93,7 +93,8 @@ export const serveCommand = Command.make(
         })
       )
     }).pipe(
-      Effect.provide(Logger.json),
+      // JSON lines only: runMain's pretty logger would print each request a second time.
+      Effect.provide(Layer.merge(Logger.json, Logger.remove(Logger.prettyLoggerDefault))),
       Logger.withMinimumLogLevel(levels[o.logLevel])
     )
 ).pipe(Command.withDescription("Serve the HTTP API (OpenAPI at /openapi.json, docs at /docs) on 127.0.0.1 unless --host says otherwise."))
