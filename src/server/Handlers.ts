@@ -20,6 +20,7 @@ import { decodeScenario } from "../composition/scenario/Scenario.js"
 import { LedgerStore, MAIN } from "../composition/store/LedgerStore.js"
 import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
 import { type CardfxError, diagnosticFromError } from "../kernel/Errors.js"
+import { parseJson } from "../kernel/Json.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
 import { ContentLoader, LiveCatalog } from "../services/Catalog.js"
 import { type ApiError, apiError, apiErrorOf, CardfxApi } from "./Api.js"
@@ -236,8 +237,9 @@ const ScenariosLive = HttpApiBuilder.group(CardfxApi, "scenarios", (handlers) =>
         )
         if (unknown.length > 0) return yield* Effect.fail(fromDiagnostics(unknown))
         // The body was decoded already; decodeScenario adds the in-document reference checks.
-        const value = JSON.parse(JSON.stringify(payload)) as Parameters<typeof decodeScenario>[0]["value"]
-        const scenario = decodeScenario({ value, text: JSON.stringify(payload), file: undefined })
+        const doc = parseJson(JSON.stringify(payload))
+        if (Either.isLeft(doc)) return yield* Effect.fail(fromDiagnostics([doc.left]))
+        const scenario = decodeScenario(doc.right)
         if (Either.isLeft(scenario)) return yield* Effect.fail(fromDiagnostics(scenario.left))
         const report = runScenarioWith(runtime, scenario.right)
         if (Either.isLeft(report)) return yield* Effect.fail(fromDiagnostics(report.left))
