@@ -1,6 +1,6 @@
 import fs from "node:fs"
 const src = fs.readFileSync("src/kernel/DiagnosticCode.ts", "utf8")
-const rows = [...src.matchAll(/^\s+(\w+): \{ tag: "(\w+)", domain: "(\w+)", meaning: "([^"]*)"(?:, limit: "\w+")? \}/gm)]
+const rows = [...src.matchAll(/^\s+(\w+): \{ tag: "(\w+)", domain: "(\w+)", meaning: "([^"]*)"(?:, limit: "\w+")?(?:, status: \d+)? \}/gm)]
 let out = `/**
  * One \`Schema.TaggedError\` class per diagnostic code, one-to-one with
  * {@link DiagnosticCodeTable}: the class's \`_tag\` is the table's tag and its

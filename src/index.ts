@@ -65,3 +65,10 @@ export { defaultWorkers } from "./workers/Pool.js"
 export * from "./services/Catalog.js"
 export * from "./services/CardCompiler.js"
 export * from "./services/Cardfx.js"
+
+// ---- the HTTP API's documents (the server and the typed client `cardfx/client` use the same Schemas)
+export * from "./server/Documents.js"
+// ---- the HTTP face's server layer and the hot-reload check (what `cardfx serve` and `cardfx ledger check` run)
+export { drain, makeLifecycle, serverLayer, serverUrl } from "./server/Server.js"
+export { reload as reloadServedContent } from "./server/Handlers.js"
+export { checkStoredInstances, runtimeInfo } from "./server/Reload.js"

@@ -14,6 +14,7 @@ import { inspectCommand } from "./inspect.js"
 import { ledgerCommand } from "./ledger.js"
 import { runCommand } from "./run.js"
 import { schemaCommand } from "./schema.js"
+import { serveCommand } from "./serve.js"
 import { startCommand } from "./start.js"
 import { validateCommand } from "./validate.js"
 
@@ -34,5 +35,6 @@ export const commands: ReadonlyArray<AnyCommand> = [
   register(hhxCommand),
   register(simulateCommand),
   register(replayCommand),
-  register(fuzzCommand)
+  register(fuzzCommand),
+  register(serveCommand)
 ]

@@ -51,6 +51,7 @@ import {
   type VerifyReport
 } from "../index.js"
 import { CommandExit, ExitCode } from "./Exit.js"
+import { checkCommand } from "./ledger-check.js"
 import { humanLine, resultFormatOption } from "./Output.js"
 import { activityOption, cardOption, loadRuntime, packagesOption, usage } from "./assess.js"
 
@@ -321,6 +322,6 @@ const verifyCommand = Command.make("verify", { store: storeOption, format: resul
 /** The `ledger` command and its subcommands. */
 export const ledgerCommand = Command.make("ledger").pipe(
   Command.withDescription("Ledger commands against a store (SQLite file or PostgreSQL)."),
-  Command.withSubcommands([applyCommand, removeCommand, replaceCommand, showCommand, historyCommand, replayLedgerCommand, branchCommand, verifyCommand])
+  Command.withSubcommands([applyCommand, removeCommand, replaceCommand, showCommand, historyCommand, replayLedgerCommand, branchCommand, verifyCommand, checkCommand])
 )
 

@@ -175,12 +175,32 @@ export class ReplayIncomplete extends Schema.TaggedError<ReplayIncomplete>()("Re
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { code: Schema.tag("usage_error"), ...fields }) {}
 /** `file_unwritable`: An output file or folder (--out, --log) cannot be written. */
 export class FileUnwritable extends Schema.TaggedError<FileUnwritable>()("FileUnwritable", { code: Schema.tag("file_unwritable"), ...fields }) {}
-/** `internal_error`: A defect in cardfx itself (exit 70); please report it. */
-export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", { code: Schema.tag("internal_error"), ...fields }) {}
 /** `simulation_split`: Partial simulation results do not cover adjacent game ranges of one seed. */
 export class SimulationSplit extends Schema.TaggedError<SimulationSplit>()("SimulationSplit", { code: Schema.tag("simulation_split"), ...fields }) {}
 /** `worker_failed`: A worker thread or cluster runner failed or died before answering. */
 export class WorkerFailed extends Schema.TaggedError<WorkerFailed>()("WorkerFailed", { code: Schema.tag("worker_failed"), ...fields }) {}
+/** `unauthorized`: A mutating request has no Authorization: Bearer token. */
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", { code: Schema.tag("unauthorized"), ...fields }) {}
+/** `forbidden`: The request's bearer token is not the server's token. */
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", { code: Schema.tag("forbidden"), ...fields }) {}
+/** `unknown_route`: No endpoint has this method and path. */
+export class UnknownRoute extends Schema.TaggedError<UnknownRoute>()("UnknownRoute", { code: Schema.tag("unknown_route"), ...fields }) {}
+/** `unknown_instance`: No stored card instance has this ID on the branch. */
+export class UnknownInstance extends Schema.TaggedError<UnknownInstance>()("UnknownInstance", { code: Schema.tag("unknown_instance"), ...fields }) {}
+/** `unknown_game`: No Hallyu Hex game has this ID. */
+export class UnknownGame extends Schema.TaggedError<UnknownGame>()("UnknownGame", { code: Schema.tag("unknown_game"), ...fields }) {}
+/** `body_too_large`: The request body is larger than the server's body cap. */
+export class BodyTooLarge extends Schema.TaggedError<BodyTooLarge>()("BodyTooLarge", { code: Schema.tag("body_too_large"), ...fields }) {}
+/** `request_timeout`: The request body or its handling took longer than the server's timeout. */
+export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", { code: Schema.tag("request_timeout"), ...fields }) {}
+/** `step_conflict`: An action's expectedStep is not the game's current step. */
+export class StepConflict extends Schema.TaggedError<StepConflict>()("StepConflict", { code: Schema.tag("step_conflict"), ...fields }) {}
+/** `reload_rejected`: New content would break stored instances; the old runtime is kept. */
+export class ReloadRejected extends Schema.TaggedError<ReloadRejected>()("ReloadRejected", { code: Schema.tag("reload_rejected"), ...fields }) {}
+/** `unavailable`: The server is shutting down and takes no new request. */
+export class Unavailable extends Schema.TaggedError<Unavailable>()("Unavailable", { code: Schema.tag("unavailable"), ...fields }) {}
+/** `internal_error`: A defect in cardfx itself (exit 70, HTTP 500), reported without its stack trace; please report it. */
+export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", { code: Schema.tag("internal_error"), ...fields }) {}
 
 /** The error class of every code. */
 export const errorClassByCode = {
@@ -264,9 +284,19 @@ export const errorClassByCode = {
   replay_incomplete: ReplayIncomplete,
   usage_error: UsageError,
   file_unwritable: FileUnwritable,
-  internal_error: InternalError,
   simulation_split: SimulationSplit,
-  worker_failed: WorkerFailed
+  worker_failed: WorkerFailed,
+  unauthorized: Unauthorized,
+  forbidden: Forbidden,
+  unknown_route: UnknownRoute,
+  unknown_instance: UnknownInstance,
+  unknown_game: UnknownGame,
+  body_too_large: BodyTooLarge,
+  request_timeout: RequestTimeout,
+  step_conflict: StepConflict,
+  reload_rejected: ReloadRejected,
+  unavailable: Unavailable,
+  internal_error: InternalError
 } as const satisfies { readonly [C in DiagnosticCode]: unknown }
 
 /** The union of every cardfx error. */

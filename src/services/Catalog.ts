@@ -13,7 +13,7 @@
 import { FileSystem } from "@effect/platform"
 import { SystemError } from "@effect/platform/Error"
 import { NodeFileSystem } from "@effect/platform-node"
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option, type Stream, SubscriptionRef } from "effect"
 import { type LoadedPackage, loadPackage } from "../composition/ContentPackage.js"
 import { publish } from "../composition/Publication.js"
 import type { Runtime } from "../composition/Runtime.js"
@@ -169,4 +169,35 @@ export class Catalog extends Context.Tag("cardfx/Catalog")<Catalog, { readonly r
         (runtime) => ({ runtime })
       )
     )
+}
+
+/**
+ * A catalog that can change while an application runs (`cardfx serve`'s hot
+ * reload): the published runtime lives in a `SubscriptionRef`, so a request
+ * reads the runtime current when it starts and finishes on it, and a reload
+ * swaps it in one atomic `set`. Readers never see a half-published runtime.
+ */
+export interface LiveCatalogService {
+  /** The runtime current now. */
+  readonly current: Effect.Effect<Runtime>
+  /** Publishes a new runtime (atomic). */
+  readonly set: (runtime: Runtime) => Effect.Effect<void>
+  /** The current runtime, then every later one. */
+  readonly changes: Stream.Stream<Runtime>
+}
+
+/** The switchable catalog. */
+export class LiveCatalog extends Context.Tag("cardfx/LiveCatalog")<LiveCatalog, LiveCatalogService>() {
+  /** Over a first runtime. */
+  static readonly make = (runtime: Runtime): Effect.Effect<LiveCatalogService> =>
+    Effect.map(SubscriptionRef.make(runtime), (ref) => ({
+      current: SubscriptionRef.get(ref),
+      set: (r) => SubscriptionRef.set(ref, r),
+      changes: ref.changes
+    }))
+  /** Starts from a runtime built elsewhere. */
+  static readonly fromRuntime = (runtime: Runtime): Layer.Layer<LiveCatalog> => Layer.effect(LiveCatalog, LiveCatalog.make(runtime))
+  /** Loads and publishes the package folders, then serves them switchably. */
+  static readonly load = (dirs: ReadonlyArray<string>): Layer.Layer<LiveCatalog, CardfxError, ContentLoader> =>
+    Layer.effect(LiveCatalog, Effect.flatMap(Effect.flatMap(ContentLoader, (l) => l.load(dirs)), LiveCatalog.make))
 }

@@ -39,7 +39,7 @@ describe("the built package's public types", () => {
     expect(files.filter((f) => f.includes("/src/"))).toEqual([])
   }, 60_000)
 
-  it("only cardfx and cardfx/testing are importable; internal modules are not", () => {
+  it("only cardfx, cardfx/testing and cardfx/client are importable; internal modules are not", () => {
     const probe = (specifier: string): string =>
       execFileSync(
         process.execPath,
@@ -48,6 +48,7 @@ describe("the built package's public types", () => {
       ).trim()
     expect(probe("cardfx")).toBe("ok")
     expect(probe("cardfx/testing")).toBe("ok")
+    expect(probe("cardfx/client")).toBe("ok")
     for (const internal of ["cardfx/dist/index.js", "cardfx/dist/composition/Resolver.js", "cardfx/src/index.ts", "cardfx/composition/Resolver", "cardfx/package.json"])
       expect(probe(internal), internal).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED")
   })

@@ -1,0 +1,368 @@
+/**
+ * The JSON documents of `cardfx serve` that had no Schema yet, written once
+ * here and exported from the package root so the CLI, the server, the typed
+ * client and the workbench all read the same shapes: the error body, the
+ * runtime summary, request bodies (assess, discover, stored commands,
+ * branches, scenario runs, Hallyu Hex games and actions) and the stored
+ * instance, history, replay and Hallyu Hex game documents. Documents that
+ * already had a Schema (`AssessResult`, `Discovery`, `CommandOutcome`,
+ * `CardInspection`, `ScenarioReport`, the game log) are reused as they are.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+import { CardInspection, EffectiveCardDefinition } from "../composition/Effective.js"
+import { CombatState } from "../composition/executor/CombatState.js"
+import { CardLedger } from "../composition/ledger/Ledger.js"
+import { LedgerCommand } from "../composition/planner/Plan.js"
+import { ScenarioReport } from "../composition/scenario/Runner.js"
+import { ScenarioLedgers, ScenarioStep } from "../composition/scenario/Scenario.js"
+import { AuthoredId } from "../composition/schema/Symbols.js"
+import { EventBody } from "../composition/store/LedgerStore.js"
+import { GameLogSchema } from "../hallyu/engine/Simulate.js"
+import { Diagnostic, DiagnosticCodeSchema } from "../kernel/Diagnostic.js"
+import { optional } from "../kernel/SchemaExt.js"
+
+// ---------------------------------------------------------------- errors
+
+/** Every error response body: the first error's code and message, and every diagnostic in the CLI's shape. */
+export const ErrorBody = Schema.Struct({
+  code: DiagnosticCodeSchema,
+  message: Schema.String,
+  diagnostics: Schema.Array(Diagnostic)
+}).annotations({ identifier: "ErrorBody" })
+export type ErrorBody = typeof ErrorBody.Type
+
+/** A body Schema that reports unknown keys (`unknown_field`) instead of dropping them. */
+const strict = <S extends Schema.Schema.Any>(s: S, identifier: string): S =>
+  s.annotations({ identifier, parseOptions: { onExcessProperty: "error" } }) as S
+
+// ---------------------------------------------------------------- runtime
+
+/** `GET /v1/health`. */
+export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotations({ identifier: "Health" })
+export type Health = typeof Health.Type
+
+/** A published package's pin. */
+export const PackagePinDocument = Schema.Struct({
+  packageId: Schema.String,
+  version: Schema.String,
+  contentHash: Schema.String
+}).annotations({ identifier: "PackagePin" })
+
+/** `GET /v1/runtime`: what the server serves now. */
+export const RuntimeInfo = Schema.Struct({
+  engineVersion: Schema.Int,
+  /** `cardfx` package version. */
+  serverVersion: Schema.String,
+  /** sha256 of the canonical JSON of the runtime pin (engine version + every package pin). */
+  contentHash: Schema.String,
+  packages: Schema.Array(PackagePinDocument),
+  /** Sorted IDs of what the runtime publishes. */
+  cards: Schema.Array(Schema.String),
+  transformations: Schema.Array(Schema.String),
+  activities: Schema.Array(Schema.String),
+  statuses: Schema.Array(Schema.String)
+}).annotations({ identifier: "RuntimeInfo" })
+export type RuntimeInfo = typeof RuntimeInfo.Type
+
+// ---------------------------------------------------------------- cards
+
+/** `GET /v1/cards`: one line per published card, sorted by ID. */
+export const CardSummary = Schema.Struct({
+  cardId: Schema.String,
+  /** The card's localisation key for its name (`metadata.nameKey`). */
+  nameKey: Schema.String,
+  cost: Schema.Number,
+  tags: Schema.Array(Schema.String)
+}).annotations({ identifier: "CardSummary" })
+export type CardSummary = typeof CardSummary.Type
+
+export const CardList = Schema.Struct({ cards: Schema.Array(CardSummary) }).annotations({ identifier: "CardList" })
+export type CardList = typeof CardList.Type
+
+/** `cardfx inspect --format json` and `GET /v1/cards/{cardId}/effective`. */
+export const InspectDocument = Schema.Struct({
+  ok: Schema.Literal(true),
+  inspection: CardInspection
+}).annotations({ identifier: "InspectDocument" })
+export type InspectDocument = typeof InspectDocument.Type
+
+/**
+ * Where a query's ledger comes from (as `--ledger` / `--store --instance
+ * --branch` on the command line): a sealed ledger, a stored instance of the
+ * served store, or neither (an empty ledger).
+ */
+const ledgerSourceFields = {
+  cardId: AuthoredId,
+  /** The activity (mode); default `canonical_command`. */
+  activity: optional(Schema.String),
+  /** A sealed `CardLedger` document (as `--ledger FILE`). */
+  ledger: optional(CardLedger),
+  /** A stored instance of the served store (as `--store --instance`). */
+  instanceId: optional(Schema.String),
+  /** With `instanceId`: the branch (default main). */
+  branch: optional(Schema.String)
+}
+
+/** `POST /v1/assess`: the body of `cardfx assess` (its answer is `AssessResult`). */
+export const AssessRequest = strict(
+  Schema.Struct({ ...ledgerSourceFields, command: LedgerCommand }),
+  "AssessRequest"
+)
+export type AssessRequest = typeof AssessRequest.Type
+
+/** `POST /v1/discover`: the body of `cardfx discover` (its answer is `Discovery`). */
+export const DiscoverRequest = strict(Schema.Struct(ledgerSourceFields), "DiscoverRequest")
+export type DiscoverRequest = typeof DiscoverRequest.Type
+
+// ---------------------------------------------------------------- stored instances
+
+/** `POST /v1/instances/{instanceId}/commands`. */
+export const InstanceCommand = strict(
+  Schema.Struct({
+    /** The client's idempotence key: a retry with the same ID and body returns the recorded outcome. */
+    commandId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(128)),
+    /** The instance's base card. */
+    cardId: AuthoredId,
+    /** The revision the client saw (`revision` of the instance or of an Assess). */
+    expectedRevision: Schema.NonNegativeInt,
+    command: LedgerCommand,
+    activity: optional(Schema.String),
+    branch: optional(Schema.String)
+  }),
+  "InstanceCommand"
+)
+export type InstanceCommand = typeof InstanceCommand.Type
+
+/** `GET /v1/instances/{instanceId}`: the stored instance on a branch, its effective card and where each component came from. */
+export const InstanceDocument = Schema.Struct({
+  branch: Schema.String,
+  instanceId: Schema.String,
+  cardId: Schema.String,
+  revision: Schema.NonNegativeInt,
+  /** Global sequence of the last event reflected. */
+  sequence: Schema.NonNegativeInt,
+  fingerprint: Schema.String,
+  ledger: CardLedger,
+  effective: EffectiveCardDefinition,
+  origins: Schema.Record({ key: Schema.String, value: Schema.String })
+}).annotations({ identifier: "InstanceDocument" })
+export type InstanceDocument = typeof InstanceDocument.Type
+
+/** One stored event. */
+export const StoredEventDocument = Schema.Struct({
+  sequence: Schema.Number,
+  branch: Schema.String,
+  instanceId: Schema.String,
+  cardId: Schema.String,
+  revision: Schema.Number,
+  commandId: Schema.String,
+  kind: Schema.String,
+  contextHash: Schema.String,
+  body: EventBody
+}).annotations({ identifier: "StoredEvent" })
+
+/** `GET /v1/instances/{instanceId}/history`. */
+export const HistoryDocument = Schema.Struct({
+  branch: Schema.String,
+  instanceId: Schema.String,
+  events: Schema.Array(StoredEventDocument)
+}).annotations({ identifier: "HistoryDocument" })
+export type HistoryDocument = typeof HistoryDocument.Type
+
+/** `GET /v1/instances/{instanceId}/replay`: each revision rebuilt from the events alone, beside the stored fingerprint. */
+export const ReplayDocument = Schema.Struct({
+  branch: Schema.String,
+  instanceId: Schema.String,
+  steps: Schema.Array(
+    Schema.Struct({ revision: Schema.Number, sequence: Schema.Number, fingerprint: Schema.String, stored: Schema.String })
+  ),
+  /** True when every replayed fingerprint equals the stored one. */
+  matches: Schema.Boolean
+}).annotations({ identifier: "ReplayDocument" })
+export type ReplayDocument = typeof ReplayDocument.Type
+
+/** `POST /v1/instances/{instanceId}/branches`: fork a branch of the store. */
+export const BranchRequest = strict(
+  Schema.Struct({
+    name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)),
+    /** Default main. */
+    parent: optional(Schema.String),
+    /** Default: now. */
+    atSequence: optional(Schema.NonNegativeInt)
+  }),
+  "BranchRequest"
+)
+export type BranchRequest = typeof BranchRequest.Type
+
+export const BranchDocument = Schema.Struct({
+  name: Schema.String,
+  parent: Schema.String,
+  forkSequence: Schema.Number
+}).annotations({ identifier: "Branch" })
+export type BranchDocument = typeof BranchDocument.Type
+
+export const BranchList = Schema.Struct({ branches: Schema.Array(BranchDocument) }).annotations({ identifier: "BranchList" })
+export type BranchList = typeof BranchList.Type
+
+// ---------------------------------------------------------------- scenarios
+
+/**
+ * `POST /v1/scenarios/run`: a scenario document whose `packages` are package
+ * IDs of the served runtime (never paths: a request reaches only what the
+ * server serves).
+ */
+export const ScenarioRunRequest = strict(
+  Schema.Struct({
+    $schema: optional(Schema.String),
+    scenario: Schema.Literal(1),
+    name: optional(Schema.String),
+    description: optional(Schema.String),
+    /** Package IDs of the served runtime. */
+    packages: Schema.NonEmptyArray(Schema.String),
+    seed: Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER)),
+    state: CombatState,
+    ledgers: optional(ScenarioLedgers),
+    steps: Schema.Array(ScenarioStep)
+  }),
+  "ScenarioRunRequest"
+)
+export type ScenarioRunRequest = typeof ScenarioRunRequest.Type
+
+/** `cardfx run --format json` and `POST /v1/scenarios/run`. */
+export const RunDocument = Schema.Struct({
+  ok: Schema.Literal(true),
+  runs: Schema.Int,
+  report: ScenarioReport
+}).annotations({ identifier: "RunDocument" })
+export type RunDocument = typeof RunDocument.Type
+
+// ---------------------------------------------------------------- Hallyu Hex
+
+export const HhxSeat = Schema.Literal(0, 1)
+
+/** A legal action: its stable ID and what it does. */
+export const HhxAction = Schema.Struct({
+  id: Schema.String,
+  player: HhxSeat,
+  kind: Schema.Literal("end-turn", "pass", "cast", "activate", "choose", "optional", "pay", "redirect"),
+  inst: Schema.NullOr(Schema.String),
+  effect: Schema.NullOr(Schema.Number),
+  targets: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.String })),
+  choice: Schema.NullOr(Schema.Number)
+}).annotations({ identifier: "HhxAction" })
+
+/** The question to the acting seat (`d` says which; the other fields depend on it, see RULES.md). */
+export const HhxDecision = Schema.Struct(
+  { d: Schema.Literal("main", "window", "choose", "optional", "pay", "redirect"), player: HhxSeat },
+  { key: Schema.String, value: Schema.Unknown }
+).annotations({ identifier: "HhxDecision" })
+
+export const HhxResult = Schema.Struct({
+  winner: Schema.NullOr(HhxSeat),
+  reason: Schema.Literal("composure", "trend-cap", "simultaneous", "turn-limit")
+}).annotations({ identifier: "HhxResult" })
+
+export const HhxSeatView = Schema.Struct({
+  composure: Schema.Number,
+  fandom: Schema.Number,
+  trend: Schema.Number,
+  deckSize: Schema.Number,
+  handSize: Schema.Number,
+  /** Only in the viewing seat's own view. */
+  hand: Schema.NullOr(Schema.Array(Schema.String)),
+  stage: Schema.Array(Schema.String),
+  archive: Schema.Array(Schema.String),
+  pending: Schema.Array(Schema.String)
+}).annotations({ identifier: "HhxSeatView" })
+
+/** What one seat may see of a game (the engine's `observe`). */
+export const HhxPlayerView = Schema.Struct({
+  viewer: HhxSeat,
+  turn: Schema.Number,
+  active: HhxSeat,
+  seats: Schema.Tuple(HhxSeatView, HhxSeatView),
+  counters: Schema.Record({ key: Schema.String, value: Schema.Record({ key: Schema.String, value: Schema.Number }) }),
+  seen: Schema.Array(Schema.Struct({ owner: HhxSeat, cards: Schema.Array(Schema.String) })),
+  toAct: Schema.NullOr(HhxSeat),
+  decision: Schema.NullOr(HhxDecision),
+  result: Schema.NullOr(HhxResult)
+}).annotations({ identifier: "HhxPlayerView" })
+
+/** `POST /v1/hhx/games`. */
+export const NewGameRequest = strict(
+  Schema.Struct({
+    seed: Schema.Union(Schema.String.pipe(Schema.maxLength(128)), Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER))),
+    /** Deck list IDs for seat 0 and seat 1 (default: the deck file's first two). */
+    decks: optional(Schema.Tuple(Schema.String, Schema.String))
+  }),
+  "NewGameRequest"
+)
+export type NewGameRequest = typeof NewGameRequest.Type
+
+/** `POST /v1/hhx/games/{gameId}/actions`. */
+export const GameActionRequest = strict(
+  Schema.Struct({
+    /** A legal action's ID (from `legalActions`). */
+    actionId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(256)),
+    /** The game's `step` the client saw: a stale step is 409 `step_conflict`. */
+    expectedStep: Schema.NonNegativeInt
+  }),
+  "GameActionRequest"
+)
+export type GameActionRequest = typeof GameActionRequest.Type
+
+/** A game as every Hallyu Hex endpoint answers it. */
+export const GameDocument = Schema.Struct({
+  gameId: Schema.String,
+  /** Actions applied so far; the next action's `expectedStep`. */
+  step: Schema.NonNegativeInt,
+  seed: Schema.String,
+  decks: Schema.NullOr(Schema.Tuple(Schema.String, Schema.String)),
+  deckHash: Schema.String,
+  /** sha256 of the canonical state (the log's fingerprint at this step). */
+  fingerprint: Schema.String,
+  /** Seat 0's view, then seat 1's. */
+  views: Schema.Tuple(HhxPlayerView, HhxPlayerView),
+  toAct: Schema.NullOr(HhxSeat),
+  legalActions: Schema.Array(HhxAction),
+  result: Schema.NullOr(HhxResult)
+}).annotations({ identifier: "GameDocument" })
+export type GameDocument = typeof GameDocument.Type
+
+/** `GET /v1/hhx/games/{gameId}/explain?actionId=`: why an action is or is not legal now. */
+export const ExplainDocument = Schema.Struct({
+  actionId: Schema.String,
+  legal: Schema.Boolean,
+  /** The engine's reason when not legal (`not-in-hand`, `not-enough-fandom`, ...). */
+  reason: Schema.NullOr(Schema.String),
+  message: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "ExplainDocument" })
+export type ExplainDocument = typeof ExplainDocument.Type
+
+/** The game log (`cardfx replay` reads it). */
+export const GameLogDocument = GameLogSchema.annotations({ identifier: "GameLog" })
+
+// ---------------------------------------------------------------- hot reload
+
+/** A stored instance that would not compose under new content. */
+export const BrokenInstance = Schema.Struct({
+  instanceId: Schema.String,
+  cardId: Schema.String,
+  branch: Schema.String,
+  code: DiagnosticCodeSchema,
+  message: Schema.String
+}).annotations({ identifier: "BrokenInstance" })
+export type BrokenInstance = typeof BrokenInstance.Type
+
+/** `cardfx ledger check --format json` and `POST /v1/admin/reload`. */
+export const ReloadReport = Schema.Struct({
+  /** True when the new runtime is served now. */
+  switched: Schema.Boolean,
+  runtime: RuntimeInfo,
+  /** Stored instances checked (every branch). */
+  checked: Schema.Int,
+  broken: Schema.Array(BrokenInstance)
+}).annotations({ identifier: "ReloadReport" })
+export type ReloadReport = typeof ReloadReport.Type

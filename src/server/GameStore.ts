@@ -1,0 +1,160 @@
+/**
+ * `GameStore`: Hallyu Hex games served by `cardfx serve`, persisted beside
+ * the ledger store (same SQLite file or PostgreSQL database, same table
+ * prefix, its own table and migration list). A game is its seed, deck lists,
+ * deck hash and action log with the fingerprint after every step — exactly a
+ * `hhx-log/1` game log — so it survives a restart and replays to the same
+ * fingerprints. The state itself is never stored.
+ *
+ * Appending an action is optimistic: `UPDATE ... WHERE step = expected`, so
+ * of two writers at one step exactly one wins (the other sees `false`).
+ *
+ * @since 0.1.0
+ */
+import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { sqliteClientLayer } from "../composition/store/LedgerStore.js"
+import { StoreFailure } from "../kernel/Errors.js"
+
+/** A stored game: its log. */
+export interface StoredGame {
+  readonly gameId: string
+  readonly seed: string
+  readonly decks: readonly [string, string] | null
+  readonly deckHash: string
+  readonly actions: ReadonlyArray<string>
+  /** The initial state's fingerprint, then one per action. */
+  readonly fingerprints: ReadonlyArray<string>
+}
+
+export interface GameStoreService {
+  /** Stores a new game (no action yet) and returns its ID (`g1`, `g2`, ... in creation order). */
+  readonly create: (game: Omit<StoredGame, "gameId" | "actions">) => Effect.Effect<string, StoreFailure>
+  readonly read: (gameId: string) => Effect.Effect<Option.Option<StoredGame>, StoreFailure>
+  /** Appends an action at `expectedStep`; false when the game is not at that step any more. */
+  readonly append: (gameId: string, expectedStep: number, actionId: string, fingerprint: string) => Effect.Effect<boolean, StoreFailure>
+}
+
+const migrations: ReadonlyArray<ReadonlyArray<string>> = [
+  [
+    `CREATE TABLE {p}hhx_games (
+      game_id TEXT PRIMARY KEY,
+      seq BIGINT NOT NULL UNIQUE,
+      seed TEXT NOT NULL,
+      decks TEXT,
+      deck_hash TEXT NOT NULL,
+      step BIGINT NOT NULL,
+      actions TEXT NOT NULL,
+      fingerprints TEXT NOT NULL
+    )`
+  ]
+]
+
+const migrate = (prefix: string): Effect.Effect<void, SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const table = sql.literal(`${prefix}hhx_schema_migrations`)
+    yield* sql.withTransaction(
+      Effect.gen(function* () {
+        yield* sql.onDialectOrElse({ pg: () => sql`SELECT pg_advisory_xact_lock(${0x68687867})`, orElse: () => Effect.void })
+        yield* sql`CREATE TABLE IF NOT EXISTS ${table} (version INTEGER PRIMARY KEY)`
+        for (let i = 0; i < migrations.length; i++) {
+          const version = i + 1
+          const done = yield* sql`SELECT version FROM ${table} WHERE version = ${version}`
+          if (done.length > 0) continue
+          // Constant statements; the prefix is checked before use.
+          for (const s of migrations[i] ?? []) yield* sql.unsafe(s.replaceAll("{p}", prefix))
+          yield* sql`INSERT INTO ${table} (version) VALUES (${version})`
+        }
+      })
+    )
+  })
+
+interface Row {
+  readonly game_id: string
+  readonly seed: string
+  readonly decks: string | null
+  readonly deck_hash: string
+  readonly step: unknown
+  readonly actions: string
+  readonly fingerprints: string
+}
+
+const failure = (e: unknown): StoreFailure =>
+  new StoreFailure({ message: `game store: ${e instanceof Error ? e.message : String(e)}` })
+
+const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    if (!/^[a-z][a-z0-9_]{0,30}$/.test(prefix) && prefix !== "") return yield* Effect.fail(failure(`bad table prefix ${prefix}`))
+    yield* Effect.mapError(migrate(prefix), failure)
+    const sql = yield* SqlClient.SqlClient
+    const games = sql.literal(`${prefix}hhx_games`)
+    const guard = <A>(e: Effect.Effect<A, SqlError>): Effect.Effect<A, StoreFailure> => Effect.mapError(e, failure)
+    const insertOnce = (game: Omit<StoredGame, "gameId" | "actions">) =>
+      sql.withTransaction(
+        Effect.gen(function* () {
+          const [top] = yield* sql<{ n: unknown }>`SELECT COALESCE(MAX(seq), 0) AS n FROM ${games}`
+          const seq = Number(top?.n ?? 0) + 1
+          const gameId = `g${seq}`
+          yield* sql`INSERT INTO ${games} ${sql.insert({
+            game_id: gameId,
+            seq,
+            seed: game.seed,
+            decks: game.decks === null ? null : JSON.stringify(game.decks),
+            deck_hash: game.deckHash,
+            step: 0,
+            actions: "[]",
+            fingerprints: JSON.stringify(game.fingerprints)
+          })}`
+          return gameId
+        })
+      )
+    return {
+      // Two creators may pick the same next number on PostgreSQL; the loser retries.
+      create: (game) => guard(Effect.retry(insertOnce(game), { times: 8 })),
+      read: (gameId) =>
+        guard(
+          Effect.map(sql<Row>`SELECT * FROM ${games} WHERE game_id = ${gameId}`, (rows) =>
+            Option.map(Option.fromNullable(rows[0]), (r) => ({
+              gameId: r.game_id,
+              seed: r.seed,
+              decks: r.decks === null ? null : (JSON.parse(r.decks) as [string, string]),
+              deckHash: r.deck_hash,
+              actions: JSON.parse(r.actions) as Array<string>,
+              fingerprints: JSON.parse(r.fingerprints) as Array<string>
+            }))
+          )
+        ),
+      append: (gameId, expectedStep, actionId, fingerprint) =>
+        guard(
+          sql.withTransaction(
+            Effect.gen(function* () {
+              const rows = yield* sql<Row>`SELECT * FROM ${games} WHERE game_id = ${gameId}`
+              const r = rows[0]
+              if (r === undefined || Number(r.step) !== expectedStep) return false
+              const actions = [...(JSON.parse(r.actions) as Array<string>), actionId]
+              const fingerprints = [...(JSON.parse(r.fingerprints) as Array<string>), fingerprint]
+              const done = yield* sql`UPDATE ${games} SET step = ${expectedStep + 1}, actions = ${JSON.stringify(actions)}, fingerprints = ${JSON.stringify(fingerprints)} WHERE game_id = ${gameId} AND step = ${expectedStep} RETURNING step`
+              return done.length === 1
+            })
+          )
+        )
+    } satisfies GameStoreService
+  })
+
+/** The Hallyu Hex game store. */
+export class GameStore extends Context.Tag("cardfx/GameStore")<GameStore, GameStoreService>() {
+  /** A SQLite path (`:memory:` for a private in-memory database) or a `postgres://` / `postgresql://` URL. */
+  static readonly layerFor = (location: string, options: { readonly tablePrefix?: string } = {}): Layer.Layer<GameStore, StoreFailure> => {
+    const prefix = options.tablePrefix ?? ""
+    const client: Layer.Layer<SqlClient.SqlClient, unknown> = /^postgres(ql)?:\/\//.test(location)
+      ? Layer.unwrapEffect(
+          Effect.map(Effect.promise(() => import("@effect/sql-pg/PgClient")), (PgClient) =>
+            PgClient.layer({ url: Redacted.make(location), maxConnections: 4, connectTimeout: "5 seconds" })
+          )
+        )
+      : sqliteClientLayer(location)
+    return Layer.effect(GameStore, make(prefix)).pipe(Layer.provide(client), Layer.mapError(failure))
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Hot reload: a compatible content change is switched to with no failed
+ * request during the switch; an incompatible one is rejected (409
+ * `reload_rejected`) with each broken instance listed and the old runtime
+ * still served; `cardfx ledger check` agrees with the server on both.
+ */
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { checkCommand } from "../../src/cli/ledger-check.js"
+import type { ReloadReport } from "../../src/server/Documents.js"
+import { runCli } from "../support/cli.js"
+import { errorOf, freshStore, PACKAGE, type Running, startServer } from "./support.js"
+
+interface Card {
+  readonly cardId: string
+  readonly cost: number
+  readonly tags?: ReadonlyArray<string>
+  readonly components?: ReadonlyArray<unknown>
+}
+
+const editCards = (dir: string, edit: (cards: Array<Card>) => Array<Card>) => {
+  const file = join(dir, "cards.json")
+  const doc = JSON.parse(readFileSync(file, "utf8")) as { cards: Array<Card> }
+  writeFileSync(file, JSON.stringify({ ...doc, cards: edit(doc.cards) }, null, 2))
+}
+
+describe("hot reload", () => {
+  let s: Running
+  let pkg: string
+  let store: string
+  beforeAll(async () => {
+    pkg = join(mkdtempSync(join(tmpdir(), "cardfx-reload-")), "heroscript.base")
+    cpSync(PACKAGE, pkg, { recursive: true })
+    store = freshStore("sqlite").store
+    s = await startServer({ store, packages: [pkg] })
+    await s.run(
+      s.client.instances.command({
+        path: { instanceId: "hero-1" },
+        payload: { commandId: "c1", cardId: "basic_attack", expectedRevision: 0, command: { kind: "apply", upgradeId: "core.ember.affinity" } }
+      })
+    )
+  })
+  afterAll(() => s.close())
+
+  it("switches to a compatible change with no failed request during the switch", async () => {
+    const before = await s.run(s.client.runtime.runtime())
+    editCards(pkg, (cards) => cards.map((c) => (c.cardId === "basic_attack" ? { ...c, cost: 2 } : c)))
+    const offline = await runCli(checkCommand, "--package", pkg, "--store", store, "--format", "json")
+    expect(offline.code).toBe(0)
+    expect((JSON.parse(offline.out) as ReloadReport).broken).toEqual([])
+    const load = Array.from({ length: 40 }, () =>
+      fetch(`${s.url}/v1/assess`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ cardId: "basic_attack", command: { kind: "apply", upgradeId: "core.sharpened_strike" } })
+      }).then((r) => r.status)
+    )
+    const report = await s.run(s.client.admin.reload())
+    expect(new Set(await Promise.all(load))).toEqual(new Set([200]))
+    expect(report.switched).toBe(true)
+    expect(report.checked).toBe(1)
+    const after = await s.run(s.client.runtime.runtime())
+    expect(after.contentHash).not.toBe(before.contentHash)
+    expect(report.runtime.contentHash).toBe(after.contentHash)
+    const card = await s.run(s.client.cards.effective({ path: { cardId: "basic_attack" }, urlParams: {} }))
+    expect(card.inspection.effectiveBase.cost).toBe(2)
+  })
+
+  it("rejects an incompatible change, lists the broken instance and keeps the old runtime; ledger check agrees", async () => {
+    const before = await s.run(s.client.runtime.runtime())
+    // basic_attack's strike stops being a DAMAGE (or HEAL) effect: the sealed ember rules match nothing
+    editCards(pkg, (cards) =>
+      cards.map((c) =>
+        c.cardId === "basic_attack"
+          ? { ...c, components: [{ type: "effect", componentId: "strike", order: 10, effect: { type: "APPLY_STATUS", target: "TARGET", statusId: "burning", stacks: 1, duration: 3 } }] }
+          : c
+      )
+    )
+    const e = await errorOf(s.client.admin.reload())
+    expect(e._tag).toBe("Conflict")
+    expect(e.code).toBe("reload_rejected")
+    const listed = e.diagnostics.slice(1).map((d) => [d.details?.["branch"], d.details?.["instanceId"], d.details?.["cardId"], d.code])
+    expect(listed).toEqual([["main", "hero-1", "basic_attack", "no_matching_rule"]])
+    expect((await s.run(s.client.runtime.runtime())).contentHash).toBe(before.contentHash)
+    expect((await s.run(s.client.cards.list())).cards.map((c) => c.cardId)).toContain("basic_attack")
+    const offline = await runCli(checkCommand, "--package", pkg, "--store", store, "--format", "json")
+    expect(offline.code).toBe(1)
+    const broken = (JSON.parse(offline.out) as ReloadReport).broken.map((b) => [b.branch, b.instanceId, b.cardId, b.code])
+    expect(broken).toEqual(listed)
+  })
+})
