@@ -10,7 +10,7 @@
  * Part of `npm run build` (and so of `npm ci` through `prepare`).
  */
 import { build } from "esbuild"
-import { chmodSync } from "node:fs"
+import { chmodSync, copyFileSync, mkdirSync } from "node:fs"
 
 const bundle = (entry, outfile) =>
   build({
@@ -32,4 +32,31 @@ export const bundleCli = async () => {
   chmodSync("dist/cli/cardfx.mjs", 0o755)
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await bundleCli()
+/**
+ * The workbench page (src/server/page/app, TypeScript + Preact) bundled for
+ * the browser into dist/page/: index.html, app.js and app.css, served by
+ * `cardfx serve` at `/` with no CDN and no network fetch at run time.
+ */
+export const bundlePage = async () => {
+  mkdirSync("dist/page", { recursive: true })
+  await build({
+    entryPoints: { app: "src/server/page/app/main.tsx" },
+    outdir: "dist/page",
+    bundle: true,
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    minify: true,
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    tsconfig: "src/server/page/app/tsconfig.json",
+    legalComments: "none",
+    logLevel: "warning"
+  })
+  copyFileSync("src/server/page/app/index.html", "dist/page/index.html")
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await bundleCli()
+  await bundlePage()
+}

@@ -1,0 +1,225 @@
+/**
+ * Cards: the runtime's cards, one drawn as a card, the transformations
+ * `discover` offers beside it (compatible first; incompatible ones with their
+ * diagnostic codes), and the stored instance's commands — apply, remove,
+ * replace — with the card redrawn and changed components highlighted, its
+ * history and its branches.
+ *
+ * @since 0.1.0
+ */
+import { useEffect, useState } from "preact/hooks"
+import type { Api, CardListItemDoc, HistoryEventDoc, InstanceDoc, LedgerCommand, RuntimeDoc } from "../Api.js"
+import type { DiscoverDoc } from "../model/Docs.js"
+import { sortOffers } from "../model/Offers.js"
+import { CardFace } from "./CardFace.js"
+import { Diagnostics, ErrorBox, useTask } from "./Common.js"
+
+const newCommandId = (): string => `web-${crypto.randomUUID()}`
+
+const historyLine = (e: HistoryEventDoc): string => {
+  const c = e.body.command
+  const what = c === undefined ? e.kind : [c.kind, c.entryId, c.upgradeId].filter((x) => x !== undefined).join(" ")
+  return `#${e.sequence} r${e.revision} ${what}`
+}
+
+export const CardsView = ({ api }: { readonly api: Api }) => {
+  const [runtime, setRuntime] = useState<RuntimeDoc | null>(null)
+  const [cards, setCards] = useState<ReadonlyArray<CardListItemDoc>>([])
+  const [cardId, setCardId] = useState<string | null>(null)
+  const [activity, setActivity] = useState("scenario")
+  const [branch, setBranch] = useState("main")
+  const [branches, setBranches] = useState<ReadonlyArray<string>>(["main"])
+  const [instance, setInstance] = useState<InstanceDoc | null>(null)
+  const [offers, setOffers] = useState<DiscoverDoc | null>(null)
+  const [history, setHistory] = useState<ReadonlyArray<HistoryEventDoc>>([])
+  const [changed, setChanged] = useState<ReadonlyArray<string>>([])
+  const [outcome, setOutcome] = useState<string | null>(null)
+  const [newBranch, setNewBranch] = useState("")
+  const [replaceWith, setReplaceWith] = useState<Readonly<Record<string, string>>>({})
+  const { busy, failure, run } = useTask()
+  const instanceId = cardId === null ? "" : `workbench.${cardId}`
+
+  useEffect(() => {
+    void run(async () => {
+      const [rt, list, bs] = await Promise.all([api.runtime(), api.cards(), api.branches()])
+      setRuntime(rt)
+      setCards(list)
+      setBranches(["main", ...bs.map((b) => b.name).filter((b) => b !== "main")])
+      setCardId((c) => c ?? list[0]?.cardId ?? null)
+    })
+  }, [api, run])
+
+  const reload = async (id: string, br: string, act: string) => {
+    const iid = `workbench.${id}`
+    const [inst, disc, hist] = await Promise.all([
+      api.instance(iid, br),
+      api.discover({ cardId: id, activity: act, instanceId: iid, branch: br }),
+      api.history(iid, br)
+    ])
+    setInstance(inst)
+    setOffers(disc)
+    setHistory(hist)
+  }
+
+  useEffect(() => {
+    if (cardId === null) return
+    setChanged([])
+    setOutcome(null)
+    void run(() => reload(cardId, branch, activity))
+  }, [cardId, branch, activity])
+
+  const send = (command: LedgerCommand) =>
+    run(async () => {
+      if (cardId === null || instance === null) return
+      const result = await api.command(instanceId, {
+        commandId: newCommandId(),
+        cardId,
+        branch,
+        expectedRevision: instance.revision,
+        activity,
+        command
+      })
+      await reload(cardId, branch, activity)
+      setChanged(result.changedComponentIds)
+      setOutcome(`${command.kind}: ${result.status}, revision ${result.revision}`)
+    })
+
+  const createBranch = () =>
+    run(async () => {
+      const name = newBranch.trim()
+      if (cardId === null || name === "") return
+      await api.createBranch(instanceId, { name, parent: branch })
+      setBranches((bs) => (bs.includes(name) ? bs : [...bs, name]))
+      setNewBranch("")
+      setBranch(name)
+    })
+
+  const entries = instance?.ledger.entries.filter((e) => e.state === "active") ?? []
+  const compatible = offers === null ? [] : offers.offers.filter((o) => o.assessment.isCompatible)
+
+  return (
+    <section class="view cards-view" aria-labelledby="cards-title">
+      <h2 id="cards-title">Cards</h2>
+      <ErrorBox failure={failure} />
+      <div class="cards-layout">
+        <nav class="card-list" aria-label="Cards">
+          <ul>
+            {cards.map((c) => (
+              <li key={c.cardId}>
+                <button type="button" aria-pressed={c.cardId === cardId} onClick={() => setCardId(c.cardId)} data-card={c.cardId}>
+                  <span class="cost-chip">{c.cost}</span> {c.name ?? c.cardId}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="card-column">
+          {instance === null ? <p class="muted">{busy ? "Loading…" : "Choose a card."}</p> : <CardFace card={instance.effective} name={cards.find((c) => c.cardId === cardId)?.name ?? null} changed={changed} />}
+          <p class="outcome" role="status" aria-live="polite">
+            {outcome ?? ""}
+          </p>
+          <section class="instance" aria-label="Stored instance">
+            <h3>
+              Instance <code>{instanceId}</code> on <code>{branch}</code>, revision {instance?.revision ?? "–"}
+            </h3>
+            <h4>Ledger</h4>
+            {entries.length === 0 ? <p class="muted">No active entries.</p> : null}
+            <ul class="ledger">
+              {entries.map((e) => (
+                <li key={e.entryId} data-entry={e.entryId}>
+                  <code>{e.entryId}</code> {e.upgradeId}
+                  <button type="button" disabled={busy} onClick={() => void send({ kind: "remove", entryId: e.entryId })}>
+                    Remove {e.entryId}
+                  </button>
+                  <label>
+                    Replace {e.entryId} with{" "}
+                    <select
+                      value={replaceWith[e.entryId] ?? ""}
+                      onChange={(ev) => setReplaceWith({ ...replaceWith, [e.entryId]: (ev.target as HTMLSelectElement).value })}
+                    >
+                      <option value="">—</option>
+                      {(offers?.offers ?? []).map((o) => (
+                        <option key={o.upgradeId} value={o.upgradeId}>
+                          {o.upgradeId}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                  <button
+                    type="button"
+                    disabled={busy || (replaceWith[e.entryId] ?? "") === ""}
+                    onClick={() => void send({ kind: "replace", entryId: e.entryId, upgradeId: replaceWith[e.entryId] ?? "" })}
+                  >
+                    Replace
+                  </button>
+                </li>
+              ))}
+            </ul>
+            <h4>History</h4>
+            <ol class="history" aria-label="History">
+              {history.map((h) => (
+                <li key={h.sequence}>{historyLine(h)}</li>
+              ))}
+            </ol>
+            <h4>Branches</h4>
+            <div class="branches">
+              <label>
+                Branch{" "}
+                <select value={branch} onChange={(ev) => setBranch((ev.target as HTMLSelectElement).value)} aria-label="Switch branch">
+                  {branches.map((b) => (
+                    <option key={b} value={b}>
+                      {b}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                New branch name{" "}
+                <input value={newBranch} onInput={(ev) => setNewBranch((ev.target as HTMLInputElement).value)} />
+              </label>
+              <button type="button" disabled={busy || newBranch.trim() === ""} onClick={() => void createBranch()}>
+                Create branch
+              </button>
+            </div>
+          </section>
+        </div>
+        <aside class="offers" aria-label="Offers">
+          <h3>Offers</h3>
+          <label>
+            Activity{" "}
+            <input list="activities" value={activity} onChange={(ev) => setActivity((ev.target as HTMLInputElement).value)} />
+          </label>
+          <datalist id="activities">
+            {(runtime?.activities ?? []).map((a) => (
+              <option key={a} value={a} />
+            ))}
+          </datalist>
+          <ul class="offer-list">
+            {sortOffers(offers?.offers ?? []).map((o) => (
+              <li key={o.upgradeId} class={o.assessment.isCompatible ? "offer compatible" : "offer incompatible"} data-offer={o.upgradeId}>
+                <div class="offer-head">
+                  <strong>{o.upgradeId}</strong>
+                  <span class="muted">
+                    {o.category ?? ""} {o.slotId !== undefined ? `· slot ${o.slotId}` : ""}
+                  </span>
+                </div>
+                {o.assessment.isCompatible ? (
+                  <div>
+                    <span class="ok">compatible</span>{" "}
+                    <span class="muted">changes {o.assessment.changedComponentIds.join(", ") || "nothing"}</span>{" "}
+                    <button type="button" disabled={busy} onClick={() => void send({ kind: "apply", upgradeId: o.upgradeId })}>
+                      Apply {o.upgradeId}
+                    </button>
+                  </div>
+                ) : (
+                  <Diagnostics items={o.assessment.diagnostics} />
+                )}
+              </li>
+            ))}
+          </ul>
+          {compatible.length === 0 && offers !== null ? <p class="muted">Nothing compatible in {offers.activity}.</p> : null}
+        </aside>
+      </div>
+    </section>
+  )
+}
