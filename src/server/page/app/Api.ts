@@ -33,7 +33,8 @@ export interface RuntimeDoc {
 
 export interface CardListItemDoc {
   readonly cardId: string
-  readonly name: string | null
+  /** The card's localization key (cards carry keys, not display names). */
+  readonly nameKey?: string | undefined
   readonly cost: number
   readonly tags: ReadonlyArray<string>
 }
@@ -127,6 +128,7 @@ export interface GameLogDoc {
 export interface Api {
   readonly runtime: () => Promise<RuntimeDoc>
   readonly cards: () => Promise<ReadonlyArray<CardListItemDoc>>
+  readonly effective: (cardId: string) => Promise<InspectDoc>
   readonly discover: (body: { readonly cardId: string; readonly activity: string; readonly instanceId?: string; readonly branch?: string }) => Promise<DiscoverDoc>
   readonly instance: (instanceId: string, branch: string) => Promise<InstanceDoc>
   readonly history: (instanceId: string, branch: string) => Promise<ReadonlyArray<HistoryEventDoc>>

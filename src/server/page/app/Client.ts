@@ -22,6 +22,7 @@ export const makeApi = (origin: string): Api => {
   return {
     runtime: () => call("GET", "/runtime"),
     cards: async () => (await call<{ cards: [] }>("GET", "/cards")).cards,
+    effective: async (cardId) => (await call<{ inspection: never }>("GET", `/cards/${q(cardId)}/effective`)).inspection,
     discover: (body) => call("POST", "/discover", body),
     instance: (id, branch) => call("GET", `/instances/${q(id)}?branch=${q(branch)}`),
     history: async (id, branch) => (await call<{ events: [] }>("GET", `/instances/${q(id)}/history?branch=${q(branch)}`)).events,

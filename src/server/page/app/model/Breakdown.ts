@@ -36,7 +36,7 @@ export const statusAppliedText = (e: {
   readonly statusId: string
   readonly stacksBefore: number
   readonly stacks: number
-  readonly remaining?: number
+  readonly remaining?: number | undefined
   readonly payload: Readonly<Record<string, number>>
 }): string => {
   const payload = Object.keys(e.payload)

@@ -10,40 +10,40 @@
 
 export interface DiagnosticDoc {
   readonly code: string
-  readonly severity?: string
+  readonly severity?: string | undefined
   readonly message: string
-  readonly subject?: string
-  readonly transformationId?: string
-  readonly ruleId?: string
+  readonly subject?: string | undefined
+  readonly transformationId?: string | undefined
+  readonly ruleId?: string | undefined
 }
 
 export interface ConditionDoc {
   readonly fact: string
-  readonly statusId?: string
-  readonly value?: number
-  readonly not?: boolean
+  readonly statusId?: string | undefined
+  readonly value?: number | undefined
+  readonly not?: boolean | undefined
 }
 
 export interface EffectDoc {
   readonly type: string
-  readonly amount?: number
-  readonly statusId?: string
-  readonly stacks?: number
-  readonly duration?: number
+  readonly amount?: number | undefined
+  readonly statusId?: string | undefined
+  readonly stacks?: number | undefined
+  readonly duration?: number | undefined
   readonly target: string
-  readonly chance?: number
-  readonly repeat?: number
-  readonly conditions?: ReadonlyArray<ConditionDoc>
-  readonly tags?: ReadonlyArray<string>
+  readonly chance?: number | undefined
+  readonly repeat?: number | undefined
+  readonly conditions?: ReadonlyArray<ConditionDoc> | undefined
+  readonly tags?: ReadonlyArray<string> | undefined
 }
 
 export interface ComponentDoc {
   readonly componentId: string
   readonly order: number
-  readonly childTiming?: string
-  readonly executionScope?: string
+  readonly childTiming?: string | undefined
+  readonly executionScope?: string | undefined
   readonly effect: EffectDoc
-  readonly children?: ReadonlyArray<ComponentDoc>
+  readonly children?: ReadonlyArray<ComponentDoc> | undefined
 }
 
 /** One entry of `compositionTrace`: the ledger entry and rule that produced an expansion. */
@@ -53,7 +53,7 @@ export interface TraceDoc {
   readonly ruleId: string
   readonly bundleId: string
   readonly scope: string
-  readonly anchorId: string
+  readonly anchorId: string | null
   readonly expansionId: string
   readonly memberIds: ReadonlyArray<string>
 }
@@ -68,11 +68,11 @@ export interface CompiledNodeDoc {
 export interface EffectiveDoc {
   readonly cardId: string
   readonly cost: number
-  readonly tags?: ReadonlyArray<string>
-  readonly metadata?: { readonly nameKey?: string; readonly artKey?: string }
+  readonly tags?: ReadonlyArray<string> | undefined
+  readonly metadata?: { readonly nameKey?: string; readonly artKey?: string } | undefined
   readonly components: ReadonlyArray<ComponentDoc>
   readonly compositionTrace: ReadonlyArray<TraceDoc>
-  readonly compiled?: { readonly roots: ReadonlyArray<CompiledNodeDoc> }
+  readonly compiled?: { readonly roots: ReadonlyArray<CompiledNodeDoc> } | undefined
   readonly fingerprint: string
 }
 
@@ -99,8 +99,8 @@ export interface AssessmentDoc {
 
 export interface OfferDoc {
   readonly upgradeId: string
-  readonly category?: string
-  readonly slotId?: string
+  readonly category?: string | undefined
+  readonly slotId?: string | undefined
   readonly assessment: AssessmentDoc
 }
 
@@ -141,7 +141,7 @@ export type ExecutorEventDoc =
       readonly statusId: string
       readonly stacksBefore: number
       readonly stacks: number
-      readonly remaining?: number
+      readonly remaining?: number | undefined
       readonly payload: Readonly<Record<string, number>>
     }
   | { readonly type: "skip"; readonly nodeId: string; readonly targetId?: string; readonly reason: string; readonly fact?: string }

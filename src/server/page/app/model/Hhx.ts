@@ -24,8 +24,8 @@ export interface SeatViewDoc {
 export interface DecisionDoc {
   readonly d: string
   readonly player: Seat
-  readonly options?: ReadonlyArray<unknown>
-  readonly win?: string
+  readonly options?: ReadonlyArray<unknown> | undefined
+  readonly win?: string | undefined
 }
 
 export interface PlayerViewDoc {
@@ -34,7 +34,7 @@ export interface PlayerViewDoc {
   readonly active: Seat
   readonly seats: readonly [SeatViewDoc, SeatViewDoc]
   readonly counters: Readonly<Record<string, Readonly<Record<string, number>>>>
-  readonly seen?: ReadonlyArray<{ readonly owner: Seat; readonly cards: ReadonlyArray<string> }>
+  readonly seen?: ReadonlyArray<{ readonly owner: Seat; readonly cards: ReadonlyArray<string> }> | undefined
   readonly toAct: Seat | null
   readonly decision: DecisionDoc | null
   readonly result: { readonly winner: Seat | null; readonly reason: string } | null
@@ -45,9 +45,9 @@ export interface GameActionDoc {
   readonly player: Seat
   readonly kind: string
   readonly inst: string | null
-  readonly effect?: number | null
-  readonly targets?: Readonly<Record<string, string>> | null
-  readonly choice?: number | null
+  readonly effect?: number | null | undefined
+  readonly targets?: Readonly<Record<string, string>> | null | undefined
+  readonly choice?: number | null | undefined
 }
 
 export interface UnavailableDoc {

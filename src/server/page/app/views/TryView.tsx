@@ -111,7 +111,7 @@ export const TryView = ({ api }: { readonly api: Api }) => {
           <select value={cardId} onChange={(ev) => setCardId((ev.target as HTMLSelectElement).value)} name="card">
             {cards.map((c) => (
               <option key={c.cardId} value={c.cardId}>
-                {c.name ?? c.cardId}
+                {c.cardId}
               </option>
             ))}
           </select>

@@ -1,0 +1,105 @@
+/**
+ * Benchmark: the workbench page (src/server/page). Its bundle size (raw and
+ * gzip, what `cardfx serve` sends at `/`) and its time to interactive on
+ * loopback: fresh Chromium pages (Debian's /usr/bin/chromium through
+ * playwright-core, one profile, cache disabled) navigating to
+ * `http://127.0.0.1:PORT/`, timed from navigation start to the page's own
+ * `workbench:interactive` mark (the first card drawn with its controls,
+ * after /v1/runtime, /v1/cards, /v1/branches, /v1/discover and
+ * /v1/cards/{id}/effective have answered). Median of 7 loads after 2
+ * warm-ups. Beside it, in the same run, the same browser's time to load a
+ * static page of the same bytes with no script run and no request made (the
+ * floor the loopback, the parser and the browser set).
+ *
+ * Imports the built `dist/` (run `npm run build` first). Skipped (one row
+ * saying so) when /usr/bin/chromium is missing.
+ */
+import { spawn } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { gzipSync } from "node:zlib"
+
+const CHROMIUM = "/usr/bin/chromium"
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once("error", reject)
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address()
+      s.close(() => resolve(port))
+    })
+  })
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+export const run = async () => {
+  const js = readFileSync("dist/page/app.js")
+  const css = readFileSync("dist/page/app.css")
+  const html = readFileSync("dist/page/index.html")
+  const rows = [
+    { name: "page bundle app.js (minified)", value: js.length / 1024, unit: "KiB" },
+    { name: "page bundle app.js gzip", value: gzipSync(js).length / 1024, unit: "KiB" },
+    { name: "page total (html + js + css) gzip", value: (gzipSync(js).length + gzipSync(css).length + gzipSync(html).length) / 1024, unit: "KiB" }
+  ]
+  if (!existsSync(CHROMIUM)) return [...rows, { name: "time to interactive", value: "skipped: no /usr/bin/chromium", unit: "" }]
+
+  const { chromium } = await import("playwright-core")
+  const dir = mkdtempSync(join(tmpdir(), "cardfx-bench-workbench-"))
+  const port = await freePort()
+  const server = spawn(process.execPath, ["dist/cli/cardfx.mjs", "serve", "--package", "data/heroscript.base", "--store", join(dir, "ledger.db"), "--port", String(port)], { stdio: "ignore" })
+  const origin = `http://127.0.0.1:${port}`
+  const context = await chromium.launchPersistentContext(join(dir, "profile"), { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 800 } })
+  try {
+    for (let i = 0; i < 300; i++) {
+      try {
+        if ((await fetch(`${origin}/v1/health`)).ok) break
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    const measure = async (url, ready) => {
+      const page = await context.newPage()
+      const cdp = await context.newCDPSession(page)
+      await cdp.send("Network.setCacheDisabled", { cacheDisabled: true })
+      await page.goto(url)
+      const ms = await page.evaluate(ready)
+      await page.close()
+      return ms
+    }
+    const interactive = `new Promise((resolve) => {
+      const done = () => {
+        const m = performance.getEntriesByName("workbench:interactive")[0]
+        if (m !== undefined) resolve(m.startTime); else setTimeout(done, 5)
+      }
+      done()
+    })`
+    // The floor: the same bytes as a static page (the script as inert text), no request, no script run.
+    const staticPage = `data:text/html;base64,${Buffer.from(`<!doctype html><title>x</title><script type="text/plain">${js.toString("utf8").replaceAll("</", "<\\/")}</script>`).toString("base64")}`
+    const floor = `new Promise((resolve) => (document.readyState === "complete" ? resolve(performance.now()) : addEventListener("load", () => resolve(performance.now()))))`
+    const tti = []
+    const base = []
+    for (let i = 0; i < 9; i++) {
+      const t = await measure(`${origin}/`, interactive)
+      const b = await measure(staticPage, floor)
+      if (i >= 2) {
+        tti.push(t)
+        base.push(b)
+      }
+    }
+    rows.push(
+      { name: "time to interactive on loopback (median of 7, cache off)", value: median(tti), unit: "ms" },
+      { name: "baseline: the same bytes as a static page, loaded", value: median(base), unit: "ms" }
+    )
+  } finally {
+    await context.close()
+    server.kill("SIGTERM")
+    await new Promise((r) => (server.exitCode !== null ? r() : server.once("exit", r)))
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return rows
+}
