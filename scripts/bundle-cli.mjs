@@ -7,10 +7,13 @@
  * Native and optional drivers stay external and load from node_modules.
  * The worker thread entry (dist/workers/worker.js) is bundled the same way
  * beside it, as dist/cli/cardfx-worker.mjs: the bin's worker pools spawn it.
- * Part of `npm run build` (and so of `npm ci` through `prepare`).
+ * Part of `npm run build` (and so of `npm ci` through `prepare`), with the
+ * workbench page's browser bundle (`bundlePage`, below).
  */
 import { build } from "esbuild"
-import { chmodSync, copyFileSync, mkdirSync } from "node:fs"
+import { chmodSync, copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs"
+import { builtinModules } from "node:module"
+import { dirname, resolve } from "node:path"
 
 const bundle = (entry, outfile) =>
   build({
@@ -33,9 +36,39 @@ export const bundleCli = async () => {
 }
 
 /**
+ * The page imports the typed client (`cardfx/client`, src/client.ts), whose
+ * API definition shares its Schemas with the server and the CLI; some of the
+ * modules holding those Schemas also hold server code (sha256 through
+ * node:crypto, the SQL store). For the browser: the project's own modules
+ * are marked free of side effects (each is definitions only), so what the
+ * page does not use is dropped, and Node built-ins and server-only packages
+ * resolve to an empty module — never called by what the page runs (a call
+ * would throw, and the browser tests fail on any page error).
+ */
+const SERVER_ONLY = /^(better-sqlite3|bindings|pg|pg-.*|@effect\/sql.*|@effect\/platform-node.*|@effect\/cli|@effect\/cluster|@effect\/rpc|@effect\/experimental)(\/.*)?$/
+const NODE_BUILTIN = new Set(builtinModules)
+const browserClient = {
+  name: "cardfx-browser-client",
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (args.path.startsWith("node:") || NODE_BUILTIN.has(args.path.split("/")[0]) || SERVER_ONLY.test(args.path))
+        return { path: args.path, namespace: "server-only", sideEffects: false }
+      if (args.path.startsWith(".") && args.importer.includes("/src/") && !args.importer.includes("/node_modules/")) {
+        const base = resolve(dirname(args.importer), args.path)
+        for (const c of [base.replace(/\.js$/, ".ts"), base.replace(/\.js$/, ".tsx"), base])
+          if (existsSync(c) && statSync(c).isFile()) return { path: c, sideEffects: false }
+      }
+      return undefined
+    })
+    b.onLoad({ filter: /.*/, namespace: "server-only" }, () => ({ contents: "module.exports = {}", loader: "js" }))
+  }
+}
+
+/**
  * The workbench page (src/server/page/app, TypeScript + Preact) bundled for
  * the browser into dist/page/: index.html, app.js and app.css, served by
  * `cardfx serve` at `/` with no CDN and no network fetch at run time.
+ * dist/page/meta.json is esbuild's metafile (what each module weighs).
  */
 export const bundlePage = async () => {
   mkdirSync("dist/page", { recursive: true })
@@ -51,8 +84,10 @@ export const bundlePage = async () => {
     jsxImportSource: "preact",
     tsconfig: "src/server/page/app/tsconfig.json",
     legalComments: "none",
-    logLevel: "warning"
-  })
+    logLevel: "warning",
+    metafile: true,
+    plugins: [browserClient]
+  }).then((r) => writeFileSync("dist/page/meta.json", JSON.stringify(r.metafile)))
   copyFileSync("src/server/page/app/index.html", "dist/page/index.html")
 }
 

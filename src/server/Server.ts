@@ -66,6 +66,7 @@ import {
 import { GameStore } from "./GameStore.js"
 import { Games } from "./Games.js"
 import { HandlersLive, ServedPackages } from "./Handlers.js"
+import * as WorkbenchPage from "./page/Page.js"
 
 /** How a server runs. */
 export interface ServeOptions {
@@ -284,6 +285,8 @@ export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
   const api = HttpApiBuilder.api(CardfxApi).pipe(Layer.provide(HandlersLive), Layer.provide(authorizationLayer(options.token)))
   return HttpApiBuilder.serve(guard(lifecycle, options)).pipe(
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
+    // The workbench page at `/` (src/server/page): a client of the API above, nothing more.
+    Layer.provide(WorkbenchPage.layer()),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(translateErrors),
     Layer.provide(api),

@@ -6,11 +6,13 @@
  * own origin — no CDN, no network fetch at run time. The page talks to the
  * server only through the public HTTP API, with the typed client.
  *
- * One layer, registered beside the API's routes: `WorkbenchPage.layer()`.
+ * One layer, registered beside the API's routes in `serverLayer`
+ * (src/server/Server.ts): `Layer.provide(WorkbenchPage.layer())`.
  *
  * @since 0.1.0
  */
 import { FileSystem, HttpApiBuilder, HttpServerResponse, Path } from "@effect/platform"
+import { NodeFileSystem } from "@effect/platform-node"
 import { Effect, Layer, Option } from "effect"
 import { fileURLToPath } from "node:url"
 
@@ -51,7 +53,7 @@ const notBuilt = HttpServerResponse.text("The workbench page is not built: run `
  * Mounts the page's routes on the API's router. `dir` overrides where the
  * built files are read from (default: {@link findPageDir}).
  */
-export const layer = (options: { readonly dir?: string } = {}): Layer.Layer<never, never, FileSystem.FileSystem | Path.Path> =>
+export const layer = (options: { readonly dir?: string } = {}): Layer.Layer<never> =>
   HttpApiBuilder.Router.use((router) =>
     Effect.gen(function* () {
       const fs = yield* FileSystem.FileSystem
@@ -76,4 +78,4 @@ export const layer = (options: { readonly dir?: string } = {}): Layer.Layer<neve
         yield* router.get(f.route, Effect.succeed(response))
       }
     })
-  )
+  ).pipe(Layer.provide(NodeFileSystem.layer), Layer.provide(Path.layer))

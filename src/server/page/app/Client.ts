@@ -1,39 +1,65 @@
 /**
- * PHASE-1 PLACEHOLDER (replaced by the typed client `cardfx/client` when the
- * server's API definition lands): the `Api` port over plain `fetch` of the
- * `/v1` routes.
+ * The `Api` port over the typed client `cardfx/client` (src/client.ts: made
+ * by `HttpApiClient.make` from the API definition the server is built
+ * from), on the browser's `fetch`. Each call resolves to the endpoint's document;
+ * an error response rejects with an `ApiError` carrying the body's `code`,
+ * `message` and `diagnostics` and the status of its class.
  *
  * @since 0.1.0
  */
+import { FetchHttpClient } from "@effect/platform"
+import { Cause, Effect, Exit, Option } from "effect"
+import { makeClient } from "../../../client.js"
 import { ApiError, type Api } from "./Api.js"
 
-export const makeApi = (origin: string): Api => {
-  const call = async <A>(method: string, path: string, body?: unknown): Promise<A> => {
-    const res = await fetch(`${origin}/v1${path}`, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
-    const json = (await res.json()) as { code?: string; message?: string; diagnostics?: [] }
-    if (!res.ok) throw new ApiError(res.status, json.code ?? "http_error", json.message ?? res.statusText, json.diagnostics ?? [])
-    return json as A
+const STATUS: Readonly<Record<string, number>> = {
+  BadRequest: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  RequestTimeout: 408,
+  Conflict: 409,
+  PayloadTooLarge: 413,
+  Unprocessable: 422,
+  InternalError: 500,
+  Unavailable: 503
+}
+
+/** A typed failure as the page's ApiError: the API's error bodies keep their code; transport and decode failures get `client_error`. */
+const toApiError = (e: unknown): ApiError => {
+  if (typeof e === "object" && e !== null && "code" in e && "message" in e && "_tag" in e) {
+    const body = e as { readonly _tag: string; readonly code: string; readonly message: string; readonly diagnostics?: ReadonlyArray<{ code: string; message: string }> }
+    return new ApiError(STATUS[body._tag] ?? 0, body.code, body.message, body.diagnostics ?? [])
   }
-  const q = (s: string) => encodeURIComponent(s)
+  return new ApiError(0, "client_error", e instanceof Error ? e.message : String(e))
+}
+
+const client = (origin: string) =>
+  Effect.runPromise(makeClient(origin).pipe(Effect.provide(FetchHttpClient.layer)))
+
+export const makeApi = (origin: string): Api => {
+  const typed = client(origin)
+  const call = async <A, E>(f: (c: Awaited<typeof typed>) => Effect.Effect<A, E>): Promise<A> => {
+    const exit = await Effect.runPromiseExit(f(await typed))
+    if (Exit.isSuccess(exit)) return exit.value
+    const failure = Cause.failureOption(exit.cause)
+    throw toApiError(Option.isSome(failure) ? failure.value : Cause.squash(exit.cause))
+  }
   return {
-    runtime: () => call("GET", "/runtime"),
-    cards: async () => (await call<{ cards: [] }>("GET", "/cards")).cards,
-    effective: async (cardId) => (await call<{ inspection: never }>("GET", `/cards/${q(cardId)}/effective`)).inspection,
-    discover: (body) => call("POST", "/discover", body),
-    instance: (id, branch) => call("GET", `/instances/${q(id)}?branch=${q(branch)}`),
-    history: async (id, branch) => (await call<{ events: [] }>("GET", `/instances/${q(id)}/history?branch=${q(branch)}`)).events,
-    command: (id, body) => call("POST", `/instances/${q(id)}/commands`, body),
-    branches: async () => (await call<{ branches: [] }>("GET", "/branches")).branches,
-    createBranch: (id, body) => call("POST", `/instances/${q(id)}/branches`, body),
-    runScenario: async (body) => (await call<{ report: never }>("POST", "/scenarios/run", body)).report,
-    deck: () => call("GET", "/hhx/deck"),
-    newGame: (seed) => call("POST", "/hhx/games", { seed }),
-    act: (id, actionId, expectedStep) => call("POST", `/hhx/games/${q(id)}/actions`, { actionId, expectedStep }),
-    explain: (id, actionId) => call("GET", `/hhx/games/${q(id)}/explain?actionId=${q(actionId)}`),
-    log: (id) => call("GET", `/hhx/games/${q(id)}/log`)
+    runtime: () => call((c) => c.runtime.runtime()),
+    cards: async () => (await call((c) => c.cards.list())).cards,
+    effective: async (cardId) => (await call((c) => c.cards.effective({ path: { cardId }, urlParams: {} }))).inspection,
+    discover: (payload) => call((c) => c.cards.discover({ payload })),
+    instance: (instanceId, branch) => call((c) => c.instances.get({ path: { instanceId }, urlParams: { branch } })),
+    history: async (instanceId, branch) => (await call((c) => c.instances.history({ path: { instanceId }, urlParams: { branch } }))).events,
+    command: (instanceId, payload) => call((c) => c.instances.command({ path: { instanceId }, payload })),
+    branches: async () => (await call((c) => c.instances.branches())).branches,
+    createBranch: (instanceId, payload) => call((c) => c.instances.createBranch({ path: { instanceId }, payload })),
+    runScenario: async (payload) => (await call((c) => c.scenarios.run({ payload: payload as never }))).report,
+    deck: () => call((c) => c.hhx.deck()),
+    newGame: (seed) => call((c) => c.hhx.create({ payload: { seed } })),
+    act: (gameId, actionId, expectedStep) => call((c) => c.hhx.act({ path: { gameId }, payload: { actionId, expectedStep } })),
+    explain: (gameId, actionId) => call((c) => c.hhx.explain({ path: { gameId }, urlParams: { actionId } })),
+    log: (gameId) => call((c) => c.hhx.log({ path: { gameId } }))
   }
 }

@@ -35,7 +35,8 @@ export const scenarioBody = (runtime: { readonly packages: ReadonlyArray<{ reado
       attributes,
       statuses: rows
         .filter((r) => r.kind === "status")
-        .map((r) => (r.turns > 0 ? { statusId: r.id, stacks: r.amount, remaining: r.turns } : { statusId: r.id, stacks: r.amount })),
+        // A fresh status: no payload bound yet, no tick done (the Schema's decoded shape, which the typed client sends).
+        .map((r) => ({ statusId: r.id, stacks: r.amount, ...(r.turns > 0 ? { remaining: r.turns } : {}), payload: {}, ticks: 0 })),
       relics: rows.filter((r) => r.kind === "relic").map((r) => r.id),
       buffs: rows.filter((r) => r.kind === "buff").map((r) => r.id)
     }
