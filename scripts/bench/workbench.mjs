@@ -8,31 +8,22 @@
  * after /v1/runtime, /v1/cards, /v1/branches, /v1/discover and
  * /v1/cards/{id}/effective have answered). Median of 7 loads after 2
  * warm-ups. Beside it, in the same run, the same browser's time to load a
- * static page of the same bytes with no script run and no request made (the
- * floor the loopback, the parser and the browser set).
+ * static page of the same bytes from a bare node:http server on loopback,
+ * with no script run and no API request (the floor the loopback, the parser
+ * and the browser set).
  *
  * Imports the built `dist/` (run `npm run build` first). Skipped (one row
  * saying so) when /usr/bin/chromium is missing.
  */
 import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { createServer } from "node:http"
 import { gzipSync } from "node:zlib"
 
 const CHROMIUM = "/usr/bin/chromium"
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once("error", reject)
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    })
-  })
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
@@ -49,19 +40,23 @@ export const run = async () => {
 
   const { chromium } = await import("playwright-core")
   const dir = mkdtempSync(join(tmpdir(), "cardfx-bench-workbench-"))
-  const port = await freePort()
-  const server = spawn(process.execPath, ["dist/cli/cardfx.mjs", "serve", "--package", "data/heroscript.base", "--store", join(dir, "ledger.db"), "--port", String(port)], { stdio: "ignore" })
-  const origin = `http://127.0.0.1:${port}`
+  const server = spawn(process.execPath, ["dist/cli/cardfx.mjs", "serve", "--package", "data/heroscript.base", "--store", join(dir, "ledger.db"), "--port", "0"], { stdio: ["ignore", "pipe", "ignore"] })
+  // The server prints {"event":"listening","url":...} once it serves.
+  const origin = await new Promise((resolve, reject) => {
+    let out = ""
+    const timer = setTimeout(() => reject(new Error("bench workbench: cardfx serve did not start in 90 s")), 90_000)
+    server.stdout.on("data", (b) => {
+      out += b.toString("utf8")
+      const m = /\{"event":"listening","url":"([^"]+)"\}/.exec(out)
+      if (m !== null) {
+        clearTimeout(timer)
+        resolve(m[1])
+      }
+    })
+  })
+  process.stderr.write(`bench workbench: serving at ${origin}\n`)
   const context = await chromium.launchPersistentContext(join(dir, "profile"), { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 800 } })
   try {
-    for (let i = 0; i < 300; i++) {
-      try {
-        if ((await fetch(`${origin}/v1/health`)).ok) break
-      } catch {
-        // not listening yet
-      }
-      await new Promise((r) => setTimeout(r, 100))
-    }
     const measure = async (url, ready) => {
       const page = await context.newPage()
       const cdp = await context.newCDPSession(page)
@@ -78,19 +73,28 @@ export const run = async () => {
       }
       done()
     })`
-    // The floor: the same bytes as a static page (the script as inert text), no request, no script run.
-    const staticPage = `data:text/html;base64,${Buffer.from(`<!doctype html><title>x</title><script type="text/plain">${js.toString("utf8").replaceAll("</", "<\\/")}</script>`).toString("base64")}`
+    // The floor: the same bytes as a static page (the script as inert text) from a bare node:http server
+    // on loopback: no script run, no API request.
+    const staticHtml = Buffer.from(`<!doctype html><title>x</title><script type="text/plain">${js.toString("utf8").replaceAll("</", "<\\/")}</script>`)
+    const bare = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" })
+      res.end(staticHtml)
+    })
+    await new Promise((r) => bare.listen(0, "127.0.0.1", r))
+    const staticPage = `http://127.0.0.1:${bare.address().port}/`
     const floor = `new Promise((resolve) => (document.readyState === "complete" ? resolve(performance.now()) : addEventListener("load", () => resolve(performance.now()))))`
     const tti = []
     const base = []
     for (let i = 0; i < 9; i++) {
       const t = await measure(`${origin}/`, interactive)
       const b = await measure(staticPage, floor)
+      process.stderr.write(`bench workbench: load ${i + 1}: ${Math.round(t)} ms (static ${Math.round(b)} ms)\n`)
       if (i >= 2) {
         tti.push(t)
         base.push(b)
       }
     }
+    bare.close()
     rows.push(
       { name: "time to interactive on loopback (median of 7, cache off)", value: median(tti), unit: "ms" },
       { name: "baseline: the same bytes as a static page, loaded", value: median(base), unit: "ms" }
