@@ -4,7 +4,9 @@ import * as effectEslint from "@effect/eslint-plugin"
 import tseslint from "typescript-eslint"
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "bench-results/**", "**/*.md", "**/*.mjs", "**/*.cjs"] },
+  {
+    ignores: ["dist/**", "node_modules/**", "bench-results/**", "test/workbench/screenshots/**", "**/*.md", "**/*.cjs"]
+  },
   ...tseslint.configs.recommended,
   ...effectEslint.configs.dprint,
   {

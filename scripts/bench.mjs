@@ -37,8 +37,12 @@ for (const name of modules) {
   for (const row of rows) results.push({ module: name, ...row })
 }
 
-const lines = results.map((r) => [r.module, r.name, `${fmt(r.value)} ${r.unit}`, r.goal ?? "", r.ok === undefined ? "" : r.ok ? "met" : "MISSED"])
-const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...[["module", "benchmark", "value", "goal", ""], ...lines].map((l) => String(l[i]).length)))
+const lines = results.map((
+  r
+) => [r.module, r.name, `${fmt(r.value)} ${r.unit}`, r.goal ?? "", r.ok === undefined ? "" : r.ok ? "met" : "MISSED"])
+const widths = [0, 1, 2, 3, 4].map((i) =>
+  Math.max(...[["module", "benchmark", "value", "goal", ""], ...lines].map((l) => String(l[i]).length))
+)
 const row = (l) => l.map((c, i) => String(c).padEnd(widths[i])).join("  ")
 console.log(row(["module", "benchmark", "value", "goal", ""]))
 console.log(widths.map((w) => "-".repeat(w)).join("  "))

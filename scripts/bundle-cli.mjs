@@ -25,7 +25,10 @@ const bundle = (entry, outfile) =>
     target: "node20",
     external: ["better-sqlite3", "pg", "pg-native"],
     // CommonJS dependencies inside an ES module bundle need a `require`.
-    banner: { js: "import { createRequire as __cardfxCreateRequire } from 'node:module'; const require = __cardfxCreateRequire(import.meta.url);" },
+    banner: {
+      js:
+        "import { createRequire as __cardfxCreateRequire } from 'node:module'; const require = __cardfxCreateRequire(import.meta.url);"
+    },
     logLevel: "warning"
   })
 
@@ -45,18 +48,21 @@ export const bundleCli = async () => {
  * resolve to an empty module — never called by what the page runs (a call
  * would throw, and the browser tests fail on any page error).
  */
-const SERVER_ONLY = /^(better-sqlite3|bindings|pg|pg-.*|@effect\/sql.*|@effect\/platform-node.*|@effect\/cli|@effect\/cluster|@effect\/rpc|@effect\/experimental)(\/.*)?$/
+const SERVER_ONLY =
+  /^(better-sqlite3|bindings|pg|pg-.*|@effect\/sql.*|@effect\/platform-node.*|@effect\/cli|@effect\/cluster|@effect\/rpc|@effect\/experimental)(\/.*)?$/
 const NODE_BUILTIN = new Set(builtinModules)
 const browserClient = {
   name: "cardfx-browser-client",
   setup(b) {
     b.onResolve({ filter: /.*/ }, (args) => {
-      if (args.path.startsWith("node:") || NODE_BUILTIN.has(args.path.split("/")[0]) || SERVER_ONLY.test(args.path))
+      if (args.path.startsWith("node:") || NODE_BUILTIN.has(args.path.split("/")[0]) || SERVER_ONLY.test(args.path)) {
         return { path: args.path, namespace: "server-only", sideEffects: false }
+      }
       if (args.path.startsWith(".") && args.importer.includes("/src/") && !args.importer.includes("/node_modules/")) {
         const base = resolve(dirname(args.importer), args.path)
-        for (const c of [base.replace(/\.js$/, ".ts"), base.replace(/\.js$/, ".tsx"), base])
+        for (const c of [base.replace(/\.js$/, ".ts"), base.replace(/\.js$/, ".tsx"), base]) {
           if (existsSync(c) && statSync(c).isFile()) return { path: c, sideEffects: false }
+        }
       }
       return undefined
     })

@@ -1,6 +1,10 @@
 import fs from "node:fs"
 const src = fs.readFileSync("src/kernel/DiagnosticCode.ts", "utf8")
-const rows = [...src.matchAll(/^\s+(\w+): \{ tag: "(\w+)", domain: "(\w+)", meaning: "([^"]*)"(?:, limit: "\w+")?(?:, status: \d+)? \}/gm)]
+const rows = [
+  ...src.matchAll(
+    /^\s+(\w+): \{ tag: "(\w+)", domain: "(\w+)", meaning: "([^"]*)"(?:, limit: "\w+")?(?:, status: \d+)? \}/gm
+  )
+]
 let out = `/**
  * One \`Schema.TaggedError\` class per diagnostic code, one-to-one with
  * {@link DiagnosticCodeTable}: the class's \`_tag\` is the table's tag and its
@@ -20,7 +24,8 @@ const fields = {
 
 `
 for (const [, code, tag, , meaning] of rows) {
-  out += `/** \`${code}\`: ${meaning} */\nexport class ${tag} extends Schema.TaggedError<${tag}>()("${tag}", { code: Schema.tag("${code}"), ...fields }) {}\n`
+  out +=
+    `/** \`${code}\`: ${meaning} */\nexport class ${tag} extends Schema.TaggedError<${tag}>()("${tag}", { code: Schema.tag("${code}"), ...fields }) {}\n`
 }
 out += `
 /** The error class of every code. */

@@ -27,13 +27,38 @@ const sha256 = (s) => createHash("sha256").update(s).digest("hex")
 
 /** The runs; `{log}` is a temporary log file shared by the runs in order. */
 export const runs = [
-  { name: "simulate seed 1 × 2000", args: ["simulate", "--games", "2000", "--seed", "1", "--format", "json"], keep: "stdout" },
-  { name: "simulate seed golden × 500", args: ["simulate", "--games", "500", "--seed", "golden", "--format", "json"], keep: "stdout" },
-  { name: "simulate seed 7 × 300, logged", args: ["simulate", "--games", "300", "--seed", "7", "--format", "json", "--log", "{log}"], keep: "stdout", log: true },
+  {
+    name: "simulate seed 1 × 2000",
+    args: ["simulate", "--games", "2000", "--seed", "1", "--format", "json"],
+    keep: "stdout"
+  },
+  {
+    name: "simulate seed golden × 500",
+    args: ["simulate", "--games", "500", "--seed", "golden", "--format", "json"],
+    keep: "stdout"
+  },
+  {
+    name: "simulate seed 7 × 300, logged",
+    args: ["simulate", "--games", "300", "--seed", "7", "--format", "json", "--log", "{log}"],
+    keep: "stdout",
+    log: true
+  },
   { name: "replay of the seed 7 log", args: ["replay", "{log}", "--format", "json"], keep: "sha256" },
   {
     name: "simulate the rule-paths deck, seed 3 × 300, logged",
-    args: ["simulate", "--deck", "test/hallyu/fixtures/rule-paths.deck.json", "--games", "300", "--seed", "3", "--format", "json", "--log", "{log}"],
+    args: [
+      "simulate",
+      "--deck",
+      "test/hallyu/fixtures/rule-paths.deck.json",
+      "--games",
+      "300",
+      "--seed",
+      "3",
+      "--format",
+      "json",
+      "--log",
+      "{log}"
+    ],
     keep: "stdout",
     log: true
   }
@@ -45,7 +70,11 @@ const record = () => {
   try {
     return runs.map((r) => {
       const args = r.args.map((a) => (a === "{log}" ? logFile : a))
-      const out = execFileSync(process.execPath, [join(root, "dist/cli/cardfx.mjs"), ...args], { cwd: root, encoding: "utf8", maxBuffer: 1 << 28 }).replace(/\n$/, "")
+      const out = execFileSync(process.execPath, [join(root, "dist/cli/cardfx.mjs"), ...args], {
+        cwd: root,
+        encoding: "utf8",
+        maxBuffer: 1 << 28
+      }).replace(/\n$/, "")
       return {
         name: r.name,
         args: r.args,

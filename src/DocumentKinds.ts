@@ -8,9 +8,9 @@
  *
  * @since 0.1.0
  */
-import { posix } from "node:path"
 import { FileSystem } from "@effect/platform"
 import { Effect, Either } from "effect"
+import { posix } from "node:path"
 import { loadPackage } from "./composition/ContentPackage.js"
 import { publish } from "./composition/Publication.js"
 import { decodeScenario, isScenarioDocument, validateScenario } from "./composition/scenario/Scenario.js"
@@ -27,8 +27,10 @@ const at = (doc: JsonDocument, path: string) => ({ file: doc.file, path, ...loca
  * transformation is published. Empty when the document itself is invalid
  * (its own diagnostics come from `validateScenario`).
  */
-export const scenarioReferences = (doc: JsonDocument): Effect.Effect<ReadonlyArray<Diagnostic>, never, FileSystem.FileSystem> =>
-  Effect.gen(function* () {
+export const scenarioReferences = (
+  doc: JsonDocument
+): Effect.Effect<ReadonlyArray<Diagnostic>, never, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
     const decoded = decodeScenario(doc)
     if (Either.isLeft(decoded)) return []
     const scenario = decoded.right
@@ -42,10 +44,16 @@ export const scenarioReferences = (doc: JsonDocument): Effect.Effect<ReadonlyArr
       const info = yield* Effect.either(fs.stat(folder))
       if (Either.isLeft(info) || info.right.type !== "Directory") {
         out.push(
-          diagnostic("file_unreadable", `the scenario's package folder ${p} ${Either.isLeft(info) ? "does not exist" : "is not a folder"} (resolved to ${folder})`, {
-            ...at(doc, `/packages/${i}`),
-            subject: p
-          })
+          diagnostic(
+            "file_unreadable",
+            `the scenario's package folder ${p} ${
+              Either.isLeft(info) ? "does not exist" : "is not a folder"
+            } (resolved to ${folder})`,
+            {
+              ...at(doc, `/packages/${i}`),
+              subject: p
+            }
+          )
         )
         continue
       }
@@ -57,21 +65,38 @@ export const scenarioReferences = (doc: JsonDocument): Effect.Effect<ReadonlyArr
     const runtime = publish(packages).runtime
     if (runtime === undefined) return out
     scenario.steps.forEach((step, i) => {
-      if (step.op === "play" && !runtime.cards.has(step.card))
-        out.push(diagnostic("unknown_card", `no card "${step.card}" is published by the scenario's packages`, { ...at(doc, `/steps/${i}/card`), subject: step.card }))
+      if (step.op === "play" && !runtime.cards.has(step.card)) {
+        out.push(
+          diagnostic("unknown_card", `no card "${step.card}" is published by the scenario's packages`, {
+            ...at(doc, `/steps/${i}/card`),
+            subject: step.card
+          })
+        )
+      }
     })
-    for (const [owner, cards] of Object.entries(scenario.ledgers))
+    for (const [owner, cards] of Object.entries(scenario.ledgers)) {
       for (const [cardId, upgrades] of Object.entries(cards)) {
         const base = `/ledgers/${pointerSegment(owner)}/${pointerSegment(cardId)}`
-        if (!runtime.cards.has(cardId))
-          out.push(diagnostic("unknown_card", `no card "${cardId}" is published by the scenario's packages`, { ...at(doc, base), subject: cardId }))
+        if (!runtime.cards.has(cardId)) {
+          out.push(
+            diagnostic("unknown_card", `no card "${cardId}" is published by the scenario's packages`, {
+              ...at(doc, base),
+              subject: cardId
+            })
+          )
+        }
         upgrades.forEach((u, j) => {
-          if (!runtime.transformations.has(u))
+          if (!runtime.transformations.has(u)) {
             out.push(
-              diagnostic("unknown_transformation", `no transformation "${u}" is published by the scenario's packages`, { ...at(doc, `${base}/${j}`), subject: u })
+              diagnostic("unknown_transformation", `no transformation "${u}" is published by the scenario's packages`, {
+                ...at(doc, `${base}/${j}`),
+                subject: u
+              })
             )
+          }
         })
       }
+    }
     return out
   })
 

@@ -21,17 +21,29 @@ const withNumericTypes = (node: unknown): unknown => {
   if (Array.isArray(node)) return node.map(withNumericTypes)
   if (typeof node !== "object" || node === null) return node
   const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(node)) out[k] = k === "const" || k === "enum" || k === "default" || k === "examples" ? v : withNumericTypes(v)
+  for (const [k, v] of Object.entries(node)) {
+    out[k] = k === "const" || k === "enum" || k === "default" || k === "examples" ? v : withNumericTypes(v)
+  }
   if (numericKeywords.some((k) => k in out) && !("type" in out)) out.type = "number"
   return out
 }
 
 const finish = (name: string, schema: JSONSchema.JsonSchema7Root): JSONSchema.JsonSchema7Root => {
-  const { $schema: _draft, ...rest } = withNumericTypes(schema) as JSONSchema.JsonSchema7Root & { readonly $schema?: string }
+  const { $schema: _draft, ...rest } = withNumericTypes(schema) as JSONSchema.JsonSchema7Root & {
+    readonly $schema?: string
+  }
   const text = JSON.stringify(rest)
   // draft-07 names its definitions `definitions`; `$defs` is 2019-09 (Ajv's default class would ignore it).
-  const body = text.includes('"$defs"') ? (JSON.parse(text.replace(/"\$defs"/g, '"definitions"').replace(/#\/\$defs\//g, "#/definitions/")) as typeof rest) : rest
-  return { $schema: DRAFT_07, $id: `${JSON_SCHEMA_ID_PREFIX}${name}.schema.json`, ...body } as JSONSchema.JsonSchema7Root
+  const body = text.includes("\"$defs\"")
+    ? (JSON.parse(
+      text.replace(/"\$defs"/g, "\"definitions\"").replace(/#\/\$defs\//g, "#/definitions/")
+    ) as typeof rest)
+    : rest
+  return {
+    $schema: DRAFT_07,
+    $id: `${JSON_SCHEMA_ID_PREFIX}${name}.schema.json`,
+    ...body
+  } as JSONSchema.JsonSchema7Root
 }
 
 /** Every exported JSON Schema by file stem. */

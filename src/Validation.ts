@@ -52,7 +52,7 @@ export const JSON_SCHEMA_ID_PREFIX = "https://cardfx.dev/schemas/"
 
 const isCardfxJsonSchema = (value: unknown): boolean =>
   typeof value === "object" && value !== null && typeof (value as { $id?: unknown }).$id === "string" &&
-  ((value as { $id: string }).$id).startsWith(JSON_SCHEMA_ID_PREFIX)
+  (value as { $id: string }).$id.startsWith(JSON_SCHEMA_ID_PREFIX)
 
 const isSkipped = (name: string): boolean => name.startsWith(".") || name === "node_modules"
 
@@ -65,15 +65,20 @@ const isSkipped = (name: string): boolean => name.startsWith(".") || name === "n
 export const walkFolder = (
   dir: string,
   options: ValidationOptions = {}
-): Effect.Effect<{ readonly files: ReadonlyArray<string>; readonly diagnostics: ReadonlyArray<Diagnostic> }, never, FileSystem.FileSystem> =>
-  Effect.gen(function* () {
+): Effect.Effect<
+  { readonly files: ReadonlyArray<string>; readonly diagnostics: ReadonlyArray<Diagnostic> },
+  never,
+  FileSystem.FileSystem
+> =>
+  Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const files: Array<string> = []
     const diagnostics: Array<Diagnostic> = []
     const visited = new Set<string>()
-    const problem = (file: string, why: string) => diagnostics.push(diagnostic("file_unreadable", `cannot read ${file}: ${why}`, { file, path: "" }))
+    const problem = (file: string, why: string) =>
+      diagnostics.push(diagnostic("file_unreadable", `cannot read ${file}: ${why}`, { file, path: "" }))
     const visit = (folder: string): Effect.Effect<void> =>
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const real = yield* Effect.either(fs.realPath(folder))
         const key = Either.isRight(real) ? real.right : folder
         if (visited.has(key)) return problem(folder, "a symbolic link loop (this folder is already being walked)")
@@ -86,7 +91,14 @@ export const walkFolder = (
           if (Either.isLeft(info)) {
             const link = yield* Effect.either(fs.readLink(full))
             const loop = /ELOOP|too many symbolic links/i.test(info.left.message)
-            problem(full, loop ? "a symbolic link loop" : Either.isRight(link) ? `a dangling symbolic link (to ${link.right})` : fsReason(info.left))
+            problem(
+              full,
+              loop
+                ? "a symbolic link loop"
+                : Either.isRight(link)
+                ? `a dangling symbolic link (to ${link.right})`
+                : fsReason(info.left)
+            )
             continue
           }
           const type = info.right.type
@@ -126,9 +138,13 @@ export const validateFile = (
   file: string,
   kinds: ReadonlyArray<DocumentKind>
 ): Effect.Effect<FileValidation, never, FileSystem.FileSystem> =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     if (!file.endsWith(".json")) {
-      return { file, kind: null, diagnostics: [diagnostic("unclassified_file", `${file} is not a JSON file cardfx knows`, { file, path: "" })] }
+      return {
+        file,
+        kind: null,
+        diagnostics: [diagnostic("unclassified_file", `${file} is not a JSON file cardfx knows`, { file, path: "" })]
+      }
     }
     const parsed = yield* readJsonFile(file)
     if (Either.isLeft(parsed)) return { file, kind: null, diagnostics: [parsed.left] }
@@ -136,7 +152,11 @@ export const validateFile = (
     const kind = kinds.find((k) => k.matches(parsed.right.value))
     if (kind === undefined) {
       const why = `${file} is not a content package file (no manifest.json above it), a Hallyu Hex deck or a scenario`
-      return { file, kind: null, diagnostics: [diagnostic("unclassified_file", why, { file, path: "", line: 1, column: 1 })] }
+      return {
+        file,
+        kind: null,
+        diagnostics: [diagnostic("unclassified_file", why, { file, path: "", line: 1, column: 1 })]
+      }
     }
     const own = kind.validate(parsed.right)
     const refs = own.length === 0 && kind.references !== undefined ? yield* kind.references(parsed.right) : []
@@ -149,7 +169,7 @@ export const validatePaths = <E = never>(
   kinds: ReadonlyArray<DocumentKind>,
   options: ValidatePathsOptions<E> = {}
 ): Effect.Effect<ValidationReport, E, FileSystem.FileSystem> =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const diagnostics: Array<Diagnostic> = []
     const packageDirs = new Set<string>()
@@ -158,11 +178,15 @@ export const validatePaths = <E = never>(
       const path = raw.length > 1 ? raw.replace(/\/+$/, "") : raw
       const info = yield* Effect.either(fs.stat(path))
       if (Either.isLeft(info)) {
-        diagnostics.push(diagnostic("file_unreadable", `cannot read ${path}: ${fsReason(info.left)}`, { file: path, path: "" }))
+        diagnostics.push(
+          diagnostic("file_unreadable", `cannot read ${path}: ${fsReason(info.left)}`, { file: path, path: "" })
+        )
         continue
       }
       if (info.right.type !== "File" && info.right.type !== "Directory") {
-        diagnostics.push(diagnostic("file_unreadable", `cannot read ${path}: not a regular file or folder`, { file: path, path: "" }))
+        diagnostics.push(
+          diagnostic("file_unreadable", `cannot read ${path}: not a regular file or folder`, { file: path, path: "" })
+        )
         continue
       }
       if (info.right.type === "File") {
@@ -178,7 +202,9 @@ export const validatePaths = <E = never>(
     }
 
     // A package nested in another is part of the outer one: keep the outermost roots.
-    const roots = [...packageDirs].sort(compareOrdinal).filter((d, _, all) => !all.some((o) => o !== d && d.startsWith(`${o}/`)))
+    const roots = [...packageDirs].sort(compareOrdinal).filter((d, _, all) =>
+      !all.some((o) => o !== d && d.startsWith(`${o}/`))
+    )
     const loaded = yield* Effect.forEach(roots, loadPackage)
     let files = 0
     const packages: Array<DecodedPackage> = []
@@ -243,6 +269,8 @@ export const dependencyGroups = (packages: ReadonlyArray<DecodedPackage>): Array
     groups.set(r, [...(groups.get(r) ?? []), p])
   }
   return [...groups.values()]
-    .map((g) => g.sort((a, b) => compareOrdinal(a.manifest.packageId, b.manifest.packageId) || compareOrdinal(a.dir, b.dir)))
+    .map((g) =>
+      g.sort((a, b) => compareOrdinal(a.manifest.packageId, b.manifest.packageId) || compareOrdinal(a.dir, b.dir))
+    )
     .sort((a, b) => compareOrdinal(a[0]?.dir ?? "", b[0]?.dir ?? ""))
 }

@@ -20,7 +20,7 @@
  * @since 0.1.0
  */
 import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { Effect } from "effect"
+import type { Effect } from "effect"
 import { CardfxApi } from "./server/Api.js"
 
 export * from "./server/Api.js"

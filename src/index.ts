@@ -16,26 +16,30 @@ export * from "./kernel/index.js"
 export { fsReason, listFiles, readJsonFile } from "./kernel/JsonFile.js"
 
 // ---- composition content Schemas
-export * from "./composition/schema/Symbols.js"
+export * from "./composition/schema/Bundle.js"
 export * from "./composition/schema/Card.js"
 export * from "./composition/schema/Modifier.js"
-export * from "./composition/schema/Status.js"
-export * from "./composition/schema/Bundle.js"
-export * from "./composition/schema/Transformation.js"
 export * from "./composition/schema/Package.js"
+export * from "./composition/schema/Status.js"
+export * from "./composition/schema/Symbols.js"
+export * from "./composition/schema/Transformation.js"
 
 // ---- the common compiler, packages, publication, runtime
-export type { CompiledContainer as CompiledContainerType, CompiledEffect as CompiledEffectType, CompiledNode as CompiledNodeType } from "./composition/Compiled.js"
-export { type CompileInput, type CompileOptions, compileContainer } from "./composition/Compiler.js"
+export type {
+  CompiledContainer as CompiledContainerType,
+  CompiledEffect as CompiledEffectType,
+  CompiledNode as CompiledNodeType
+} from "./composition/Compiled.js"
+export { compileContainer, type CompileInput, type CompileOptions } from "./composition/Compiler.js"
 export * from "./composition/ContentPackage.js"
 export * from "./composition/Publication.js"
 export type { PackagePin as RuntimePackagePin, Runtime } from "./composition/Runtime.js"
 
 // ---- ledger, seal, resolver, effective card
-export * from "./composition/ledger/Ledger.js"
-export * from "./composition/Expansion.js"
-export * from "./composition/Effective.js"
 export { CardBundleCompiler, seal, sealById } from "./composition/BundleCompiler.js"
+export * from "./composition/Effective.js"
+export * from "./composition/Expansion.js"
+export * from "./composition/ledger/Ledger.js"
 export * from "./composition/Resolver.js"
 
 // ---- planner and ledger store
@@ -52,23 +56,23 @@ export * as Hallyu from "./hallyu/index.js"
 export { HallyuHex, type HallyuHexService, layer as hallyuHexLayer } from "./hallyu/Service.js"
 
 // ---- batch validation and JSON Schemas
-export * from "./Validation.js"
 export * from "./DocumentKinds.js"
 export * from "./JsonSchemas.js"
+export * from "./Validation.js"
 
 // ---- across cores: simulation, fuzzing and batch validation on worker threads
-export { ScaleOut, type ScaleOutService, layer as scaleOutLayer } from "./workers/ScaleOut.js"
-export type { OnProgress, SimulationRun } from "./workers/Runs.js"
 export { defaultWorkers } from "./workers/Pool.js"
+export type { OnProgress, SimulationRun } from "./workers/Runs.js"
+export { layer as scaleOutLayer, ScaleOut, type ScaleOutService } from "./workers/ScaleOut.js"
 
 // ---- services and the all-in-one layers
-export * from "./services/Catalog.js"
 export * from "./services/CardCompiler.js"
 export * from "./services/Cardfx.js"
+export * from "./services/Catalog.js"
 
 // ---- the HTTP API's documents (the server and the typed client `cardfx/client` use the same Schemas)
 export * from "./server/Documents.js"
 // ---- the HTTP face's server layer and the hot-reload check (what `cardfx serve` and `cardfx ledger check` run)
-export { drain, makeLifecycle, serverLayer, serverUrl } from "./server/Server.js"
 export { reload as reloadServedContent } from "./server/Handlers.js"
 export { checkStoredInstances, runtimeInfo } from "./server/Reload.js"
+export { drain, makeLifecycle, serverLayer, serverUrl } from "./server/Server.js"

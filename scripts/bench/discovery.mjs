@@ -27,7 +27,9 @@ const cpuMs = () => {
 }
 
 const loadRuntime = async () => {
-  const loaded = await Effect.runPromise(Effect.forEach(["data/heroscript.base"], loadPackage).pipe(Effect.provide(NodeFileSystem.layer)))
+  const loaded = await Effect.runPromise(
+    Effect.forEach(["data/heroscript.base"], loadPackage).pipe(Effect.provide(NodeFileSystem.layer))
+  )
   const r = publish(loaded.map((l) => l.package))
   if (r.runtime === undefined) throw new Error(JSON.stringify(r.diagnostics))
   return r.runtime
@@ -46,14 +48,23 @@ const withUpgrades = (runtime, cardId, upgrades) => {
 export async function run() {
   const runtime = await loadRuntime()
   const deck = []
-  for (let i = 0; i < 12; i++)
-    deck.push(withUpgrades(runtime, "basic_attack", i % 3 === 0 ? ["core.ember.affinity"] : i % 3 === 1 ? ["core.sharpened_strike"] : []))
+  for (let i = 0; i < 12; i++) {
+    deck.push(
+      withUpgrades(
+        runtime,
+        "basic_attack",
+        i % 3 === 0 ? ["core.ember.affinity"] : i % 3 === 1 ? ["core.sharpened_strike"] : []
+      )
+    )
+  }
   for (let i = 0; i < 8; i++) deck.push(withUpgrades(runtime, "heal", i % 2 === 0 ? ["core.ember.affinity"] : []))
   for (let i = 0; i < 6; i++) deck.push(emptyLedger("twin_strike"))
   for (let i = 0; i < 4; i++) deck.push(emptyLedger("expose"))
   const once = () => {
     let compatible = 0
-    for (const ledger of deck) for (const o of discover(runtime, ledger, "scenario").offers) if (o.assessment.isCompatible) compatible++
+    for (const ledger of deck) {
+      for (const o of discover(runtime, ledger, "scenario").offers) if (o.assessment.isCompatible) compatible++
+    }
     return compatible
   }
   const compatible = once()
@@ -69,7 +80,12 @@ export async function run() {
     best = Math.max(best, (n / (cpuMs() - start)) * 1000)
   }
   return [
-    { name: `discovery, 30-card deck × ${runtime.transformations.size} transformations (${compatible} compatible offers)`, value: best, unit: "decks/s" },
+    {
+      name:
+        `discovery, 30-card deck × ${runtime.transformations.size} transformations (${compatible} compatible offers)`,
+      value: best,
+      unit: "decks/s"
+    },
     { name: "discovery, 30-card deck", value: 1000 / best, unit: "ms/deck" }
   ]
 }

@@ -22,9 +22,9 @@
  *
  * Imports the built `dist/` (run `npm run build` first).
  */
+import { Either } from "effect"
 import { readFileSync } from "node:fs"
 import { performance } from "node:perf_hooks"
-import { Either } from "effect"
 import { makeEngine, playRandom, validateDeck } from "../../dist/hallyu/index.js"
 import { parseJson } from "../../dist/kernel/Json.js"
 import { median } from "./timing.mjs"
@@ -79,7 +79,12 @@ export async function run() {
   const meanActions = windows.reduce((n, w) => n + w.perGame, 0) / windows.length
 
   const states = []
-  for (let g = 0; g < 200; g++) playRandom(engine, { seed: `enum/${g}`, onStep: (s) => s.result === null && states.push(s) })
+  for (let g = 0; g < 200; g++) {
+    playRandom(engine, {
+      seed: `enum/${g}`,
+      onStep: (s) => s.result === null && states.push(s)
+    })
+  }
   const REPS = 50
   const perCall = []
   for (let k = 0; k < states.length; k += 7) {
@@ -97,11 +102,33 @@ export async function run() {
   if (x < 0) throw new Error("unreachable")
 
   return [
-    { name: `random playouts, starter deck (best of ${WINDOWS} × ${WINDOW_MS / 1000} s CPU)`, value: Math.round(bestGames), unit: "games/s", goal: "≥ 5,000", ok: bestGames >= 5000 },
-    { name: `random playouts, starter deck (best of ${WINDOWS} × ${WINDOW_MS / 1000} s CPU)`, value: Math.round(bestActions), unit: "actions/s", goal: "≥ 200,000", ok: bestActions >= 200000 },
+    {
+      name: `random playouts, starter deck (best of ${WINDOWS} × ${WINDOW_MS / 1000} s CPU)`,
+      value: Math.round(bestGames),
+      unit: "games/s",
+      goal: "≥ 5,000",
+      ok: bestGames >= 5000
+    },
+    {
+      name: `random playouts, starter deck (best of ${WINDOWS} × ${WINDOW_MS / 1000} s CPU)`,
+      value: Math.round(bestActions),
+      unit: "actions/s",
+      goal: "≥ 200,000",
+      ok: bestActions >= 200000
+    },
     { name: "random playouts, median window", value: Math.round(median(windows.map((w) => w.games))), unit: "games/s" },
-    { name: "random playouts, median window", value: Math.round(median(windows.map((w) => w.actions))), unit: "actions/s" },
-    { name: "legalActions median (uncached, recorded states)", value: Number(enumMedian.toFixed(2)), unit: "µs", goal: "≤ 2", ok: enumMedian <= 2 },
+    {
+      name: "random playouts, median window",
+      value: Math.round(median(windows.map((w) => w.actions))),
+      unit: "actions/s"
+    },
+    {
+      name: "legalActions median (uncached, recorded states)",
+      value: Number(enumMedian.toFixed(2)),
+      unit: "µs",
+      goal: "≤ 2",
+      ok: enumMedian <= 2
+    },
     { name: "mean actions per game", value: Number(meanActions.toFixed(1)), unit: "actions" },
     { name: "reference: loop of 10^8 additions (machine load)", value: Math.round(loopMs), unit: "ms CPU" }
   ]

@@ -8,13 +8,13 @@
  * and steady state (from the first answered chunk to the end), with the
  * start-up itself as its own row.
  */
+import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { performance } from "node:perf_hooks"
-import { Effect } from "effect"
 import { makeEngine } from "../../dist/hallyu/engine/Engine.js"
-import { runSimulation } from "../../dist/workers/Runs.js"
 import { deckFromJson } from "../../dist/workers/Deck.js"
+import { runSimulation } from "../../dist/workers/Runs.js"
 import { median } from "./timing.mjs"
 
 const GAMES = 3000
@@ -40,7 +40,17 @@ export const run = async () => {
       const onProgress = (done) => {
         if (first === undefined) first = { done, at: performance.now() }
       }
-      await Effect.runPromise(runSimulation({ engine: engine.right, deck: { json, file }, games: GAMES, seed: `bench/${w}`, workers, workerEntry, onProgress }))
+      await Effect.runPromise(
+        runSimulation({
+          engine: engine.right,
+          deck: { json, file },
+          games: GAMES,
+          seed: `bench/${w}`,
+          workers,
+          workerEntry,
+          onProgress
+        })
+      )
       const t1 = performance.now()
       total.push((GAMES * 1000) / (t1 - t0))
       steady.push(((GAMES - first.done) * 1000) / (t1 - first.at))
@@ -57,7 +67,13 @@ export const run = async () => {
     { name: `simulate, ${cores} workers, end to end`, value: all.total, unit: "games/s" },
     { name: `simulate, ${cores} workers, steady state`, value: all.steady, unit: "games/s" },
     { name: `pool start-up to first chunk, ${cores} workers`, value: all.startup, unit: "ms" },
-    { name: `speed-up, ${cores} workers vs 1 (steady state)`, value: ratio, unit: "×", goal: cores >= 2 ? "≥ 1.8× on 2 cores" : "n/a (1 core)", ok: cores >= 2 ? ratio >= 1.8 : undefined },
+    {
+      name: `speed-up, ${cores} workers vs 1 (steady state)`,
+      value: ratio,
+      unit: "×",
+      goal: cores >= 2 ? "≥ 1.8× on 2 cores" : "n/a (1 core)",
+      ok: cores >= 2 ? ratio >= 1.8 : undefined
+    },
     { name: `speed-up, ${cores} workers vs 1 (end to end, ${GAMES} games)`, value: all.total / one.total, unit: "×" }
   ]
 }

@@ -16,13 +16,13 @@
  *
  * Imports the built `dist/` (run `npm run build` first).
  */
+import { NodeFileSystem } from "@effect/platform-node"
+import Database from "better-sqlite3"
+import { Effect, ManagedRuntime } from "effect"
 import { mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
-import { NodeFileSystem } from "@effect/platform-node"
-import Database from "better-sqlite3"
-import { Effect, ManagedRuntime } from "effect"
 import { loadPackage } from "../../dist/composition/ContentPackage.js"
 import { decideWith } from "../../dist/composition/planner/Planner.js"
 import { publish } from "../../dist/composition/Publication.js"
@@ -35,7 +35,9 @@ const BATCHES = 20
 const INSTANCES = 50
 
 const loadRuntime = async () => {
-  const loaded = await Effect.runPromise(Effect.forEach(["data/heroscript.base"], loadPackage).pipe(Effect.provide(NodeFileSystem.layer)))
+  const loaded = await Effect.runPromise(
+    Effect.forEach(["data/heroscript.base"], loadPackage).pipe(Effect.provide(NodeFileSystem.layer))
+  )
   const r = publish(loaded.map((l) => l.package))
   if (r.runtime === undefined) throw new Error(JSON.stringify(r.diagnostics))
   return r.runtime
@@ -51,7 +53,9 @@ const commandAt = (i, prefix) => {
     cardId: "basic_attack",
     expectedRevision: j,
     activity: "scenario",
-    command: j % 2 === 0 ? { kind: "apply", upgradeId: "core.sharpened_strike" } : { kind: "remove", entryId: `e${(j + 1) / 2}` }
+    command: j % 2 === 0
+      ? { kind: "apply", upgradeId: "core.sharpened_strike" }
+      : { kind: "remove", entryId: `e${(j + 1) / 2}` }
   }
 }
 
@@ -75,7 +79,9 @@ const sizeAndReplay = async (runtime, dir) => {
         cardId: "basic_attack",
         expectedRevision: j,
         activity: "scenario",
-        command: j % 2 === 0 ? { kind: "apply", upgradeId: "core.sharpened_strike" } : { kind: "remove", entryId: `e${(j + 1) / 2}` }
+        command: j % 2 === 0
+          ? { kind: "apply", upgradeId: "core.sharpened_strike" }
+          : { kind: "remove", entryId: `e${(j + 1) / 2}` }
       }
       return [r, decideWith(runtime, r)]
     })
@@ -99,7 +105,13 @@ const sizeAndReplay = async (runtime, dir) => {
   const perCommand = bytes / SIZE_COMMANDS
   const ratio = replayMs[1] / replayMs[0]
   return [
-    { name: "store bytes per command (10,000 commands, one instance)", value: perCommand, unit: "B", goal: "≤ 4096 B", ok: perCommand <= 4096 },
+    {
+      name: "store bytes per command (10,000 commands, one instance)",
+      value: perCommand,
+      unit: "B",
+      goal: "≤ 4096 B",
+      ok: perCommand <= 4096
+    },
     { name: "replay of one instance, 5,000 events", value: replayMs[0], unit: "ms" },
     { name: "replay time 10,000 / 5,000 events (linear ≈ 2)", value: ratio, unit: "×", goal: "≤ 2.5", ok: ratio <= 2.5 }
   ]
@@ -118,7 +130,10 @@ export async function run() {
     for (let b = 0; b < 2; b++) {
       const items = Array.from({ length: BATCH }, (_, k) => {
         const r = commandAt(b * BATCH + k, "w")
-        return [{ ...r, instanceId: `warm${r.instanceId}` }, decideWith(runtime, { ...r, instanceId: `warm${r.instanceId}` })]
+        return [
+          { ...r, instanceId: `warm${r.instanceId}` },
+          decideWith(runtime, { ...r, instanceId: `warm${r.instanceId}` })
+        ]
       })
       await rt.runPromise(store.executeBatch(items))
     }
@@ -156,8 +171,9 @@ export async function run() {
       commands: src.prepare("SELECT * FROM commands").all().filter((r) => timed(r.command_id)),
       contexts: src.prepare("SELECT * FROM contexts").all()
     }
-    if (rows.events.length !== total || rows.snapshots.length !== total || rows.commands.length !== total)
+    if (rows.events.length !== total || rows.snapshots.length !== total || rows.commands.length !== total) {
       throw new Error("bench: unexpected row counts")
+    }
     src.close()
     const rawFile = join(dir, "raw.db")
     const raw = new Database(rawFile)
@@ -167,7 +183,9 @@ export async function run() {
     const insert = {}
     for (const t of TABLES) {
       const cols = Object.keys(rows[t][0] ?? {})
-      insert[t] = raw.prepare(`INSERT INTO ${t} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")}) ON CONFLICT DO NOTHING`)
+      insert[t] = raw.prepare(
+        `INSERT INTO ${t} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")}) ON CONFLICT DO NOTHING`
+      )
     }
     const ctx = rows.contexts[0]
     const batch = raw.transaction((from) => {

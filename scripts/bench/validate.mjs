@@ -39,7 +39,14 @@ const makeContent = (broken) => {
               type: "effect",
               componentId: "burn",
               order: 10,
-              effect: { type: "APPLY_STATUS", target: "TARGET", statusId: "burning", stacks: 1, duration: 3, conditions: [{ fact: "target.alive" }] }
+              effect: {
+                type: "APPLY_STATUS",
+                target: "TARGET",
+                statusId: "burning",
+                stacks: 1,
+                duration: 3,
+                conditions: [{ fact: "target.alive" }]
+              }
             }
           ]
         }
@@ -82,7 +89,9 @@ export async function run() {
   const ajvValidate = (text) => (check(JSON.parse(text)) ? 0 : check.errors.length)
 
   if (cardfxValidate(valid) !== 0) throw new Error("the valid package does not validate")
-  if (cardfxValidate(broken) !== CARDS / 5) throw new Error(`the broken package gives ${cardfxValidate(broken)} diagnostics`)
+  if (cardfxValidate(broken) !== CARDS / 5) {
+    throw new Error(`the broken package gives ${cardfxValidate(broken)} diagnostics`)
+  }
   if (ajvValidate(valid) !== 0) throw new Error("Ajv rejects the valid package")
 
   const rounds = 7
@@ -100,8 +109,14 @@ export async function run() {
   return [
     { name: "validate 10,000 cards: cardfx (parse+decode+publish)", value: cardfx, unit: "ms" },
     { name: "validate 10,000 cards: Ajv (JSON.parse+validate)", value: ajvMs, unit: "ms" },
-    { name: "validate: cardfx / Ajv", value: cardfx / ajvMs, unit: "×", goal: "≤ 20" , ok: cardfx / ajvMs <= 20 },
+    { name: "validate: cardfx / Ajv", value: cardfx / ajvMs, unit: "×", goal: "≤ 20", ok: cardfx / ajvMs <= 20 },
     { name: "validate 10,000 cards, 2,000 errors: cardfx", value: errorMs, unit: "ms" },
-    { name: "validate: error path / valid path", value: errorMs / cardfx, unit: "×", goal: "≤ 2", ok: errorMs / cardfx <= 2 }
+    {
+      name: "validate: error path / valid path",
+      value: errorMs / cardfx,
+      unit: "×",
+      goal: "≤ 2",
+      ok: errorMs / cardfx <= 2
+    }
   ]
 }

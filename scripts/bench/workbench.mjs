@@ -17,13 +17,22 @@
  */
 import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { createServer } from "node:http"
 import { gzipSync } from "node:zlib"
 
 const CHROMIUM = "/usr/bin/chromium"
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync"
+]
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
@@ -34,13 +43,28 @@ export const run = async () => {
   const rows = [
     { name: "page bundle app.js (minified)", value: js.length / 1024, unit: "KiB" },
     { name: "page bundle app.js gzip", value: gzipSync(js).length / 1024, unit: "KiB" },
-    { name: "page total (html + js + css) gzip", value: (gzipSync(js).length + gzipSync(css).length + gzipSync(html).length) / 1024, unit: "KiB" }
+    {
+      name: "page total (html + js + css) gzip",
+      value: (gzipSync(js).length + gzipSync(css).length + gzipSync(html).length) / 1024,
+      unit: "KiB"
+    }
   ]
-  if (!existsSync(CHROMIUM)) return [...rows, { name: "time to interactive", value: "skipped: no /usr/bin/chromium", unit: "" }]
+  if (!existsSync(CHROMIUM)) {
+    return [...rows, { name: "time to interactive", value: "skipped: no /usr/bin/chromium", unit: "" }]
+  }
 
   const { chromium } = await import("playwright-core")
   const dir = mkdtempSync(join(tmpdir(), "cardfx-bench-workbench-"))
-  const server = spawn(process.execPath, ["dist/cli/cardfx.mjs", "serve", "--package", "data/heroscript.base", "--store", join(dir, "ledger.db"), "--port", "0"], { stdio: ["ignore", "pipe", "ignore"] })
+  const server = spawn(process.execPath, [
+    "dist/cli/cardfx.mjs",
+    "serve",
+    "--package",
+    "data/heroscript.base",
+    "--store",
+    join(dir, "ledger.db"),
+    "--port",
+    "0"
+  ], { stdio: ["ignore", "pipe", "ignore"] })
   // The server prints {"event":"listening","url":...} once it serves.
   const origin = await new Promise((resolve, reject) => {
     let out = ""
@@ -55,7 +79,12 @@ export const run = async () => {
     })
   })
   process.stderr.write(`bench workbench: serving at ${origin}\n`)
-  const context = await chromium.launchPersistentContext(join(dir, "profile"), { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 800 } })
+  const context = await chromium.launchPersistentContext(join(dir, "profile"), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1280, height: 800 }
+  })
   try {
     const measure = async (url, ready) => {
       const page = await context.newPage()
@@ -75,14 +104,19 @@ export const run = async () => {
     })`
     // The floor: the same bytes as a static page (the script as inert text) from a bare node:http server
     // on loopback: no script run, no API request.
-    const staticHtml = Buffer.from(`<!doctype html><title>x</title><script type="text/plain">${js.toString("utf8").replaceAll("</", "<\\/")}</script>`)
+    const staticHtml = Buffer.from(
+      `<!doctype html><title>x</title><script type="text/plain">${
+        js.toString("utf8").replaceAll("</", "<\\/")
+      }</script>`
+    )
     const bare = createServer((_req, res) => {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" })
       res.end(staticHtml)
     })
     await new Promise((r) => bare.listen(0, "127.0.0.1", r))
     const staticPage = `http://127.0.0.1:${bare.address().port}/`
-    const floor = `new Promise((resolve) => (document.readyState === "complete" ? resolve(performance.now()) : addEventListener("load", () => resolve(performance.now()))))`
+    const floor =
+      `new Promise((resolve) => (document.readyState === "complete" ? resolve(performance.now()) : addEventListener("load", () => resolve(performance.now()))))`
     const tti = []
     const base = []
     for (let i = 0; i < 9; i++) {

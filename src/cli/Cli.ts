@@ -17,11 +17,19 @@
  *
  * @since 0.1.0
  */
-import { type Command, CommandDescriptor, CliConfig, ValidationError } from "@effect/cli"
-import type { CliApp } from "@effect/cli/CliApp"
+import { CliConfig, type Command, CommandDescriptor, ValidationError } from "@effect/cli"
 import { Command as Cmd } from "@effect/cli"
+import type { CliApp } from "@effect/cli/CliApp"
 import { Cause, Console, Effect, Either, Layer, Option } from "effect"
-import { ContentLoader, type Diagnostic, diagnostic, diagnosticFromError, hallyuHexLayer, isCardfxError, scaleOutLayer } from "../index.js"
+import {
+  ContentLoader,
+  type Diagnostic,
+  diagnostic,
+  diagnosticFromError,
+  hallyuHexLayer,
+  isCardfxError,
+  scaleOutLayer
+} from "../index.js"
 import { ExitCode } from "./Exit.js"
 import { renderHelp } from "./Help.js"
 import { humanLine } from "./Output.js"
@@ -39,19 +47,20 @@ const usageLine = (path: ReadonlyArray<string>, message: string): string => {
   return `${name}: usage_error ${message} (see '${name} --help')`
 }
 
-const jsonFailure = (diagnostics: ReadonlyArray<Diagnostic>): string => JSON.stringify({ ok: false, diagnostics }, null, 2)
+const jsonFailure = (diagnostics: ReadonlyArray<Diagnostic>): string =>
+  JSON.stringify({ ok: false, diagnostics }, null, 2)
 
 /** Prints a diagnostic the contract's way for the format. */
 const report = (format: string, d: Diagnostic, path: ReadonlyArray<string>): Effect.Effect<void> =>
   format === "json"
     ? Console.log(jsonFailure([d]))
     : Console.error(
-        d.code === "usage_error" && d.file === undefined
-          ? usageLine(path, d.message)
-          : d.file === undefined
-            ? `${["cardfx", ...path].join(" ")}: ${humanLine(d).replace(/^<input> /, "")}`
-            : humanLine(d)
-      )
+      d.code === "usage_error" && d.file === undefined
+        ? usageLine(path, d.message)
+        : d.file === undefined
+        ? `${["cardfx", ...path].join(" ")}: ${humanLine(d).replace(/^<input> /, "")}`
+        : humanLine(d)
+    )
 
 const usage = (format: string, path: ReadonlyArray<string>, message: string): Effect.Effect<number> =>
   Effect.as(report(format, diagnostic("usage_error", message), path), ExitCode.usage)
@@ -64,8 +73,9 @@ const onFailure = (cause: Cause.Cause<unknown>, format: string, spec: CommandSpe
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     const e = failure.value
-    if (typeof e === "object" && e !== null && "_tag" in e && e._tag === "CommandExit" && "exitCode" in e)
+    if (typeof e === "object" && e !== null && "_tag" in e && e._tag === "CommandExit" && "exitCode" in e) {
       return Effect.succeed(Number(e.exitCode))
+    }
     if (isCardfxError(e)) {
       const d = diagnosticFromError(e)
       return Effect.as(report(format, d, spec.path), d.code === "usage_error" ? ExitCode.usage : ExitCode.contentErrors)
@@ -75,7 +85,10 @@ const onFailure = (cause: Cause.Cause<unknown>, format: string, spec: CommandSpe
   const squashed = Cause.squash(cause)
   const message = oneLine(squashed instanceof Error ? `${squashed.name}: ${squashed.message}` : String(squashed))
   const d = diagnostic("internal_error", `internal error (a defect in cardfx, please report it): ${message}`)
-  return Effect.as(format === "json" ? Console.log(jsonFailure([d])) : Console.error(`cardfx: ${d.code} ${d.message}`), ExitCode.internal)
+  return Effect.as(
+    format === "json" ? Console.log(jsonFailure([d])) : Console.error(`cardfx: ${d.code} ${d.message}`),
+    ExitCode.internal
+  )
 }
 
 /**
@@ -108,7 +121,9 @@ export const runCardfx = (
           )
       })
     )
-  }).pipe(Effect.catchAllCause((cause) => onFailure(cause, formatOf(argv), { path: [], description: "", options: [], args: [], subcommands: [] })))
+  }).pipe(Effect.catchAllCause((cause) =>
+    onFailure(cause, formatOf(argv), { path: [], description: "", options: [], args: [], subcommands: [] })
+  ))
 
 /** The root `cardfx` command over a list of subcommands. */
 export const rootCommand = (subcommands: ReadonlyArray<Command.Command<string, never, unknown, unknown>>): Root =>

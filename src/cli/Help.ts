@@ -12,7 +12,12 @@ import type { ArgSpec, CommandSpec, OptionSpec } from "./Spec.js"
 export const HELP_WIDTH = 80
 
 /** Greedy word wrap; every line starts with `indent` (the first with `first` when given). */
-export const wrap = (text: string, indent: string, first: string = indent, width: number = HELP_WIDTH): Array<string> => {
+export const wrap = (
+  text: string,
+  indent: string,
+  first: string = indent,
+  width: number = HELP_WIDTH
+): Array<string> => {
   const lines: Array<string> = []
   let line = first
   let empty = true
@@ -45,7 +50,10 @@ export const synopsis = (spec: CommandSpec): Array<string> =>
     ? ["cardfx", ...spec.path, spec.path.length === 0 ? "COMMAND" : "SUBCOMMAND", "..."]
     : ["cardfx", ...spec.path, ...spec.args.map(argSynopsis), ...spec.options.map(optionSynopsis)]
 
-const note = (x: { readonly optional: boolean; readonly repeatable: boolean; readonly defaultValue: string | undefined }, flag: boolean): string => {
+const note = (
+  x: { readonly optional: boolean; readonly repeatable: boolean; readonly defaultValue: string | undefined },
+  flag: boolean
+): string => {
   const parts = [flag ? "optional" : x.optional ? "optional" : "required"]
   if (x.repeatable) parts.push("repeatable")
   if (x.defaultValue !== undefined) parts.push(`default: ${x.defaultValue}`)
@@ -58,7 +66,13 @@ const withPeriod = (s: string): string => (s === "" || /[.!?)]$/.test(s) ? s : `
 export const renderHelp = (spec: CommandSpec, version: string): string => {
   const lines: Array<string> = []
   const name = ["cardfx", ...spec.path].join(" ")
-  lines.push(...wrap(spec.path.length === 0 ? `cardfx ${version}: ${spec.description}` : `${name}: ${spec.description}`, "  ", ""))
+  lines.push(
+    ...wrap(
+      spec.path.length === 0 ? `cardfx ${version}: ${spec.description}` : `${name}: ${spec.description}`,
+      "  ",
+      ""
+    )
+  )
   lines.push("")
   const words = synopsis(spec)
   lines.push(...wrap(words.join(" "), "    ", "Usage: "))
@@ -68,7 +82,10 @@ export const renderHelp = (spec: CommandSpec, version: string): string => {
       const head = `  ${s.path[s.path.length - 1] ?? ""}`
       lines.push(...wrap(s.description, " ".repeat(16), head.padEnd(15) + " "))
     }
-    lines.push("", `Run '${name === "cardfx" ? "cardfx COMMAND" : `${name} SUBCOMMAND`} --help' for a command's options.`)
+    lines.push(
+      "",
+      `Run '${name === "cardfx" ? "cardfx COMMAND" : `${name} SUBCOMMAND`} --help' for a command's options.`
+    )
   }
   if (spec.args.length > 0) {
     lines.push("", "Arguments:")

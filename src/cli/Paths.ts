@@ -9,10 +9,10 @@
  *
  * @since 0.1.0
  */
-import { dirname } from "node:path"
-import { fileURLToPath } from "node:url"
 import { FileSystem } from "@effect/platform"
 import { Effect, Either } from "effect"
+import { dirname } from "node:path"
+import { fileURLToPath } from "node:url"
 import { type CardfxError, diagnostic, errorFromDiagnostic, fsReason } from "../index.js"
 import { usageError } from "./Exit.js"
 
@@ -32,7 +32,7 @@ const unwritable = (file: string, why: string): CardfxError =>
   errorFromDiagnostic(diagnostic("file_unwritable", `cannot write ${file}: ${why}`, { file }))
 
 const checkFolderWritable = (fs: FileSystem.FileSystem, folder: string, target: string) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const info = yield* Effect.either(fs.stat(folder))
     if (Either.isLeft(info)) return yield* Effect.fail(unwritable(target, `the folder ${folder} does not exist`))
     if (info.right.type !== "Directory") return yield* Effect.fail(unwritable(target, `${folder} is not a folder`))
@@ -41,22 +41,34 @@ const checkFolderWritable = (fs: FileSystem.FileSystem, folder: string, target: 
   })
 
 /** `--log FILE` and the like: the file may exist (as a file) and its folder must be writable. */
-export const checkOutputFile = (option: string, file: string): Effect.Effect<void, CardfxError, FileSystem.FileSystem> =>
-  Effect.gen(function* () {
+export const checkOutputFile = (
+  option: string,
+  file: string
+): Effect.Effect<void, CardfxError, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const info = yield* Effect.either(fs.stat(file))
-    if (Either.isRight(info) && info.right.type === "Directory") return yield* Effect.fail(usageError(`${option} ${file} is a folder; give a file`))
-    if (Either.isRight(info) && info.right.type !== "File") return yield* Effect.fail(unwritable(file, "not a regular file"))
+    if (Either.isRight(info) && info.right.type === "Directory") {
+      return yield* Effect.fail(usageError(`${option} ${file} is a folder; give a file`))
+    }
+    if (Either.isRight(info) && info.right.type !== "File") {
+      return yield* Effect.fail(unwritable(file, "not a regular file"))
+    }
     yield* checkFolderWritable(fs, dirname(file), file)
   })
 
 /** `--out DIR`: an existing writable folder, or one created (one level, never a retry loop) in a writable folder. */
-export const prepareOutputFolder = (option: string, folder: string): Effect.Effect<void, CardfxError, FileSystem.FileSystem> =>
-  Effect.gen(function* () {
+export const prepareOutputFolder = (
+  option: string,
+  folder: string
+): Effect.Effect<void, CardfxError, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const info = yield* Effect.either(fs.stat(folder))
     if (Either.isRight(info)) {
-      if (info.right.type !== "Directory") return yield* Effect.fail(usageError(`${option} ${folder} is a file; give a folder`))
+      if (info.right.type !== "Directory") {
+        return yield* Effect.fail(usageError(`${option} ${folder} is a file; give a folder`))
+      }
       return yield* checkFolderWritable(fs, folder, folder)
     }
     yield* checkFolderWritable(fs, dirname(folder), folder)

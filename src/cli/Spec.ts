@@ -12,7 +12,7 @@
  *
  * @since 0.1.0
  */
-import { Command, HelpDoc } from "@effect/cli"
+import type { Command, HelpDoc } from "@effect/cli"
 import type { Span } from "@effect/cli/HelpDoc/Span"
 import { Option } from "effect"
 
@@ -86,7 +86,8 @@ export const docText = (doc: HelpDoc.HelpDoc): string => {
 
 const asDoc = (o: unknown): string => {
   const t = tagOf(o)
-  return t === "Empty" || t === "Header" || t === "Paragraph" || t === "Sequence" || t === "Enumeration" || t === "DescriptionList"
+  return t === "Empty" || t === "Header" || t === "Paragraph" || t === "Sequence" || t === "Enumeration" ||
+      t === "DescriptionList"
     ? docText(o as HelpDoc.HelpDoc)
     : ""
 }
@@ -108,7 +109,9 @@ const primitiveInfo = (p: unknown, name: string): Pick<OptionSpec, "kind" | "cho
       return { kind: "float", choices: [], placeholder: "X" }
     case "Choice": {
       const alternatives = field(p, "alternatives")
-      const choices = Array.isArray(alternatives) ? alternatives.map((a) => String((a as ReadonlyArray<unknown>)[0])) : []
+      const choices = Array.isArray(alternatives)
+        ? alternatives.map((a) => String((a as ReadonlyArray<unknown>)[0]))
+        : []
       return { kind: "choice", choices, placeholder: choices.join("|") }
     }
     case "Path": {
@@ -132,15 +135,27 @@ const collectOptions = (o: unknown, mods: Modifiers, out: Array<OptionSpec>): vo
     case "Single": {
       const name = String(field(o, "name"))
       const aliases = field(o, "aliases")
-      const names = [name, ...(Array.isArray(aliases) ? aliases.map(String) : [])].map((n) => (n.length === 1 ? `-${n}` : `--${n}`))
+      const names = [name, ...(Array.isArray(aliases) ? aliases.map(String) : [])].map((
+        n
+      ) => (n.length === 1 ? `-${n}` : `--${n}`))
       const info = primitiveInfo(field(o, "primitiveType"), name)
       const pseudo = field(o, "pseudoName")
       const placeholder = Option.isOption(pseudo) && Option.isSome(pseudo) ? String(pseudo.value) : info.placeholder
-      out.push({ names, ...info, placeholder: info.kind === "flag" ? undefined : placeholder, description: asDoc(field(o, "description")), ...mods })
+      out.push({
+        names,
+        ...info,
+        placeholder: info.kind === "flag" ? undefined : placeholder,
+        description: asDoc(field(o, "description")),
+        ...mods
+      })
       return
     }
     case "WithDefault":
-      return collectOptions(field(o, "options"), { ...mods, optional: true, defaultValue: showDefault(field(o, "fallback")) }, out)
+      return collectOptions(field(o, "options"), {
+        ...mods,
+        optional: true,
+        defaultValue: showDefault(field(o, "fallback"))
+      }, out)
     case "WithFallback":
       return collectOptions(field(o, "options"), { ...mods, optional: true }, out)
     case "Map":
@@ -148,7 +163,11 @@ const collectOptions = (o: unknown, mods: Modifiers, out: Array<OptionSpec>): vo
     case "Variadic": {
       const min = field(o, "min")
       const atLeastOne = Option.isOption(min) && Option.isSome(min) && Number(min.value) > 0
-      return collectOptions(field(o, "argumentOption"), { ...mods, repeatable: true, optional: mods.optional || !atLeastOne }, out)
+      return collectOptions(field(o, "argumentOption"), {
+        ...mods,
+        repeatable: true,
+        optional: mods.optional || !atLeastOne
+      }, out)
     }
     case "KeyValueMap":
       return collectOptions(field(o, "argumentOption"), { ...mods, repeatable: true }, out)
@@ -171,7 +190,11 @@ const collectArgs = (a: unknown, mods: Modifiers, out: Array<ArgSpec>): void => 
       return
     }
     case "WithDefault":
-      return collectArgs(field(a, "args"), { ...mods, optional: true, defaultValue: showDefault(field(a, "fallback")) }, out)
+      return collectArgs(
+        field(a, "args"),
+        { ...mods, optional: true, defaultValue: showDefault(field(a, "fallback")) },
+        out
+      )
     case "WithFallbackConfig":
       return collectArgs(field(a, "args"), { ...mods, optional: true }, out)
     case "Map":
@@ -206,20 +229,29 @@ const fromDescriptor = (d: unknown, parent: ReadonlyArray<string>, isRoot: boole
       collectOptions(field(d, "options"), required, options)
       collectArgs(field(d, "args"), required, args)
       const name = String(field(d, "name"))
-      return { path: isRoot ? [] : [...parent, name], description: asDoc(field(d, "description")), options, args, subcommands: [] }
+      return {
+        path: isRoot ? [] : [...parent, name],
+        description: asDoc(field(d, "description")),
+        options,
+        args,
+        subcommands: []
+      }
     }
   }
 }
 
 /** The spec of a root command (its path is empty; its children are the top-level commands). */
-export const specOf = (root: Command.Command<string, never, unknown, unknown>): CommandSpec => fromDescriptor(root.descriptor, [], true)
+export const specOf = (root: Command.Command<string, never, unknown, unknown>): CommandSpec =>
+  fromDescriptor(root.descriptor, [], true)
 
 /** Every leaf command below a spec, depth first in registration order. */
 export const leaves = (spec: CommandSpec): ReadonlyArray<CommandSpec> =>
   spec.subcommands.length === 0 ? [spec] : spec.subcommands.flatMap(leaves)
 
 /** Every command (groups and leaves) below a spec. */
-export const allCommands = (spec: CommandSpec): ReadonlyArray<CommandSpec> => spec.subcommands.flatMap((s) => [s, ...allCommands(s)])
+export const allCommands = (spec: CommandSpec): ReadonlyArray<CommandSpec> =>
+  spec.subcommands.flatMap((s) => [s, ...allCommands(s)])
 
 /** The option of a spec a token names (`--x` or `--x=v`). */
-export const findOption = (spec: CommandSpec, name: string): OptionSpec | undefined => spec.options.find((o) => o.names.includes(name))
+export const findOption = (spec: CommandSpec, name: string): OptionSpec | undefined =>
+  spec.options.find((o) => o.names.includes(name))

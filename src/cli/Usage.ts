@@ -26,9 +26,12 @@ export interface UsageProblem {
 
 /** Edit distance counting a swap of two neighbours as one edit (`--wiht` is one from `--with`). */
 const distance = (a: string, b: string): number => {
-  const d: Array<Array<number>> = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)))
+  const d: Array<Array<number>> = Array.from(
+    { length: a.length + 1 },
+    (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0))
+  )
   const at = (i: number, j: number): number => d[i]?.[j] ?? 0
-  for (let i = 1; i <= a.length; i++)
+  for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1
       let v = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost)
@@ -36,6 +39,7 @@ const distance = (a: string, b: string): number => {
       const row = d[i]
       if (row !== undefined) row[j] = v
     }
+  }
   return at(a.length, b.length)
 }
 
@@ -71,10 +75,13 @@ const isHelp = (t: string): boolean => t === "--help" || t === "-h"
 const checkValue = (o: OptionSpec, value: string): string | undefined => {
   const name = o.names[0] ?? ""
   if (o.kind === "integer" && !/^-?\d+$/.test(value)) return `${name} expects an integer, got '${value}'`
-  if (o.kind === "integer" && !Number.isSafeInteger(Number(value))) return `${name} must be a safe integer, got '${value}'`
+  if (o.kind === "integer" && !Number.isSafeInteger(Number(value))) {
+    return `${name} must be a safe integer, got '${value}'`
+  }
   if (o.kind === "float" && !Number.isFinite(Number(value))) return `${name} expects a number, got '${value}'`
-  if (o.kind === "choice" && !o.choices.includes(value))
+  if (o.kind === "choice" && !o.choices.includes(value)) {
     return `${name} must be one of ${quoteList(o.choices)}, got '${value}'${suggestion(value, o.choices)}`
+  }
   if (value === "" && o.kind !== "text") return `${name} needs a non-empty value`
   return undefined
 }
@@ -88,8 +95,14 @@ export const check = (root: CommandSpec, argv: ReadonlyArray<string>): Either.Ei
     const token = argv[i]
     const names = spec.subcommands.map(nameOf)
     const what = spec.path.length === 0 ? "command" : `${spec.path.join(" ")} subcommand`
-    if (token === undefined)
-      return Either.left({ path: spec.path, message: `missing ${what}; ${spec.path.length === 0 ? "commands" : `${spec.path.join(" ")} subcommands`}: ${quoteList(names)}` })
+    if (token === undefined) {
+      return Either.left({
+        path: spec.path,
+        message: `missing ${what}; ${spec.path.length === 0 ? "commands" : `${spec.path.join(" ")} subcommands`}: ${
+          quoteList(names)
+        }`
+      })
+    }
     if (isHelp(token)) return Either.right({ _tag: "Help", spec })
     if (spec.path.length === 0 && (token === "--version" || token === "-V")) return Either.right({ _tag: "Version" })
     const next = spec.subcommands.find((s) => nameOf(s) === token)
@@ -97,7 +110,9 @@ export const check = (root: CommandSpec, argv: ReadonlyArray<string>): Either.Ei
       const kind = isOptionToken(token) ? `unknown option ${token} before the ${what}` : `unknown ${what} '${token}'`
       return Either.left({
         path: spec.path,
-        message: `${kind}${isOptionToken(token) ? "" : suggestion(token, names)}; ${spec.path.length === 0 ? "commands" : `${spec.path.join(" ")} subcommands`}: ${quoteList(names)}`
+        message: `${kind}${isOptionToken(token) ? "" : suggestion(token, names)}; ${
+          spec.path.length === 0 ? "commands" : `${spec.path.join(" ")} subcommands`
+        }: ${quoteList(names)}`
       })
     }
     spec = next
@@ -137,13 +152,23 @@ export const check = (root: CommandSpec, argv: ReadonlyArray<string>): Either.Ei
     const bad = checkValue(o, value)
     if (bad !== undefined) return problem(bad)
   }
-  for (const o of spec.options)
-    if (!o.optional && !seen.has(o)) return problem(`missing option ${o.names[0] ?? ""} ${o.placeholder ?? ""}`.trimEnd())
+  for (const o of spec.options) {
+    if (!o.optional && !seen.has(o)) {
+      return problem(`missing option ${o.names[0] ?? ""} ${o.placeholder ?? ""}`.trimEnd())
+    }
+  }
   const required = spec.args.filter((a) => !a.optional)
-  if (positionals.length < required.length) return problem(`missing argument ${required[positionals.length]?.name ?? ""}`)
+  if (positionals.length < required.length) {
+    return problem(`missing argument ${required[positionals.length]?.name ?? ""}`)
+  }
   const unbounded = spec.args.some((a) => a.repeatable)
-  if (!unbounded && positionals.length > spec.args.length)
-    return problem(`unexpected argument '${positionals[spec.args.length] ?? ""}'${spec.args.length === 0 ? ` (${spec.path.join(" ")} takes no arguments)` : ""}`)
+  if (!unbounded && positionals.length > spec.args.length) {
+    return problem(
+      `unexpected argument '${positionals[spec.args.length] ?? ""}'${
+        spec.args.length === 0 ? ` (${spec.path.join(" ")} takes no arguments)` : ""
+      }`
+    )
+  }
   return Either.right({ _tag: "Run", spec })
 }
 

@@ -32,8 +32,8 @@ import {
   type LedgerCommand,
   LedgerStore,
   makeDecoder,
-  type PlanAt,
   plan,
+  type PlanAt,
   readJsonFile,
   type Runtime,
   verifyLedger
@@ -62,7 +62,9 @@ export const activityOption = Options.text("activity").pipe(
 /** `--store PATH_OR_URL` (optional): read the card instance from a ledger store instead of a file. */
 export const storeSourceOption = Options.text("store").pipe(
   Options.optional,
-  Options.withDescription("Read the card instance's ledger from this store (SQLite path or postgres:// URL) instead of --ledger.")
+  Options.withDescription(
+    "Read the card instance's ledger from this store (SQLite path or postgres:// URL) instead of --ledger."
+  )
 )
 /** `--instance ID` (default: the card ID). */
 export const instanceSourceOption = Options.text("instance").pipe(
@@ -70,7 +72,10 @@ export const instanceSourceOption = Options.text("instance").pipe(
   Options.withDescription("With --store: the card instance (default: the card ID).")
 )
 /** `--branch NAME` (default main). */
-export const branchSourceOption = Options.text("branch").pipe(Options.withDefault("main"), Options.withDescription("With --store: the branch."))
+export const branchSourceOption = Options.text("branch").pipe(
+  Options.withDefault("main"),
+  Options.withDescription("With --store: the branch.")
+)
 
 /** Where a query's ledger comes from: a file, a store, or nowhere (empty). */
 export interface LedgerSource {
@@ -87,15 +92,26 @@ export interface LedgerSource {
 export const readSource = (
   source: LedgerSource,
   cardId: string
-): Effect.Effect<{ readonly ledger: CardLedger; readonly at: PlanAt | undefined }, CardfxError, FileSystem.FileSystem> =>
+): Effect.Effect<
+  { readonly ledger: CardLedger; readonly at: PlanAt | undefined },
+  CardfxError,
+  FileSystem.FileSystem
+> =>
   Option.match(source.store, {
-    onNone: () => Effect.map(readLedger(Option.getOrUndefined(source.ledger), cardId), (ledger) => ({ ledger, at: undefined })),
+    onNone: () =>
+      Effect.map(readLedger(Option.getOrUndefined(source.ledger), cardId), (ledger) => ({ ledger, at: undefined })),
     onSome: (store) =>
-      Effect.gen(function* () {
-        const state = yield* Effect.flatMap(LedgerStore, (s) => s.read(source.branch, Option.getOrElse(source.instance, () => cardId), cardId)).pipe(
+      Effect.gen(function*() {
+        const state = yield* Effect.flatMap(
+          LedgerStore,
+          (s) => s.read(source.branch, Option.getOrElse(source.instance, () => cardId), cardId)
+        ).pipe(
           Effect.provide(LedgerStore.layerFor(store))
         )
-        return { ledger: state.ledger, at: { lastSequence: state.lastSequence, nextSequence: state.lastSequence + 1 } as PlanAt | undefined }
+        return {
+          ledger: state.ledger,
+          at: { lastSequence: state.lastSequence, nextSequence: state.lastSequence + 1 } as PlanAt | undefined
+        }
       })
   })
 
@@ -111,10 +127,14 @@ export const requireCard = (runtime: Runtime, cardId: string): Effect.Effect<voi
   runtime.cards.has(cardId)
     ? Effect.void
     : Effect.fail(
-        errorFromDiagnostic(
-          diagnostic("unknown_card", `no card ${cardId} is published${didYouMeanCard(cardId, [...runtime.cards.keys()])}`, { subject: cardId })
+      errorFromDiagnostic(
+        diagnostic(
+          "unknown_card",
+          `no card ${cardId} is published${didYouMeanCard(cardId, [...runtime.cards.keys()])}`,
+          { subject: cardId }
         )
       )
+    )
 
 const didYouMeanCard = (id: string, ids: ReadonlyArray<string>): string => {
   const near = ids.filter((x) => x.toLowerCase() === id.toLowerCase() || x.includes(id) || id.includes(x)).sort()
@@ -122,7 +142,10 @@ const didYouMeanCard = (id: string, ids: ReadonlyArray<string>): string => {
 }
 
 const first = (ds: ReadonlyArray<Diagnostic>, file: string): CardfxError =>
-  errorFromDiagnostic(ds.find((d) => d.severity === "error") ?? ds[0] ?? diagnostic("schema_invalid", `${file} is not a valid ledger`, { file }))
+  errorFromDiagnostic(
+    ds.find((d) => d.severity === "error") ?? ds[0] ??
+      diagnostic("schema_invalid", `${file} is not a valid ledger`, { file })
+  )
 
 const decodeLedger = makeDecoder(CardLedger)
 
@@ -131,7 +154,7 @@ export const readLedger = (
   file: string | undefined,
   cardId: string
 ): Effect.Effect<CardLedger, CardfxError, FileSystem.FileSystem> =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     if (file === undefined) return emptyLedger(cardId)
     const doc = yield* readJsonFile(file)
     if (Either.isLeft(doc)) return yield* Effect.fail(errorFromDiagnostic(doc.left))
@@ -139,12 +162,17 @@ export const readLedger = (
     if (Either.isLeft(decoded)) return yield* Effect.fail(first(decoded.left, file))
     const verified = verifyLedger(decoded.right)
     if (Either.isLeft(verified)) return yield* Effect.fail(first(verified.left.map((d) => ({ ...d, file })), file))
-    if (verified.right.cardId !== cardId)
+    if (verified.right.cardId !== cardId) {
       return yield* Effect.fail(
         errorFromDiagnostic(
-          diagnostic("invalid_composition", `the ledger in ${file} belongs to card ${verified.right.cardId}, not ${cardId}`, { file, path: "/cardId", subject: cardId })
+          diagnostic(
+            "invalid_composition",
+            `the ledger in ${file} belongs to card ${verified.right.cardId}, not ${cardId}`,
+            { file, path: "/cardId", subject: cardId }
+          )
         )
       )
+    }
     return verified.right
   })
 
@@ -160,8 +188,9 @@ export const selectCommand = (o: {
   if (Option.isSome(o.with) && Option.isNone(o.replace)) return Either.left("--with goes with --replace")
   if (Option.isSome(o.apply)) return Either.right({ kind: "apply", upgradeId: o.apply.value })
   if (Option.isSome(o.remove)) return Either.right({ kind: "remove", entryId: o.remove.value })
-  if (Option.isSome(o.replace) && Option.isSome(o.with))
+  if (Option.isSome(o.replace) && Option.isSome(o.with)) {
     return Either.right({ kind: "replace", entryId: o.replace.value, upgradeId: o.with.value })
+  }
   return Either.left("--replace needs --with UPGRADE_ID")
 }
 
@@ -173,12 +202,18 @@ export const renderAssessment = (a: AssessResult): Array<string> => {
     "composition trace:"
   ]
   if (a.compositionTrace.length === 0) lines.push("  (no expansions)")
-  for (const t of a.compositionTrace)
-    lines.push(`  ${t.entryId} ${t.transformationId} / ${t.ruleId}: bundle ${t.bundleId}, ${t.scope}, anchor ${t.anchorId ?? "none"} → [${t.memberIds.join(", ")}]`)
+  for (const t of a.compositionTrace) {
+    lines.push(
+      `  ${t.entryId} ${t.transformationId} / ${t.ruleId}: bundle ${t.bundleId}, ${t.scope}, anchor ${
+        t.anchorId ?? "none"
+      } → [${t.memberIds.join(", ")}]`
+    )
+  }
   return lines
 }
 
-const optionalText = (name: string, description: string) => Options.text(name).pipe(Options.optional, Options.withDescription(description))
+const optionalText = (name: string, description: string) =>
+  Options.text(name).pipe(Options.optional, Options.withDescription(description))
 
 /** The `assess` subcommand. */
 export const assessCommand = Command.make(
@@ -198,7 +233,7 @@ export const assessCommand = Command.make(
     format: resultFormatOption
   },
   (o) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const command = selectCommand(o)
       if (Either.isLeft(command)) return yield* usage(command.left)
       if (Option.isSome(o.ledger) && Option.isSome(o.store)) return yield* usage("give --ledger or --store, not both")
@@ -213,4 +248,8 @@ export const assessCommand = Command.make(
       }
       if (!result.isCompatible) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
     })
-).pipe(Command.withDescription("Assess a ledger command (apply/remove/replace) on a card without changing anything; exit 1 if incompatible."))
+).pipe(
+  Command.withDescription(
+    "Assess a ledger command (apply/remove/replace) on a card without changing anything; exit 1 if incompatible."
+  )
+)

@@ -13,8 +13,7 @@
  */
 import { Command } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
-import { type Discovery, discover } from "../index.js"
-import { humanLine, resultFormatOption } from "./Output.js"
+import { discover, type Discovery } from "../index.js"
 import {
   activityOption,
   branchSourceOption,
@@ -28,15 +27,16 @@ import {
   storeSourceOption,
   usage
 } from "./assess.js"
+import { humanLine, resultFormatOption } from "./Output.js"
 
 /** The human rendering of a discovery. */
 export const renderDiscovery = (d: Discovery): Array<string> => {
   const lines = [`card ${d.cardId}  activity ${d.activity}  revision ${d.revision}`]
   for (const o of d.offers) {
     const where = `${o.category}${o.slotId !== undefined ? `, slot ${o.slotId}` : ""}`
-    if (o.assessment.isCompatible)
+    if (o.assessment.isCompatible) {
       lines.push(`  + ${o.upgradeId} (${where})  changes: ${o.assessment.changedComponentIds.join(", ") || "(none)"}`)
-    else {
+    } else {
       lines.push(`  - ${o.upgradeId} (${where})`)
       for (const diag of o.assessment.diagnostics) lines.push(`      ${humanLine(diag)}`)
     }
@@ -58,7 +58,7 @@ export const discoverCommand = Command.make(
     format: resultFormatOption
   },
   (o) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       if (Option.isSome(o.ledger) && Option.isSome(o.store)) return yield* usage("give --ledger or --store, not both")
       const runtime = yield* loadRuntime(o.packages)
       yield* requireCard(runtime, o.card)

@@ -17,11 +17,11 @@ import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
 import { ContentLoader, diagnostic, errorFromDiagnostic, ScaleOut } from "../index.js"
 import { fuzzPropertyNames, renderFuzzReport } from "../testing/index.js"
-import { quietOption, resolveWorkers, withProgress, workersOption } from "./Scale.js"
 import { atLeastOne, CommandExit, ExitCode, usageError } from "./Exit.js"
 import { deckOption, loadDeck } from "./hhx.js"
 import { resultFormatOption } from "./Output.js"
 import { defaultPackage } from "./Paths.js"
+import { quietOption, resolveWorkers, withProgress, workersOption } from "./Scale.js"
 
 export { defaultPackage }
 
@@ -29,16 +29,27 @@ export { defaultPackage }
 export const fuzzCommand = Command.make(
   "fuzz",
   {
-    seed: Options.integer("seed").pipe(Options.withDefault(42), Options.withDescription("Seed, an integer as for run and simulate; the same seed gives the same cases.")),
-    runs: Options.integer("runs").pipe(Options.withDefault(100), Options.withDescription("Cases per property, at least 1.")),
+    seed: Options.integer("seed").pipe(
+      Options.withDefault(42),
+      Options.withDescription("Seed, an integer as for run and simulate; the same seed gives the same cases.")
+    ),
+    runs: Options.integer("runs").pipe(
+      Options.withDefault(100),
+      Options.withDescription("Cases per property, at least 1.")
+    ),
     only: Options.text("only").pipe(
       Options.repeated,
       Options.withDescription(`Only the properties whose names start with this: ${fuzzPropertyNames.join(", ")}.`)
     ),
-    path: Options.text("path").pipe(Options.optional, Options.withDescription("Replay one case: the path printed with a failure (with its --seed and --only).")),
+    path: Options.text("path").pipe(
+      Options.optional,
+      Options.withDescription("Replay one case: the path printed with a failure (with its --seed and --only).")
+    ),
     packages: Options.directory("package").pipe(
       Options.repeated,
-      Options.withDescription("A content package the generated content is published beside (default: heroscript.base of the installed package).")
+      Options.withDescription(
+        "A content package the generated content is published beside (default: heroscript.base of the installed package)."
+      )
     ),
     deck: deckOption,
     workers: workersOption,
@@ -46,11 +57,14 @@ export const fuzzCommand = Command.make(
     format: resultFormatOption
   },
   ({ seed, runs, only, path, packages, deck, workers, quiet, format }) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* atLeastOne("--runs", runs)
       const unknown = only.filter((o) => !fuzzPropertyNames.some((n) => n.startsWith(o)))
-      if (unknown.length > 0)
-        return yield* Effect.fail(usageError(`--only ${unknown.join(", ")} names no property; properties: ${fuzzPropertyNames.join(", ")}`))
+      if (unknown.length > 0) {
+        return yield* Effect.fail(
+          usageError(`--only ${unknown.join(", ")} names no property; properties: ${fuzzPropertyNames.join(", ")}`)
+        )
+      }
       const threads = yield* resolveWorkers(workers)
       const starter = yield* loadDeck(deck)
       const loader = yield* ContentLoader
@@ -58,8 +72,11 @@ export const fuzzCommand = Command.make(
       const loaded = yield* loader.loadPackages(dirs)
       const problem = loaded.flatMap((l) => l.diagnostics).find((d) => d.severity === "error")
       if (problem !== undefined) return yield* Effect.fail(errorFromDiagnostic(problem))
-      if (loaded.some((l) => l.package === undefined))
-        return yield* Effect.fail(errorFromDiagnostic(diagnostic("file_unreadable", "a --package folder could not be loaded")))
+      if (loaded.some((l) => l.package === undefined)) {
+        return yield* Effect.fail(
+          errorFromDiagnostic(diagnostic("file_unreadable", "a --package folder could not be loaded"))
+        )
+      }
       const options = {
         seed,
         runs,
@@ -70,9 +87,14 @@ export const fuzzCommand = Command.make(
       }
       const scale = yield* ScaleOut
       const report = yield* withProgress("runs", quiet, (progress) =>
-        scale.fuzz({ options, deckFile: deck, packageDirs: dirs, workers: threads, onProgress: progress.update })
-      )
+        scale.fuzz({ options, deckFile: deck, packageDirs: dirs, workers: threads, onProgress: progress.update }))
       yield* Console.log(format === "json" ? JSON.stringify(report, null, 2) : renderFuzzReport(report))
-      if (!report.ok) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
+      if (!report.ok) {
+        return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
+      }
     })
-).pipe(Command.withDescription("Fuzz the composition core and Hallyu Hex with generated content; shrink any failure to a minimal case."))
+).pipe(
+  Command.withDescription(
+    "Fuzz the composition core and Hallyu Hex with generated content; shrink any failure to a minimal case."
+  )
+)

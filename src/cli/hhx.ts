@@ -49,11 +49,16 @@ const explainCommand = Command.make(
     deck: deckOption
   },
   ({ card, deck }) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const d = yield* loadDeck(deck)
       const found = Hallyu.findCard(d, card)
-      if (found === undefined)
-        return yield* Effect.fail(errorFromDiagnostic(diagnostic("unknown_card", `no card with code or ID ${card} in ${deck}`, { file: deck, subject: card })))
+      if (found === undefined) {
+        return yield* Effect.fail(
+          errorFromDiagnostic(
+            diagnostic("unknown_card", `no card with code or ID ${card} in ${deck}`, { file: deck, subject: card })
+          )
+        )
+      }
       yield* Console.log(Hallyu.renderExplanation(Hallyu.explainCard(found)))
     })
 ).pipe(Command.withDescription("Print a card's effect records as generated text beside its printed rules_text."))
@@ -101,27 +106,34 @@ export const simulateCommand = Command.make(
   "simulate",
   {
     deck: deckOption,
-    games: Options.integer("games").pipe(Options.withDefault(1000), Options.withDescription("Number of games, at least 1.")),
-    seed: Options.integer("seed").pipe(Options.withDefault(1), Options.withDescription("Seed, an integer as for run and fuzz; game k uses <seed>/k.")),
+    games: Options.integer("games").pipe(
+      Options.withDefault(1000),
+      Options.withDescription("Number of games, at least 1.")
+    ),
+    seed: Options.integer("seed").pipe(
+      Options.withDefault(1),
+      Options.withDescription("Seed, an integer as for run and fuzz; game k uses <seed>/k.")
+    ),
     workers: workersOption,
     quiet: quietOption,
     format: resultFormatOption,
     log: Options.text("log").pipe(
       Options.withPseudoName("FILE"),
       Options.optional,
-      Options.withDescription("Write every game's log (seed, action IDs, fingerprints) as JSON to this file (checked before simulating).")
+      Options.withDescription(
+        "Write every game's log (seed, action IDs, fingerprints) as JSON to this file (checked before simulating)."
+      )
     )
   },
   ({ deck, games, seed, workers, quiet, format, log }) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* atLeastOne("--games", games)
       const threads = yield* resolveWorkers(workers)
       if (Option.isSome(log)) yield* checkOutputFile("--log", log.value)
       const engine = yield* makeDeckEngine(deck)
       const scale = yield* ScaleOut
       const run = yield* withProgress("games", quiet, (progress) =>
-        scale.simulate({ deck, games, seed, workers: threads, logs: Option.isSome(log), onProgress: progress.update })
-      )
+        scale.simulate({ deck, games, seed, workers: threads, logs: Option.isSome(log), onProgress: progress.update }))
       const logs: ReadonlyArray<GameLog> = run.logs
       const result = { right: run.summary }
       if (Option.isSome(log)) {
@@ -129,34 +141,65 @@ export const simulateCommand = Command.make(
         const file = log.value
         yield* fs
           .writeFileString(file, JSON.stringify(logs.length === 1 ? logs[0] : logs) + "\n")
-          .pipe(Effect.mapError((e) => errorFromDiagnostic(diagnostic("file_unwritable", `cannot write ${file}: ${e.message}`, { file }))))
+          .pipe(Effect.mapError((e) =>
+            errorFromDiagnostic(diagnostic("file_unwritable", `cannot write ${file}: ${e.message}`, { file }))
+          ))
       }
-      const names = (code: string): string => engine.deck.cards.find((c) => c.code === code)?.name ?? ""
+      const names = (code: string): string =>
+        engine.deck.cards.find((c) =>
+          c.code === code
+        )?.name ?? ""
       // The default deck is named as in the package, so the document is the same wherever cardfx is installed.
       const shownDeck = deck === defaultDeckPath ? "data/hallyu-hex/starter-deck.v0.json" : deck
-      yield* Console.log(format === "json" ? JSON.stringify({ deck: shownDeck, ...result.right }) : renderSummary(result.right, names))
+      yield* Console.log(
+        format === "json" ? JSON.stringify({ deck: shownDeck, ...result.right }) : renderSummary(result.right, names)
+      )
     })
 ).pipe(Command.withDescription("Play seeded random Hallyu Hex games and print a summary."))
 
 /** `cardfx replay LOG [--deck FILE] [--format human|json]`: re-executes logs, checking the fingerprint after every step. */
 export const replayCommand = Command.make(
   "replay",
-  { log: Args.text({ name: "LOG" }).pipe(Args.withDescription("A game log file written by simulate --log.")), deck: deckOption, format: resultFormatOption },
+  {
+    log: Args.text({ name: "LOG" }).pipe(Args.withDescription("A game log file written by simulate --log.")),
+    deck: deckOption,
+    format: resultFormatOption
+  },
   ({ log, deck, format }) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const engine = yield* makeDeckEngine(deck)
       const doc = yield* readJsonFile(log)
       if (Either.isLeft(doc)) return yield* Effect.fail(errorFromDiagnostic(doc.left))
       const decoded = decodeLogs(doc.right.value, doc.right)
-      if (Either.isLeft(decoded))
-        return yield* Effect.fail(errorFromDiagnostic(decoded.left[0] ?? diagnostic("schema_invalid", `${log} is not a game log`, { file: log })))
-      const reports: Array<{ seed: string; steps: number; ok: boolean; result: unknown; fingerprint: string | null; diagnostic?: unknown }> = []
+      if (Either.isLeft(decoded)) {
+        return yield* Effect.fail(
+          errorFromDiagnostic(
+            decoded.left[0] ?? diagnostic("schema_invalid", `${log} is not a game log`, { file: log })
+          )
+        )
+      }
+      const reports: Array<
+        { seed: string; steps: number; ok: boolean; result: unknown; fingerprint: string | null; diagnostic?: unknown }
+      > = []
       for (const l of decoded.right) {
         const r = Hallyu.replay(engine, l)
         reports.push(
           Either.isRight(r)
-            ? { seed: l.seed, steps: l.actions.length, ok: true, result: r.right.result, fingerprint: Hallyu.fingerprint(r.right) }
-            : { seed: l.seed, steps: l.actions.length, ok: false, result: null, fingerprint: null, diagnostic: { ...r.left, file: log } }
+            ? {
+              seed: l.seed,
+              steps: l.actions.length,
+              ok: true,
+              result: r.right.result,
+              fingerprint: Hallyu.fingerprint(r.right)
+            }
+            : {
+              seed: l.seed,
+              steps: l.actions.length,
+              ok: false,
+              result: null,
+              fingerprint: null,
+              diagnostic: { ...r.left, file: log }
+            }
         )
       }
       const ok = reports.every((r) => r.ok)
@@ -165,7 +208,9 @@ export const replayCommand = Command.make(
         for (const r of reports) {
           yield* Console.log(
             r.ok
-              ? `ok ${r.seed}: ${r.steps} steps, every fingerprint matched; result ${JSON.stringify(r.result)}; final ${r.fingerprint ?? ""}`
+              ? `ok ${r.seed}: ${r.steps} steps, every fingerprint matched; result ${JSON.stringify(r.result)}; final ${
+                r.fingerprint ?? ""
+              }`
               : `FAILED ${r.seed}: ${r.diagnostic === undefined ? "" : humanLine(r.diagnostic as Diagnostic)}`
           )
         }

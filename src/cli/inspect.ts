@@ -21,12 +21,12 @@ import {
   appendEntry,
   type CardfxError,
   type CardInspection,
+  type CardLedger,
   type CompiledNodeType as CompiledNode,
   type ContentLoader,
   type Diagnostic,
   diagnostic,
   type EffectiveCardDefinition,
-  type CardLedger,
   errorFromDiagnostic,
   resolveEffectiveCard,
   sealById
@@ -43,7 +43,6 @@ const ledgerOption = Options.file("ledger").pipe(
   Options.withDescription("A CardLedger JSON file (sealed entries) to start from.")
 )
 
-
 /**
  * Where each component of an effective card came from: `base`, `base+patch:<entryIds>`
  * (a structural component a patch changed), `patch:<entryId>` (added by a
@@ -53,7 +52,10 @@ export const componentOrigins = (ledger: CardLedger, effective: EffectiveCardDef
   const out: Record<string, string> = {}
   const touched = new Map<string, Array<string>>()
   const added = new Map<string, string>()
-  const collectAdded = (entryId: string, c: { componentId: string; children?: ReadonlyArray<{ componentId: string }> }): void => {
+  const collectAdded = (
+    entryId: string,
+    c: { componentId: string; children?: ReadonlyArray<{ componentId: string }> }
+  ): void => {
     added.set(c.componentId, entryId)
     for (const ch of c.children ?? []) collectAdded(entryId, ch as typeof c)
   }
@@ -61,12 +63,15 @@ export const componentOrigins = (ledger: CardLedger, effective: EffectiveCardDef
     if (e.state !== "active") continue
     for (const p of e.patches) {
       if (p.op === "addComponent") collectAdded(e.entryId, p.component)
-      else if (p.op === "addCapabilities" || p.op === "addNumber" || p.op === "setNumber")
+      else if (p.op === "addCapabilities" || p.op === "addNumber" || p.op === "setNumber") {
         touched.set(p.componentId, [...(touched.get(p.componentId) ?? []), e.entryId])
+      }
     }
   }
   const generated = new Map<string, string>()
-  for (const t of effective.compositionTrace) for (const id of t.memberIds) generated.set(id, `rule:${t.entryId}/${t.ruleId}`)
+  for (const t of effective.compositionTrace) {
+    for (const id of t.memberIds) generated.set(id, `rule:${t.entryId}/${t.ruleId}`)
+  }
   const visit = (nodes: ReadonlyArray<CompiledNode>): void => {
     for (const n of nodes) {
       const id = n.componentId
@@ -86,14 +91,25 @@ const describeEffect = (n: CompiledNode): string => {
   const extra: Array<string> = []
   if (e.repeat !== 1) extra.push(`×${e.repeat}`)
   if (e.chance !== 1) extra.push(`chance ${e.chance}`)
-  if (e.conditions.length > 0) extra.push(`if ${e.conditions.map((c) => `${c.not === true ? "not " : ""}${c.fact}${c.statusId !== undefined ? `(${c.statusId})` : ""}${c.value !== undefined ? ` ${c.value}` : ""}`).join(" and ")}`)
+  if (e.conditions.length > 0) {
+    extra.push(
+      `if ${
+        e.conditions.map((c) =>
+          `${c.not === true ? "not " : ""}${c.fact}${c.statusId !== undefined ? `(${c.statusId})` : ""}${
+            c.value !== undefined ? ` ${c.value}` : ""
+          }`
+        ).join(" and ")
+      }`
+    )
+  }
   const payload = Object.keys(e.payload)
     .sort()
     .map((k) => `${k}=${e.payload[k]} from ${e.payloadSources[k]}`)
-  const what =
-    e.type === "APPLY_STATUS"
-      ? `APPLY_STATUS ${e.statusId} stacks ${e.stacks}${e.duration > 0 ? ` duration ${e.duration}` : ""}${payload.length > 0 ? ` [${payload.join(", ")}]` : ""}`
-      : `${e.type} ${e.amount}`
+  const what = e.type === "APPLY_STATUS"
+    ? `APPLY_STATUS ${e.statusId} stacks ${e.stacks}${e.duration > 0 ? ` duration ${e.duration}` : ""}${
+      payload.length > 0 ? ` [${payload.join(", ")}]` : ""
+    }`
+    : `${e.type} ${e.amount}`
   return `${what} → ${e.target}${extra.length > 0 ? ` (${extra.join(", ")})` : ""}`
 }
 
@@ -110,26 +126,34 @@ export const renderInspection = (i: CardInspection): Array<string> => {
   lines.push("ledger:")
   const active = i.ledger.entries.filter((x) => x.state === "active").sort((a, b) => a.position - b.position)
   if (active.length === 0) lines.push("  (empty)")
-  for (const x of active)
-    lines.push(`  ${x.entryId}  ${x.upgradeId}  position ${x.position}  revision ${x.captured.revision}  seal ${x.sealHash.slice(0, 12)}`)
+  for (const x of active) {
+    lines.push(
+      `  ${x.entryId}  ${x.upgradeId}  position ${x.position}  revision ${x.captured.revision}  seal ${
+        x.sealHash.slice(0, 12)
+      }`
+    )
+  }
   lines.push("components (execution order):")
   const walk = (nodes: ReadonlyArray<CompiledNode>, indent: string): void => {
     for (const n of nodes) {
       const timing = n.depth > 1 ? ` {${n.childTiming}, ${n.executionScope}}` : ""
       const origin = i.origins?.[n.componentId] ?? "base"
       const t = byMember.get(n.componentId)
-      const why =
-        t !== undefined
-          ? `from ${t.entryId} ${t.transformationId} / rule ${t.ruleId} (bundle ${t.bundleId}, ${t.scope}, anchor ${t.anchorId ?? "none"})`
-          : origin.startsWith("patch:")
-            ? `added by ${origin.slice(6)} ${byEntry.get(origin.slice(6))?.upgradeId ?? ""}`
-            : origin.startsWith("base+patch:")
-              ? `base, changed by ${origin
-                  .slice(11)
-                  .split(",")
-                  .map((id) => `${id} ${byEntry.get(id)?.upgradeId ?? ""}`)
-                  .join(", ")}`
-              : "base"
+      const why = t !== undefined
+        ? `from ${t.entryId} ${t.transformationId} / rule ${t.ruleId} (bundle ${t.bundleId}, ${t.scope}, anchor ${
+          t.anchorId ?? "none"
+        })`
+        : origin.startsWith("patch:")
+        ? `added by ${origin.slice(6)} ${byEntry.get(origin.slice(6))?.upgradeId ?? ""}`
+        : origin.startsWith("base+patch:")
+        ? `base, changed by ${
+          origin
+            .slice(11)
+            .split(",")
+            .map((id) => `${id} ${byEntry.get(id)?.upgradeId ?? ""}`)
+            .join(", ")
+        }`
+        : "base"
       lines.push(`${indent}${n.componentId}: ${describeEffect(n)}${timing}  ← ${why}`)
       walk(n.children, `${indent}  `)
     }
@@ -137,16 +161,21 @@ export const renderInspection = (i: CardInspection): Array<string> => {
   walk(e.compiled.roots, "  ")
   lines.push("composition trace:")
   if (e.compositionTrace.length === 0) lines.push("  (no expansions)")
-  for (const t of e.compositionTrace)
+  for (const t of e.compositionTrace) {
     lines.push(
-      `  ${t.entryId} ${t.transformationId} / ${t.ruleId}: bundle ${t.bundleId}, ${t.scope}, anchor ${t.anchorId ?? "none"} → ${t.expansionId} [${t.memberIds.join(", ")}]`
+      `  ${t.entryId} ${t.transformationId} / ${t.ruleId}: bundle ${t.bundleId}, ${t.scope}, anchor ${
+        t.anchorId ?? "none"
+      } → ${t.expansionId} [${t.memberIds.join(", ")}]`
     )
+  }
   lines.push(`fingerprint: ${e.fingerprint}`)
   return lines
 }
 
 const firstError = (ds: ReadonlyArray<Diagnostic>): CardfxError =>
-  errorFromDiagnostic(ds.find((d) => d.severity === "error") ?? ds[0] ?? diagnostic("invalid_composition", "the card cannot be resolved"))
+  errorFromDiagnostic(
+    ds.find((d) => d.severity === "error") ?? ds[0] ?? diagnostic("invalid_composition", "the card cannot be resolved")
+  )
 
 /** Builds the inspection (pure once the packages and the ledger file are read). */
 export const inspect = (options: {
@@ -155,7 +184,7 @@ export const inspect = (options: {
   readonly upgrades: ReadonlyArray<string>
   readonly ledgerFile: string | undefined
 }): Effect.Effect<CardInspection, CardfxError, FileSystem.FileSystem | ContentLoader> =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const runtime = yield* loadRuntime(options.packages)
     yield* requireCard(runtime, options.cardId)
     const baseCard = runtime.cards.get(options.cardId)
@@ -177,15 +206,26 @@ export const inspect = (options: {
     }
     const effective = resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses })
     if (Either.isLeft(effective)) return yield* Effect.fail(firstError(effective.left))
-    return { cardId: options.cardId, ledger, effectiveBase: effective.right, origins: componentOrigins(ledger, effective.right) }
+    return {
+      cardId: options.cardId,
+      ledger,
+      effectiveBase: effective.right,
+      origins: componentOrigins(ledger, effective.right)
+    }
   })
 
 /** The `inspect` subcommand. */
 export const inspectCommand = Command.make(
   "inspect",
-  { packages: packagesOption, card: cardOption, upgrades: withOption, ledger: ledgerOption, format: resultFormatOption },
+  {
+    packages: packagesOption,
+    card: cardOption,
+    upgrades: withOption,
+    ledger: ledgerOption,
+    format: resultFormatOption
+  },
   ({ card, format, ledger, packages, upgrades }) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const inspection = yield* inspect({
         packages,
         cardId: card,

@@ -20,21 +20,30 @@ export const checkCommand = Command.make(
   "check",
   {
     packages: packagesOption,
-    store: Options.text("store").pipe(Options.withDescription("The ledger store to check (SQLite path or postgres:// URL).")),
+    store: Options.text("store").pipe(
+      Options.withDescription("The ledger store to check (SQLite path or postgres:// URL).")
+    ),
     format: resultFormatOption
   },
   (o) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const runtime = yield* loadRuntime(o.packages)
-      const { broken, checked } = yield* Effect.flatMap(LedgerStore, (store) => checkStoredInstances(store, runtime)).pipe(
-        Effect.provide(LedgerStore.layerFor(o.store))
-      )
+      const { broken, checked } = yield* Effect.flatMap(LedgerStore, (store) => checkStoredInstances(store, runtime))
+        .pipe(
+          Effect.provide(LedgerStore.layerFor(o.store))
+        )
       const report: ReloadReport = { switched: false, runtime: runtimeInfo(runtime), checked, broken }
       if (o.format === "json") yield* Console.log(JSON.stringify(report, null, 2))
       else {
         yield* Console.log(`${checked} stored instance(s) checked, ${broken.length} would break`)
-        for (const b of broken) yield* Console.log(`  ${b.branch} ${b.instanceId} (${b.cardId}): ${b.code}: ${b.message}`)
+        for (const b of broken) {
+          yield* Console.log(`  ${b.branch} ${b.instanceId} (${b.cardId}): ${b.code}: ${b.message}`)
+        }
       }
       if (broken.length > 0) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
     })
-).pipe(Command.withDescription("Check that every stored instance still composes under new content; exit 1 if any would break."))
+).pipe(
+  Command.withDescription(
+    "Check that every stored instance still composes under new content; exit 1 if any would break."
+  )
+)

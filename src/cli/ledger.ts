@@ -50,23 +50,30 @@ import {
   outcomeJson,
   type VerifyReport
 } from "../index.js"
+import { activityOption, cardOption, loadRuntime, packagesOption, usage } from "./assess.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { checkCommand } from "./ledger-check.js"
 import { humanLine, resultFormatOption } from "./Output.js"
-import { activityOption, cardOption, loadRuntime, packagesOption, usage } from "./assess.js"
 
 const storeOption = Options.text("store").pipe(
   Options.withDefault(DEFAULT_STORE),
-  Options.withDescription("The ledger store: a SQLite file path or a postgres:// URL (default .cardfx/ledger.db; only writes create it).")
+  Options.withDescription(
+    "The ledger store: a SQLite file path or a postgres:// URL (default .cardfx/ledger.db; only writes create it)."
+  )
 )
-const branchOption = Options.text("branch").pipe(Options.withDefault(MAIN), Options.withDescription("The branch (default main)."))
+const branchOption = Options.text("branch").pipe(
+  Options.withDefault(MAIN),
+  Options.withDescription("The branch (default main).")
+)
 const instanceOption = Options.text("instance").pipe(
   Options.optional,
   Options.withDescription("The card instance ID (default: the card ID).")
 )
 const expectedOption = Options.integer("expected-revision").pipe(
   Options.optional,
-  Options.withDescription("Optimistic concurrency: reject the command unless the instance is at this revision (default: no check).")
+  Options.withDescription(
+    "Optimistic concurrency: reject the command unless the instance is at this revision (default: no check)."
+  )
 )
 const commandIdOption = Options.text("command-id").pipe(
   Options.optional,
@@ -84,19 +91,31 @@ const withStore = <A>(
   mode: "read" | "write",
   program: Effect.Effect<A, CardfxError | CommandExit, LedgerStore | CardTransformationPlanner>
 ): Effect.Effect<A, CardfxError | CommandExit> =>
-  program.pipe(Effect.provide(Layer.provideMerge(CardTransformationPlanner.layer, LedgerStore.layerFor(store, { create: mode === "write" }))))
+  program.pipe(
+    Effect.provide(
+      Layer.provideMerge(CardTransformationPlanner.layer, LedgerStore.layerFor(store, { create: mode === "write" }))
+    )
+  )
 
 const decodeRequest = makeDecoder(CommandRequest)
 
 /** What an applied command did, in words ("removed", not "applied", for a removal). */
 const verb = (o: CommandOutcome, command: LedgerCommand): string =>
-  o.status !== "applied" ? o.status : command.kind === "apply" ? "applied" : command.kind === "remove" ? "removed" : "replaced"
+  o.status !== "applied"
+    ? o.status
+    : command.kind === "apply"
+    ? "applied"
+    : command.kind === "remove"
+    ? "removed"
+    : "replaced"
 
 /** An outcome as JSON in canonical key order, so a retry (decoded from the store) prints the same bytes. */
 const outcomeDocument = (o: CommandOutcome): string => JSON.stringify(JSON.parse(outcomeJson(o)), null, 2)
 
 const renderOutcome = (o: CommandOutcome, command: LedgerCommand): Array<string> => [
-  `${verb(o, command)}: ${o.commandId} on ${o.branch}/${o.instanceId} (${o.cardId})  revision ${o.revision}${o.sequence !== null ? `  sequence ${o.sequence}` : ""}`,
+  `${verb(o, command)}: ${o.commandId} on ${o.branch}/${o.instanceId} (${o.cardId})  revision ${o.revision}${
+    o.sequence !== null ? `  sequence ${o.sequence}` : ""
+  }`,
   ...(o.entryId !== null ? [`entry: ${o.entryId}`] : []),
   ...(o.fingerprint !== null ? [`fingerprint: ${o.fingerprint}`] : []),
   ...(o.changedComponentIds.length > 0 ? [`changed components: ${o.changedComponentIds.join(", ")}`] : [])
@@ -133,7 +152,7 @@ type CommandOptions = {
 }
 
 const runCommand = (o: CommandOptions, command: LedgerCommand) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     if (Option.isSome(o.expected) && o.expected.value < 0) return yield* usage("--expected-revision must be at least 0")
     const runtime = yield* loadRuntime(o.packages)
     const instanceId = Option.getOrElse(o.instance, () => o.card)
@@ -147,39 +166,59 @@ const runCommand = (o: CommandOptions, command: LedgerCommand) =>
       activity: o.activity,
       command
     }
-    const decoded = decodeRequest({ commandId: Option.getOrElse(o.commandId, () => `cli-${hashCanonical(stated).slice(0, 16)}`), ...stated })
-    if (decoded._tag === "Left")
-      return yield* Effect.fail(errorFromDiagnostic(decoded.left[0] ?? { code: "invalid_id", severity: "error", message: "the request is not valid" }))
+    const decoded = decodeRequest({
+      commandId: Option.getOrElse(o.commandId, () => `cli-${hashCanonical(stated).slice(0, 16)}`),
+      ...stated
+    })
+    if (decoded._tag === "Left") {
+      return yield* Effect.fail(
+        errorFromDiagnostic(
+          decoded.left[0] ?? { code: "invalid_id", severity: "error", message: "the request is not valid" }
+        )
+      )
+    }
     const request = decoded.right
     return yield* withStore(
       o.store,
       o.format,
       "write",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const planner = yield* CardTransformationPlanner
         const outcome = yield* planner.execute(runtime, request)
         if (o.format === "json") yield* Console.log(outcomeDocument(outcome))
         else yield* printOutcome(outcome, command)
-        if (outcome.status !== "applied") return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
+        if (outcome.status !== "applied") {
+          return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
+        }
       })
     )
   })
 
 const applyCommand = Command.make(
   "apply",
-  { upgrade: Args.text({ name: "UPGRADE_ID" }).pipe(Args.withDescription("The transformation to apply.")), ...commandOptions },
+  {
+    upgrade: Args.text({ name: "UPGRADE_ID" }).pipe(Args.withDescription("The transformation to apply.")),
+    ...commandOptions
+  },
   ({ upgrade, ...o }) => runCommand(o, { kind: "apply", upgradeId: upgrade })
 ).pipe(Command.withDescription("Apply a transformation to a card instance (sealed at apply time)."))
 
 const removeCommand = Command.make(
   "remove",
-  { entry: Args.text({ name: "ENTRY_ID" }).pipe(Args.withDescription("The ledger entry to remove.")), ...commandOptions },
+  {
+    entry: Args.text({ name: "ENTRY_ID" }).pipe(Args.withDescription("The ledger entry to remove.")),
+    ...commandOptions
+  },
   ({ entry, ...o }) => runCommand(o, { kind: "remove", entryId: entry })
 ).pipe(Command.withDescription("Remove a ledger entry (rejected if another entry depends on it)."))
 
 const replaceCommand = Command.make(
   "replace",
-  { entry: Args.text({ name: "ENTRY_ID" }).pipe(Args.withDescription("The ledger entry to replace.")), with: Options.text("with").pipe(Options.withDescription("The replacing transformation.")), ...commandOptions },
+  {
+    entry: Args.text({ name: "ENTRY_ID" }).pipe(Args.withDescription("The ledger entry to replace.")),
+    with: Options.text("with").pipe(Options.withDescription("The replacing transformation.")),
+    ...commandOptions
+  },
   ({ entry, with: upgrade, ...o }) => runCommand(o, { kind: "replace", entryId: entry, upgradeId: upgrade })
 ).pipe(Command.withDescription("Replace a ledger entry by another transformation, keeping its position."))
 
@@ -191,11 +230,11 @@ const showCommand = Command.make(
       o.store,
       o.format,
       "read",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const store = yield* LedgerStore
         const instanceId = Option.getOrElse(o.instance, () => o.card)
         const s = yield* store.read(o.branch, instanceId, o.card)
-        if (o.format === "json")
+        if (o.format === "json") {
           return yield* Console.log(
             JSON.stringify(
               {
@@ -212,10 +251,17 @@ const showCommand = Command.make(
               2
             )
           )
-        yield* Console.log(`${s.branch}/${s.instanceId} (${s.cardId})  revision ${s.revision}  sequence ${s.lastSequence}`)
+        }
+        yield* Console.log(
+          `${s.branch}/${s.instanceId} (${s.cardId})  revision ${s.revision}  sequence ${s.lastSequence}`
+        )
         const active = s.ledger.entries.filter((e) => e.state === "active").sort((a, b) => a.position - b.position)
         if (active.length === 0) yield* Console.log("  (empty ledger)")
-        for (const e of active) yield* Console.log(`  ${e.entryId}  ${e.upgradeId}  position ${e.position}  revision ${e.captured.revision}  sequence ${e.captured.sequence}`)
+        for (const e of active) {
+          yield* Console.log(
+            `  ${e.entryId}  ${e.upgradeId}  position ${e.position}  revision ${e.captured.revision}  sequence ${e.captured.sequence}`
+          )
+        }
         if (s.fingerprint !== undefined) yield* Console.log(`fingerprint: ${s.fingerprint}`)
       })
     )
@@ -229,15 +275,21 @@ const historyCommand = Command.make(
       o.store,
       o.format,
       "read",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const store = yield* LedgerStore
         const events = yield* store.history(o.branch, Option.getOrElse(o.instance, () => o.card))
         if (o.format === "json") return yield* Console.log(JSON.stringify({ events }, null, 2))
         if (events.length === 0) yield* Console.log("(no events)")
         for (const e of events) {
           const c = e.body.command
-          const what = c.kind === "apply" ? `apply ${c.upgradeId}` : c.kind === "remove" ? `remove ${c.entryId}` : `replace ${c.entryId} with ${c.upgradeId}`
-          yield* Console.log(`#${e.sequence} ${e.branch} revision ${e.revision}  ${what}  [${e.body.activity}]  command ${e.commandId}`)
+          const what = c.kind === "apply"
+            ? `apply ${c.upgradeId}`
+            : c.kind === "remove"
+            ? `remove ${c.entryId}`
+            : `replace ${c.entryId} with ${c.upgradeId}`
+          yield* Console.log(
+            `#${e.sequence} ${e.branch} revision ${e.revision}  ${what}  [${e.body.activity}]  command ${e.commandId}`
+          )
         }
       })
     )
@@ -245,13 +297,17 @@ const historyCommand = Command.make(
 
 const replayLedgerCommand = Command.make(
   "replay",
-  { branch: Options.text("branch").pipe(Options.optional, Options.withDescription("Only this branch (default: all).")), store: storeOption, format: resultFormatOption },
+  {
+    branch: Options.text("branch").pipe(Options.optional, Options.withDescription("Only this branch (default: all).")),
+    store: storeOption,
+    format: resultFormatOption
+  },
   (o) =>
     withStore(
       o.store,
       o.format,
       "read",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const store = yield* LedgerStore
         const steps = yield* store.replay(Option.getOrUndefined(o.branch))
         if (o.format === "json") return yield* Console.log(JSON.stringify({ ok: true, steps }, null, 2))
@@ -263,9 +319,15 @@ const replayLedgerCommand = Command.make(
 const branchCommand = Command.make(
   "branch",
   {
-    name: Args.text({ name: "NAME" }).pipe(Args.optional, Args.withDescription("The branch to fork or discard (none: list the branches).")),
+    name: Args.text({ name: "NAME" }).pipe(
+      Args.optional,
+      Args.withDescription("The branch to fork or discard (none: list the branches).")
+    ),
     from: Options.text("from").pipe(Options.withDefault(MAIN), Options.withDescription("The parent branch.")),
-    at: Options.integer("at").pipe(Options.optional, Options.withDescription("Fork at this global sequence (default: now).")),
+    at: Options.integer("at").pipe(
+      Options.optional,
+      Options.withDescription("Fork at this global sequence (default: now).")
+    ),
     discard: Options.boolean("discard").pipe(Options.withDescription("Discard the branch instead of creating it.")),
     store: storeOption,
     format: resultFormatOption
@@ -275,34 +337,47 @@ const branchCommand = Command.make(
     Option.isNone(o.name) && o.discard
       ? usage("--discard needs a branch NAME")
       : withStore(
-      o.store,
-      o.format,
-      // Listing reads; forking and discarding write.
-      Option.isNone(o.name) ? "read" : "write",
-      Effect.gen(function* () {
-        const store = yield* LedgerStore
-        if (Option.isNone(o.name)) {
-          if (o.discard) return yield* usage("--discard needs a branch NAME")
-          const list = yield* store.branches
-          if (o.format === "json") return yield* Console.log(JSON.stringify({ branches: list }, null, 2))
-          if (list.length === 0) yield* Console.log("(no branches besides main)")
-          for (const b of list) yield* Console.log(`${b.name}  from ${b.parent} at sequence ${b.forkSequence}`)
-          return
-        }
-        const name = o.name.value
-        if (o.discard) {
-          yield* store.discard(name)
-          return yield* Console.log(o.format === "json" ? JSON.stringify({ ok: true, discarded: name }) : `discarded ${name}`)
-        }
-        const b = yield* store.fork(name, { parent: o.from, ...(Option.isSome(o.at) ? { atSequence: o.at.value } : {}) })
-        yield* Console.log(o.format === "json" ? JSON.stringify({ ok: true, branch: b }, null, 2) : `${b.name}  from ${b.parent} at sequence ${b.forkSequence}`)
-      })
-    )
-).pipe(Command.withDescription("List branches, fork one (NAME [--from B] [--at SEQ]), or discard one (NAME --discard)."))
+        o.store,
+        o.format,
+        // Listing reads; forking and discarding write.
+        Option.isNone(o.name) ? "read" : "write",
+        Effect.gen(function*() {
+          const store = yield* LedgerStore
+          if (Option.isNone(o.name)) {
+            if (o.discard) return yield* usage("--discard needs a branch NAME")
+            const list = yield* store.branches
+            if (o.format === "json") return yield* Console.log(JSON.stringify({ branches: list }, null, 2))
+            if (list.length === 0) yield* Console.log("(no branches besides main)")
+            for (const b of list) yield* Console.log(`${b.name}  from ${b.parent} at sequence ${b.forkSequence}`)
+            return
+          }
+          const name = o.name.value
+          if (o.discard) {
+            yield* store.discard(name)
+            return yield* Console.log(
+              o.format === "json" ? JSON.stringify({ ok: true, discarded: name }) : `discarded ${name}`
+            )
+          }
+          const b = yield* store.fork(name, {
+            parent: o.from,
+            ...(Option.isSome(o.at) ? { atSequence: o.at.value } : {})
+          })
+          yield* Console.log(
+            o.format === "json"
+              ? JSON.stringify({ ok: true, branch: b }, null, 2)
+              : `${b.name}  from ${b.parent} at sequence ${b.forkSequence}`
+          )
+        })
+      )
+).pipe(
+  Command.withDescription("List branches, fork one (NAME [--from B] [--at SEQ]), or discard one (NAME --discard).")
+)
 
 const renderReport = (store: string, r: VerifyReport): Array<string> => [
   `${store}: ${r.ok ? "ok" : "damaged"} (${r.dialect})`,
-  ...r.checks.flatMap((c) => [`  ${c.check}: ${c.ok ? "ok" : `${c.problems.length} problem(s)`}`, ...c.problems.map((p) => `    ${p}`)])
+  ...r.checks.flatMap((
+    c
+  ) => [`  ${c.check}: ${c.ok ? "ok" : `${c.problems.length} problem(s)`}`, ...c.problems.map((p) => `    ${p}`)])
 ]
 
 const verifyCommand = Command.make("verify", { store: storeOption, format: resultFormatOption }, (o) =>
@@ -310,18 +385,28 @@ const verifyCommand = Command.make("verify", { store: storeOption, format: resul
     o.store,
     o.format,
     "read",
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const report = yield* Effect.flatMap(LedgerStore, (s) => s.verify)
       if (o.format === "json") yield* Console.log(JSON.stringify({ store: o.store, ...report }, null, 2))
       else for (const line of renderReport(o.store, report)) yield* Console.log(line)
       if (!report.ok) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
     })
+  )).pipe(
+    Command.withDescription("Check the store's integrity (SQLite pages, then its own invariants); exit 1 when damaged.")
   )
-).pipe(Command.withDescription("Check the store's integrity (SQLite pages, then its own invariants); exit 1 when damaged."))
 
 /** The `ledger` command and its subcommands. */
 export const ledgerCommand = Command.make("ledger").pipe(
   Command.withDescription("Ledger commands against a store (SQLite file or PostgreSQL)."),
-  Command.withSubcommands([applyCommand, removeCommand, replaceCommand, showCommand, historyCommand, replayLedgerCommand, branchCommand, verifyCommand, checkCommand])
+  Command.withSubcommands([
+    applyCommand,
+    removeCommand,
+    replaceCommand,
+    showCommand,
+    historyCommand,
+    replayLedgerCommand,
+    branchCommand,
+    verifyCommand,
+    checkCommand
+  ])
 )
-

@@ -27,7 +27,9 @@ import {
 import { atLeastOne } from "./Exit.js"
 import { resultFormatOption } from "./Output.js"
 
-const scenarioArg = Args.text({ name: "SCENARIO" }).pipe(Args.withDescription("A scenario JSON file (top-level \"scenario\": 1)."))
+const scenarioArg = Args.text({ name: "SCENARIO" }).pipe(
+  Args.withDescription("A scenario JSON file (top-level \"scenario\": 1).")
+)
 
 const seedOption = Options.integer("seed").pipe(
   Options.optional,
@@ -36,7 +38,9 @@ const seedOption = Options.integer("seed").pipe(
 
 const timesOption = Options.integer("times").pipe(
   Options.withDefault(1),
-  Options.withDescription("Run N times from scratch (at least 1); fail (nondeterminism) if any run differs in a single byte.")
+  Options.withDescription(
+    "Run N times from scratch (at least 1); fail (nondeterminism) if any run differs in a single byte."
+  )
 )
 
 /** The human rendering of a report. */
@@ -45,16 +49,19 @@ export const renderReport = (report: ScenarioReport, runs: number): Array<string
   lines.push(`scenario: ${report.name ?? "(unnamed)"}  seed ${report.seed}`)
   for (const p of report.packages) lines.push(`package: ${p}`)
   for (const s of report.steps) {
-    const head =
-      s.op === "play"
-        ? `#${s.index} play ${s.card ?? ""} by ${s.actor ?? ""}${s.targets !== undefined && s.targets.length > 0 ? ` at ${s.targets.join(", ")}` : ""}`
-        : `#${s.index} ${s.op} ${s.side ?? ""}`
+    const head = s.op === "play"
+      ? `#${s.index} play ${s.card ?? ""} by ${s.actor ?? ""}${
+        s.targets !== undefined && s.targets.length > 0 ? ` at ${s.targets.join(", ")}` : ""
+      }`
+      : `#${s.index} ${s.op} ${s.side ?? ""}`
     lines.push(head)
     for (const e of s.events) lines.push(`    ${renderEvent(e)}`)
   }
   lines.push("final:")
   for (const c of report.finalState.characters) {
-    const statuses = c.statuses.map((s) => `${s.statusId}×${s.stacks}${s.remaining !== undefined ? ` (${s.remaining})` : ""}`).join(", ")
+    const statuses = c.statuses.map((s) =>
+      `${s.statusId}×${s.stacks}${s.remaining !== undefined ? ` (${s.remaining})` : ""}`
+    ).join(", ")
     lines.push(`    ${c.characterId} (${c.side}) hp ${c.hp}/${c.maxHp}${statuses === "" ? "" : `  [${statuses}]`}`)
   }
   lines.push(`fingerprint: ${report.fingerprint}`)
@@ -63,7 +70,10 @@ export const renderReport = (report: ScenarioReport, runs: number): Array<string
 }
 
 const firstError = (ds: ReadonlyArray<Diagnostic>, file: string): CardfxError =>
-  errorFromDiagnostic(ds.find((d) => d.severity === "error") ?? ds[0] ?? diagnostic("schema_invalid", `${file} is not a valid scenario`, { file }))
+  errorFromDiagnostic(
+    ds.find((d) => d.severity === "error") ?? ds[0] ??
+      diagnostic("schema_invalid", `${file} is not a valid scenario`, { file })
+  )
 
 /**
  * Everything `validate` checks about a scenario file, before running it: a
@@ -71,7 +81,7 @@ const firstError = (ds: ReadonlyArray<Diagnostic>, file: string): CardfxError =>
  * exist, cards and transformations that are published (each with its line and column).
  */
 export const checkScenarioFile = (file: string) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const doc = yield* readJsonFile(file)
     if (Either.isLeft(doc)) return yield* Effect.fail(errorFromDiagnostic(doc.left))
     const kind = documentKinds.find((k) => k.name === "scenario")
@@ -86,7 +96,7 @@ export const runCommand = Command.make(
   "run",
   { scenario: scenarioArg, seed: seedOption, times: timesOption, format: resultFormatOption },
   ({ format, scenario, seed, times }) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* atLeastOne("--times", times)
       yield* checkScenarioFile(scenario)
       const report = yield* runScenarioFile(scenario, { seed: Option.getOrUndefined(seed), times }).pipe(

@@ -18,18 +18,25 @@ const out = Options.text("out").pipe(
   Options.withDescription("Folder to write the *.schema.json files into (created if its parent exists).")
 )
 
-export const schemaCommand = Command.make("schema", { out, format: resultFormatOption }, ({ format, out }) =>
-  Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
-    yield* prepareOutputFolder("--out", out)
-    const files: Array<string> = []
-    for (const [name, schema] of Object.entries(jsonSchemas())) {
-      const file = `${out.replace(/\/+$/, "")}/${name}.schema.json`
-      yield* fs
-        .writeFileString(file, JSON.stringify(schema, null, 2) + "\n")
-        .pipe(Effect.mapError((e) => errorFromDiagnostic(diagnostic("file_unwritable", `cannot write ${file}: ${e.message}`, { file }))))
-      files.push(file)
-    }
-    yield* Console.log(format === "json" ? JSON.stringify({ ok: true, files }, null, 2) : files.join("\n"))
-  })
+export const schemaCommand = Command.make(
+  "schema",
+  { out, format: resultFormatOption },
+  ({ format, out }) =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      yield* prepareOutputFolder("--out", out)
+      const files: Array<string> = []
+      for (const [name, schema] of Object.entries(jsonSchemas())) {
+        const file = `${out.replace(/\/+$/, "")}/${name}.schema.json`
+        yield* fs
+          .writeFileString(file, JSON.stringify(schema, null, 2) + "\n")
+          .pipe(
+            Effect.mapError((e) =>
+              errorFromDiagnostic(diagnostic("file_unwritable", `cannot write ${file}: ${e.message}`, { file }))
+            )
+          )
+        files.push(file)
+      }
+      yield* Console.log(format === "json" ? JSON.stringify({ ok: true, files }, null, 2) : files.join("\n"))
+    })
 ).pipe(Command.withDescription("Write the JSON Schemas of every content format (each with its draft and $id)."))

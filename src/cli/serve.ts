@@ -11,33 +11,54 @@
  *
  * @since 0.1.0
  */
-import { watch } from "node:fs"
 import { Command, Options } from "@effect/cli"
 import { Config, Console, Effect, Layer, Logger, LogLevel, Option, Runtime } from "effect"
+import { watch } from "node:fs"
 import { DEFAULT_STORE, drain, makeLifecycle, reloadServedContent as reload, serverLayer, serverUrl } from "../index.js"
 import { packagesOption } from "./assess.js"
-import { defaultDeckPath } from "./hhx.js"
 import { CommandExit, ExitCode } from "./Exit.js"
+import { defaultDeckPath } from "./hhx.js"
 
-const levels = { all: LogLevel.All, debug: LogLevel.Debug, info: LogLevel.Info, warning: LogLevel.Warning, error: LogLevel.Error, none: LogLevel.None } as const
+const levels = {
+  all: LogLevel.All,
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warning: LogLevel.Warning,
+  error: LogLevel.Error,
+  none: LogLevel.None
+} as const
 
 export const serveCommand = Command.make(
   "serve",
   {
     packages: packagesOption,
-    store: Options.text("store").pipe(Options.withDefault(DEFAULT_STORE), Options.withDescription("Ledger store: a SQLite path or a postgres:// URL.")),
-    host: Options.text("host").pipe(Options.withDefault("127.0.0.1"), Options.withDescription("Interface to bind (default loopback only).")),
-    port: Options.integer("port").pipe(Options.withDefault(8787), Options.withDescription("TCP port (0: any free port).")),
+    store: Options.text("store").pipe(
+      Options.withDefault(DEFAULT_STORE),
+      Options.withDescription("Ledger store: a SQLite path or a postgres:// URL.")
+    ),
+    host: Options.text("host").pipe(
+      Options.withDefault("127.0.0.1"),
+      Options.withDescription("Interface to bind (default loopback only).")
+    ),
+    port: Options.integer("port").pipe(
+      Options.withDefault(8787),
+      Options.withDescription("TCP port (0: any free port).")
+    ),
     tokenEnv: Options.text("token-env").pipe(
       Options.optional,
       Options.withDescription("Environment variable holding the bearer token that mutating endpoints require.")
     ),
     watch: Options.boolean("watch").pipe(Options.withDescription("Reload the packages when their files change.")),
-    logLevel: Options.choice("log-level", ["all", "debug", "info", "warning", "error", "none"]).pipe(Options.withDefault("info" as const)),
-    deck: Options.file("deck").pipe(Options.withDefault(defaultDeckPath), Options.withDescription("The Hallyu Hex deck served."))
+    logLevel: Options.choice("log-level", ["all", "debug", "info", "warning", "error", "none"]).pipe(
+      Options.withDefault("info" as const)
+    ),
+    deck: Options.file("deck").pipe(
+      Options.withDefault(defaultDeckPath),
+      Options.withDescription("The Hallyu Hex deck served.")
+    )
   },
   (o) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       if (o.port < 0 || o.port > 65535) {
         yield* Console.error("cardfx: --port must be 0..65535 (see --help)")
         return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
@@ -45,23 +66,30 @@ export const serveCommand = Command.make(
       const tokenEnv = Option.getOrUndefined(o.tokenEnv)
       const token = tokenEnv !== undefined
         ? Option.some(
-            yield* Config.redacted(tokenEnv).pipe(
-              Effect.catchAll(() =>
-                Console.error(`cardfx: --token-env ${tokenEnv}: the variable is not set`).pipe(
-                  Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.usage })))
-                )
+          yield* Config.redacted(tokenEnv).pipe(
+            Effect.catchAll(() =>
+              Console.error(`cardfx: --token-env ${tokenEnv}: the variable is not set`).pipe(
+                Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.usage })))
               )
             )
           )
+        )
         : Option.none()
       const lifecycle = yield* makeLifecycle
       yield* Effect.scoped(
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const context = yield* Layer.build(
-            serverLayer({ packages: o.packages, store: o.store, deckFile: o.deck, host: o.host, port: o.port, token }, lifecycle)
+            serverLayer(
+              { packages: o.packages, store: o.store, deckFile: o.deck, host: o.host, port: o.port, token },
+              lifecycle
+            )
           ).pipe(
             Effect.catchAll((e) =>
-              Console.error(`cardfx: cannot serve: ${typeof e === "object" && e !== null && "message" in e ? String(e.message) : String(e)}`).pipe(
+              Console.error(
+                `cardfx: cannot serve: ${
+                  typeof e === "object" && e !== null && "message" in e ? String(e.message) : String(e)
+                }`
+              ).pipe(
                 Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors })))
               )
             )
@@ -73,8 +101,12 @@ export const serveCommand = Command.make(
           if (o.watch) {
             const runtime = yield* Effect.runtime<never>()
             const reloadOnce = Effect.provide(reload, context).pipe(
-              Effect.tap((r) => Effect.logInfo("reload").pipe(Effect.annotateLogs({ switched: r.switched, checked: r.checked }))),
-              Effect.catchAll((e) => Effect.logWarning("reload rejected").pipe(Effect.annotateLogs({ code: e.code, message: e.message }))),
+              Effect.tap((r) =>
+                Effect.logInfo("reload").pipe(Effect.annotateLogs({ switched: r.switched, checked: r.checked }))
+              ),
+              Effect.catchAll((e) =>
+                Effect.logWarning("reload rejected").pipe(Effect.annotateLogs({ code: e.code, message: e.message }))
+              ),
               Effect.asVoid
             )
             let timer: ReturnType<typeof setTimeout> | undefined
@@ -95,5 +127,8 @@ export const serveCommand = Command.make(
       Effect.provide(Layer.merge(Logger.json, Logger.remove(Logger.prettyLoggerDefault))),
       Logger.withMinimumLogLevel(levels[o.logLevel])
     )
-).pipe(Command.withDescription("Serve the HTTP API (OpenAPI at /openapi.json, docs at /docs) on 127.0.0.1 unless --host says otherwise."))
-
+).pipe(
+  Command.withDescription(
+    "Serve the HTTP API (OpenAPI at /openapi.json, docs at /docs) on 127.0.0.1 unless --host says otherwise."
+  )
+)

@@ -17,7 +17,7 @@ const data = Args.text({ name: "DATA" }).pipe(
 )
 
 export const startCommand = Command.make("start", { data }, ({ data }) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const report = yield* validatePaths([data], documentKinds)
     yield* Console.log(`cardfx — content in ${data}/`)
     for (const p of report.packages) {
@@ -36,5 +36,4 @@ export const startCommand = Command.make("start", { data }, ({ data }) =>
     const errors = report.diagnostics.filter((d) => d.severity === "error").length
     yield* Console.log(`${errors === 0 ? "ok" : "failed"}: ${report.files} file(s) validated, ${errors} error(s)`)
     if (errors > 0) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
-  })
-).pipe(Command.withDescription("Validate the bundled content and show what it holds."))
+  })).pipe(Command.withDescription("Validate the bundled content and show what it holds."))

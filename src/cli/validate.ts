@@ -10,9 +10,9 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { ScaleOut, type ValidationReport } from "../index.js"
-import { quietOption, resolveWorkers, withProgress, workersOption } from "./Scale.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { type Format, formatOption, githubLine, humanLine, validationJson } from "./Output.js"
+import { quietOption, resolveWorkers, withProgress, workersOption } from "./Scale.js"
 
 const paths = Args.text({ name: "PATH" }).pipe(
   Args.atLeast(1),
@@ -25,14 +25,16 @@ const includeHidden = Options.boolean("include-hidden").pipe(
 
 /** Prints a validation report in a format; fails with exit 1 when it has errors. */
 export const printReport = (report: ValidationReport, format: Format): Effect.Effect<void, CommandExit> =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const errors = report.diagnostics.filter((d) => d.severity === "error").length
     if (format === "json") yield* Console.log(validationJson(report.files, report.diagnostics))
-    else if (format === "github") for (const d of report.diagnostics) yield* Console.log(githubLine(d))
+    else if (format === "github") { for (const d of report.diagnostics) yield* Console.log(githubLine(d)) }
     else {
       for (const d of report.diagnostics) yield* Console.error(humanLine(d))
       const warnings = report.diagnostics.length - errors
-      yield* Console.log(`${errors === 0 ? "ok" : "failed"}: ${report.files} file(s), ${errors} error(s), ${warnings} warning(s)`)
+      yield* Console.log(
+        `${errors === 0 ? "ok" : "failed"}: ${report.files} file(s), ${errors} error(s), ${warnings} warning(s)`
+      )
     }
     if (errors > 0) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
   })
@@ -41,12 +43,15 @@ export const validateCommand = Command.make(
   "validate",
   { paths, includeHidden, workers: workersOption, quiet: quietOption, format: formatOption },
   ({ format, includeHidden, paths, quiet, workers }) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const threads = yield* resolveWorkers(workers)
       const scale = yield* ScaleOut
       const report = yield* withProgress("files", quiet, (progress) =>
-        scale.validate(paths, { workers: threads, includeHidden, onProgress: progress.update })
-      )
+        scale.validate(paths, { workers: threads, includeHidden, onProgress: progress.update }))
       yield* printReport(report, format)
     })
-).pipe(Command.withDescription("Validate content packages, Hallyu Hex decks and scenarios (and what they refer to); exit 1 on errors."))
+).pipe(
+  Command.withDescription(
+    "Validate content packages, Hallyu Hex decks and scenarios (and what they refer to); exit 1 on errors."
+  )
+)

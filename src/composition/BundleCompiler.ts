@@ -20,7 +20,7 @@
  * @since 0.1.0
  */
 import { Context, Effect, Either, Layer } from "effect"
-import { type Diagnostic, type DiagnosticContext, diagnostic } from "../kernel/Diagnostic.js"
+import { type Diagnostic, diagnostic, type DiagnosticContext } from "../kernel/Diagnostic.js"
 import { type ChannelError, errorChannel } from "../kernel/ErrorChannel.js"
 import { Limits } from "../kernel/Limits.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
@@ -47,23 +47,29 @@ export const checkSymbolList = (
   out: Array<Diagnostic>
 ): void => {
   if (list === undefined) return
-  if (list.length > Limits.listSymbols)
+  if (list.length > Limits.listSymbols) {
     out.push(
       diagnostic("list_limit", `${what} holds ${list.length} symbols; the limit is ${Limits.listSymbols}`, {
         ...ctx,
         details: { limit: Limits.listSymbols, actual: list.length }
       })
     )
+  }
   const seen = new Set<string>()
   for (const s of list) {
-    if (s.length > Limits.symbolLength)
+    if (s.length > Limits.symbolLength) {
       out.push(
-        diagnostic("symbol_limit", `a symbol of ${what} has ${s.length} characters; the limit is ${Limits.symbolLength}`, {
-          ...ctx,
-          subject: s.slice(0, 32),
-          details: { limit: Limits.symbolLength, actual: s.length }
-        })
+        diagnostic(
+          "symbol_limit",
+          `a symbol of ${what} has ${s.length} characters; the limit is ${Limits.symbolLength}`,
+          {
+            ...ctx,
+            subject: s.slice(0, 32),
+            details: { limit: Limits.symbolLength, actual: s.length }
+          }
+        )
       )
+    }
     if (seen.has(s)) out.push(diagnostic("duplicate_id", `${what} repeats ${s}`, { ...ctx, subject: s }))
     seen.add(s)
   }
@@ -84,8 +90,11 @@ export const checkRequirements = (
   const contradict = (a: ReadonlyArray<string> | undefined, b: ReadonlyArray<string> | undefined, kind: string) => {
     if (a === undefined || b === undefined) return
     const set = new Set(b)
-    for (const x of a)
-      if (set.has(x)) out.push(diagnostic("contradiction", `${what} both requires and excludes ${kind} ${x}`, { ...ctx, subject: x }))
+    for (const x of a) {
+      if (set.has(x)) {
+        out.push(diagnostic("contradiction", `${what} both requires and excludes ${kind} ${x}`, { ...ctx, subject: x }))
+      }
+    }
   }
   contradict(req.requiredTags, req.excludedTags, "tag")
   contradict(req.requiredCapabilities, req.excludedCapabilities, "capability")
@@ -101,46 +110,66 @@ const checkComponents = (
 ): void => {
   for (const c of components) {
     const cctx = { ...ctx, subject: c.componentId }
-    if (ids.has(c.componentId)) out.push(diagnostic("duplicate_id", `component ${c.componentId} is declared twice`, cctx))
+    if (ids.has(c.componentId)) {
+      out.push(diagnostic("duplicate_id", `component ${c.componentId} is declared twice`, cctx))
+    }
     ids.add(c.componentId)
-    if (c.componentId.length > Limits.symbolLength)
+    if (c.componentId.length > Limits.symbolLength) {
       out.push(
-        diagnostic("symbol_limit", `component ID has ${c.componentId.length} characters; the limit is ${Limits.symbolLength}`, {
-          ...cctx,
-          details: { limit: Limits.symbolLength, actual: c.componentId.length }
-        })
+        diagnostic(
+          "symbol_limit",
+          `component ID has ${c.componentId.length} characters; the limit is ${Limits.symbolLength}`,
+          {
+            ...cctx,
+            details: { limit: Limits.symbolLength, actual: c.componentId.length }
+          }
+        )
       )
-    if (!Number.isInteger(c.order) || c.order < Limits.orderMin || c.order > Limits.orderMax)
+    }
+    if (!Number.isInteger(c.order) || c.order < Limits.orderMin || c.order > Limits.orderMax) {
       out.push(
         diagnostic("order_overflow", `order ${c.order} is outside ${Limits.orderMin}..${Limits.orderMax}`, {
           ...cctx,
           details: { limit: Limits.orderMax, actual: c.order }
         })
       )
+    }
     const repeat = c.effect.repeat ?? 1
-    if (!Number.isInteger(repeat) || repeat < 1 || repeat > Limits.maxRepeat)
+    if (!Number.isInteger(repeat) || repeat < 1 || repeat > Limits.maxRepeat) {
       out.push(
         diagnostic("repeat_limit", `repeat ${repeat} is outside 1..${Limits.maxRepeat}`, {
           ...cctx,
           details: { limit: Limits.maxRepeat, actual: repeat }
         })
       )
+    }
     checkSymbolList(c.capabilityIds, `${c.componentId}.capabilityIds`, cctx, out)
     checkSymbolList(c.effect.tags, `${c.componentId}.effect.tags`, cctx, out)
     if (c.effect.type === "APPLY_STATUS") {
       const status = statuses.get(c.effect.statusId)
-      if (status === undefined)
-        out.push(diagnostic("unknown_reference", `status ${c.effect.statusId} is not published`, { ...cctx, subject: c.effect.statusId }))
-      else
+      if (status === undefined) {
+        out.push(
+          diagnostic("unknown_reference", `status ${c.effect.statusId} is not published`, {
+            ...cctx,
+            subject: c.effect.statusId
+          })
+        )
+      } else {
         for (const b of c.effect.payloadBindings ?? []) {
-          if (!(status.payloadParameters ?? []).some((p) => p.parameterId === b.parameterId))
+          if (!(status.payloadParameters ?? []).some((p) => p.parameterId === b.parameterId)) {
             out.push(
-              diagnostic("invalid_binding", `status ${status.statusId} declares no payload parameter ${b.parameterId}`, {
-                ...cctx,
-                subject: b.parameterId
-              })
+              diagnostic(
+                "invalid_binding",
+                `status ${status.statusId} declares no payload parameter ${b.parameterId}`,
+                {
+                  ...cctx,
+                  subject: b.parameterId
+                }
+              )
             )
+          }
         }
+      }
     }
     if (c.children !== undefined) checkComponents(c.children, statuses, ctx, out, ids)
   }
@@ -174,9 +203,11 @@ const closeComponents = (
 
 const collectParameterRefs = (components: ReadonlyArray<EffectComponent>, out: Array<string>): void => {
   for (const c of components) {
-    if (c.effect.type === "APPLY_STATUS")
-      for (const b of c.effect.payloadBindings ?? [])
+    if (c.effect.type === "APPLY_STATUS") {
+      for (const b of c.effect.payloadBindings ?? []) {
         if (b.cardEffectComponentId.startsWith("$")) out.push(b.cardEffectComponentId.slice(1))
+      }
+    }
     if (c.children !== undefined) collectParameterRefs(c.children, out)
   }
 }
@@ -199,16 +230,27 @@ const sealRule = (
   index: number,
   out: Array<Diagnostic>
 ): ClosedCompositionRule | undefined => {
-  const ctx: DiagnosticContext = { transformationId: upgradeId, ruleId: rule.ruleId, path: `/compositionRules/${index}` }
+  const ctx: DiagnosticContext = {
+    transformationId: upgradeId,
+    ruleId: rule.ruleId,
+    path: `/compositionRules/${index}`
+  }
   const before = out.length
-  if (rule.namespace.length > Limits.namespaceLength || !/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(rule.namespace))
+  if (rule.namespace.length > Limits.namespaceLength || !/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(rule.namespace)) {
     out.push(
       diagnostic(
         "invalid_id",
-        `namespace ${rule.namespace.slice(0, 64)} must be ASCII letters, digits, _ and - of at most ${Limits.namespaceLength} characters (has ${rule.namespace.length})`,
-        { ...ctx, subject: rule.namespace.slice(0, 64), details: { limit: Limits.namespaceLength, actual: rule.namespace.length } }
+        `namespace ${
+          rule.namespace.slice(0, 64)
+        } must be ASCII letters, digits, _ and - of at most ${Limits.namespaceLength} characters (has ${rule.namespace.length})`,
+        {
+          ...ctx,
+          subject: rule.namespace.slice(0, 64),
+          details: { limit: Limits.namespaceLength, actual: rule.namespace.length }
+        }
       )
     )
+  }
   checkRequirements(rule.when, `${rule.ruleId}.when`, ctx, out)
   checkSymbolList(rule.selector?.componentIds, `${rule.ruleId}.selector.componentIds`, ctx, out)
   checkSymbolList(rule.selector?.requiredEffectTags, `${rule.ruleId}.selector.requiredEffectTags`, ctx, out)
@@ -216,32 +258,45 @@ const sealRule = (
 
   const bundle: Bundle | undefined = runtime.bundles.get(rule.bundleId)
   if (bundle === undefined) {
-    out.push(diagnostic("unknown_reference", `bundle ${rule.bundleId} is not published`, { ...ctx, subject: rule.bundleId }))
+    out.push(
+      diagnostic("unknown_reference", `bundle ${rule.bundleId} is not published`, { ...ctx, subject: rule.bundleId })
+    )
     return undefined
   }
   const bctx = { ...ctx, subject: bundle.bundleId }
-  if (bundle.components.length > Limits.membersPerBundle)
+  if (bundle.components.length > Limits.membersPerBundle) {
     out.push(
-      diagnostic("member_limit", `bundle ${bundle.bundleId} has ${bundle.components.length} members; the limit is ${Limits.membersPerBundle}`, {
-        ...bctx,
-        details: { limit: Limits.membersPerBundle, actual: bundle.components.length }
-      })
+      diagnostic(
+        "member_limit",
+        `bundle ${bundle.bundleId} has ${bundle.components.length} members; the limit is ${Limits.membersPerBundle}`,
+        {
+          ...bctx,
+          details: { limit: Limits.membersPerBundle, actual: bundle.components.length }
+        }
+      )
     )
-  if (bundle.components.length === 0 || bundle.components.every((c) => c.effect.chance === 0))
+  }
+  if (bundle.components.length === 0 || bundle.components.every((c) => c.effect.chance === 0)) {
     out.push(diagnostic("empty_scope", `bundle ${bundle.bundleId} has nothing executable`, bctx))
+  }
 
   const ids = new Set<string>()
   checkComponents(bundle.components, runtime.statuses, bctx, out, ids)
   for (const id of ids) {
     const len = generatedIdLength(rule.namespace, id)
-    if (len > Limits.symbolLength)
+    if (len > Limits.symbolLength) {
       out.push(
-        diagnostic("symbol_limit", `generated ID for member ${id} would have ${len} characters; the limit is ${Limits.symbolLength}`, {
-          ...ctx,
-          subject: id,
-          details: { limit: Limits.symbolLength, actual: len }
-        })
+        diagnostic(
+          "symbol_limit",
+          `generated ID for member ${id} would have ${len} characters; the limit is ${Limits.symbolLength}`,
+          {
+            ...ctx,
+            subject: id,
+            details: { limit: Limits.symbolLength, actual: len }
+          }
+        )
       )
+    }
   }
   const sequence = isSequenceScope(rule.scope)
   for (const m of bundle.components) {
@@ -251,45 +306,70 @@ const sealRule = (
       ? m.childTiming !== undefined || m.executionScope !== undefined
       : (m.childTiming !== undefined && m.childTiming !== timing) ||
         (m.executionScope !== undefined && m.executionScope !== execution)
-    if (contradicts)
+    if (contradicts) {
       out.push(
-        diagnostic("contradiction", `member ${m.componentId} declares a timing/execution scope that contradicts scope ${rule.scope}`, {
-          ...ctx,
-          subject: m.componentId
-        })
+        diagnostic(
+          "contradiction",
+          `member ${m.componentId} declares a timing/execution scope that contradicts scope ${rule.scope}`,
+          {
+            ...ctx,
+            subject: m.componentId
+          }
+        )
       )
+    }
   }
 
   // Templates: supplied parameters must match the declared ones exactly.
   const declared = bundle.effectComponentParameters ?? []
   const bindings = rule.effectBindings ?? {}
   const supplied = Object.keys(bindings).sort(compareOrdinal)
-  if (declared.length > 0 && supplied.length === 0)
+  if (declared.length > 0 && supplied.length === 0) {
     out.push(
-      diagnostic("template_unbound", `template ${bundle.bundleId} is used without bindings for ${[...declared].sort(compareOrdinal).join(", ")}`, bctx)
+      diagnostic(
+        "template_unbound",
+        `template ${bundle.bundleId} is used without bindings for ${[...declared].sort(compareOrdinal).join(", ")}`,
+        bctx
+      )
     )
-  else if (!sameSet(declared, supplied))
+  } else if (!sameSet(declared, supplied)) {
     out.push(
       diagnostic(
         "parameter_mismatch",
-        `rule ${rule.ruleId} supplies [${supplied.join(", ")}] but bundle ${bundle.bundleId} declares [${[...declared].sort(compareOrdinal).join(", ")}]`,
+        `rule ${rule.ruleId} supplies [${supplied.join(", ")}] but bundle ${bundle.bundleId} declares [${
+          [...declared].sort(compareOrdinal).join(", ")
+        }]`,
         { ...bctx, details: { declared: declared.length, supplied: supplied.length } }
       )
     )
+  }
   const refs: Array<string> = []
   collectParameterRefs(bundle.components, refs)
   const declaredSet = new Set(declared)
-  for (const r of refs)
-    if (!declaredSet.has(r))
-      out.push(diagnostic("invalid_binding", `bundle ${bundle.bundleId} refers to undeclared parameter $${r}`, { ...bctx, subject: r }))
-  for (const source of Object.values(bindings))
-    if (source !== "$anchor" && ids.has(source))
+  for (const r of refs) {
+    if (!declaredSet.has(r)) {
       out.push(
-        diagnostic("component_collision", `explicit binding ${source} is also a member ID of bundle ${bundle.bundleId}`, {
-          ...ctx,
-          subject: source
+        diagnostic("invalid_binding", `bundle ${bundle.bundleId} refers to undeclared parameter $${r}`, {
+          ...bctx,
+          subject: r
         })
       )
+    }
+  }
+  for (const source of Object.values(bindings)) {
+    if (source !== "$anchor" && ids.has(source)) {
+      out.push(
+        diagnostic(
+          "component_collision",
+          `explicit binding ${source} is also a member ID of bundle ${bundle.bundleId}`,
+          {
+            ...ctx,
+            subject: source
+          }
+        )
+      )
+    }
+  }
   if (out.length > before) return undefined
 
   const external = new Set<string>()
@@ -332,25 +412,43 @@ const checkPatches = (
  * holds. Fails with the definition's diagnostics (each with
  * `transformationId`, `ruleId`, `subject` and, for limits, the numbers).
  */
-export const seal = (runtime: Runtime, transformation: Transformation): Either.Either<SealedEntryContent, Array<Diagnostic>> => {
+export const seal = (
+  runtime: Runtime,
+  transformation: Transformation
+): Either.Either<SealedEntryContent, Array<Diagnostic>> => {
   const upgradeId = transformation.upgradeId
   const out: Array<Diagnostic> = []
   const rules = transformation.compositionRules ?? []
-  if (rules.length > Limits.rulesPerTransformation)
+  if (rules.length > Limits.rulesPerTransformation) {
     out.push(
-      diagnostic("rule_limit", `${upgradeId} has ${rules.length} composition rules; the limit is ${Limits.rulesPerTransformation}`, {
-        transformationId: upgradeId,
-        subject: upgradeId,
-        details: { limit: Limits.rulesPerTransformation, actual: rules.length }
-      })
+      diagnostic(
+        "rule_limit",
+        `${upgradeId} has ${rules.length} composition rules; the limit is ${Limits.rulesPerTransformation}`,
+        {
+          transformationId: upgradeId,
+          subject: upgradeId,
+          details: { limit: Limits.rulesPerTransformation, actual: rules.length }
+        }
+      )
     )
-  checkRequirements(transformation.requirements, `${upgradeId}.requirements`, { transformationId: upgradeId, subject: upgradeId }, out)
+  }
+  checkRequirements(transformation.requirements, `${upgradeId}.requirements`, {
+    transformationId: upgradeId,
+    subject: upgradeId
+  }, out)
   checkPatches(runtime, upgradeId, transformation.patches ?? [], out)
   const ruleIds = new Set<string>()
   const closed: Array<ClosedCompositionRule> = []
   rules.forEach((rule, i) => {
-    if (ruleIds.has(rule.ruleId))
-      out.push(diagnostic("duplicate_id", `rule ${rule.ruleId} is declared twice`, { transformationId: upgradeId, ruleId: rule.ruleId, subject: rule.ruleId }))
+    if (ruleIds.has(rule.ruleId)) {
+      out.push(
+        diagnostic("duplicate_id", `rule ${rule.ruleId} is declared twice`, {
+          transformationId: upgradeId,
+          ruleId: rule.ruleId,
+          subject: rule.ruleId
+        })
+      )
+    }
     ruleIds.add(rule.ruleId)
     const c = sealRule(runtime, upgradeId, rule, i, out)
     if (c !== undefined) closed.push(c)
@@ -371,7 +469,9 @@ export const seal = (runtime: Runtime, transformation: Transformation): Either.E
 export const sealById = (runtime: Runtime, upgradeId: string): Either.Either<SealedEntryContent, Array<Diagnostic>> => {
   const t = runtime.transformations.get(upgradeId)
   return t === undefined
-    ? Either.left([diagnostic("unknown_transformation", `no transformation ${upgradeId} is published`, { subject: upgradeId })])
+    ? Either.left([
+      diagnostic("unknown_transformation", `no transformation ${upgradeId} is published`, { subject: upgradeId })
+    ])
     : seal(runtime, t)
 }
 
@@ -410,7 +510,9 @@ export interface CardBundleCompilerService {
 }
 
 /** The bundle compiler as a service: sealing at the edge fails with the first diagnostic's tagged error. */
-export class CardBundleCompiler extends Context.Tag("cardfx/CardBundleCompiler")<CardBundleCompiler, CardBundleCompilerService>() {
+export class CardBundleCompiler
+  extends Context.Tag("cardfx/CardBundleCompiler")<CardBundleCompiler, CardBundleCompilerService>()
+{
   /** The live implementation (pure, no requirements). */
   static readonly layer: Layer.Layer<CardBundleCompiler> = Layer.succeed(CardBundleCompiler, {
     seal: (runtime, transformation) => Effect.suspend(() => sealErrors.fromEither(seal(runtime, transformation))),

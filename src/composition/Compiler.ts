@@ -15,12 +15,12 @@
  */
 import { Either } from "effect"
 import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
+import { type ChannelError, errorChannel } from "../kernel/ErrorChannel.js"
 import { Limits } from "../kernel/Limits.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
 import type { CompiledContainer, CompiledEffect, CompiledNode } from "./Compiled.js"
 import type { Condition, EffectComponent } from "./schema/Card.js"
 import type { Status } from "./schema/Status.js"
-import { type ChannelError, errorChannel } from "../kernel/ErrorChannel.js"
 
 /** What the compiler compiles: a card's identity, cost, tags and components. */
 /** Every code the common compiler reports: its error channel. */
@@ -230,7 +230,9 @@ const NO_SOURCES: Readonly<Record<string, string>> = Object.freeze({})
 const compileEffect = (w: Work, c: EffectComponent, p: string): CompiledEffect => {
   const e = c.effect
   const chance = e.chance ?? 1
-  if (!(chance >= 0 && chance <= 1)) report(w, "schema_invalid", `chance must be in 0..1 (got ${chance})`, `${p}/chance`)
+  if (!(chance >= 0 && chance <= 1)) {
+    report(w, "schema_invalid", `chance must be in 0..1 (got ${chance})`, `${p}/chance`)
+  }
   const repeat = e.repeat ?? 1
   if (!Number.isInteger(repeat) || repeat < 1 || repeat > Limits.maxRepeat) {
     report(w, "repeat_limit", `repeat ${repeat} is outside 1..${Limits.maxRepeat}`, `${p}/repeat`, {
@@ -299,7 +301,12 @@ const compileEffect = (w: Work, c: EffectComponent, p: string): CompiledEffect =
         payload[b.parameterId] = PLACEHOLDER_VALUE
         payloadSources[b.parameterId] = source
       } else {
-        report(w, "template_unbound", `binding "${source}" is a template parameter that was not bound`, `${bp}/cardEffectComponentId`)
+        report(
+          w,
+          "template_unbound",
+          `binding "${source}" is a template parameter that was not bound`,
+          `${bp}/cardEffectComponentId`
+        )
       }
       continue
     }

@@ -73,7 +73,7 @@ export const isManifestFile = (file: string): boolean => file === "manifest.json
 
 /** Reads and decodes a package folder. */
 export const loadPackage = (dir: string): Effect.Effect<LoadedPackage, never, FileSystem.FileSystem> =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const root = dir.replace(/\/+$/, "")
     const listed = yield* listFiles(root)
     if (Either.isLeft(listed)) return { package: undefined, diagnostics: [listed.left], files: [] }

@@ -23,9 +23,9 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import type { LedgerEntry } from "./ledger/Ledger.js"
 import { optional } from "../kernel/SchemaExt.js"
 import type { CompiledContainer as CompiledContainerType, CompiledNode as CompiledNodeType } from "./Compiled.js"
+import type { LedgerEntry } from "./ledger/Ledger.js"
 import { CardLedger } from "./ledger/Ledger.js"
 import { ChildTiming, Condition, EffectComponent, EffectType, ExecutionScope, TargetKind } from "./schema/Card.js"
 import { Metadata } from "./schema/Symbols.js"
@@ -126,4 +126,3 @@ export const ledgerEntrySnapshot = (e: LedgerEntry): unknown => ({
   captured: e.captured,
   sealHash: e.sealHash
 })
-

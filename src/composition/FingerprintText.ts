@@ -52,7 +52,9 @@ export class FingerprintText {
     for (const k of keys) {
       const v = record[k]
       if (v === undefined) continue
-      s += `${first ? "" : ","}${JSON.stringify(k)}:${k === "children" ? this.componentList(v as ReadonlyArray<EffectComponent>) : this.value(v)}`
+      s += `${first ? "" : ","}${JSON.stringify(k)}:${
+        k === "children" ? this.componentList(v as ReadonlyArray<EffectComponent>) : this.value(v)
+      }`
       first = false
     }
     s += "}"
@@ -75,7 +77,9 @@ export class FingerprintText {
 export const traceJson = (t: CompositionTraceEntry): string =>
   `{"anchorId":${t.anchorId === null ? "null" : JSON.stringify(t.anchorId)},"bundleId":${JSON.stringify(t.bundleId)},` +
   `"entryId":${JSON.stringify(t.entryId)},"expansionId":${JSON.stringify(t.expansionId)},` +
-  `"memberIds":${JSON.stringify(t.memberIds)},"ruleId":${JSON.stringify(t.ruleId)},"scope":${JSON.stringify(t.scope)},` +
+  `"memberIds":${JSON.stringify(t.memberIds)},"ruleId":${JSON.stringify(t.ruleId)},"scope":${
+    JSON.stringify(t.scope)
+  },` +
   `"transformationId":${JSON.stringify(t.transformationId)}}`
 
 /** sha256 (hex) of a text: the kernel's one sha256 helper (node's one-shot hash, no Hash object per call). */

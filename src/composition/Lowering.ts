@@ -152,7 +152,11 @@ export class Preparation {
   entry(entry: LedgerEntry): PreparedEntry {
     let p = this.entries.get(entry)
     if (p === undefined) {
-      p = { rules: entry.closedCompositionRules.map((r) => this.rule(r)), json: canonicalJson(ledgerEntrySnapshot(entry)), traces: new Map() }
+      p = {
+        rules: entry.closedCompositionRules.map((r) => this.rule(r)),
+        json: canonicalJson(ledgerEntrySnapshot(entry)),
+        traces: new Map()
+      }
       this.entries.set(entry, p)
     }
     return p

@@ -15,8 +15,8 @@ import { type Diagnostic, diagnostic, sortDiagnostics } from "../kernel/Diagnost
 import { locate } from "../kernel/Json.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
 import { compileContainer } from "./Compiler.js"
-import { ResolutionCache } from "./ResolutionCache.js"
 import type { DecodedPackage } from "./ContentPackage.js"
+import { ResolutionCache } from "./ResolutionCache.js"
 import type { PackagePin, Runtime, RuntimePin } from "./Runtime.js"
 import type { Bundle } from "./schema/Bundle.js"
 import type { Card, EffectComponent } from "./schema/Card.js"
@@ -74,11 +74,15 @@ export const publish = (packages: ReadonlyArray<DecodedPackage>): PublicationRes
     deps.forEach((dep, i) => {
       if (!packageIds.has(dep)) {
         diagnostics.push(
-          diagnostic("unknown_reference", `package "${p.manifest.packageId}" depends on "${dep}", which is not loaded`, {
-            file: p.manifestFile,
-            path: `/dependencies/${i}`,
-            subject: dep
-          })
+          diagnostic(
+            "unknown_reference",
+            `package "${p.manifest.packageId}" depends on "${dep}", which is not loaded`,
+            {
+              file: p.manifestFile,
+              path: `/dependencies/${i}`,
+              subject: dep
+            }
+          )
         )
       }
     })
@@ -109,7 +113,9 @@ export const publish = (packages: ReadonlyArray<DecodedPackage>): PublicationRes
       c.statuses?.forEach((x, i) => declare("status", statuses, x.statusId, x, at("statuses", i), "statusId"))
       c.relics?.forEach((x, i) => declare("relic", relics, x.relicId, x, at("relics", i), "relicId"))
       c.buffs?.forEach((x, i) => declare("buff", buffs, x.buffId, x, at("buffs", i), "buffId"))
-      c.attributes?.forEach((x, i) => declare("attribute", attributes, x.attributeId, x, at("attributes", i), "attributeId"))
+      c.attributes?.forEach((x, i) =>
+        declare("attribute", attributes, x.attributeId, x, at("attributes", i), "attributeId")
+      )
       c.bundles?.forEach((x, i) => declare("bundle", bundles, x.bundleId, x, at("bundles", i), "bundleId"))
       c.transformations?.forEach((x, i) =>
         declare("transformation", transformations, x.upgradeId, x, at("transformations", i), "upgradeId")
@@ -126,11 +132,15 @@ export const publish = (packages: ReadonlyArray<DecodedPackage>): PublicationRes
         }
         if (origins.get(key)?.file === f.file || packageOfFile(packageIds, origins.get(key)?.file) === p) {
           diagnostics.push(
-            diagnostic("duplicate_id", `activity "${x.activityId}" is declared twice in package "${p.manifest.packageId}"`, {
-              file: f.file,
-              path: `/activities/${i}/activityId`,
-              subject: x.activityId
-            })
+            diagnostic(
+              "duplicate_id",
+              `activity "${x.activityId}" is declared twice in package "${p.manifest.packageId}"`,
+              {
+                file: f.file,
+                path: `/activities/${i}/activityId`,
+                subject: x.activityId
+              }
+            )
           )
           return
         }
@@ -221,16 +231,27 @@ export const packageContentDocument = (p: DecodedPackage): unknown => {
   for (const section of contentSections) {
     const id = idOf[section] as (x: unknown) => string
     const all: Array<{ readonly id: string; readonly value: unknown }> = []
-    for (const f of p.files) for (const x of (f.content[section] ?? []) as ReadonlyArray<unknown>) all.push({ id: id(x), value: x })
+    for (const f of p.files) {
+      for (const x of (f.content[section] ?? []) as ReadonlyArray<unknown>) all.push({ id: id(x), value: x })
+    }
     if (all.length > 0) definitions[section] = all.sort((a, b) => compareOrdinal(a.id, b.id)).map((x) => x.value)
   }
-  return { engineVersion: ENGINE_VERSION, packageId: p.manifest.packageId, version: p.manifest.version, manifest, definitions }
+  return {
+    engineVersion: ENGINE_VERSION,
+    packageId: p.manifest.packageId,
+    version: p.manifest.version,
+    manifest,
+    definitions
+  }
 }
 
 /** sha256 of {@link packageContentDocument}'s canonical JSON: the package's `contentHash` in runtime pins. */
 export const packageContentHash = (p: DecodedPackage): string => hashCanonical(packageContentDocument(p))
 
-const packageOfFile = (packages: ReadonlyMap<string, DecodedPackage>, file: string | undefined): DecodedPackage | undefined => {
+const packageOfFile = (
+  packages: ReadonlyMap<string, DecodedPackage>,
+  file: string | undefined
+): DecodedPackage | undefined => {
   for (const p of packages.values()) if (p.files.some((f) => f.file === file)) return p
   return undefined
 }
@@ -277,11 +298,15 @@ const checkStatus = (ctx: Ctx, s: Status, o: Origin): void => {
   const intensity = s.tick?.intensity
   if (intensity?.kind === "parameter" && !params.has(intensity.parameterId)) {
     ctx.diagnostics.push(
-      diagnostic("unknown_reference", `intensity reads payload parameter "${intensity.parameterId}", which is not declared`, {
-        file: o.file,
-        path: `${o.path}/tick/intensity/parameterId`,
-        subject: s.statusId
-      })
+      diagnostic(
+        "unknown_reference",
+        `intensity reads payload parameter "${intensity.parameterId}", which is not declared`,
+        {
+          file: o.file,
+          path: `${o.path}/tick/intensity/parameterId`,
+          subject: s.statusId
+        }
+      )
     )
   }
 }
@@ -308,13 +333,19 @@ const checkBundle = (ctx: Ctx, b: Bundle, o: Origin): void => {
   const declared = b.effectComponentParameters ?? []
   const seen = new Set<string>()
   declared.forEach((p, i) => {
-    if (seen.has(p)) push("duplicate_id", `template parameter "${p}" is declared twice`, `${o.path}/effectComponentParameters/${i}`)
+    if (seen.has(p)) {
+      push("duplicate_id", `template parameter "${p}" is declared twice`, `${o.path}/effectComponentParameters/${i}`)
+    }
     seen.add(p)
   })
   const used = boundParameters(b.components)
   for (const p of declared) {
     if (!used.has(p)) {
-      push("parameter_mismatch", `template parameter "${p}" is declared but no member binds it`, `${o.path}/effectComponentParameters`)
+      push(
+        "parameter_mismatch",
+        `template parameter "${p}" is declared but no member binds it`,
+        `${o.path}/effectComponentParameters`
+      )
     }
   }
   const compiled = compileContainer(
@@ -324,7 +355,9 @@ const checkBundle = (ctx: Ctx, b: Bundle, o: Origin): void => {
   if (Either.isLeft(compiled)) ctx.diagnostics.push(...compiled.left)
   else {
     const never = neverExecutes(b.components)
-    if (never !== undefined) push("empty_scope", `member "${never}" has chance 0 and can never execute`, `${o.path}/components`)
+    if (never !== undefined) {
+      push("empty_scope", `member "${never}" has chance 0 and can never execute`, `${o.path}/components`)
+    }
   }
 }
 
@@ -355,7 +388,11 @@ const checkRequirements = (
     xs.forEach((x, i) => {
       if (seen.has(x)) {
         ctx.diagnostics.push(
-          diagnostic("duplicate_id", `"${x}" is listed twice`, { file: o.file, path: `${path}/${key}/${i}`, ...context })
+          diagnostic("duplicate_id", `"${x}" is listed twice`, {
+            file: o.file,
+            path: `${path}/${key}/${i}`,
+            ...context
+          })
         )
       }
       seen.add(x)
@@ -380,13 +417,19 @@ const checkRequirements = (
 
 const checkTransformation = (ctx: Ctx, t: Transformation, o: Origin): void => {
   const tid = { transformationId: t.upgradeId }
-  const push = (code: Diagnostic["code"], message: string, path: string, extra: { ruleId?: string; subject?: string } = {}): void => {
+  const push = (
+    code: Diagnostic["code"],
+    message: string,
+    path: string,
+    extra: { ruleId?: string; subject?: string } = {}
+  ): void => {
     ctx.diagnostics.push(diagnostic(code, message, { file: o.file, path, ...tid, ...extra }))
   }
   if (t.slotId !== undefined) {
     const slot = ctx.slots.get(t.slotId)
-    if (slot === undefined) push("unknown_reference", `slot "${t.slotId}" is not declared`, `${o.path}/slotId`, { subject: t.slotId })
-    else if ((t.maxPerCard ?? 1) > slot.capacity) {
+    if (slot === undefined) {
+      push("unknown_reference", `slot "${t.slotId}" is not declared`, `${o.path}/slotId`, { subject: t.slotId })
+    } else if ((t.maxPerCard ?? 1) > slot.capacity) {
       push(
         "contradiction",
         `maxPerCard ${t.maxPerCard ?? 1} exceeds the capacity ${slot.capacity} of slot "${slot.slotId}"`,
@@ -395,7 +438,9 @@ const checkTransformation = (ctx: Ctx, t: Transformation, o: Origin): void => {
     }
   }
   ;(t.eligibility?.cardIds ?? []).forEach((id, i) => {
-    if (!ctx.cards.has(id)) push("unknown_reference", `card "${id}" is not declared`, `${o.path}/eligibility/cardIds/${i}`, { subject: id })
+    if (!ctx.cards.has(id)) {
+      push("unknown_reference", `card "${id}" is not declared`, `${o.path}/eligibility/cardIds/${i}`, { subject: id })
+    }
   })
   ;(t.excludes ?? []).forEach((id, i) => {
     if (id === t.upgradeId) push("contradiction", "a transformation cannot exclude itself", `${o.path}/excludes/${i}`)
@@ -412,7 +457,9 @@ const checkTransformation = (ctx: Ctx, t: Transformation, o: Origin): void => {
       )
       // The component is checked alone: bindings to the card's own components are checked on composition.
       if (Either.isLeft(compiled)) {
-        ctx.diagnostics.push(...compiled.left.filter((d) => d.code !== "invalid_binding").map((d) => ({ ...d, ...tid })))
+        ctx.diagnostics.push(
+          ...compiled.left.filter((d) => d.code !== "invalid_binding").map((d) => ({ ...d, ...tid }))
+        )
       }
     }
   })
@@ -426,13 +473,21 @@ const checkTransformation = (ctx: Ctx, t: Transformation, o: Origin): void => {
     checkRequirements(ctx, rule.when, `${rp}/when`, o, { ...tid, ...rid })
     const bundle = ctx.bundles.get(rule.bundleId)
     if (bundle === undefined) {
-      push("unknown_reference", `bundle "${rule.bundleId}" is not declared`, `${rp}/bundleId`, { ...rid, subject: rule.bundleId })
+      push("unknown_reference", `bundle "${rule.bundleId}" is not declared`, `${rp}/bundleId`, {
+        ...rid,
+        subject: rule.bundleId
+      })
       return
     }
     const declared = [...(bundle.effectComponentParameters ?? [])].sort(compareOrdinal)
     const supplied = Object.keys(rule.effectBindings ?? {}).sort(compareOrdinal)
     if (declared.length > 0 && rule.effectBindings === undefined) {
-      push("template_unbound", `bundle "${bundle.bundleId}" is a template and the rule binds none of its parameters`, rp, rid)
+      push(
+        "template_unbound",
+        `bundle "${bundle.bundleId}" is a template and the rule binds none of its parameters`,
+        rp,
+        rid
+      )
     } else if (declared.join("\u0000") !== supplied.join("\u0000")) {
       push(
         "parameter_mismatch",
@@ -442,7 +497,9 @@ const checkTransformation = (ctx: Ctx, t: Transformation, o: Origin): void => {
       )
     }
     const usesAnchor = Object.values(rule.effectBindings ?? {}).includes("$anchor")
-    if (usesAnchor && (rule.scope === "BeforeSequence" || rule.scope === "AfterSequence") && rule.selector === undefined) {
+    if (
+      usesAnchor && (rule.scope === "BeforeSequence" || rule.scope === "AfterSequence") && rule.selector === undefined
+    ) {
       push("contradiction", `a ${rule.scope} rule that binds $anchor needs a selector`, `${rp}/effectBindings`, rid)
     }
   })
@@ -454,7 +511,9 @@ const checkActivity = (ctx: Ctx, a: Activity, o: Origin): void => {
   }
   const categories = new Set([...ctx.transformations.values()].map((t) => t.category))
   ;(a.authorizes.upgradeIds ?? []).forEach((id, i) => {
-    if (!ctx.transformations.has(id)) push(`transformation "${id}" is not declared`, `${o.path}/authorizes/upgradeIds/${i}`, id)
+    if (!ctx.transformations.has(id)) {
+      push(`transformation "${id}" is not declared`, `${o.path}/authorizes/upgradeIds/${i}`, id)
+    }
   })
   ;(a.authorizes.categories ?? []).forEach((id, i) => {
     if (!categories.has(id)) push(`no transformation has category "${id}"`, `${o.path}/authorizes/categories/${i}`, id)

@@ -37,7 +37,7 @@
  * @since 0.1.0
  */
 import { Context, Effect, Either, Layer } from "effect"
-import { type Diagnostic, type DiagnosticContext, diagnostic } from "../kernel/Diagnostic.js"
+import { type Diagnostic, diagnostic, type DiagnosticContext } from "../kernel/Diagnostic.js"
 import { type ChannelError, errorChannel } from "../kernel/ErrorChannel.js"
 import { Limits } from "../kernel/Limits.js"
 import type { CompiledNode } from "./Compiled.js"
@@ -45,8 +45,14 @@ import { compileContainer } from "./Compiler.js"
 import { type CompositionTraceEntry, type EffectiveCardDefinition, ledgerEntrySnapshot } from "./Effective.js"
 import { sequenceAnchorId } from "./Expansion.js"
 import { sha256, traceJson } from "./FingerprintText.js"
+import {
+  activeEntries,
+  type CardLedger,
+  type ClosedCompositionRule,
+  type LedgerEntry,
+  removeEntry
+} from "./ledger/Ledger.js"
 import { lower, type PreparedEntry, type PreparedRule } from "./Lowering.js"
-import { activeEntries, type CardLedger, type ClosedCompositionRule, type LedgerEntry, removeEntry } from "./ledger/Ledger.js"
 import { ResolutionCache } from "./ResolutionCache.js"
 import type { Card, EffectComponent } from "./schema/Card.js"
 import { ENGINE_VERSION } from "./schema/Package.js"
@@ -74,14 +80,22 @@ export const checkRequirementsOn = (
 ): void => {
   if (req === undefined) return
   const who = ctx.ruleId !== undefined ? `rule ${ctx.ruleId}` : `transformation ${ctx.transformationId ?? ""}`
-  for (const t of req.requiredTags ?? [])
+  for (const t of req.requiredTags ?? []) {
     if (!tags.has(t)) out.push(diagnostic("missing_tag", `${who} requires tag ${t}`, { ...ctx, subject: t }))
-  for (const t of req.excludedTags ?? [])
+  }
+  for (const t of req.excludedTags ?? []) {
     if (tags.has(t)) out.push(diagnostic("excluded_tag", `${who} excludes tag ${t}`, { ...ctx, subject: t }))
-  for (const c of req.requiredCapabilities ?? [])
-    if (!capabilities.has(c)) out.push(diagnostic("missing_capability", `${who} requires capability ${c}`, { ...ctx, subject: c }))
-  for (const c of req.excludedCapabilities ?? [])
-    if (capabilities.has(c)) out.push(diagnostic("excluded_capability", `${who} excludes capability ${c}`, { ...ctx, subject: c }))
+  }
+  for (const c of req.requiredCapabilities ?? []) {
+    if (!capabilities.has(c)) {
+      out.push(diagnostic("missing_capability", `${who} requires capability ${c}`, { ...ctx, subject: c }))
+    }
+  }
+  for (const c of req.excludedCapabilities ?? []) {
+    if (capabilities.has(c)) {
+      out.push(diagnostic("excluded_capability", `${who} excludes capability ${c}`, { ...ctx, subject: c }))
+    }
+  }
 }
 
 const holds = (req: Requirements | undefined, tags: ReadonlySet<string>, caps: ReadonlySet<string>): boolean => {
@@ -97,9 +111,12 @@ const selects = (rule: ClosedCompositionRule["rule"], root: CompiledNode): boole
   const s = rule.selector
   if (s === undefined) return true
   if (s.effectTypes !== undefined && s.effectTypes.length > 0 && !s.effectTypes.includes(root.effect.type)) return false
-  if (s.componentIds !== undefined && s.componentIds.length > 0 && !s.componentIds.includes(root.componentId)) return false
-  if (s.requiredEffectTags !== undefined)
+  if (s.componentIds !== undefined && s.componentIds.length > 0 && !s.componentIds.includes(root.componentId)) {
+    return false
+  }
+  if (s.requiredEffectTags !== undefined) {
     for (const t of s.requiredEffectTags) if (!root.effect.tags.includes(t)) return false
+  }
   return true
 }
 
@@ -134,19 +151,28 @@ export const resolveEffectiveCard = (
   const entries = activeEntries(ledger)
   const out: Array<Diagnostic> = []
 
-  if (ledger.cardId !== cardId)
+  if (ledger.cardId !== cardId) {
     return fail([
-      diagnostic("invalid_composition", `the ledger belongs to card ${ledger.cardId}, not ${cardId}`, { subject: ledger.cardId })
+      diagnostic("invalid_composition", `the ledger belongs to card ${ledger.cardId}, not ${cardId}`, {
+        subject: ledger.cardId
+      })
     ])
-  for (const e of entries)
-    if (e.pin.engineVersion !== ENGINE_VERSION)
+  }
+  for (const e of entries) {
+    if (e.pin.engineVersion !== ENGINE_VERSION) {
       out.push(
-        diagnostic("unsupported_version", `entry ${e.entryId} was sealed by engine ${e.pin.engineVersion}; this engine is ${ENGINE_VERSION}`, {
-          subject: e.entryId,
-          transformationId: e.upgradeId,
-          details: { engineVersion: e.pin.engineVersion, expected: ENGINE_VERSION }
-        })
+        diagnostic(
+          "unsupported_version",
+          `entry ${e.entryId} was sealed by engine ${e.pin.engineVersion}; this engine is ${ENGINE_VERSION}`,
+          {
+            subject: e.entryId,
+            transformationId: e.upgradeId,
+            details: { engineVersion: e.pin.engineVersion, expected: ENGINE_VERSION }
+          }
+        )
       )
+    }
+  }
   if (out.length > 0) return fail(out)
 
   // 1–2. Patches in ledger order, then the structural base compiled by the common compiler.
@@ -159,7 +185,9 @@ export const resolveEffectiveCard = (
   const s = state
 
   // 3. Requirements on the final structural composition.
-  for (const e of entries) checkRequirementsOn(e.requirements, tagSet, capSet, { transformationId: e.upgradeId, subject: e.entryId }, out)
+  for (const e of entries) {
+    checkRequirementsOn(e.requirements, tagSet, capSet, { transformationId: e.upgradeId, subject: e.entryId }, out)
+  }
   if (out.length > 0) return fail(out)
 
   // 4. Rules and anchors, over structural roots only.
@@ -178,11 +206,15 @@ export const resolveEffectiveCard = (
       const ctx = { transformationId: e.upgradeId, ruleId: rule.ruleId }
       if ((!r.sequence || r.usesAnchor) && anchors.length > Limits.matchesPerRule) {
         out.push(
-          diagnostic("match_limit", `rule ${rule.ruleId} matches ${anchors.length} root effects; the limit is ${Limits.matchesPerRule}`, {
-            ...ctx,
-            subject: e.entryId,
-            details: { limit: Limits.matchesPerRule, actual: anchors.length }
-          })
+          diagnostic(
+            "match_limit",
+            `rule ${rule.ruleId} matches ${anchors.length} root effects; the limit is ${Limits.matchesPerRule}`,
+            {
+              ...ctx,
+              subject: e.entryId,
+              details: { limit: Limits.matchesPerRule, actual: anchors.length }
+            }
+          )
         )
         continue
       }
@@ -191,37 +223,53 @@ export const resolveEffectiveCard = (
           out.push(
             diagnostic(
               "ambiguous_anchor",
-              `rule ${rule.ruleId} binds $anchor in scope ${rule.scope} but its selector matches ${anchors.length} root effects (${anchors.map((a) => a.componentId).join(", ")})`,
+              `rule ${rule.ruleId} binds $anchor in scope ${rule.scope} but its selector matches ${anchors.length} root effects (${
+                anchors.map((a) => a.componentId).join(", ")
+              })`,
               { ...ctx, subject: e.entryId, details: { matches: anchors.length } }
             )
           )
           continue
         }
         const anchor = r.usesAnchor ? (anchors[0] as CompiledNode).componentId : null
-        expansions.push({ entry: e, prepared, ruleIndex, rule: r, anchor, key: anchor ?? sequenceAnchorId(e.upgradeId, rule.ruleId) })
+        expansions.push({
+          entry: e,
+          prepared,
+          ruleIndex,
+          rule: r,
+          anchor,
+          key: anchor ?? sequenceAnchorId(e.upgradeId, rule.ruleId)
+        })
       } else {
-        for (const a of anchors) expansions.push({ entry: e, prepared, ruleIndex, rule: r, anchor: a.componentId, key: a.componentId })
+        for (const a of anchors) {
+          expansions.push({ entry: e, prepared, ruleIndex, rule: r, anchor: a.componentId, key: a.componentId })
+        }
       }
     }
-    if (expansions.length === before && !out.some((d) => d.transformationId === e.upgradeId))
+    if (expansions.length === before && !out.some((d) => d.transformationId === e.upgradeId)) {
       out.push(
         diagnostic("no_matching_rule", `transformation ${e.upgradeId} has rules but none applies to card ${cardId}`, {
           transformationId: e.upgradeId,
           subject: e.entryId
         })
       )
+    }
   }
   if (out.length > 0) return fail(out)
   if (expansions.length > Limits.expansionsPerCard) {
     // Attributed to the expansion that crossed the limit.
     const x = expansions[Limits.expansionsPerCard] as Expansion
     return fail([
-      diagnostic("expansion_limit", `card ${cardId} has ${expansions.length} expansions; the limit is ${Limits.expansionsPerCard}`, {
-        subject: cardId,
-        transformationId: x.entry.upgradeId,
-        ruleId: x.rule.closed.rule.ruleId,
-        details: { limit: Limits.expansionsPerCard, actual: expansions.length }
-      })
+      diagnostic(
+        "expansion_limit",
+        `card ${cardId} has ${expansions.length} expansions; the limit is ${Limits.expansionsPerCard}`,
+        {
+          subject: cardId,
+          transformationId: x.entry.upgradeId,
+          ruleId: x.rule.closed.rule.ruleId,
+          details: { limit: Limits.expansionsPerCard, actual: expansions.length }
+        }
+      )
     ])
   }
 
@@ -243,14 +291,19 @@ export const resolveEffectiveCard = (
     const ctx = { transformationId: x.entry.upgradeId, ruleId: rule.ruleId }
     const l = lower(x.rule, x.key, x.anchor ?? undefined)
     const depth = x.rule.depth + (x.rule.sequence ? 0 : 1)
-    if (depth > Limits.effectDepth)
+    if (depth > Limits.effectDepth) {
       out.push(
-        diagnostic("nesting_limit", `rule ${rule.ruleId} nests effects ${depth} deep; the limit is ${Limits.effectDepth}`, {
-          ...ctx,
-          subject: x.anchor ?? x.key,
-          details: { limit: Limits.effectDepth, actual: depth }
-        })
+        diagnostic(
+          "nesting_limit",
+          `rule ${rule.ruleId} nests effects ${depth} deep; the limit is ${Limits.effectDepth}`,
+          {
+            ...ctx,
+            subject: x.anchor ?? x.key,
+            details: { limit: Limits.effectDepth, actual: depth }
+          }
+        )
       )
+    }
     nodes += x.rule.nodes
     if (nodes > Limits.generatedNodes && crossing === undefined) crossing = ctx
     const traceKey = `${x.ruleIndex}\u0000${x.key}`
@@ -273,8 +326,14 @@ export const resolveEffectiveCard = (
     trace.push(t)
     traceParts.push(cachedTrace.json)
     for (const id of l.ids) {
-      if (generated.has(id) || index.has(id))
-        out.push(diagnostic("component_collision", `generated component ${id} collides with an existing component`, { ...ctx, subject: id }))
+      if (generated.has(id) || index.has(id)) {
+        out.push(
+          diagnostic("component_collision", `generated component ${id} collides with an existing component`, {
+            ...ctx,
+            subject: id
+          })
+        )
+      }
       generated.add(id)
       origin.set(id, t)
     }
@@ -293,7 +352,7 @@ export const resolveEffectiveCard = (
     // the ledger order.
     for (const [from, target] of l.bindings) {
       const node = index.get(target)
-      if (node === undefined || node.effect.type === "APPLY_STATUS")
+      if (node === undefined || node.effect.type === "APPLY_STATUS") {
         out.push(
           diagnostic(
             "invalid_binding",
@@ -305,41 +364,54 @@ export const resolveEffectiveCard = (
             { ...ctx, subject: target }
           )
         )
+      }
     }
   }
-  if (nodes > Limits.generatedNodes)
+  if (nodes > Limits.generatedNodes) {
     out.push(
-      diagnostic("node_budget", `card ${cardId} composes to ${nodes} effect nodes; the budget is ${Limits.generatedNodes}`, {
-        ...crossing,
-        subject: cardId,
-        details: { limit: Limits.generatedNodes, actual: nodes }
-      })
+      diagnostic(
+        "node_budget",
+        `card ${cardId} composes to ${nodes} effect nodes; the budget is ${Limits.generatedNodes}`,
+        {
+          ...crossing,
+          subject: cardId,
+          details: { limit: Limits.generatedNodes, actual: nodes }
+        }
+      )
     )
+  }
   if (out.length > 0) return fail(out)
 
   const roots: Array<EffectComponent> = [...before]
   for (const c of s.components) {
     const extra = attached.get(c.componentId)
     let root = c
-    if (extra !== undefined) for (const members of extra) root = cache.preparation.attach(root, members)
+    if (extra !== undefined) { for (const members of extra) root = cache.preparation.attach(root, members) }
     roots.push(root)
   }
   roots.push(...after)
 
   // 6. The composed container, compiled again.
-  const compiled =
-    n === 0
-      ? Either.right(base)
-      : compileContainer({ cardId, cost: s.cost, tags: s.tags, components: roots }, { statuses, ranks, generatedIds: generated })
+  const compiled = n === 0
+    ? Either.right(base)
+    : compileContainer({ cardId, cost: s.cost, tags: s.tags, components: roots }, {
+      statuses,
+      ranks,
+      generatedIds: generated
+    })
   if (Either.isLeft(compiled)) return fail(relay(compiled.left, cardId, "composed", origin, roots))
   const c = compiled.right
 
   let ledgerJson = "["
-  for (let i = 0; i < entries.length; i++) ledgerJson += (i > 0 ? "," : "") + cache.preparation.entry(entries[i] as LedgerEntry).json
+  for (let i = 0; i < entries.length; i++) {
+    ledgerJson += (i > 0 ? "," : "") + cache.preparation.entry(entries[i] as LedgerEntry).json
+  }
   ledgerJson += "]"
   const tj = `[${traceParts.join(",")}]`
   const fingerprint = sha256(
-    `{"baseCard":${cache.text.card(baseCard)},"components":${cache.text.componentList(roots)},"compositionTrace":${tj},"engineVersion":${ENGINE_VERSION},"ledger":${ledgerJson}}`
+    `{"baseCard":${cache.text.card(baseCard)},"components":${
+      cache.text.componentList(roots)
+    },"compositionTrace":${tj},"engineVersion":${ENGINE_VERSION},"ledger":${ledgerJson}}`
   )
 
   return Either.right({
@@ -383,7 +455,8 @@ export const checkRemoval = (
   const after = resolveEffectiveCard({ ...context, ledger: removed.right }, cache)
   if (Either.isRight(after)) return removed
   const now = resolveEffectiveCard({ ...context, ledger }, cache)
-  const key = (d: Diagnostic) => `${d.code}\u0000${d.transformationId ?? ""}\u0000${d.ruleId ?? ""}\u0000${d.subject ?? ""}`
+  const key = (d: Diagnostic) =>
+    `${d.code}\u0000${d.transformationId ?? ""}\u0000${d.ruleId ?? ""}\u0000${d.subject ?? ""}`
   const existing = new Set(Either.isLeft(now) ? now.left.map(key) : [])
   const fresh = after.left.filter((d) => !existing.has(key(d)))
   if (fresh.length === 0) return removed
@@ -465,7 +538,8 @@ export const makeResolver = (cache: ResolutionCache = new ResolutionCache()): Ca
       const r = resolveEffectiveCard(input, cache)
       return Either.isRight(r) ? Effect.succeed(r.right) : Effect.fail(r.left)
     }),
-  checkRemoval: (ledger, entryId, context) => Effect.suspend(() => removalErrors.fromEither(checkRemoval(ledger, entryId, context, cache)))
+  checkRemoval: (ledger, entryId, context) =>
+    Effect.suspend(() => removalErrors.fromEither(checkRemoval(ledger, entryId, context, cache)))
 })
 
 /**

@@ -14,7 +14,7 @@
  * @since 0.1.0
  */
 import { Either } from "effect"
-import { type Diagnostic, type DiagnosticContext, diagnostic } from "../kernel/Diagnostic.js"
+import { type Diagnostic, diagnostic, type DiagnosticContext } from "../kernel/Diagnostic.js"
 import type { DiagnosticCode } from "../kernel/DiagnosticCode.js"
 import { checkSymbolList } from "./BundleCompiler.js"
 import type { CompiledContainer, CompiledNode } from "./Compiled.js"
@@ -81,23 +81,27 @@ const removeIn = (cs: ReadonlyArray<EffectComponent>, id: string): Array<EffectC
   return undefined
 }
 
-const numericUpdate =
-  (op: "addNumber" | "setNumber", field: "amount" | "stacks" | "duration" | "repeat", value: number, statuses: ReadonlyMap<string, Status>): Update =>
-  (c) => {
-    const e = c.effect
-    let current: number | undefined
-    if (field === "amount") {
-      if (e.type === "APPLY_STATUS") return `component ${c.componentId} has no amount (it applies a status)`
-      current = e.amount
-    } else if (field === "repeat") current = e.repeat ?? 1
-    else {
-      if (e.type !== "APPLY_STATUS") return `component ${c.componentId} has no ${field} (it is not APPLY_STATUS)`
-      current = field === "stacks" ? (e.stacks ?? 1) : (e.duration ?? statuses.get(e.statusId)?.defaultDuration)
-      if (current === undefined && op === "addNumber") return `component ${c.componentId} has no duration to add to`
-    }
-    const next = op === "addNumber" ? (current ?? 0) + value : value
-    return { ...c, effect: { ...e, [field]: next } as EffectComponent["effect"] }
+const numericUpdate = (
+  op: "addNumber" | "setNumber",
+  field: "amount" | "stacks" | "duration" | "repeat",
+  value: number,
+  statuses: ReadonlyMap<string, Status>
+): Update =>
+(c) => {
+  const e = c.effect
+  let current: number | undefined
+  if (field === "amount") {
+    if (e.type === "APPLY_STATUS") return `component ${c.componentId} has no amount (it applies a status)`
+    current = e.amount
+  } else if (field === "repeat") current = e.repeat ?? 1
+  else {
+    if (e.type !== "APPLY_STATUS") return `component ${c.componentId} has no ${field} (it is not APPLY_STATUS)`
+    current = field === "stacks" ? (e.stacks ?? 1) : (e.duration ?? statuses.get(e.statusId)?.defaultDuration)
+    if (current === undefined && op === "addNumber") return `component ${c.componentId} has no duration to add to`
   }
+  const next = op === "addNumber" ? (current ?? 0) + value : value
+  return { ...c, effect: { ...e, [field]: next } as EffectComponent["effect"] }
+}
 
 const applyPatch = (
   s: Structural,
@@ -117,8 +121,9 @@ const applyPatch = (
   const update = (id: string, f: Update): void => {
     const r = updateIn(s.components, id, f)
     if (r === undefined) missing(id)
-    else if (r.error !== undefined) out.push(diagnostic("transformation_invalid", `patch ${p.op}: ${r.error}`, { ...ctx, subject: id }))
-    else s.components = r.list
+    else if (r.error !== undefined) {
+      out.push(diagnostic("transformation_invalid", `patch ${p.op}: ${r.error}`, { ...ctx, subject: id }))
+    } else s.components = r.list
   }
   switch (p.op) {
     case "addTags":
@@ -224,7 +229,6 @@ export const collectIds = (cs: ReadonlyArray<CompiledNode>, out: Map<string, Com
   }
 }
 
-
 // ---------------------------------------------------------------------------
 // Structural states
 
@@ -274,7 +278,14 @@ export class StructuralStates {
     }
     let st = byStatuses.get(statuses)
     if (st === undefined) {
-      st = { cardId: card.cardId, statuses, cost: card.cost, tags: card.tags ?? [], components: card.components, diagnostics: [] }
+      st = {
+        cardId: card.cardId,
+        statuses,
+        cost: card.cost,
+        tags: card.tags ?? [],
+        components: card.components,
+        diagnostics: []
+      }
       byStatuses.set(statuses, st)
     }
     return st
@@ -291,9 +302,20 @@ export class StructuralStates {
     if (st === undefined) {
       const s: Structural = { cost: prev.cost, tags: [...prev.tags], components: prev.components }
       const out: Array<Diagnostic> = [...prev.diagnostics]
-      for (let i = 0; i < e.patches.length; i++)
-        applyPatch(s, e.patches[i] as Patch, prev.statuses, { transformationId: e.upgradeId, path: `/entries/${e.entryId}/patches/${i}` }, out)
-      st = { cardId: prev.cardId, statuses: prev.statuses, cost: s.cost, tags: s.tags, components: s.components, diagnostics: out }
+      for (let i = 0; i < e.patches.length; i++) {
+        applyPatch(s, e.patches[i] as Patch, prev.statuses, {
+          transformationId: e.upgradeId,
+          path: `/entries/${e.entryId}/patches/${i}`
+        }, out)
+      }
+      st = {
+        cardId: prev.cardId,
+        statuses: prev.statuses,
+        cost: s.cost,
+        tags: s.tags,
+        components: s.components,
+        diagnostics: out
+      }
       byEntry.set(e, st)
     }
     return st
@@ -311,12 +333,19 @@ export class StructuralStates {
       if (st.diagnostics.length > 0) r = Either.left(st.diagnostics)
       else if (lists.length > 0) r = Either.left(lists)
       else {
-        const c = compileContainer({ cardId: st.cardId, cost: st.cost, tags: st.tags, components: st.components }, { statuses: st.statuses })
+        const c = compileContainer({ cardId: st.cardId, cost: st.cost, tags: st.tags, components: st.components }, {
+          statuses: st.statuses
+        })
         if (Either.isLeft(c)) r = Either.left(relay(c.left, st.cardId, "structural", new Map(), st.components))
         else {
           const index = new Map<string, CompiledNode>()
           collectIds(c.right.roots, index)
-          r = Either.right({ compiled: c.right, tagSet: new Set(c.right.tags), capSet: new Set(c.right.capabilities), index })
+          r = Either.right({
+            compiled: c.right,
+            tagSet: new Set(c.right.tags),
+            capSet: new Set(c.right.capabilities),
+            index
+          })
         }
       }
       this.compiled.set(st, r)

@@ -46,8 +46,7 @@ export const explainCard = (card: Card): ExplainedCard => ({
   code: card.code,
   id: card.id,
   name: card.name,
-  header:
-    `${card.name} — ${card.type}, cost ${card.cost}, tones ${card.tones.join("/") || "none"}` +
+  header: `${card.name} — ${card.type}, cost ${card.cost}, tones ${card.tones.join("/") || "none"}` +
     (card.type === "star" ? `, starting Scandal ${card.starting_scandal ?? 0}, buzz ${card.buzz ?? 0}` : ""),
   rulesText: card.rules_text,
   effects: card.effects.map((e) => ({ id: e.id, kind: e.kind, printed: e.text, generated: explainEffect(e) }))
@@ -90,7 +89,9 @@ const subject = (p: PlayerSelector | "any"): Subject => {
 
 /** A verb agreeing with its subject ("you lose", "your opponent loses"). */
 const verb = (s: Subject, base: string): string => (s.third ? thirdPerson(base) : base)
-const thirdPerson = (base: string): string => (base === "have" ? "has" : /(s|sh|ch|x|z|o)$/.test(base) ? `${base}es` : `${base}s`)
+const thirdPerson = (
+  base: string
+): string => (base === "have" ? "has" : /(s|sh|ch|x|z|o)$/.test(base) ? `${base}es` : `${base}s`)
 const clause = (s: Subject, base: string, rest: string): string => `${s.text} ${verb(s, base)} ${rest}`
 
 /** Proper names (resources, counters, card types) are capitalized, as the printed text does. */
@@ -112,13 +113,17 @@ const filterNoun = (f: CardFilter, plural = false): string => {
 }
 
 /** "you control", "your opponent controls", "is on the stage". */
-const controls = (c: string): string => (c === "self" ? "you control" : c === "opponent" ? "your opponent controls" : "on the stage")
+const controls = (
+  c: string
+): string => (c === "self" ? "you control" : c === "opponent" ? "your opponent controls" : "on the stage")
 const owner = (c: string): string => (c === "self" ? "your" : c === "opponent" ? "your opponent's" : "any player's")
 const zoneName = (z: string): string => (z === "pending" ? "pending zone" : z)
 
 /** A group or target: `lead` + the filtered card + where it is ("each Star you control", "target card in your hand"). */
 const group = (lead: string, g: CardGroup): string =>
-  g.zone === "stage" ? `${lead} ${filterNoun(g)} ${controls(g.controller)}` : `${lead} ${filterNoun(g)} in ${owner(g.controller)} ${zoneName(g.zone)}`
+  g.zone === "stage"
+    ? `${lead} ${filterNoun(g)} ${controls(g.controller)}`
+    : `${lead} ${filterNoun(g)} in ${owner(g.controller)} ${zoneName(g.zone)}`
 
 /** A card selector; every selector names one card at a time, so its verb is singular. */
 const card = (s: CardSelector, e: EffectRecord): string => {
@@ -146,16 +151,26 @@ const quantity = (a: Amount, singular: string, mass = false): { readonly head: s
 }
 
 const durationWords = (d: string): string =>
-  d === "end-of-turn" ? "until end of turn" : d === "until-your-next-turn" ? "until your next turn" : "while this card is on the stage"
+  d === "end-of-turn"
+    ? "until end of turn"
+    : d === "until-your-next-turn"
+    ? "until your next turn"
+    : "while this card is on the stage"
 
 const compare = (c: string): string => (c === "gte" ? "at least" : c === "lte" ? "at most" : "exactly")
 
 const condition = (c: Condition, e: EffectRecord): string => {
   switch (c.fact) {
     case "controls@1":
-      return clause(subject(c.player), "control", `${compare("gte")} ${c.at_least} ${c.at_least === 1 ? filterNoun(c.filter) : filterNoun(c.filter, true)}`)
+      return clause(
+        subject(c.player),
+        "control",
+        `${compare("gte")} ${c.at_least} ${c.at_least === 1 ? filterNoun(c.filter) : filterNoun(c.filter, true)}`
+      )
     case "events-this-turn@1":
-      return `the number of ${c.event.replace(/-/g, " ")} events for ${subject(c.player).text} this turn is ${compare(c.compare)} ${c.value}`
+      return `the number of ${c.event.replace(/-/g, " ")} events for ${subject(c.player).text} this turn is ${
+        compare(c.compare)
+      } ${c.value}`
     case "damage-pending@1":
       return `damage is pending to ${subject(c.player).text}`
     case "resource@1":
@@ -199,20 +214,33 @@ const render = (a: Action, e: EffectRecord, bare: PlayerSelector | undefined): s
           a.player,
           bare,
           "choose",
-          `one — ${a.options
-            .map((o, i) => `(${i + 1}) ${o.label}${o.condition === undefined ? "" : ` [only if ${condition(o.condition, e)}]`}: ${list(o.actions, e, undefined)}`)
-            .join("; ")}`
+          `one — ${
+            a.options
+              .map((o, i) =>
+                `(${i + 1}) ${o.label}${o.condition === undefined ? "" : ` [only if ${condition(o.condition, e)}]`}: ${
+                  list(o.actions, e, undefined)
+                }`
+              )
+              .join("; ")
+          }`
         )
       case "counter-card": {
         const pay = a.unless?.optional_payment
-        return `counter ${card(a.card, e)}` + (pay === undefined ? "" : ` unless ${clause(subject(pay.player), "choose", `to ${list(pay.actions, e, pay.player)}`)}`)
+        return `counter ${card(a.card, e)}` +
+          (pay === undefined
+            ? ""
+            : ` unless ${clause(subject(pay.player), "choose", `to ${list(pay.actions, e, pay.player)}`)}`)
       }
       case "deal-damage": {
         const q = quantity(a.amount, "damage", true)
         const p = a.on_prevented
         return (
           `deal ${q.head} to ${subject(a.player).text}${q.tail}` +
-          (p === undefined ? "" : `; if any of it is prevented, ${p.replace ? `${list(p.actions, e, undefined)} instead` : `also ${list(p.actions, e, undefined)}`}`)
+          (p === undefined
+            ? ""
+            : `; if any of it is prevented, ${
+              p.replace ? `${list(p.actions, e, undefined)} instead` : `also ${list(p.actions, e, undefined)}`
+            }`)
         )
       }
       case "draw": {
@@ -226,26 +254,35 @@ const render = (a: Action, e: EffectRecord, bare: PlayerSelector | undefined): s
       }
       case "look-at-top": {
         const lookers = a.players.map((p) => subject(p))
-        const who: Subject =
-          lookers.length === 1 && lookers[0] !== undefined ? lookers[0] : { text: lookers.map((l) => l.text).join(" and "), third: false, possessive: "their" }
-        const q = typeof a.amount === "number" && a.amount === 1 ? { head: "card", tail: "" } : quantity(a.amount, "card")
+        const who: Subject = lookers.length === 1 && lookers[0] !== undefined
+          ? lookers[0]
+          : { text: lookers.map((l) => l.text).join(" and "), third: false, possessive: "their" }
+        const q = typeof a.amount === "number" && a.amount === 1
+          ? { head: "card", tail: "" }
+          : quantity(a.amount, "card")
         return clause(who, "look", `at the top ${q.head} of ${subject(a.deck ?? "self").possessive} deck${q.tail}`)
       }
       case "modify-cost": {
         const n = typeof a.amount === "number" ? a.amount : 0
-        return `${card(a.card, e)} costs ${n < 0 ? `${-n} less` : `${n} more`} ${durationWords(a.duration)} (never below 0)`
+        return `${card(a.card, e)} costs ${n < 0 ? `${-n} less` : `${n} more`} ${
+          durationWords(a.duration)
+        } (never below 0)`
       }
       case "move-top-to-bottom":
         return `move the top card of ${subject(a.player).possessive} deck to the bottom`
       case "prevent-damage": {
         const q = quantity(a.amount, "damage", true)
         const of = a.amount === "all" ? "all" : typeof a.amount === "number" ? String(a.amount) : q.head
-        return `prevent ${of} of the pending damage to ${subject(a.player).text}${a.source === undefined ? "" : ` from ${article(filterNoun(a.source))}`}${q.tail}`
+        return `prevent ${of} of the pending damage to ${subject(a.player).text}${
+          a.source === undefined ? "" : ` from ${article(filterNoun(a.source))}`
+        }${q.tail}`
       }
       case "redirect-target":
         return `change one target of ${card(a.source, e)} to another legal target`
       case "return-card":
-        return `return ${card(a.card, e)} from ${a.from_zone === "stage" ? "the stage" : `the ${zoneName(a.from_zone)}`} to its owner's ${zoneName(a.to_zone)}`
+        return `return ${card(a.card, e)} from ${
+          a.from_zone === "stage" ? "the stage" : `the ${zoneName(a.from_zone)}`
+        } to its owner's ${zoneName(a.to_zone)}`
     }
   })()
   return cond(a, e, body)
@@ -302,13 +339,19 @@ export const explainEffect = (e: EffectRecord): string => {
   const head = ((): string => {
     switch (e.kind) {
       case "activated":
-        return `Activated (main)${e.activation_cost === undefined ? "" : `, cost: ${explainAction(e.activation_cost, e)}`}`
+        return `Activated (main)${
+          e.activation_cost === undefined ? "" : `, cost: ${explainAction(e.activation_cost, e)}`
+        }`
       case "on-enter":
         return "When this card enters the stage"
       case "on-resolve":
         return `When cast (windows: ${(e.play_windows ?? ["main"]).join(", ")})`
       case "replacement":
-        return e.trigger === undefined ? "Replacement" : `Replacement: ${triggerHead(e.trigger.event, e.trigger.player, e.trigger.filter).replace(/^Whenever/, "before")}`
+        return e.trigger === undefined
+          ? "Replacement"
+          : `Replacement: ${
+            triggerHead(e.trigger.event, e.trigger.player, e.trigger.filter).replace(/^Whenever/, "before")
+          }`
       case "response":
         return `Response in ${e.window ?? "its window"}`
       case "static":

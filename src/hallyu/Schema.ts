@@ -11,7 +11,8 @@
  *
  * @since 0.1.0
  */
-import { Arbitrary, FastCheck, JSONSchema, Schema } from "effect"
+import type { FastCheck } from "effect"
+import { Arbitrary, JSONSchema, Schema } from "effect"
 
 const opt = <S extends Schema.Schema.All>(s: S) => Schema.optionalWith(s, { exact: true })
 
@@ -80,7 +81,12 @@ export type Amount = typeof Amount.Type
 // ---------------------------------------------------------------- conditions
 
 export const Condition = Schema.Union(
-  Schema.Struct({ fact: Schema.Literal("controls@1"), player: PlayerSelector, filter: CardFilter, at_least: Schema.Int }),
+  Schema.Struct({
+    fact: Schema.Literal("controls@1"),
+    player: PlayerSelector,
+    filter: CardFilter,
+    at_least: Schema.Int
+  }),
   Schema.Struct({
     fact: Schema.Literal("events-this-turn@1"),
     event: Schema.String,
@@ -241,7 +247,13 @@ const actions = Schema.Array(Schema.suspend((): Schema.Schema<Action> => Action)
 const base = { condition: opt(Condition) }
 
 export const Action: Schema.Schema<Action> = Schema.Union(
-  Schema.Struct({ op: Schema.Literal("add-counter"), card: CardSelector, counter: Schema.String, amount: Amount, ...base }),
+  Schema.Struct({
+    op: Schema.Literal("add-counter"),
+    card: CardSelector,
+    counter: Schema.String,
+    amount: Amount,
+    ...base
+  }),
   Schema.Struct({
     op: Schema.Literal("change-tone"),
     card: CardSelector,
@@ -270,7 +282,13 @@ export const Action: Schema.Schema<Action> = Schema.Union(
     ...base
   }),
   Schema.Struct({ op: Schema.Literal("draw"), player: PlayerSelector, amount: Amount, ...base }),
-  Schema.Struct({ op: Schema.Literal("gain-resource"), player: PlayerSelector, resource: Schema.String, amount: Amount, ...base }),
+  Schema.Struct({
+    op: Schema.Literal("gain-resource"),
+    player: PlayerSelector,
+    resource: Schema.String,
+    amount: Amount,
+    ...base
+  }),
   Schema.Struct({
     op: Schema.Literal("look-at-top"),
     players: Schema.Array(PlayerSelector),
@@ -278,7 +296,13 @@ export const Action: Schema.Schema<Action> = Schema.Union(
     deck: opt(PlayerSelector),
     ...base
   }),
-  Schema.Struct({ op: Schema.Literal("lose-resource"), player: PlayerSelector, resource: Schema.String, amount: Amount, ...base }),
+  Schema.Struct({
+    op: Schema.Literal("lose-resource"),
+    player: PlayerSelector,
+    resource: Schema.String,
+    amount: Amount,
+    ...base
+  }),
   Schema.Struct({ op: Schema.Literal("modify-cost"), card: CardSelector, amount: Amount, duration: Duration, ...base }),
   Schema.Struct({
     op: Schema.Literal("move-counter"),
@@ -289,14 +313,26 @@ export const Action: Schema.Schema<Action> = Schema.Union(
     ...base
   }),
   Schema.Struct({ op: Schema.Literal("move-top-to-bottom"), player: PlayerSelector, ...base }),
-  Schema.Struct({ op: Schema.Literal("prevent-damage"), player: PlayerSelector, amount: Amount, source: opt(CardFilter), ...base }),
+  Schema.Struct({
+    op: Schema.Literal("prevent-damage"),
+    player: PlayerSelector,
+    amount: Amount,
+    source: opt(CardFilter),
+    ...base
+  }),
   Schema.Struct({
     op: Schema.Literal("redirect-target"),
     source: CardSelector,
     destination: Schema.Literal("other-legal-target"),
     ...base
   }),
-  Schema.Struct({ op: Schema.Literal("remove-counter"), card: CardSelector, counter: Schema.String, amount: Amount, ...base }),
+  Schema.Struct({
+    op: Schema.Literal("remove-counter"),
+    card: CardSelector,
+    counter: Schema.String,
+    amount: Amount,
+    ...base
+  }),
   Schema.Struct({
     op: Schema.Literal("return-card"),
     card: CardSelector,
@@ -382,7 +418,10 @@ export const EffectSchemaVocabulary = Schema.Struct({
   operations: Schema.Record({ key: Schema.String, value: requiredFields }),
   events: Schema.Array(Schema.String),
   facts: Schema.Record({ key: Schema.String, value: requiredFields }),
-  windows: Schema.Record({ key: Schema.String, value: Schema.Struct({ opens_on: Schema.String, responder: Schema.String }) }),
+  windows: Schema.Record({
+    key: Schema.String,
+    value: Schema.Struct({ opens_on: Schema.String, responder: Schema.String })
+  }),
   counters: Schema.Record({
     key: Schema.String,
     value: Schema.Struct({ version: Schema.Int, display_name: Schema.String, origin: Schema.String })

@@ -32,12 +32,15 @@ export const make = (fs: FileSystem.FileSystem): HallyuHexService => {
     // A regular file within the size cap, checked before a byte is read (never /dev/zero or a FIFO).
     readJsonFile(file).pipe(
       Effect.provideService(FileSystem.FileSystem, fs),
-      Effect.flatMap((doc) => (Either.isLeft(doc) ? Effect.fail(errorFromDiagnostic(doc.left)) : Effect.succeed(validateDeck(doc.right))))
+      Effect.flatMap((
+        doc
+      ) => (Either.isLeft(doc) ? Effect.fail(errorFromDiagnostic(doc.left)) : Effect.succeed(validateDeck(doc.right))))
     )
   const loadDeck = (file: string): Effect.Effect<StarterDeck, CardfxError> =>
     Effect.flatMap(validateFile(file), (v) => {
       if (v.deck !== undefined) return Effect.succeed(v.deck)
-      const first = v.diagnostics.find((d) => d.severity === "error") ?? diagnostic("schema_invalid", `${file} is not a valid deck`, { file })
+      const first = v.diagnostics.find((d) => d.severity === "error") ??
+        diagnostic("schema_invalid", `${file} is not a valid deck`, { file })
       return Effect.fail(errorFromDiagnostic(first))
     })
   const engine = (file: string): Effect.Effect<Engine, CardfxError> =>
@@ -49,4 +52,7 @@ export const make = (fs: FileSystem.FileSystem): HallyuHexService => {
 }
 
 /** The service over the platform file system. */
-export const layer: Layer.Layer<HallyuHex, never, FileSystem.FileSystem> = Layer.effect(HallyuHex, Effect.map(FileSystem.FileSystem, make))
+export const layer: Layer.Layer<HallyuHex, never, FileSystem.FileSystem> = Layer.effect(
+  HallyuHex,
+  Effect.map(FileSystem.FileSystem, make)
+)

@@ -4,10 +4,10 @@
  *
  * @since 0.1.0
  */
-export * from "./Schema.js"
-export * from "./Validate.js"
-export * from "./Vocabulary.js"
-export * from "./Explain.js"
-export * from "./Validated.js"
 export * from "./engine/index.js"
+export * from "./Explain.js"
+export * from "./Schema.js"
 export { HallyuHex, type HallyuHexService, layer as hallyuHexLayer, make as makeHallyuHex } from "./Service.js"
+export * from "./Validate.js"
+export * from "./Validated.js"
+export * from "./Vocabulary.js"

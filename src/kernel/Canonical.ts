@@ -29,7 +29,9 @@ export interface NotCanonical {
  * The canonical JSON text of a value, or why it has none. Cycles are not
  * detected: every value cardfx hashes is a tree it built itself.
  */
-export const canonicalJsonEither = (value: unknown): { ok: true; json: string } | { ok: false; error: NotCanonical } => {
+export const canonicalJsonEither = (
+  value: unknown
+): { ok: true; json: string } | { ok: false; error: NotCanonical } => {
   const json = write(value)
   return json !== undefined ? { ok: true, json } : { ok: false, error: whyNot(value, "") as NotCanonical }
 }
@@ -52,6 +54,8 @@ export const canonicalJson = (value: unknown): string => {
   const json = write(value)
   if (json !== undefined) return json
   const why = whyNot(value, "") ?? { path: "", reason: "no JSON form" }
+  // A non-finite number here is a caller's bug (callers guarantee JSON values), so it is a defect, not a typed failure.
+  // eslint-disable-next-line no-restricted-syntax
   throw new NotCanonicalDefect(why.path, why.reason)
 }
 

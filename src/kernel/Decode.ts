@@ -54,10 +54,11 @@ const boundsOf = (ast: SchemaAST.AST): LimitBounds | undefined =>
   Option.getOrUndefined(SchemaAST.getAnnotation<LimitBounds>(LimitAnnotationId)(ast))
 
 const limitDetails = (bounds: LimitBounds, actual: unknown): { limit: number; actual: number } | undefined => {
-  const measured =
-    bounds.measure === "value"
-      ? typeof actual === "number" ? actual : undefined
-      : typeof actual === "string" || Array.isArray(actual) ? actual.length : undefined
+  const measured = bounds.measure === "value"
+    ? typeof actual === "number" ? actual : undefined
+    : typeof actual === "string" || Array.isArray(actual)
+    ? actual.length
+    : undefined
   if (measured === undefined) return undefined
   return { limit: measured > bounds.max ? bounds.max : (bounds.min ?? bounds.max), actual: measured }
 }
@@ -88,7 +89,11 @@ const options: SchemaAST.ParseOptions = { errors: "all", onExcessProperty: "erro
 /** A decoder built once per Schema (decoders are not rebuilt per call). */
 export const makeDecoder = <A, I>(schema: Schema.Schema<A, I, never>) => {
   const decode = ParseResult.decodeUnknownEither(schema, options)
-  return (value: unknown, doc?: Pick<JsonDocument, "text" | "file">, basePath = ""): Either.Either<A, Array<Diagnostic>> => {
+  return (
+    value: unknown,
+    doc?: Pick<JsonDocument, "text" | "file">,
+    basePath = ""
+  ): Either.Either<A, Array<Diagnostic>> => {
     const r = decode(value)
     if (Either.isRight(r)) return Either.right(r.right)
     return Either.left(issuesToDiagnostics(r.left, doc, basePath))
@@ -115,7 +120,11 @@ const collect = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>
       const issues = Array.isArray(issue.issues) ? issue.issues : [issue.issues as ParseResult.ParseIssue]
       // A value that matches no member of a union of literals is one problem, not one per member.
       if (SchemaAST.isUnion(issue.ast) && issues.every((i) => i._tag === "Type")) {
-        out.push({ code: enumCode(issue.ast, issue.actual) ?? "schema_invalid", path, issue: new ParseResult.Type(issue.ast, issue.actual) })
+        out.push({
+          code: enumCode(issue.ast, issue.actual) ?? "schema_invalid",
+          path,
+          issue: new ParseResult.Type(issue.ast, issue.actual)
+        })
         return
       }
       for (const i of issues) collect(i, path, out)
@@ -158,17 +167,24 @@ export const issuesToDiagnostics = (
   for (const leaf of leaves) {
     const path = basePath + toPointer(leaf.path)
     const formatted = ParseResult.ArrayFormatter.formatIssueSync(leaf.issue)[0]?.message ?? "invalid value"
-    const message =
-      leaf.code === "unknown_field"
-        ? `unknown field "${String(leaf.path[leaf.path.length - 1] ?? "")}"`
-        : leaf.code === "schema_invalid"
-          ? `at ${path === "" ? "/" : path}: ${formatted}`
-          : formatted
+    const message = leaf.code === "unknown_field"
+      ? `unknown field "${String(leaf.path[leaf.path.length - 1] ?? "")}"`
+      : leaf.code === "schema_invalid"
+      ? `at ${path === "" ? "/" : path}: ${formatted}`
+      : formatted
     const key = `${leaf.code}\u0000${path}\u0000${message}`
     if (seen.has(key)) continue
     seen.add(key)
     const pos = doc !== undefined ? locate(doc, path) : undefined
-    out.push(diagnostic(leaf.code, message, { file: doc?.file, path, line: pos?.line, column: pos?.column, details: leaf.details }))
+    out.push(
+      diagnostic(leaf.code, message, {
+        file: doc?.file,
+        path,
+        line: pos?.line,
+        column: pos?.column,
+        details: leaf.details
+      })
+    )
   }
   return out
 }

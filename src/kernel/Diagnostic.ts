@@ -6,8 +6,8 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
+import { type DiagnosticCode, diagnosticCodes, DiagnosticCodeTable } from "./DiagnosticCode.js"
 import { compareOrdinal } from "./Ordinal.js"
-import { DiagnosticCodeTable, type DiagnosticCode, diagnosticCodes } from "./DiagnosticCode.js"
 
 export const Severity = Schema.Literal("error", "warning", "info")
 export type Severity = typeof Severity.Type

@@ -12,7 +12,7 @@
 import { Effect, Either } from "effect"
 import type { Diagnostic } from "./Diagnostic.js"
 import type { DiagnosticCode } from "./DiagnosticCode.js"
-import { type ErrorOf, errorFromDiagnostic } from "./Errors.js"
+import { errorFromDiagnostic, type ErrorOf } from "./Errors.js"
 
 /** A diagnostic whose code is one of `C`. */
 export type DiagnosticOf<C extends DiagnosticCode> = Diagnostic & { readonly code: C }
@@ -36,7 +36,9 @@ export const errorChannel = <const C extends DiagnosticCode>(codes: ReadonlyArra
   const fail = (ds: ReadonlyArray<Diagnostic>): Effect.Effect<never, ErrorOf<C>> => {
     const d = ds[0]
     if (d === undefined) return Effect.die(new Error("a failure without a diagnostic"))
-    return has(d) ? Effect.fail(errorFromDiagnostic(d)) : Effect.die(new Error(`${d.code} is outside this error channel: ${d.message}`))
+    return has(d)
+      ? Effect.fail(errorFromDiagnostic(d))
+      : Effect.die(new Error(`${d.code} is outside this error channel: ${d.message}`))
   }
   return {
     codes: set,

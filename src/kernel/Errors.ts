@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { type Diagnostic, DiagnosticContextFields, diagnostic } from "./Diagnostic.js"
+import { type Diagnostic, diagnostic, DiagnosticContextFields } from "./Diagnostic.js"
 import { type DiagnosticCode, DiagnosticCodeTable } from "./DiagnosticCode.js"
 
 const fields = {
@@ -16,191 +16,398 @@ const fields = {
 }
 
 /** `file_unreadable`: The file or folder could not be read. */
-export class FileUnreadable extends Schema.TaggedError<FileUnreadable>()("FileUnreadable", { code: Schema.tag("file_unreadable"), ...fields }) {}
+export class FileUnreadable
+  extends Schema.TaggedError<FileUnreadable>()("FileUnreadable", { code: Schema.tag("file_unreadable"), ...fields })
+{}
 /** `file_too_large`: The file is larger than the input size cap. */
-export class FileTooLarge extends Schema.TaggedError<FileTooLarge>()("FileTooLarge", { code: Schema.tag("file_too_large"), ...fields }) {}
+export class FileTooLarge
+  extends Schema.TaggedError<FileTooLarge>()("FileTooLarge", { code: Schema.tag("file_too_large"), ...fields })
+{}
 /** `empty_file`: The file is empty or holds only white space. */
-export class EmptyFile extends Schema.TaggedError<EmptyFile>()("EmptyFile", { code: Schema.tag("empty_file"), ...fields }) {}
+export class EmptyFile
+  extends Schema.TaggedError<EmptyFile>()("EmptyFile", { code: Schema.tag("empty_file"), ...fields })
+{}
 /** `invalid_utf8`: The file is not valid UTF-8. */
-export class InvalidUtf8 extends Schema.TaggedError<InvalidUtf8>()("InvalidUtf8", { code: Schema.tag("invalid_utf8"), ...fields }) {}
+export class InvalidUtf8
+  extends Schema.TaggedError<InvalidUtf8>()("InvalidUtf8", { code: Schema.tag("invalid_utf8"), ...fields })
+{}
 /** `json_syntax`: The file is not well-formed JSON. */
-export class JsonSyntax extends Schema.TaggedError<JsonSyntax>()("JsonSyntax", { code: Schema.tag("json_syntax"), ...fields }) {}
+export class JsonSyntax
+  extends Schema.TaggedError<JsonSyntax>()("JsonSyntax", { code: Schema.tag("json_syntax"), ...fields })
+{}
 /** `depth_limit`: JSON nesting is deeper than the input depth cap. */
-export class DepthLimit extends Schema.TaggedError<DepthLimit>()("DepthLimit", { code: Schema.tag("depth_limit"), ...fields }) {}
+export class DepthLimit
+  extends Schema.TaggedError<DepthLimit>()("DepthLimit", { code: Schema.tag("depth_limit"), ...fields })
+{}
 /** `forbidden_key`: An object key is __proto__, constructor or prototype. */
-export class ForbiddenKey extends Schema.TaggedError<ForbiddenKey>()("ForbiddenKey", { code: Schema.tag("forbidden_key"), ...fields }) {}
+export class ForbiddenKey
+  extends Schema.TaggedError<ForbiddenKey>()("ForbiddenKey", { code: Schema.tag("forbidden_key"), ...fields })
+{}
 /** `duplicate_key`: An object repeats a key; JSON.parse would silently keep the last one. */
-export class DuplicateKey extends Schema.TaggedError<DuplicateKey>()("DuplicateKey", { code: Schema.tag("duplicate_key"), ...fields }) {}
+export class DuplicateKey
+  extends Schema.TaggedError<DuplicateKey>()("DuplicateKey", { code: Schema.tag("duplicate_key"), ...fields })
+{}
 /** `unsafe_number`: A number is non-finite or outside the safe-integer range. */
-export class UnsafeNumber extends Schema.TaggedError<UnsafeNumber>()("UnsafeNumber", { code: Schema.tag("unsafe_number"), ...fields }) {}
+export class UnsafeNumber
+  extends Schema.TaggedError<UnsafeNumber>()("UnsafeNumber", { code: Schema.tag("unsafe_number"), ...fields })
+{}
 /** `schema_invalid`: A value does not have the shape its Schema requires. */
-export class SchemaInvalid extends Schema.TaggedError<SchemaInvalid>()("SchemaInvalid", { code: Schema.tag("schema_invalid"), ...fields }) {}
+export class SchemaInvalid
+  extends Schema.TaggedError<SchemaInvalid>()("SchemaInvalid", { code: Schema.tag("schema_invalid"), ...fields })
+{}
 /** `unknown_field`: An object has a key its Schema does not declare. */
-export class UnknownField extends Schema.TaggedError<UnknownField>()("UnknownField", { code: Schema.tag("unknown_field"), ...fields }) {}
+export class UnknownField
+  extends Schema.TaggedError<UnknownField>()("UnknownField", { code: Schema.tag("unknown_field"), ...fields })
+{}
 /** `unclassified_file`: cardfx cannot tell what kind of content a file holds. */
-export class UnclassifiedFile extends Schema.TaggedError<UnclassifiedFile>()("UnclassifiedFile", { code: Schema.tag("unclassified_file"), ...fields }) {}
+export class UnclassifiedFile extends Schema.TaggedError<UnclassifiedFile>()("UnclassifiedFile", {
+  code: Schema.tag("unclassified_file"),
+  ...fields
+}) {}
 /** `unsupported_version`: A version field names a version this engine does not support. */
-export class UnsupportedVersion extends Schema.TaggedError<UnsupportedVersion>()("UnsupportedVersion", { code: Schema.tag("unsupported_version"), ...fields }) {}
+export class UnsupportedVersion extends Schema.TaggedError<UnsupportedVersion>()("UnsupportedVersion", {
+  code: Schema.tag("unsupported_version"),
+  ...fields
+}) {}
 /** `duplicate_id`: An ID is declared more than once in its scope. */
-export class DuplicateId extends Schema.TaggedError<DuplicateId>()("DuplicateId", { code: Schema.tag("duplicate_id"), ...fields }) {}
+export class DuplicateId
+  extends Schema.TaggedError<DuplicateId>()("DuplicateId", { code: Schema.tag("duplicate_id"), ...fields })
+{}
 /** `invalid_id`: An ID is not ASCII of the allowed characters or is longer than its limit. */
-export class InvalidId extends Schema.TaggedError<InvalidId>()("InvalidId", { code: Schema.tag("invalid_id"), ...fields }) {}
+export class InvalidId
+  extends Schema.TaggedError<InvalidId>()("InvalidId", { code: Schema.tag("invalid_id"), ...fields })
+{}
 /** `unknown_reference`: A reference names something that is not declared. */
-export class UnknownReference extends Schema.TaggedError<UnknownReference>()("UnknownReference", { code: Schema.tag("unknown_reference"), ...fields }) {}
+export class UnknownReference extends Schema.TaggedError<UnknownReference>()("UnknownReference", {
+  code: Schema.tag("unknown_reference"),
+  ...fields
+}) {}
 /** `symbol_limit`: A symbol is longer than 128 characters. */
-export class SymbolLimit extends Schema.TaggedError<SymbolLimit>()("SymbolLimit", { code: Schema.tag("symbol_limit"), ...fields }) {}
+export class SymbolLimit
+  extends Schema.TaggedError<SymbolLimit>()("SymbolLimit", { code: Schema.tag("symbol_limit"), ...fields })
+{}
 /** `list_limit`: A list holds more than 64 symbols. */
-export class ListLimit extends Schema.TaggedError<ListLimit>()("ListLimit", { code: Schema.tag("list_limit"), ...fields }) {}
+export class ListLimit
+  extends Schema.TaggedError<ListLimit>()("ListLimit", { code: Schema.tag("list_limit"), ...fields })
+{}
 /** `rule_limit`: A transformation has more than 32 composition rules. */
-export class RuleLimit extends Schema.TaggedError<RuleLimit>()("RuleLimit", { code: Schema.tag("rule_limit"), ...fields }) {}
+export class RuleLimit
+  extends Schema.TaggedError<RuleLimit>()("RuleLimit", { code: Schema.tag("rule_limit"), ...fields })
+{}
 /** `member_limit`: A rule's bundle has more than 64 members. */
-export class MemberLimit extends Schema.TaggedError<MemberLimit>()("MemberLimit", { code: Schema.tag("member_limit"), ...fields }) {}
+export class MemberLimit
+  extends Schema.TaggedError<MemberLimit>()("MemberLimit", { code: Schema.tag("member_limit"), ...fields })
+{}
 /** `nesting_limit`: Effect children nest deeper than the effects validator allows. */
-export class NestingLimit extends Schema.TaggedError<NestingLimit>()("NestingLimit", { code: Schema.tag("nesting_limit"), ...fields }) {}
+export class NestingLimit
+  extends Schema.TaggedError<NestingLimit>()("NestingLimit", { code: Schema.tag("nesting_limit"), ...fields })
+{}
 /** `repeat_limit`: An effect's repeat is outside 1..the effects validator's limit. */
-export class RepeatLimit extends Schema.TaggedError<RepeatLimit>()("RepeatLimit", { code: Schema.tag("repeat_limit"), ...fields }) {}
+export class RepeatLimit
+  extends Schema.TaggedError<RepeatLimit>()("RepeatLimit", { code: Schema.tag("repeat_limit"), ...fields })
+{}
 /** `node_budget`: A container generates more than 4,096 effect nodes, children included. */
-export class NodeBudget extends Schema.TaggedError<NodeBudget>()("NodeBudget", { code: Schema.tag("node_budget"), ...fields }) {}
+export class NodeBudget
+  extends Schema.TaggedError<NodeBudget>()("NodeBudget", { code: Schema.tag("node_budget"), ...fields })
+{}
 /** `order_overflow`: An order value is outside the allowed order range. */
-export class OrderOverflow extends Schema.TaggedError<OrderOverflow>()("OrderOverflow", { code: Schema.tag("order_overflow"), ...fields }) {}
+export class OrderOverflow
+  extends Schema.TaggedError<OrderOverflow>()("OrderOverflow", { code: Schema.tag("order_overflow"), ...fields })
+{}
 /** `contradiction`: A declaration contradicts itself (e.g. a tag both required and excluded). */
-export class Contradiction extends Schema.TaggedError<Contradiction>()("Contradiction", { code: Schema.tag("contradiction"), ...fields }) {}
+export class Contradiction
+  extends Schema.TaggedError<Contradiction>()("Contradiction", { code: Schema.tag("contradiction"), ...fields })
+{}
 /** `empty_scope`: A rule or bundle would expand to nothing executable. */
-export class EmptyScope extends Schema.TaggedError<EmptyScope>()("EmptyScope", { code: Schema.tag("empty_scope"), ...fields }) {}
+export class EmptyScope
+  extends Schema.TaggedError<EmptyScope>()("EmptyScope", { code: Schema.tag("empty_scope"), ...fields })
+{}
 /** `invalid_binding`: A payload binding does not point at a numeric component or a declared parameter. */
-export class InvalidBinding extends Schema.TaggedError<InvalidBinding>()("InvalidBinding", { code: Schema.tag("invalid_binding"), ...fields }) {}
+export class InvalidBinding
+  extends Schema.TaggedError<InvalidBinding>()("InvalidBinding", { code: Schema.tag("invalid_binding"), ...fields })
+{}
 /** `parameter_mismatch`: Supplied bundle parameters do not match the template's declared ones exactly. */
-export class ParameterMismatch extends Schema.TaggedError<ParameterMismatch>()("ParameterMismatch", { code: Schema.tag("parameter_mismatch"), ...fields }) {}
+export class ParameterMismatch extends Schema.TaggedError<ParameterMismatch>()("ParameterMismatch", {
+  code: Schema.tag("parameter_mismatch"),
+  ...fields
+}) {}
 /** `template_unbound`: A parameterized template is used as an ordinary bundle, without bindings. */
-export class TemplateUnbound extends Schema.TaggedError<TemplateUnbound>()("TemplateUnbound", { code: Schema.tag("template_unbound"), ...fields }) {}
+export class TemplateUnbound
+  extends Schema.TaggedError<TemplateUnbound>()("TemplateUnbound", { code: Schema.tag("template_unbound"), ...fields })
+{}
 /** `transformation_invalid`: A policy or structure failure that has no specialized code yet. */
-export class TransformationInvalid extends Schema.TaggedError<TransformationInvalid>()("TransformationInvalid", { code: Schema.tag("transformation_invalid"), ...fields }) {}
+export class TransformationInvalid extends Schema.TaggedError<TransformationInvalid>()("TransformationInvalid", {
+  code: Schema.tag("transformation_invalid"),
+  ...fields
+}) {}
 /** `missing_tag`: A required tag is absent from the final structural composition. */
-export class MissingTag extends Schema.TaggedError<MissingTag>()("MissingTag", { code: Schema.tag("missing_tag"), ...fields }) {}
+export class MissingTag
+  extends Schema.TaggedError<MissingTag>()("MissingTag", { code: Schema.tag("missing_tag"), ...fields })
+{}
 /** `excluded_tag`: An excluded tag is present on the final structural composition. */
-export class ExcludedTag extends Schema.TaggedError<ExcludedTag>()("ExcludedTag", { code: Schema.tag("excluded_tag"), ...fields }) {}
+export class ExcludedTag
+  extends Schema.TaggedError<ExcludedTag>()("ExcludedTag", { code: Schema.tag("excluded_tag"), ...fields })
+{}
 /** `missing_capability`: A required capability is absent from the final structural composition. */
-export class MissingCapability extends Schema.TaggedError<MissingCapability>()("MissingCapability", { code: Schema.tag("missing_capability"), ...fields }) {}
+export class MissingCapability extends Schema.TaggedError<MissingCapability>()("MissingCapability", {
+  code: Schema.tag("missing_capability"),
+  ...fields
+}) {}
 /** `excluded_capability`: An excluded capability is present on the final structural composition. */
-export class ExcludedCapability extends Schema.TaggedError<ExcludedCapability>()("ExcludedCapability", { code: Schema.tag("excluded_capability"), ...fields }) {}
+export class ExcludedCapability extends Schema.TaggedError<ExcludedCapability>()("ExcludedCapability", {
+  code: Schema.tag("excluded_capability"),
+  ...fields
+}) {}
 /** `no_matching_rule`: A transformation has rules but none applies to the card. */
-export class NoMatchingRule extends Schema.TaggedError<NoMatchingRule>()("NoMatchingRule", { code: Schema.tag("no_matching_rule"), ...fields }) {}
+export class NoMatchingRule
+  extends Schema.TaggedError<NoMatchingRule>()("NoMatchingRule", { code: Schema.tag("no_matching_rule"), ...fields })
+{}
 /** `ambiguous_anchor`: A sequence-scope binding by $anchor matches several root effects. */
-export class AmbiguousAnchor extends Schema.TaggedError<AmbiguousAnchor>()("AmbiguousAnchor", { code: Schema.tag("ambiguous_anchor"), ...fields }) {}
+export class AmbiguousAnchor
+  extends Schema.TaggedError<AmbiguousAnchor>()("AmbiguousAnchor", { code: Schema.tag("ambiguous_anchor"), ...fields })
+{}
 /** `component_collision`: Two components of the effective card share an ID. */
-export class ComponentCollision extends Schema.TaggedError<ComponentCollision>()("ComponentCollision", { code: Schema.tag("component_collision"), ...fields }) {}
+export class ComponentCollision extends Schema.TaggedError<ComponentCollision>()("ComponentCollision", {
+  code: Schema.tag("component_collision"),
+  ...fields
+}) {}
 /** `invalid_composition`: The composed container fails the common compiler. */
-export class InvalidComposition extends Schema.TaggedError<InvalidComposition>()("InvalidComposition", { code: Schema.tag("invalid_composition"), ...fields }) {}
+export class InvalidComposition extends Schema.TaggedError<InvalidComposition>()("InvalidComposition", {
+  code: Schema.tag("invalid_composition"),
+  ...fields
+}) {}
 /** `match_limit`: A rule's selector matches more anchors than the per-rule match limit. */
-export class MatchLimit extends Schema.TaggedError<MatchLimit>()("MatchLimit", { code: Schema.tag("match_limit"), ...fields }) {}
+export class MatchLimit
+  extends Schema.TaggedError<MatchLimit>()("MatchLimit", { code: Schema.tag("match_limit"), ...fields })
+{}
 /** `expansion_limit`: A card has more than 256 expansions. */
-export class ExpansionLimit extends Schema.TaggedError<ExpansionLimit>()("ExpansionLimit", { code: Schema.tag("expansion_limit"), ...fields }) {}
+export class ExpansionLimit
+  extends Schema.TaggedError<ExpansionLimit>()("ExpansionLimit", { code: Schema.tag("expansion_limit"), ...fields })
+{}
 /** `unsealed_definition`: An authoring definition that is not closed cannot enter the ledger. */
-export class UnsealedDefinition extends Schema.TaggedError<UnsealedDefinition>()("UnsealedDefinition", { code: Schema.tag("unsealed_definition"), ...fields }) {}
+export class UnsealedDefinition extends Schema.TaggedError<UnsealedDefinition>()("UnsealedDefinition", {
+  code: Schema.tag("unsealed_definition"),
+  ...fields
+}) {}
 /** `unknown_card`: No card with this ID is published in the runtime. */
-export class UnknownCard extends Schema.TaggedError<UnknownCard>()("UnknownCard", { code: Schema.tag("unknown_card"), ...fields }) {}
+export class UnknownCard
+  extends Schema.TaggedError<UnknownCard>()("UnknownCard", { code: Schema.tag("unknown_card"), ...fields })
+{}
 /** `unknown_transformation`: No transformation with this ID is published in the runtime. */
-export class UnknownTransformation extends Schema.TaggedError<UnknownTransformation>()("UnknownTransformation", { code: Schema.tag("unknown_transformation"), ...fields }) {}
+export class UnknownTransformation extends Schema.TaggedError<UnknownTransformation>()("UnknownTransformation", {
+  code: Schema.tag("unknown_transformation"),
+  ...fields
+}) {}
 /** `entry_not_found`: No active ledger entry has this ID. */
-export class EntryNotFound extends Schema.TaggedError<EntryNotFound>()("EntryNotFound", { code: Schema.tag("entry_not_found"), ...fields }) {}
+export class EntryNotFound
+  extends Schema.TaggedError<EntryNotFound>()("EntryNotFound", { code: Schema.tag("entry_not_found"), ...fields })
+{}
 /** `not_eligible`: The card is not eligible for the transformation. */
-export class NotEligible extends Schema.TaggedError<NotEligible>()("NotEligible", { code: Schema.tag("not_eligible"), ...fields }) {}
+export class NotEligible
+  extends Schema.TaggedError<NotEligible>()("NotEligible", { code: Schema.tag("not_eligible"), ...fields })
+{}
 /** `slot_full`: The transformation's slot is at capacity on this card. */
-export class SlotFull extends Schema.TaggedError<SlotFull>()("SlotFull", { code: Schema.tag("slot_full"), ...fields }) {}
+export class SlotFull
+  extends Schema.TaggedError<SlotFull>()("SlotFull", { code: Schema.tag("slot_full"), ...fields })
+{}
 /** `max_per_card`: The transformation is already applied maxPerCard times. */
-export class MaxPerCard extends Schema.TaggedError<MaxPerCard>()("MaxPerCard", { code: Schema.tag("max_per_card"), ...fields }) {}
+export class MaxPerCard
+  extends Schema.TaggedError<MaxPerCard>()("MaxPerCard", { code: Schema.tag("max_per_card"), ...fields })
+{}
 /** `excluded_transformation`: An active entry excludes this transformation, or it excludes one. */
-export class ExcludedTransformation extends Schema.TaggedError<ExcludedTransformation>()("ExcludedTransformation", { code: Schema.tag("excluded_transformation"), ...fields }) {}
+export class ExcludedTransformation extends Schema.TaggedError<ExcludedTransformation>()("ExcludedTransformation", {
+  code: Schema.tag("excluded_transformation"),
+  ...fields
+}) {}
 /** `dependency_violation`: Removing the entry would break another entry's requirements. */
-export class DependencyViolation extends Schema.TaggedError<DependencyViolation>()("DependencyViolation", { code: Schema.tag("dependency_violation"), ...fields }) {}
+export class DependencyViolation extends Schema.TaggedError<DependencyViolation>()("DependencyViolation", {
+  code: Schema.tag("dependency_violation"),
+  ...fields
+}) {}
 /** `not_authorized`: The activity does not authorize the transformation. */
-export class NotAuthorized extends Schema.TaggedError<NotAuthorized>()("NotAuthorized", { code: Schema.tag("not_authorized"), ...fields }) {}
+export class NotAuthorized
+  extends Schema.TaggedError<NotAuthorized>()("NotAuthorized", { code: Schema.tag("not_authorized"), ...fields })
+{}
 /** `revision_conflict`: The command's expectedRevision is not the card's current revision. */
-export class RevisionConflict extends Schema.TaggedError<RevisionConflict>()("RevisionConflict", { code: Schema.tag("revision_conflict"), ...fields }) {}
+export class RevisionConflict extends Schema.TaggedError<RevisionConflict>()("RevisionConflict", {
+  code: Schema.tag("revision_conflict"),
+  ...fields
+}) {}
 /** `command_conflict`: A command ID was reused with a different payload. */
-export class CommandConflict extends Schema.TaggedError<CommandConflict>()("CommandConflict", { code: Schema.tag("command_conflict"), ...fields }) {}
+export class CommandConflict
+  extends Schema.TaggedError<CommandConflict>()("CommandConflict", { code: Schema.tag("command_conflict"), ...fields })
+{}
 /** `branch_not_found`: No branch has this name. */
-export class BranchNotFound extends Schema.TaggedError<BranchNotFound>()("BranchNotFound", { code: Schema.tag("branch_not_found"), ...fields }) {}
+export class BranchNotFound
+  extends Schema.TaggedError<BranchNotFound>()("BranchNotFound", { code: Schema.tag("branch_not_found"), ...fields })
+{}
 /** `store_failure`: The ledger store could not complete the operation. */
-export class StoreFailure extends Schema.TaggedError<StoreFailure>()("StoreFailure", { code: Schema.tag("store_failure"), ...fields }) {}
+export class StoreFailure
+  extends Schema.TaggedError<StoreFailure>()("StoreFailure", { code: Schema.tag("store_failure"), ...fields })
+{}
 /** `replay_mismatch`: A replay produced a fingerprint different from the recorded one. */
-export class ReplayMismatch extends Schema.TaggedError<ReplayMismatch>()("ReplayMismatch", { code: Schema.tag("replay_mismatch"), ...fields }) {}
+export class ReplayMismatch
+  extends Schema.TaggedError<ReplayMismatch>()("ReplayMismatch", { code: Schema.tag("replay_mismatch"), ...fields })
+{}
 /** `store_not_found`: A read names a ledger store that does not exist (only writes create a store). */
-export class StoreNotFound extends Schema.TaggedError<StoreNotFound>()("StoreNotFound", { code: Schema.tag("store_not_found"), ...fields }) {}
+export class StoreNotFound
+  extends Schema.TaggedError<StoreNotFound>()("StoreNotFound", { code: Schema.tag("store_not_found"), ...fields })
+{}
 /** `store_unavailable`: The ledger store at this path or URL could not be opened or created. */
-export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()("StoreUnavailable", { code: Schema.tag("store_unavailable"), ...fields }) {}
+export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()("StoreUnavailable", {
+  code: Schema.tag("store_unavailable"),
+  ...fields
+}) {}
 /** `store_corrupt`: The ledger store's pages fail the integrity check; it is refused for writes. */
-export class StoreCorrupt extends Schema.TaggedError<StoreCorrupt>()("StoreCorrupt", { code: Schema.tag("store_corrupt"), ...fields }) {}
+export class StoreCorrupt
+  extends Schema.TaggedError<StoreCorrupt>()("StoreCorrupt", { code: Schema.tag("store_corrupt"), ...fields })
+{}
 /** `fork_out_of_range`: A branch would fork at a sequence past the end of the history. */
-export class ForkOutOfRange extends Schema.TaggedError<ForkOutOfRange>()("ForkOutOfRange", { code: Schema.tag("fork_out_of_range"), ...fields }) {}
+export class ForkOutOfRange
+  extends Schema.TaggedError<ForkOutOfRange>()("ForkOutOfRange", { code: Schema.tag("fork_out_of_range"), ...fields })
+{}
 /** `budget_exceeded`: A sequence used more node attempts than its budget. */
-export class BudgetExceeded extends Schema.TaggedError<BudgetExceeded>()("BudgetExceeded", { code: Schema.tag("budget_exceeded"), ...fields }) {}
+export class BudgetExceeded
+  extends Schema.TaggedError<BudgetExceeded>()("BudgetExceeded", { code: Schema.tag("budget_exceeded"), ...fields })
+{}
 /** `invalid_target`: A chosen target is missing, defeated or not allowed by the effect. */
-export class InvalidTarget extends Schema.TaggedError<InvalidTarget>()("InvalidTarget", { code: Schema.tag("invalid_target"), ...fields }) {}
+export class InvalidTarget
+  extends Schema.TaggedError<InvalidTarget>()("InvalidTarget", { code: Schema.tag("invalid_target"), ...fields })
+{}
 /** `actor_defeated`: The acting character is defeated or missing. */
-export class ActorDefeated extends Schema.TaggedError<ActorDefeated>()("ActorDefeated", { code: Schema.tag("actor_defeated"), ...fields }) {}
+export class ActorDefeated
+  extends Schema.TaggedError<ActorDefeated>()("ActorDefeated", { code: Schema.tag("actor_defeated"), ...fields })
+{}
 /** `unknown_character`: A character ID is not in the combat state. */
-export class UnknownCharacter extends Schema.TaggedError<UnknownCharacter>()("UnknownCharacter", { code: Schema.tag("unknown_character"), ...fields }) {}
+export class UnknownCharacter extends Schema.TaggedError<UnknownCharacter>()("UnknownCharacter", {
+  code: Schema.tag("unknown_character"),
+  ...fields
+}) {}
 /** `nondeterminism`: Repeated runs of the same input produced different bytes. */
-export class Nondeterminism extends Schema.TaggedError<Nondeterminism>()("Nondeterminism", { code: Schema.tag("nondeterminism"), ...fields }) {}
+export class Nondeterminism
+  extends Schema.TaggedError<Nondeterminism>()("Nondeterminism", { code: Schema.tag("nondeterminism"), ...fields })
+{}
 /** `rng_mismatch`: A replay did not consume the recorded random inputs. */
-export class RngMismatch extends Schema.TaggedError<RngMismatch>()("RngMismatch", { code: Schema.tag("rng_mismatch"), ...fields }) {}
+export class RngMismatch
+  extends Schema.TaggedError<RngMismatch>()("RngMismatch", { code: Schema.tag("rng_mismatch"), ...fields })
+{}
 /** `text_link_mismatch`: A card's effect texts joined with one space differ from its rules_text. */
-export class TextLinkMismatch extends Schema.TaggedError<TextLinkMismatch>()("TextLinkMismatch", { code: Schema.tag("text_link_mismatch"), ...fields }) {}
+export class TextLinkMismatch extends Schema.TaggedError<TextLinkMismatch>()("TextLinkMismatch", {
+  code: Schema.tag("text_link_mismatch"),
+  ...fields
+}) {}
 /** `unknown_operation`: An action names an operation outside the v0.1 vocabulary. */
-export class UnknownOperation extends Schema.TaggedError<UnknownOperation>()("UnknownOperation", { code: Schema.tag("unknown_operation"), ...fields }) {}
+export class UnknownOperation extends Schema.TaggedError<UnknownOperation>()("UnknownOperation", {
+  code: Schema.tag("unknown_operation"),
+  ...fields
+}) {}
 /** `missing_field`: An action or effect lacks a field its operation or kind requires. */
-export class MissingField extends Schema.TaggedError<MissingField>()("MissingField", { code: Schema.tag("missing_field"), ...fields }) {}
+export class MissingField
+  extends Schema.TaggedError<MissingField>()("MissingField", { code: Schema.tag("missing_field"), ...fields })
+{}
 /** `unknown_event`: A trigger or event-count condition names an undeclared event. */
-export class UnknownEvent extends Schema.TaggedError<UnknownEvent>()("UnknownEvent", { code: Schema.tag("unknown_event"), ...fields }) {}
+export class UnknownEvent
+  extends Schema.TaggedError<UnknownEvent>()("UnknownEvent", { code: Schema.tag("unknown_event"), ...fields })
+{}
 /** `unknown_fact`: A condition is headed by a fact the engine does not know. */
-export class UnknownFact extends Schema.TaggedError<UnknownFact>()("UnknownFact", { code: Schema.tag("unknown_fact"), ...fields }) {}
+export class UnknownFact
+  extends Schema.TaggedError<UnknownFact>()("UnknownFact", { code: Schema.tag("unknown_fact"), ...fields })
+{}
 /** `unknown_window`: A window or play window is not in the declared vocabulary. */
-export class UnknownWindow extends Schema.TaggedError<UnknownWindow>()("UnknownWindow", { code: Schema.tag("unknown_window"), ...fields }) {}
+export class UnknownWindow
+  extends Schema.TaggedError<UnknownWindow>()("UnknownWindow", { code: Schema.tag("unknown_window"), ...fields })
+{}
 /** `invalid_amount`: An amount is not allowed here (e.g. `all` outside damage prevention). */
-export class InvalidAmount extends Schema.TaggedError<InvalidAmount>()("InvalidAmount", { code: Schema.tag("invalid_amount"), ...fields }) {}
+export class InvalidAmount
+  extends Schema.TaggedError<InvalidAmount>()("InvalidAmount", { code: Schema.tag("invalid_amount"), ...fields })
+{}
 /** `effect_id_mismatch`: An effect ID is not `<card code>-E<n>` in array order. */
-export class EffectIdMismatch extends Schema.TaggedError<EffectIdMismatch>()("EffectIdMismatch", { code: Schema.tag("effect_id_mismatch"), ...fields }) {}
+export class EffectIdMismatch extends Schema.TaggedError<EffectIdMismatch>()("EffectIdMismatch", {
+  code: Schema.tag("effect_id_mismatch"),
+  ...fields
+}) {}
 /** `unreachable_effect`: An effect can never run (an on-enter or activated effect on a card with no persistent zone). */
-export class UnreachableEffect extends Schema.TaggedError<UnreachableEffect>()("UnreachableEffect", { code: Schema.tag("unreachable_effect"), ...fields }) {}
+export class UnreachableEffect extends Schema.TaggedError<UnreachableEffect>()("UnreachableEffect", {
+  code: Schema.tag("unreachable_effect"),
+  ...fields
+}) {}
 /** `no_deck_list`: A deck file declares no deck list, so no game can be set up from it. */
-export class NoDeckList extends Schema.TaggedError<NoDeckList>()("NoDeckList", { code: Schema.tag("no_deck_list"), ...fields }) {}
+export class NoDeckList
+  extends Schema.TaggedError<NoDeckList>()("NoDeckList", { code: Schema.tag("no_deck_list"), ...fields })
+{}
 /** `illegal_action`: The action is not legal in the current game state. */
-export class IllegalAction extends Schema.TaggedError<IllegalAction>()("IllegalAction", { code: Schema.tag("illegal_action"), ...fields }) {}
+export class IllegalAction
+  extends Schema.TaggedError<IllegalAction>()("IllegalAction", { code: Schema.tag("illegal_action"), ...fields })
+{}
 /** `game_over`: The game has ended; no further action is legal. */
-export class GameOver extends Schema.TaggedError<GameOver>()("GameOver", { code: Schema.tag("game_over"), ...fields }) {}
+export class GameOver
+  extends Schema.TaggedError<GameOver>()("GameOver", { code: Schema.tag("game_over"), ...fields })
+{}
 /** `replay_incomplete`: A game log's actions end before the game does, and the log does not say it is partial. */
-export class ReplayIncomplete extends Schema.TaggedError<ReplayIncomplete>()("ReplayIncomplete", { code: Schema.tag("replay_incomplete"), ...fields }) {}
+export class ReplayIncomplete extends Schema.TaggedError<ReplayIncomplete>()("ReplayIncomplete", {
+  code: Schema.tag("replay_incomplete"),
+  ...fields
+}) {}
 /** `usage_error`: The command line is not valid for this command. */
-export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { code: Schema.tag("usage_error"), ...fields }) {}
+export class UsageError
+  extends Schema.TaggedError<UsageError>()("UsageError", { code: Schema.tag("usage_error"), ...fields })
+{}
 /** `file_unwritable`: An output file or folder (--out, --log) cannot be written. */
-export class FileUnwritable extends Schema.TaggedError<FileUnwritable>()("FileUnwritable", { code: Schema.tag("file_unwritable"), ...fields }) {}
+export class FileUnwritable
+  extends Schema.TaggedError<FileUnwritable>()("FileUnwritable", { code: Schema.tag("file_unwritable"), ...fields })
+{}
 /** `simulation_split`: Partial simulation results do not cover adjacent game ranges of one seed. */
-export class SimulationSplit extends Schema.TaggedError<SimulationSplit>()("SimulationSplit", { code: Schema.tag("simulation_split"), ...fields }) {}
+export class SimulationSplit
+  extends Schema.TaggedError<SimulationSplit>()("SimulationSplit", { code: Schema.tag("simulation_split"), ...fields })
+{}
 /** `worker_failed`: A worker thread or cluster runner failed or died before answering. */
-export class WorkerFailed extends Schema.TaggedError<WorkerFailed>()("WorkerFailed", { code: Schema.tag("worker_failed"), ...fields }) {}
+export class WorkerFailed
+  extends Schema.TaggedError<WorkerFailed>()("WorkerFailed", { code: Schema.tag("worker_failed"), ...fields })
+{}
 /** `unauthorized`: A mutating request has no Authorization: Bearer token. */
-export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", { code: Schema.tag("unauthorized"), ...fields }) {}
+export class Unauthorized
+  extends Schema.TaggedError<Unauthorized>()("Unauthorized", { code: Schema.tag("unauthorized"), ...fields })
+{}
 /** `forbidden`: The request's bearer token is not the server's token. */
-export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", { code: Schema.tag("forbidden"), ...fields }) {}
+export class Forbidden
+  extends Schema.TaggedError<Forbidden>()("Forbidden", { code: Schema.tag("forbidden"), ...fields })
+{}
 /** `unknown_route`: No endpoint has this method and path. */
-export class UnknownRoute extends Schema.TaggedError<UnknownRoute>()("UnknownRoute", { code: Schema.tag("unknown_route"), ...fields }) {}
+export class UnknownRoute
+  extends Schema.TaggedError<UnknownRoute>()("UnknownRoute", { code: Schema.tag("unknown_route"), ...fields })
+{}
 /** `unknown_instance`: No stored card instance has this ID on the branch. */
-export class UnknownInstance extends Schema.TaggedError<UnknownInstance>()("UnknownInstance", { code: Schema.tag("unknown_instance"), ...fields }) {}
+export class UnknownInstance
+  extends Schema.TaggedError<UnknownInstance>()("UnknownInstance", { code: Schema.tag("unknown_instance"), ...fields })
+{}
 /** `unknown_game`: No Hallyu Hex game has this ID. */
-export class UnknownGame extends Schema.TaggedError<UnknownGame>()("UnknownGame", { code: Schema.tag("unknown_game"), ...fields }) {}
+export class UnknownGame
+  extends Schema.TaggedError<UnknownGame>()("UnknownGame", { code: Schema.tag("unknown_game"), ...fields })
+{}
 /** `body_too_large`: The request body is larger than the server's body cap. */
-export class BodyTooLarge extends Schema.TaggedError<BodyTooLarge>()("BodyTooLarge", { code: Schema.tag("body_too_large"), ...fields }) {}
+export class BodyTooLarge
+  extends Schema.TaggedError<BodyTooLarge>()("BodyTooLarge", { code: Schema.tag("body_too_large"), ...fields })
+{}
 /** `request_timeout`: The request body or its handling took longer than the server's timeout. */
-export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", { code: Schema.tag("request_timeout"), ...fields }) {}
+export class RequestTimeout
+  extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", { code: Schema.tag("request_timeout"), ...fields })
+{}
 /** `step_conflict`: An action's expectedStep is not the game's current step. */
-export class StepConflict extends Schema.TaggedError<StepConflict>()("StepConflict", { code: Schema.tag("step_conflict"), ...fields }) {}
+export class StepConflict
+  extends Schema.TaggedError<StepConflict>()("StepConflict", { code: Schema.tag("step_conflict"), ...fields })
+{}
 /** `reload_rejected`: New content would break stored instances; the old runtime is kept. */
-export class ReloadRejected extends Schema.TaggedError<ReloadRejected>()("ReloadRejected", { code: Schema.tag("reload_rejected"), ...fields }) {}
+export class ReloadRejected
+  extends Schema.TaggedError<ReloadRejected>()("ReloadRejected", { code: Schema.tag("reload_rejected"), ...fields })
+{}
 /** `unavailable`: The server is shutting down and takes no new request. */
-export class Unavailable extends Schema.TaggedError<Unavailable>()("Unavailable", { code: Schema.tag("unavailable"), ...fields }) {}
+export class Unavailable
+  extends Schema.TaggedError<Unavailable>()("Unavailable", { code: Schema.tag("unavailable"), ...fields })
+{}
 /** `internal_error`: A defect in cardfx itself (exit 70, HTTP 500), reported without its stack trace; please report it. */
-export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", { code: Schema.tag("internal_error"), ...fields }) {}
+export class InternalError
+  extends Schema.TaggedError<InternalError>()("InternalError", { code: Schema.tag("internal_error"), ...fields })
+{}
 
 /** The error class of every code. */
 export const errorClassByCode = {
@@ -309,7 +516,7 @@ type ErrorInit = ConstructorParameters<typeof TransformationInvalid>[0]
 
 /** Builds the tagged error for a diagnostic (total over codes). */
 export const errorFromDiagnostic = <C extends DiagnosticCode>(d: Diagnostic & { readonly code: C }): ErrorOf<C> => {
-  const Ctor = errorClassByCode[d.code] as unknown as new (init: ErrorInit) => ErrorOf<C>
+  const Ctor = errorClassByCode[d.code] as unknown as new(init: ErrorInit) => ErrorOf<C>
   const { code: _code, severity: _severity, ...init } = d
   return new Ctor(init)
 }

@@ -18,7 +18,9 @@ import { type Diagnostic, diagnostic } from "./Diagnostic.js"
 import type { DiagnosticCode } from "./DiagnosticCode.js"
 import { Limits } from "./Limits.js"
 
-export type JsonValue = null | boolean | number | string | ReadonlyArray<JsonValue> | { readonly [key: string]: JsonValue }
+export type JsonValue = null | boolean | number | string | ReadonlyArray<JsonValue> | {
+  readonly [key: string]: JsonValue
+}
 
 export interface JsonOptions {
   /** File name reported in diagnostics. */
@@ -51,7 +53,10 @@ export interface Locator {
 const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
 
 /** Parses bytes or text into a JSON document, or the first problem as a diagnostic. */
-export const parseJson = (input: string | Uint8Array, options: JsonOptions = {}): Either.Either<JsonDocument, Diagnostic> => {
+export const parseJson = (
+  input: string | Uint8Array,
+  options: JsonOptions = {}
+): Either.Either<JsonDocument, Diagnostic> => {
   const file = options.file
   const maxBytes = options.maxBytes ?? Limits.inputBytes
   let text: string
@@ -64,14 +69,21 @@ export const parseJson = (input: string | Uint8Array, options: JsonOptions = {})
     if (typeof decoded !== "string") {
       const { line, column } = lineColumnOfBytes(input, decoded.offset)
       return Either.left(
-        diagnostic("invalid_utf8", `invalid UTF-8 byte sequence at byte ${decoded.offset}`, { file, path: "", line, column })
+        diagnostic("invalid_utf8", `invalid UTF-8 byte sequence at byte ${decoded.offset}`, {
+          file,
+          path: "",
+          line,
+          column
+        })
       )
     }
     text = decoded
   }
   const parser = new Parser(text, file, options.maxDepth ?? Limits.inputDepth, undefined)
   const result = parser.parseDocument()
-  return result === FAILED ? Either.left(parser.failure as Diagnostic) : Either.right({ value: result, text, file, locator: makeLocator(text) })
+  return result === FAILED
+    ? Either.left(parser.failure as Diagnostic)
+    : Either.right({ value: result, text, file, locator: makeLocator(text) })
 }
 
 /** The diagnostic for an input over the byte cap. */
@@ -186,7 +198,12 @@ class Parser {
     return v
   }
 
-  fail(code: DiagnosticCode, message: string, offset: number, details?: Record<string, number | string>): typeof FAILED {
+  fail(
+    code: DiagnosticCode,
+    message: string,
+    offset: number,
+    details?: Record<string, number | string>
+  ): typeof FAILED {
     const { line, column } = lineColumn(this.text, offset)
     this.failure = diagnostic(code, message, {
       file: this.file,
@@ -234,7 +251,10 @@ class Parser {
 
   enter(): boolean {
     if (++this.depth > this.maxDepth) {
-      this.fail("depth_limit", `nesting deeper than ${this.maxDepth} levels`, this.i, { limit: this.maxDepth, actual: this.depth })
+      this.fail("depth_limit", `nesting deeper than ${this.maxDepth} levels`, this.i, {
+        limit: this.maxDepth,
+        actual: this.depth
+      })
       return false
     }
     return true
@@ -296,7 +316,7 @@ class Parser {
       this.depth--
       return out
     }
-    for (let index = 0; ; index++) {
+    for (let index = 0;; index++) {
       this.ws()
       this.path.push(index)
       const v = this.value()
@@ -353,14 +373,30 @@ class Parser {
       }
       const e = t.charCodeAt(i + 1)
       switch (e) {
-        case 34: out += "\""; break
-        case 92: out += "\\"; break
-        case 47: out += "/"; break
-        case 98: out += "\b"; break
-        case 102: out += "\f"; break
-        case 110: out += "\n"; break
-        case 114: out += "\r"; break
-        case 116: out += "\t"; break
+        case 34:
+          out += "\""
+          break
+        case 92:
+          out += "\\"
+          break
+        case 47:
+          out += "/"
+          break
+        case 98:
+          out += "\b"
+          break
+        case 102:
+          out += "\f"
+          break
+        case 110:
+          out += "\n"
+          break
+        case 114:
+          out += "\r"
+          break
+        case 116:
+          out += "\t"
+          break
         case 117: {
           const hex = t.slice(i + 2, i + 6)
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) return this.fail("json_syntax", "invalid \\u escape", i)
@@ -383,7 +419,7 @@ class Parser {
     if (t.charCodeAt(i) === 45) i++
     const firstDigit = t.charCodeAt(i)
     if (firstDigit === 48) i++
-    else if (firstDigit >= 49 && firstDigit <= 57) while (isDigit(t.charCodeAt(i))) i++
+    else if (firstDigit >= 49 && firstDigit <= 57) { while (isDigit(t.charCodeAt(i))) i++ }
     else return this.fail("json_syntax", "invalid number", start)
     if (t.charCodeAt(i) === 46) {
       integral = false

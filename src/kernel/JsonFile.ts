@@ -21,17 +21,17 @@ export const fsReason = (e: { readonly message: string; readonly reason?: string
   e.reason === "NotFound"
     ? "no such file or folder"
     : e.reason === "PermissionDenied"
-      ? "permission denied"
-      : e.reason === "BadResource"
-        ? "not a readable file"
-        : e.message.replace(/^.*?: [A-Z]+: /, "")
+    ? "permission denied"
+    : e.reason === "BadResource"
+    ? "not a readable file"
+    : e.message.replace(/^.*?: [A-Z]+: /, "")
 
 /** Reads and parses one JSON file. */
 export const readJsonFile = (
   file: string,
   options: Omit<JsonOptions, "file"> = {}
 ): Effect.Effect<Either.Either<JsonDocument, Diagnostic>, never, FileSystem.FileSystem> =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const info = yield* Effect.either(fs.stat(file))
     if (Either.isLeft(info)) return Either.left(unreadable(file, fsReason(info.left)))
@@ -48,7 +48,7 @@ export const readJsonFile = (
 export const listFiles = (
   dir: string
 ): Effect.Effect<Either.Either<ReadonlyArray<string>, Diagnostic>, never, FileSystem.FileSystem> =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const entries = yield* Effect.either(fs.readDirectory(dir, { recursive: true }))
     if (Either.isLeft(entries)) return Either.left(unreadable(dir, entries.left.message))

@@ -32,7 +32,10 @@ export const seedState = (seed: number | string, name = "main"): RngState => {
 /** The `i`-th 32-bit word of a hex digest, read little-endian (bytes 4i..4i+3). */
 const wordLE = (hex: string, i: number): number => {
   const at = i * 8
-  return parseInt(hex.slice(at + 6, at + 8) + hex.slice(at + 4, at + 6) + hex.slice(at + 2, at + 4) + hex.slice(at, at + 2), 16)
+  return parseInt(
+    hex.slice(at + 6, at + 8) + hex.slice(at + 4, at + 6) + hex.slice(at + 2, at + 4) + hex.slice(at, at + 2),
+    16
+  )
 }
 
 const rotl = (x: number, k: number): number => ((x << k) | (x >>> (32 - k))) >>> 0
@@ -69,7 +72,7 @@ export class RngStream {
   }
 
   nextUint32(): number {
-    const result = (Math.imul(rotl(Math.imul(this.s1, 5) >>> 0, 7), 9) >>> 0)
+    const result = Math.imul(rotl(Math.imul(this.s1, 5) >>> 0, 7), 9) >>> 0
     const t = (this.s1 << 9) >>> 0
     this.s2 = (this.s2 ^ this.s0) >>> 0
     this.s3 = (this.s3 ^ this.s1) >>> 0

@@ -13,17 +13,26 @@
  *
  * @since 0.1.0
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "@effect/platform"
+import {
+  HttpApi,
+  HttpApiEndpoint,
+  HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSchema,
+  HttpApiSecurity,
+  OpenApi
+} from "@effect/platform"
 import { Schema } from "effect"
 import { AssessResult, Discovery } from "../composition/planner/Plan.js"
 import { CommandOutcome } from "../composition/store/LedgerStore.js"
 import { StarterDeck } from "../hallyu/Schema.js"
-import { Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
+import type { Diagnostic } from "../kernel/Diagnostic.js"
+import { diagnostic } from "../kernel/Diagnostic.js"
 import { type DiagnosticCode, type HttpStatus, httpStatusOf } from "../kernel/DiagnosticCode.js"
 import {
   AssessRequest,
-  BranchList,
   BranchDocument,
+  BranchList,
   BranchRequest,
   CardList,
   DiscoverRequest,
@@ -48,52 +57,94 @@ import {
 // ---------------------------------------------------------------- errors, one class per status
 
 // Each class's `_tag` getter makes it matchable with `Effect.catchTag` on the client; it is not part of the body.
-export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(ErrorBody.fields, HttpApiSchema.annotations({ status: 400, description: "Malformed body, hostile JSON, or a value of the wrong shape." })) {
+export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(
+  ErrorBody.fields,
+  HttpApiSchema.annotations({
+    status: 400,
+    description: "Malformed body, hostile JSON, or a value of the wrong shape."
+  })
+) {
   get _tag(): "BadRequest" {
     return "BadRequest"
   }
 }
-export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(ErrorBody.fields, HttpApiSchema.annotations({ status: 401, description: "A mutating request without a bearer token." })) {
+export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(
+  ErrorBody.fields,
+  HttpApiSchema.annotations({ status: 401, description: "A mutating request without a bearer token." })
+) {
   get _tag(): "Unauthorized" {
     return "Unauthorized"
   }
 }
-export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(ErrorBody.fields, HttpApiSchema.annotations({ status: 403, description: "A bearer token that is not the server's." })) {
+export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(
+  ErrorBody.fields,
+  HttpApiSchema.annotations({ status: 403, description: "A bearer token that is not the server's." })
+) {
   get _tag(): "Forbidden" {
     return "Forbidden"
   }
 }
-export class NotFound extends Schema.Class<NotFound>("NotFound")(ErrorBody.fields, HttpApiSchema.annotations({ status: 404, description: "Unknown card, transformation, entry, instance, branch, game or route." })) {
+export class NotFound extends Schema.Class<NotFound>("NotFound")(
+  ErrorBody.fields,
+  HttpApiSchema.annotations({
+    status: 404,
+    description: "Unknown card, transformation, entry, instance, branch, game or route."
+  })
+) {
   get _tag(): "NotFound" {
     return "NotFound"
   }
 }
-export class RequestTimeout extends Schema.Class<RequestTimeout>("RequestTimeout")(ErrorBody.fields, HttpApiSchema.annotations({ status: 408, description: "The body or its handling took longer than the timeout." })) {
+export class RequestTimeout extends Schema.Class<RequestTimeout>("RequestTimeout")(
+  ErrorBody.fields,
+  HttpApiSchema.annotations({ status: 408, description: "The body or its handling took longer than the timeout." })
+) {
   get _tag(): "RequestTimeout" {
     return "RequestTimeout"
   }
 }
-export class Conflict extends Schema.Class<Conflict>("Conflict")(ErrorBody.fields, HttpApiSchema.annotations({ status: 409, description: "Revision, command, step or branch conflict; game over; reload rejected." })) {
+export class Conflict extends Schema.Class<Conflict>("Conflict")(
+  ErrorBody.fields,
+  HttpApiSchema.annotations({
+    status: 409,
+    description: "Revision, command, step or branch conflict; game over; reload rejected."
+  })
+) {
   get _tag(): "Conflict" {
     return "Conflict"
   }
 }
-export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(ErrorBody.fields, HttpApiSchema.annotations({ status: 413, description: "The body is larger than the body cap." })) {
+export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(
+  ErrorBody.fields,
+  HttpApiSchema.annotations({ status: 413, description: "The body is larger than the body cap." })
+) {
   get _tag(): "PayloadTooLarge" {
     return "PayloadTooLarge"
   }
 }
-export class Unprocessable extends Schema.Class<Unprocessable>("Unprocessable")(ErrorBody.fields, HttpApiSchema.annotations({ status: 422, description: "Content the engine rejects (incompatible transformation, illegal action, ...)." })) {
+export class Unprocessable extends Schema.Class<Unprocessable>("Unprocessable")(
+  ErrorBody.fields,
+  HttpApiSchema.annotations({
+    status: 422,
+    description: "Content the engine rejects (incompatible transformation, illegal action, ...)."
+  })
+) {
   get _tag(): "Unprocessable" {
     return "Unprocessable"
   }
 }
-export class InternalError extends Schema.Class<InternalError>("InternalError")(ErrorBody.fields, HttpApiSchema.annotations({ status: 500, description: "A defect or a replay mismatch (never bad input)." })) {
+export class InternalError extends Schema.Class<InternalError>("InternalError")(
+  ErrorBody.fields,
+  HttpApiSchema.annotations({ status: 500, description: "A defect or a replay mismatch (never bad input)." })
+) {
   get _tag(): "InternalError" {
     return "InternalError"
   }
 }
-export class Unavailable extends Schema.Class<Unavailable>("Unavailable")(ErrorBody.fields, HttpApiSchema.annotations({ status: 503, description: "Shutting down, or the store is unavailable." })) {
+export class Unavailable extends Schema.Class<Unavailable>("Unavailable")(
+  ErrorBody.fields,
+  HttpApiSchema.annotations({ status: 503, description: "Shutting down, or the store is unavailable." })
+) {
   get _tag(): "Unavailable" {
     return "Unavailable"
   }
@@ -127,14 +178,18 @@ const byStatus = {
 
 /** The error response for diagnostics: the first error's code decides the status (the table's `status` column). */
 export const apiError = (diagnostics: ReadonlyArray<Diagnostic>): ApiError => {
-  const first = diagnostics.find((d) => d.severity === "error") ?? diagnostics[0] ?? diagnostic("internal_error", "no diagnostic")
+  const first = diagnostics.find((d) => d.severity === "error") ?? diagnostics[0] ??
+    diagnostic("internal_error", "no diagnostic")
   const Ctor = byStatus[httpStatusOf(first.code)]
   return new Ctor({ code: first.code, message: first.message, diagnostics: [...diagnostics] })
 }
 
 /** The error response for one code. */
-export const apiErrorOf = (code: DiagnosticCode, message: string, context: Parameters<typeof diagnostic>[2] = {}): ApiError =>
-  apiError([diagnostic(code, message, context)])
+export const apiErrorOf = (
+  code: DiagnosticCode,
+  message: string,
+  context: Parameters<typeof diagnostic>[2] = {}
+): ApiError => apiError([diagnostic(code, message, context)])
 
 // ---------------------------------------------------------------- authorization
 
@@ -159,7 +214,8 @@ const branchParam = Schema.Struct({ branch: Schema.optional(Schema.String) })
 export class RuntimeGroup extends HttpApiGroup.make("runtime")
   .add(HttpApiEndpoint.get("health", "/health").addSuccess(Health))
   .add(HttpApiEndpoint.get("runtime", "/runtime").addSuccess(RuntimeInfo))
-  .annotate(OpenApi.Description, "What the server serves.") {}
+  .annotate(OpenApi.Description, "What the server serves.")
+{}
 
 export class CardsGroup extends HttpApiGroup.make("cards")
   .add(HttpApiEndpoint.get("list", "/cards").addSuccess(CardList))
@@ -168,20 +224,27 @@ export class CardsGroup extends HttpApiGroup.make("cards")
       .setPath(cardIdPath)
       .setUrlParams(Schema.Struct({ with: Schema.optional(Schema.Array(Schema.String)) }))
       .addSuccess(InspectDocument)
-      .annotate(OpenApi.Description, "The `inspect` document: the card with each `with` transformation sealed and appended in order.")
+      .annotate(
+        OpenApi.Description,
+        "The `inspect` document: the card with each `with` transformation sealed and appended in order."
+      )
   )
   .add(
     HttpApiEndpoint.post("assess", "/assess")
       .setPayload(AssessRequest)
       .addSuccess(AssessResult)
-      .annotate(OpenApi.Description, "`cardfx assess --format json`: an incompatible command is a 200 with `isCompatible: false`.")
+      .annotate(
+        OpenApi.Description,
+        "`cardfx assess --format json`: an incompatible command is a 200 with `isCompatible: false`."
+      )
   )
   .add(
     HttpApiEndpoint.post("discover", "/discover")
       .setPayload(DiscoverRequest)
       .addSuccess(Discovery)
       .annotate(OpenApi.Description, "`cardfx discover --format json`.")
-  ) {}
+  )
+{}
 
 export class InstancesGroup extends HttpApiGroup.make("instances")
   .add(
@@ -221,13 +284,17 @@ export class InstancesGroup extends HttpApiGroup.make("instances")
       .middleware(Authorization)
       .annotate(OpenApi.Description, "Forks a store branch (branches are store-wide; every instance is visible on it).")
   )
-  .add(HttpApiEndpoint.get("branches", "/branches").addSuccess(BranchList)) {}
+  .add(HttpApiEndpoint.get("branches", "/branches").addSuccess(BranchList))
+{}
 
 export class ScenariosGroup extends HttpApiGroup.make("scenarios").add(
   HttpApiEndpoint.post("run", "/scenarios/run")
     .setPayload(ScenarioRunRequest)
     .addSuccess(RunDocument)
-    .annotate(OpenApi.Description, "`cardfx run --format json` over the served runtime; `packages` are served package IDs, never paths.")
+    .annotate(
+      OpenApi.Description,
+      "`cardfx run --format json` over the served runtime; `packages` are served package IDs, never paths."
+    )
 ) {}
 
 export class HhxGroup extends HttpApiGroup.make("hhx")
@@ -250,13 +317,18 @@ export class HhxGroup extends HttpApiGroup.make("hhx")
       )
   )
   .add(HttpApiEndpoint.get("get", "/hhx/games/:gameId").setPath(gamePath).addSuccess(GameDocument).addError(NotFound))
-  .add(HttpApiEndpoint.get("log", "/hhx/games/:gameId/log").setPath(gamePath).addSuccess(GameLogDocument).addError(NotFound))
+  .add(
+    HttpApiEndpoint.get("log", "/hhx/games/:gameId/log").setPath(gamePath).addSuccess(GameLogDocument).addError(
+      NotFound
+    )
+  )
   .add(
     HttpApiEndpoint.get("explain", "/hhx/games/:gameId/explain")
       .setPath(gamePath)
       .setUrlParams(Schema.Struct({ actionId: Schema.String }))
       .addSuccess(ExplainDocument)
-  ) {}
+  )
+{}
 
 export class AdminGroup extends HttpApiGroup.make("admin").add(
   HttpApiEndpoint.post("reload", "/admin/reload")
@@ -293,4 +365,5 @@ export class CardfxApi extends HttpApi.make("cardfx")
   .annotate(
     OpenApi.Description,
     "The cardfx assessment/preview API: cards, stored card instances, combat scenarios and Hallyu Hex games. Errors are `{code, message, diagnostics}`."
-  ) {}
+  )
+{}

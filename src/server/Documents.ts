@@ -176,7 +176,12 @@ export const ReplayDocument = Schema.Struct({
   branch: Schema.String,
   instanceId: Schema.String,
   steps: Schema.Array(
-    Schema.Struct({ revision: Schema.Number, sequence: Schema.Number, fingerprint: Schema.String, stored: Schema.String })
+    Schema.Struct({
+      revision: Schema.Number,
+      sequence: Schema.Number,
+      fingerprint: Schema.String,
+      stored: Schema.String
+    })
   ),
   /** True when every replayed fingerprint equals the stored one. */
   matches: Schema.Boolean
@@ -203,7 +208,9 @@ export const BranchDocument = Schema.Struct({
 }).annotations({ identifier: "Branch" })
 export type BranchDocument = typeof BranchDocument.Type
 
-export const BranchList = Schema.Struct({ branches: Schema.Array(BranchDocument) }).annotations({ identifier: "BranchList" })
+export const BranchList = Schema.Struct({ branches: Schema.Array(BranchDocument) }).annotations({
+  identifier: "BranchList"
+})
 export type BranchList = typeof BranchList.Type
 
 // ---------------------------------------------------------------- scenarios
@@ -293,7 +300,10 @@ export const HhxPlayerView = Schema.Struct({
 /** `POST /v1/hhx/games`. */
 export const NewGameRequest = strict(
   Schema.Struct({
-    seed: Schema.Union(Schema.String.pipe(Schema.maxLength(128)), Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER))),
+    seed: Schema.Union(
+      Schema.String.pipe(Schema.maxLength(128)),
+      Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER))
+    ),
     /** Deck list IDs for seat 0 and seat 1 (default: the deck file's first two). */
     decks: optional(Schema.Tuple(Schema.String, Schema.String))
   }),

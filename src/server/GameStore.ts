@@ -33,7 +33,12 @@ export interface GameStoreService {
   readonly create: (game: Omit<StoredGame, "gameId" | "actions">) => Effect.Effect<string, StoreFailure>
   readonly read: (gameId: string) => Effect.Effect<Option.Option<StoredGame>, StoreFailure>
   /** Appends an action at `expectedStep`; false when the game is not at that step any more. */
-  readonly append: (gameId: string, expectedStep: number, actionId: string, fingerprint: string) => Effect.Effect<boolean, StoreFailure>
+  readonly append: (
+    gameId: string,
+    expectedStep: number,
+    actionId: string,
+    fingerprint: string
+  ) => Effect.Effect<boolean, StoreFailure>
 }
 
 const migrations: ReadonlyArray<ReadonlyArray<string>> = [
@@ -52,12 +57,15 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
 ]
 
 const migrate = (prefix: string): Effect.Effect<void, SqlError, SqlClient.SqlClient> =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const table = sql.literal(`${prefix}hhx_schema_migrations`)
     yield* sql.withTransaction(
-      Effect.gen(function* () {
-        yield* sql.onDialectOrElse({ pg: () => sql`SELECT pg_advisory_xact_lock(${0x68687867})`, orElse: () => Effect.void })
+      Effect.gen(function*() {
+        yield* sql.onDialectOrElse({
+          pg: () => sql`SELECT pg_advisory_xact_lock(${0x68687867})`,
+          orElse: () => Effect.void
+        })
         yield* sql`CREATE TABLE IF NOT EXISTS ${table} (version INTEGER PRIMARY KEY)`
         for (let i = 0; i < migrations.length; i++) {
           const version = i + 1
@@ -85,28 +93,32 @@ const failure = (e: unknown): StoreFailure =>
   new StoreFailure({ message: `game store: ${e instanceof Error ? e.message : String(e)}` })
 
 const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, SqlClient.SqlClient> =>
-  Effect.gen(function* () {
-    if (!/^[a-z][a-z0-9_]{0,30}$/.test(prefix) && prefix !== "") return yield* Effect.fail(failure(`bad table prefix ${prefix}`))
+  Effect.gen(function*() {
+    if (!/^[a-z][a-z0-9_]{0,30}$/.test(prefix) && prefix !== "") {
+      return yield* Effect.fail(failure(`bad table prefix ${prefix}`))
+    }
     yield* Effect.mapError(migrate(prefix), failure)
     const sql = yield* SqlClient.SqlClient
     const games = sql.literal(`${prefix}hhx_games`)
     const guard = <A>(e: Effect.Effect<A, SqlError>): Effect.Effect<A, StoreFailure> => Effect.mapError(e, failure)
     const insertOnce = (game: Omit<StoredGame, "gameId" | "actions">) =>
       sql.withTransaction(
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const [top] = yield* sql<{ n: unknown }>`SELECT COALESCE(MAX(seq), 0) AS n FROM ${games}`
           const seq = Number(top?.n ?? 0) + 1
           const gameId = `g${seq}`
-          yield* sql`INSERT INTO ${games} ${sql.insert({
-            game_id: gameId,
-            seq,
-            seed: game.seed,
-            decks: game.decks === null ? null : JSON.stringify(game.decks),
-            deck_hash: game.deckHash,
-            step: 0,
-            actions: "[]",
-            fingerprints: JSON.stringify(game.fingerprints)
-          })}`
+          yield* sql`INSERT INTO ${games} ${
+            sql.insert({
+              game_id: gameId,
+              seq,
+              seed: game.seed,
+              decks: game.decks === null ? null : JSON.stringify(game.decks),
+              deck_hash: game.deckHash,
+              step: 0,
+              actions: "[]",
+              fingerprints: JSON.stringify(game.fingerprints)
+            })
+          }`
           return gameId
         })
       )
@@ -123,19 +135,22 @@ const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, Sql
               deckHash: r.deck_hash,
               actions: JSON.parse(r.actions) as Array<string>,
               fingerprints: JSON.parse(r.fingerprints) as Array<string>
-            }))
-          )
+            })))
         ),
       append: (gameId, expectedStep, actionId, fingerprint) =>
         guard(
           sql.withTransaction(
-            Effect.gen(function* () {
+            Effect.gen(function*() {
               const rows = yield* sql<Row>`SELECT * FROM ${games} WHERE game_id = ${gameId}`
               const r = rows[0]
               if (r === undefined || Number(r.step) !== expectedStep) return false
               const actions = [...(JSON.parse(r.actions) as Array<string>), actionId]
               const fingerprints = [...(JSON.parse(r.fingerprints) as Array<string>), fingerprint]
-              const done = yield* sql`UPDATE ${games} SET step = ${expectedStep + 1}, actions = ${JSON.stringify(actions)}, fingerprints = ${JSON.stringify(fingerprints)} WHERE game_id = ${gameId} AND step = ${expectedStep} RETURNING step`
+              const done = yield* sql`UPDATE ${games} SET step = ${expectedStep + 1}, actions = ${
+                JSON.stringify(actions)
+              }, fingerprints = ${
+                JSON.stringify(fingerprints)
+              } WHERE game_id = ${gameId} AND step = ${expectedStep} RETURNING step`
               return done.length === 1
             })
           )
@@ -146,14 +161,18 @@ const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, Sql
 /** The Hallyu Hex game store. */
 export class GameStore extends Context.Tag("cardfx/GameStore")<GameStore, GameStoreService>() {
   /** A SQLite path (`:memory:` for a private in-memory database) or a `postgres://` / `postgresql://` URL. */
-  static readonly layerFor = (location: string, options: { readonly tablePrefix?: string } = {}): Layer.Layer<GameStore, StoreFailure> => {
+  static readonly layerFor = (
+    location: string,
+    options: { readonly tablePrefix?: string } = {}
+  ): Layer.Layer<GameStore, StoreFailure> => {
     const prefix = options.tablePrefix ?? ""
     const client: Layer.Layer<SqlClient.SqlClient, unknown> = /^postgres(ql)?:\/\//.test(location)
       ? Layer.unwrapEffect(
-          Effect.map(Effect.promise(() => import("@effect/sql-pg/PgClient")), (PgClient) =>
-            PgClient.layer({ url: Redacted.make(location), maxConnections: 4, connectTimeout: "5 seconds" })
-          )
+        Effect.map(
+          Effect.promise(() => import("@effect/sql-pg/PgClient")),
+          (PgClient) => PgClient.layer({ url: Redacted.make(location), maxConnections: 4, connectTimeout: "5 seconds" })
         )
+      )
       : sqliteClientLayer(location)
     return Layer.effect(GameStore, make(prefix)).pipe(Layer.provide(client), Layer.mapError(failure))
   }

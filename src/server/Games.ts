@@ -67,14 +67,17 @@ const make = (engine: Engine) =>
     const storeError = (e: Parameters<typeof diagnosticFromError>[0]) => apiError([diagnosticFromError(e)])
 
     const load = (gameId: string): Effect.Effect<{ game: StoredGame; state: GameState; fp: string }, ApiError> =>
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const found = yield* Effect.mapError(store.read(gameId), storeError)
-        if (Option.isNone(found)) return yield* Effect.fail(apiErrorOf("unknown_game", `no game ${gameId}`, { subject: gameId }))
+        if (Option.isNone(found)) {
+          return yield* Effect.fail(apiErrorOf("unknown_game", `no game ${gameId}`, { subject: gameId }))
+        }
         const game = found.value
         const step = game.actions.length
         const cached = cache.get(gameId)
-        if (cached !== undefined && cached.state.ply === step && cached.fp === game.fingerprints[step])
+        if (cached !== undefined && cached.state.ply === step && cached.fp === game.fingerprints[step]) {
           return { game, state: cached.state, fp: cached.fp }
+        }
         const replayed = replay(engine, logOf(game))
         if (Either.isLeft(replayed)) return yield* Effect.fail(apiError([replayed.left]))
         const fp = fingerprint(replayed.right)
@@ -85,7 +88,7 @@ const make = (engine: Engine) =>
     return {
       engine,
       create: (request) =>
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const seed = String(request.seed)
           const decks = request.decks ?? null
           const started = engine.newGame(decks === null ? { seed } : { seed, decks })
@@ -96,28 +99,43 @@ const make = (engine: Engine) =>
             storeError
           )
           remember(gameId, started.right, fp)
-          return gameDocument(engine, { gameId, seed, decks, deckHash: engine.compiled.hash, actions: [], fingerprints: [fp] }, started.right, fp)
+          return gameDocument(
+            engine,
+            { gameId, seed, decks, deckHash: engine.compiled.hash, actions: [], fingerprints: [fp] },
+            started.right,
+            fp
+          )
         }),
       act: (gameId, request) =>
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const { fp: _fp, game, state } = yield* load(gameId)
-          if (state.ply !== request.expectedStep)
+          if (state.ply !== request.expectedStep) {
             return yield* Effect.fail(
               apiErrorOf("step_conflict", `game ${gameId} is at step ${state.ply}, not ${request.expectedStep}`, {
                 subject: gameId,
                 details: { step: state.ply, expectedStep: request.expectedStep }
               })
             )
+          }
           const next = engine.apply(state, request.actionId)
           if (Either.isLeft(next)) return yield* Effect.fail(apiError([{ ...next.left, path: "/actionId" }]))
           const fp = fingerprint(next.right)
-          const appended = yield* Effect.mapError(store.append(gameId, request.expectedStep, request.actionId, fp), storeError)
-          if (!appended)
+          const appended = yield* Effect.mapError(
+            store.append(gameId, request.expectedStep, request.actionId, fp),
+            storeError
+          )
+          if (!appended) {
             return yield* Effect.fail(
               apiErrorOf("step_conflict", `game ${gameId} moved past step ${request.expectedStep}`, { subject: gameId })
             )
+          }
           remember(gameId, next.right, fp)
-          return gameDocument(engine, { ...game, actions: [...game.actions, request.actionId], fingerprints: [...game.fingerprints, fp] }, next.right, fp)
+          return gameDocument(
+            engine,
+            { ...game, actions: [...game.actions, request.actionId], fingerprints: [...game.fingerprints, fp] },
+            next.right,
+            fp
+          )
         }),
       get: (gameId) => Effect.map(load(gameId), ({ fp, game, state }) => gameDocument(engine, game, state, fp)),
       log: (gameId) => Effect.map(load(gameId), ({ game }) => logOf(game)),
@@ -137,4 +155,5 @@ export class Games extends Context.Tag("cardfx/server/Games")<Games, GamesServic
 }
 
 /** A diagnostic for a deck that cannot be served (used at start-up). */
-export const deckProblem = (file: string, message: string) => diagnostic("file_unreadable", `${file}: ${message}`, { file })
+export const deckProblem = (file: string, message: string) =>
+  diagnostic("file_unreadable", `${file}: ${message}`, { file })

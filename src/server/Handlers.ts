@@ -48,9 +48,16 @@ const requireCard = (runtime: Runtime, cardId: string, path = "/cardId") =>
 const bodyLedger = (body: AssessRequest | DiscoverRequest): Effect.Effect<CardLedger, ApiError> => {
   if (body.ledger === undefined) return Effect.succeed(emptyLedger(body.cardId))
   const verified = verifyLedger(body.ledger)
-  if (Either.isLeft(verified)) return Effect.fail(fromDiagnostics(verified.left.map((d) => ({ ...d, path: `/ledger${d.path ?? ""}` }))))
-  if (verified.right.cardId !== body.cardId)
-    return Effect.fail(apiErrorOf("unknown_card", `the ledger belongs to card ${verified.right.cardId}, not ${body.cardId}`, { path: "/ledger/cardId" }))
+  if (Either.isLeft(verified)) {
+    return Effect.fail(fromDiagnostics(verified.left.map((d) => ({ ...d, path: `/ledger${d.path ?? ""}` }))))
+  }
+  if (verified.right.cardId !== body.cardId) {
+    return Effect.fail(
+      apiErrorOf("unknown_card", `the ledger belongs to card ${verified.right.cardId}, not ${body.cardId}`, {
+        path: "/ledger/cardId"
+      })
+    )
+  }
   return Effect.succeed(verified.right)
 }
 
@@ -61,15 +68,22 @@ const bothSources = (body: AssessRequest | DiscoverRequest) =>
 
 /** The `inspect` document of a card with upgrades sealed and appended in order. */
 const inspectCard = (runtime: Runtime, cardId: string, upgrades: ReadonlyArray<string>) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const baseCard = runtime.cards.get(cardId)
-    if (baseCard === undefined) return yield* Effect.fail(apiErrorOf("unknown_card", `no card ${cardId} is published`, { subject: cardId }))
+    if (baseCard === undefined) {
+      return yield* Effect.fail(apiErrorOf("unknown_card", `no card ${cardId} is published`, { subject: cardId }))
+    }
     let ledger = emptyLedger(cardId)
     for (let i = 0; i < upgrades.length; i++) {
       const upgradeId = upgrades[i] as string
       const sealed = sealById(runtime, upgradeId)
-      if (Either.isLeft(sealed)) return yield* Effect.fail(fromDiagnostics(sealed.left.map((d) => ({ ...d, path: `/with/${i}` }))))
-      const next = appendEntry(ledger, sealed.right, { entryId: `e${ledger.entries.length + 1}`, captured: { revision: ledger.revision, sequence: 0, step: 0 } })
+      if (Either.isLeft(sealed)) {
+        return yield* Effect.fail(fromDiagnostics(sealed.left.map((d) => ({ ...d, path: `/with/${i}` }))))
+      }
+      const next = appendEntry(ledger, sealed.right, {
+        entryId: `e${ledger.entries.length + 1}`,
+        captured: { revision: ledger.revision, sequence: 0, step: 0 }
+      })
       if (Either.isLeft(next)) return yield* Effect.fail(fromDiagnostics(next.left))
       ledger = next.right
     }
@@ -82,16 +96,15 @@ const inspectCard = (runtime: Runtime, cardId: string, upgrades: ReadonlyArray<s
   })
 
 const RuntimeLive = HttpApiBuilder.group(CardfxApi, "runtime", (handlers) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const catalog = yield* LiveCatalog
     return handlers
       .handle("health", () => Effect.succeed({ status: "ok" as const }))
       .handle("runtime", () => Effect.map(catalog.current, runtimeInfo))
-  })
-)
+  }))
 
 const CardsLive = HttpApiBuilder.group(CardfxApi, "cards", (handlers) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const catalog = yield* LiveCatalog
     const planner = yield* CardTransformationPlanner
     return handlers
@@ -100,46 +113,53 @@ const CardsLive = HttpApiBuilder.group(CardfxApi, "cards", (handlers) =>
           cards: [...runtime.cards.values()]
             .sort((a, b) => compareOrdinal(a.cardId, b.cardId))
             .map((c) => ({ cardId: c.cardId, nameKey: c.metadata.nameKey, cost: c.cost, tags: c.tags ?? [] }))
-        }))
-      )
+        })))
       .handle("effective", ({ path, urlParams }) =>
-        Effect.flatMap(catalog.current, (runtime) => inspectCard(runtime, path.cardId, urlParams.with ?? []))
-      )
+        Effect.flatMap(catalog.current, (runtime) =>
+          inspectCard(runtime, path.cardId, urlParams.with ?? [])))
       .handle("assess", ({ payload }) =>
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const runtime = yield* catalog.current
           yield* bothSources(payload)
           yield* requireCard(runtime, payload.cardId)
           const activity = payload.activity ?? DEFAULT_ACTIVITY
-          if (payload.instanceId !== undefined)
+          if (payload.instanceId !== undefined) {
             return yield* Effect.mapError(
-              planner.assessStored(runtime, { branch: payload.branch ?? MAIN, instanceId: payload.instanceId, cardId: payload.cardId }, payload.command, activity),
+              planner.assessStored(
+                runtime,
+                { branch: payload.branch ?? MAIN, instanceId: payload.instanceId, cardId: payload.cardId },
+                payload.command,
+                activity
+              ),
               fromError
             )
+          }
           const ledger = yield* bodyLedger(payload)
           return yield* planner.assess(runtime, ledger, payload.command, activity)
-        })
-      )
+        }))
       .handle("discover", ({ payload }) =>
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const runtime = yield* catalog.current
           yield* bothSources(payload)
           yield* requireCard(runtime, payload.cardId)
           const activity = payload.activity ?? DEFAULT_ACTIVITY
-          if (payload.instanceId !== undefined)
+          if (payload.instanceId !== undefined) {
             return yield* Effect.mapError(
-              planner.discoverStored(runtime, { branch: payload.branch ?? MAIN, instanceId: payload.instanceId, cardId: payload.cardId }, activity),
+              planner.discoverStored(runtime, {
+                branch: payload.branch ?? MAIN,
+                instanceId: payload.instanceId,
+                cardId: payload.cardId
+              }, activity),
               fromError
             )
+          }
           const ledger = yield* bodyLedger(payload)
           return yield* planner.discover(runtime, ledger, activity)
-        })
-      )
-  })
-)
+        }))
+  }))
 
 const InstancesLive = HttpApiBuilder.group(CardfxApi, "instances", (handlers) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const catalog = yield* LiveCatalog
     const planner = yield* CardTransformationPlanner
     const store = yield* LedgerStore
@@ -147,12 +167,16 @@ const InstancesLive = HttpApiBuilder.group(CardfxApi, "instances", (handlers) =>
       Effect.flatMap(Effect.mapError(store.history(branch, instanceId), fromError), (events) => {
         const first = events[0]
         return first === undefined
-          ? Effect.fail(apiErrorOf("unknown_instance", `no stored instance ${instanceId} on branch ${branch}`, { subject: instanceId }))
+          ? Effect.fail(
+            apiErrorOf("unknown_instance", `no stored instance ${instanceId} on branch ${branch}`, {
+              subject: instanceId
+            })
+          )
           : Effect.succeed({ cardId: first.cardId, events })
       })
     return handlers
       .handle("command", ({ path, payload }) =>
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const runtime = yield* catalog.current
           const outcome = yield* Effect.mapError(
             planner.execute(runtime, {
@@ -168,17 +192,25 @@ const InstancesLive = HttpApiBuilder.group(CardfxApi, "instances", (handlers) =>
           )
           if (outcome.status === "applied") return outcome
           return yield* Effect.fail(
-            fromDiagnostics(outcome.diagnostics.length > 0 ? outcome.diagnostics : [diagnostic("transformation_invalid", "the command was rejected")])
+            fromDiagnostics(
+              outcome.diagnostics.length > 0
+                ? outcome.diagnostics
+                : [diagnostic("transformation_invalid", "the command was rejected")]
+            )
           )
-        })
-      )
+        }))
       .handle("get", ({ path, urlParams }) =>
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const branch = urlParams.branch ?? MAIN
           const { cardId } = yield* cardOf(branch, path.instanceId)
           const state = yield* Effect.mapError(store.read(branch, path.instanceId, cardId), fromError)
-          if (state.effective === undefined || state.fingerprint === undefined)
-            return yield* Effect.fail(apiErrorOf("unknown_instance", `instance ${path.instanceId} has no effective card`, { subject: path.instanceId }))
+          if (state.effective === undefined || state.fingerprint === undefined) {
+            return yield* Effect.fail(
+              apiErrorOf("unknown_instance", `instance ${path.instanceId} has no effective card`, {
+                subject: path.instanceId
+              })
+            )
+          }
           // The store wrote this JSON itself from a resolved card; it is trusted.
           const effective = JSON.parse(state.effective) as EffectiveCardDefinition
           const doc: InstanceDocument = {
@@ -193,25 +225,24 @@ const InstancesLive = HttpApiBuilder.group(CardfxApi, "instances", (handlers) =>
             origins: componentOrigins(state.ledger, effective)
           }
           return doc
-        })
-      )
+        }))
       .handle("history", ({ path, urlParams }) =>
         Effect.map(cardOf(urlParams.branch ?? MAIN, path.instanceId), ({ events }) => ({
           branch: urlParams.branch ?? MAIN,
           instanceId: path.instanceId,
           events
-        }))
-      )
+        })))
       .handle("replay", ({ path, urlParams }) =>
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const branch = urlParams.branch ?? MAIN
           yield* cardOf(branch, path.instanceId)
           const steps = (yield* Effect.mapError(store.replay(branch), fromError))
-            .filter((s) => s.instanceId === path.instanceId)
+            .filter((s) =>
+              s.instanceId === path.instanceId
+            )
             .map((s) => ({ revision: s.revision, sequence: s.sequence, fingerprint: s.fingerprint, stored: s.stored }))
           return { branch, instanceId: path.instanceId, steps, matches: steps.every((s) => s.fingerprint === s.stored) }
-        })
-      )
+        }))
       .handle("createBranch", ({ payload }) =>
         Effect.mapError(
           store.fork(payload.name, {
@@ -219,21 +250,26 @@ const InstancesLive = HttpApiBuilder.group(CardfxApi, "instances", (handlers) =>
             ...(payload.atSequence !== undefined ? { atSequence: payload.atSequence } : {})
           }),
           fromError
-        )
-      )
+        ))
       .handle("branches", () => Effect.map(Effect.mapError(store.branches, fromError), (branches) => ({ branches })))
-  })
-)
+  }))
 
 const ScenariosLive = HttpApiBuilder.group(CardfxApi, "scenarios", (handlers) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const catalog = yield* LiveCatalog
     return handlers.handle("run", ({ payload }) =>
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const runtime = yield* catalog.current
         const served = new Set(runtime.pin.packages.map((p) => p.packageId))
         const unknown = payload.packages.flatMap((p, i) =>
-          served.has(p) ? [] : [diagnostic("unknown_reference", `package ${p} is not served (give a served package ID, not a path)`, { path: `/packages/${i}`, subject: p })]
+          served.has(p)
+            ? []
+            : [
+              diagnostic("unknown_reference", `package ${p} is not served (give a served package ID, not a path)`, {
+                path: `/packages/${i}`,
+                subject: p
+              })
+            ]
         )
         if (unknown.length > 0) return yield* Effect.fail(fromDiagnostics(unknown))
         // The body was decoded already; decodeScenario adds the in-document reference checks.
@@ -244,13 +280,11 @@ const ScenariosLive = HttpApiBuilder.group(CardfxApi, "scenarios", (handlers) =>
         const report = runScenarioWith(runtime, scenario.right)
         if (Either.isLeft(report)) return yield* Effect.fail(fromDiagnostics(report.left))
         return { ok: true as const, runs: 1, report: report.right }
-      })
-    )
-  })
-)
+      }))
+  }))
 
 const HhxLive = HttpApiBuilder.group(CardfxApi, "hhx", (handlers) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const games = yield* Games
     return handlers
       .handle("deck", () => Effect.succeed(games.engine.deck))
@@ -259,11 +293,10 @@ const HhxLive = HttpApiBuilder.group(CardfxApi, "hhx", (handlers) =>
       .handle("get", ({ path }) => games.get(path.gameId))
       .handle("log", ({ path }) => games.log(path.gameId))
       .handle("explain", ({ path, urlParams }) => games.explain(path.gameId, urlParams.actionId))
-  })
-)
+  }))
 
 /** Loads the served folders again and switches to them when every stored instance still composes. */
-export const reload = Effect.gen(function* () {
+export const reload = Effect.gen(function*() {
   const catalog = yield* LiveCatalog
   const loader = yield* ContentLoader
   const store = yield* LedgerStore
@@ -272,28 +305,35 @@ export const reload = Effect.gen(function* () {
   if (report.runtime === undefined) return yield* Effect.fail(fromDiagnostics(report.diagnostics))
   const candidate = report.runtime
   const { broken, checked } = yield* Effect.mapError(checkStoredInstances(store, candidate), fromError)
-  if (broken.length > 0)
+  if (broken.length > 0) {
     return yield* Effect.fail(
       fromDiagnostics([
-        diagnostic("reload_rejected", `${broken.length} stored instance(s) would not compose; the old runtime is still served`, {
-          details: { broken: broken.length, checked }
-        }),
+        diagnostic(
+          "reload_rejected",
+          `${broken.length} stored instance(s) would not compose; the old runtime is still served`,
+          {
+            details: { broken: broken.length, checked }
+          }
+        ),
         ...broken.map((b) =>
-          diagnostic(b.code, b.message, { subject: b.instanceId, details: { instanceId: b.instanceId, cardId: b.cardId, branch: b.branch } })
+          diagnostic(b.code, b.message, {
+            subject: b.instanceId,
+            details: { instanceId: b.instanceId, cardId: b.cardId, branch: b.branch }
+          })
         )
       ])
     )
+  }
   yield* catalog.set(candidate)
   const out: ReloadReport = { switched: true, runtime: runtimeInfo(candidate), checked, broken: [] }
   return out
 })
 
 const AdminLive = HttpApiBuilder.group(CardfxApi, "admin", (handlers) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const context = yield* Effect.context<LiveCatalog | ContentLoader | LedgerStore | ServedPackages>()
     return handlers.handle("reload", () => Effect.provide(reload, context))
-  })
-)
+  }))
 
 /** Every group's handlers. */
 export const HandlersLive = Layer.mergeAll(RuntimeLive, CardsLive, InstancesLive, ScenariosLive, HhxLive, AdminLive)

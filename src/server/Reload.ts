@@ -13,8 +13,8 @@ import { resolveEffectiveCard } from "../composition/Resolver.js"
 import type { Runtime } from "../composition/Runtime.js"
 import { type LedgerStoreService, MAIN } from "../composition/store/LedgerStore.js"
 import { hashCanonical } from "../kernel/Canonical.js"
-import { compareOrdinal } from "../kernel/Ordinal.js"
 import type { BranchNotFound, StoreFailure } from "../kernel/Errors.js"
+import { compareOrdinal } from "../kernel/Ordinal.js"
 import type { BrokenInstance, RuntimeInfo } from "./Documents.js"
 
 /** The package version of cardfx (kept in step with package.json by the public-surface test). */
@@ -27,7 +27,11 @@ export const runtimeInfo = (runtime: Runtime): RuntimeInfo => {
     engineVersion: runtime.pin.engineVersion,
     serverVersion: SERVER_VERSION,
     contentHash: hashCanonical(runtime.pin),
-    packages: runtime.pin.packages.map((p) => ({ packageId: p.packageId, version: p.version, contentHash: p.contentHash })),
+    packages: runtime.pin.packages.map((p) => ({
+      packageId: p.packageId,
+      version: p.version,
+      contentHash: p.contentHash
+    })),
     cards: ids(runtime.cards),
     transformations: ids(runtime.transformations),
     activities: ids(runtime.activities),
@@ -39,8 +43,11 @@ export const runtimeInfo = (runtime: Runtime): RuntimeInfo => {
 export const checkStoredInstances = (
   store: LedgerStoreService,
   runtime: Runtime
-): Effect.Effect<{ readonly checked: number; readonly broken: ReadonlyArray<BrokenInstance> }, StoreFailure | BranchNotFound> =>
-  Effect.gen(function* () {
+): Effect.Effect<
+  { readonly checked: number; readonly broken: ReadonlyArray<BrokenInstance> },
+  StoreFailure | BranchNotFound
+> =>
+  Effect.gen(function*() {
     const branches = [MAIN, ...(yield* store.branches).map((b) => b.name)]
     const broken: Array<BrokenInstance> = []
     let checked = 0
@@ -53,7 +60,13 @@ export const checkStoredInstances = (
         const state = yield* store.read(branch, instanceId, cardId)
         const baseCard = runtime.cards.get(cardId)
         if (baseCard === undefined) {
-          broken.push({ instanceId, cardId, branch, code: "unknown_card", message: `card ${cardId} is not published by the new content` })
+          broken.push({
+            instanceId,
+            cardId,
+            branch,
+            code: "unknown_card",
+            message: `card ${cardId} is not published by the new content`
+          })
           continue
         }
         const r = resolveEffectiveCard({ baseCard, ledger: state.ledger, statuses: runtime.statuses })

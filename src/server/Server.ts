@@ -24,8 +24,6 @@
  *
  * @since 0.1.0
  */
-import { createServer } from "node:http"
-import { createHash, timingSafeEqual } from "node:crypto"
 import {
   HttpApiBuilder,
   HttpApiError,
@@ -37,9 +35,11 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import * as IncomingMessage from "@effect/platform/HttpIncomingMessage"
 import { NodeFileSystem, NodeHttpServer } from "@effect/platform-node"
+import * as IncomingMessage from "@effect/platform/HttpIncomingMessage"
 import { Cause, Clock, Duration, Effect, Either, Layer, Option, Redacted, Ref, Schedule } from "effect"
+import { createHash, timingSafeEqual } from "node:crypto"
+import { createServer } from "node:http"
 import { CardTransformationPlanner } from "../composition/planner/Planner.js"
 import { LedgerStore } from "../composition/store/LedgerStore.js"
 import { HallyuHex, layer as hallyuHexLayer } from "../hallyu/Service.js"
@@ -63,8 +63,8 @@ import {
   Unavailable,
   Unprocessable
 } from "./Api.js"
-import { GameStore } from "./GameStore.js"
 import { Games } from "./Games.js"
+import { GameStore } from "./GameStore.js"
 import { HandlersLive, ServedPackages } from "./Handlers.js"
 import * as WorkbenchPage from "./page/Page.js"
 
@@ -108,10 +108,11 @@ export const makeLifecycle: Effect.Effect<Lifecycle> = Effect.all({
 export const drain = (lifecycle: Lifecycle, timeout: Duration.DurationInput = "10 seconds"): Effect.Effect<void> =>
   Ref.set(lifecycle.draining, true).pipe(
     Effect.zipRight(
-      Effect.repeat(Ref.get(lifecycle.inflight), { until: (n) => n === 0, schedule: Schedule.spaced("20 millis") }).pipe(
-        Effect.timeoutOption(timeout),
-        Effect.asVoid
-      )
+      Effect.repeat(Ref.get(lifecycle.inflight), { until: (n) => n === 0, schedule: Schedule.spaced("20 millis") })
+        .pipe(
+          Effect.timeoutOption(timeout),
+          Effect.asVoid
+        )
     )
   )
 
@@ -123,7 +124,11 @@ const errorResponse = (diagnostics: ReadonlyArray<Diagnostic>, requestId: string
   )
 }
 
-const one = (code: DiagnosticCode, message: string, context: Parameters<typeof diagnostic>[2] = {}) => [diagnostic(code, message, context)]
+const one = (
+  code: DiagnosticCode,
+  message: string,
+  context: Parameters<typeof diagnostic>[2] = {}
+) => [diagnostic(code, message, context)]
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
@@ -133,46 +138,79 @@ const guard = (lifecycle: Lifecycle, options: ServeOptions) => {
   const bodyTimeout = options.bodyTimeout ?? "10 seconds"
   const handlerTimeout = options.handlerTimeout ?? "30 seconds"
   return HttpMiddleware.make((app) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const started = yield* Clock.currentTimeMillis
       const n = yield* Ref.updateAndGet(lifecycle.requests, (x) => x + 1)
       const sent = request.headers["x-request-id"]
       const requestId = sent !== undefined && REQUEST_ID.test(sent) ? sent : `r${n}`
-      const handle = Effect.gen(function* () {
-        if (yield* Ref.get(lifecycle.draining)) return errorResponse(one("unavailable", "the server is shutting down"), requestId)
+      const handle = Effect.gen(function*() {
+        if (yield* Ref.get(lifecycle.draining)) {
+          return errorResponse(one("unavailable", "the server is shutting down"), requestId)
+        }
         if (HttpMethod.hasBody(request.method)) {
           const type = request.headers["content-type"]
           // Only JSON bodies: any other type would reach a parser other than the hardened one.
-          if (type !== undefined && !type.toLowerCase().includes("application/json"))
-            return errorResponse(one("schema_invalid", `the body must be application/json, not ${type}`, { subject: "content-type" }), requestId)
+          if (type !== undefined && !type.toLowerCase().includes("application/json")) {
+            return errorResponse(
+              one("schema_invalid", `the body must be application/json, not ${type}`, { subject: "content-type" }),
+              requestId
+            )
+          }
           const length = request.headers["content-length"]
           // A body past the cap could only be refused by resetting the connection mid-stream; a declared length can be refused with an answer.
-          if (length === undefined && request.headers["transfer-encoding"] !== undefined)
-            return errorResponse(one("schema_invalid", "a request body needs a Content-Length header (chunked bodies are not accepted)", { subject: "content-length" }), requestId)
+          if (length === undefined && request.headers["transfer-encoding"] !== undefined) {
+            return errorResponse(
+              one("schema_invalid", "a request body needs a Content-Length header (chunked bodies are not accepted)", {
+                subject: "content-length"
+              }),
+              requestId
+            )
+          }
           const declared = Number(length ?? "0")
-          if (declared > limit)
-            return errorResponse(one("body_too_large", `the body has ${declared} bytes; the cap is ${limit}`, { details: { limit, actual: declared } }), requestId)
+          if (declared > limit) {
+            return errorResponse(
+              one("body_too_large", `the body has ${declared} bytes; the cap is ${limit}`, {
+                details: { limit, actual: declared }
+              }),
+              requestId
+            )
+          }
           const text = yield* request.text.pipe(
             IncomingMessage.withMaxBodySize(Option.some(limit)),
             // The platform caches the body read uninterruptibly: let the timeout answer without waiting for it.
             Effect.disconnect,
-            Effect.timeoutFail({ duration: bodyTimeout, onTimeout: () => "timeout" as const }),
+            Effect.timeoutFail({
+              duration: bodyTimeout,
+              onTimeout: () => "timeout" as const
+            }),
             // HttpApp runs a request uninterruptibly; the timeout needs to interrupt the read.
             Effect.interruptible,
             Effect.either
           )
-          if (Either.isLeft(text))
+          if (Either.isLeft(text)) {
             return text.left === "timeout"
-              ? errorResponse(one("request_timeout", `the body did not arrive within ${Duration.format(Duration.decode(bodyTimeout))}`), requestId)
+              ? errorResponse(
+                one(
+                  "request_timeout",
+                  `the body did not arrive within ${Duration.format(Duration.decode(bodyTimeout))}`
+                ),
+                requestId
+              )
               : String(text.left.cause).includes("maxBytes")
-                ? errorResponse(one("body_too_large", `the body is larger than the cap of ${limit} bytes`, { details: { limit } }), requestId)
-                : errorResponse(one("json_syntax", "the body could not be read"), requestId)
+              ? errorResponse(
+                one("body_too_large", `the body is larger than the cap of ${limit} bytes`, { details: { limit } }),
+                requestId
+              )
+              : errorResponse(one("json_syntax", "the body could not be read"), requestId)
+          }
           if (text.right.trim() !== "") {
             const parsed = parseJson(text.right, { maxBytes: limit })
             if (Either.isLeft(parsed)) {
               const d = parsed.left
-              return errorResponse([d.code === "file_too_large" ? diagnostic("body_too_large", d.message, { details: { limit } }) : d], requestId)
+              return errorResponse([
+                d.code === "file_too_large" ? diagnostic("body_too_large", d.message, { details: { limit } }) : d
+              ], requestId)
             }
           }
         }
@@ -181,13 +219,20 @@ const guard = (lifecycle: Lifecycle, options: ServeOptions) => {
           Effect.timeoutFail({ duration: handlerTimeout, onTimeout: () => "timeout" as const }),
           Effect.interruptible,
           Effect.catchAll((e) =>
-            e === "timeout" ? Effect.succeed(errorResponse(one("request_timeout", "the request took longer than the handler timeout"), requestId)) : Effect.fail(e)
+            e === "timeout"
+              ? Effect.succeed(
+                errorResponse(one("request_timeout", "the request took longer than the handler timeout"), requestId)
+              )
+              : Effect.fail(e)
           ),
           Effect.map((r) => HttpServerResponse.setHeader(r, "x-request-id", requestId))
         )
       }).pipe(
         Effect.catchAllCause((cause) =>
-          Effect.as(Effect.logError("unhandled failure", Cause.pretty(cause)), errorResponse(one("internal_error", "internal error"), requestId))
+          Effect.as(
+            Effect.logError("unhandled failure", Cause.pretty(cause)),
+            errorResponse(one("internal_error", "internal error"), requestId)
+          )
         )
       )
       const response = yield* Effect.acquireUseRelease(
@@ -215,12 +260,25 @@ const decodeDiagnostics = (e: HttpApiError.HttpApiDecodeError): Array<Diagnostic
   e.issues.length === 0
     ? [diagnostic("schema_invalid", e.message)]
     : e.issues.map((i) =>
-        i._tag === "Unexpected"
-          ? diagnostic("unknown_field", `${toPointer(i.path)} is not a field of this request`, { path: toPointer(i.path) })
-          : diagnostic("schema_invalid", `${toPointer(i.path) || "the body"}: ${i.message}`, { path: toPointer(i.path) })
-      )
+      i._tag === "Unexpected"
+        ? diagnostic("unknown_field", `${toPointer(i.path)} is not a field of this request`, {
+          path: toPointer(i.path)
+        })
+        : diagnostic("schema_invalid", `${toPointer(i.path) || "the body"}: ${i.message}`, { path: toPointer(i.path) })
+    )
 
-const apiErrorClasses = [BadRequest, Unauthorized, Forbidden, NotFound, RequestTimeout, Conflict, PayloadTooLarge, Unprocessable, InternalError, Unavailable]
+const apiErrorClasses = [
+  BadRequest,
+  Unauthorized,
+  Forbidden,
+  NotFound,
+  RequestTimeout,
+  Conflict,
+  PayloadTooLarge,
+  Unprocessable,
+  InternalError,
+  Unavailable
+]
 const isApiError = (u: unknown): u is ApiError => apiErrorClasses.some((C) => u instanceof C)
 
 /**
@@ -230,7 +288,9 @@ const isApiError = (u: unknown): u is ApiError => apiErrorClasses.some((C) => u 
  * them with the first class's status.)
  */
 const bodyOf = (e: ApiError) =>
-  HttpServerResponse.unsafeJson({ code: e.code, message: e.message, diagnostics: e.diagnostics }, { status: httpStatusOf(e.code) })
+  HttpServerResponse.unsafeJson({ code: e.code, message: e.message, diagnostics: e.diagnostics }, {
+    status: httpStatusOf(e.code)
+  })
 
 /** Decode failures, unknown routes, handler errors and defects as the API's own error bodies. */
 const translateErrors = HttpApiBuilder.middleware(CardfxApi, (app) =>
@@ -239,15 +299,20 @@ const translateErrors = HttpApiBuilder.middleware(CardfxApi, (app) =>
     if (Option.isSome(failure)) {
       const e: unknown = failure.value
       if (e instanceof HttpApiError.HttpApiDecodeError) return Effect.succeed(bodyOf(apiError(decodeDiagnostics(e))))
-      if (e instanceof HttpServerError.RouteNotFound)
-        return Effect.succeed(bodyOf(apiError(one("unknown_route", `no endpoint ${e.request.method} ${e.request.url.split("?")[0] ?? ""}`))))
+      if (e instanceof HttpServerError.RouteNotFound) {
+        return Effect.succeed(
+          bodyOf(apiError(one("unknown_route", `no endpoint ${e.request.method} ${e.request.url.split("?")[0] ?? ""}`)))
+        )
+      }
       if (isApiError(e)) return Effect.succeed(bodyOf(e))
       return Effect.failCause(cause)
     }
     if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
-    return Effect.as(Effect.logError("defect", Cause.pretty(cause)), bodyOf(apiError(one("internal_error", "internal error"))))
-  })
-)
+    return Effect.as(
+      Effect.logError("defect", Cause.pretty(cause)),
+      bodyOf(apiError(one("internal_error", "internal error")))
+    )
+  }))
 
 const digest = (s: string): Buffer => createHash("sha256").update(s, "utf8").digest()
 
@@ -257,11 +322,24 @@ export const authorizationLayer = (token: Option.Option<Redacted.Redacted<string
     bearer: (provided) => {
       if (Option.isNone(token)) return Effect.void
       const given = Redacted.value(provided)
-      if (given === "")
-        return Effect.fail(new Unauthorized({ code: "unauthorized", message: "this endpoint needs Authorization: Bearer <token>", diagnostics: one("unauthorized", "this endpoint needs Authorization: Bearer <token>") }))
+      if (given === "") {
+        return Effect.fail(
+          new Unauthorized({
+            code: "unauthorized",
+            message: "this endpoint needs Authorization: Bearer <token>",
+            diagnostics: one("unauthorized", "this endpoint needs Authorization: Bearer <token>")
+          })
+        )
+      }
       return timingSafeEqual(digest(given), digest(Redacted.value(token.value)))
         ? Effect.void
-        : Effect.fail(new Forbidden({ code: "forbidden", message: "the bearer token is not this server's", diagnostics: one("forbidden", "the bearer token is not this server's") }))
+        : Effect.fail(
+          new Forbidden({
+            code: "forbidden",
+            message: "the bearer token is not this server's",
+            diagnostics: one("forbidden", "the bearer token is not this server's")
+          })
+        )
     }
   })
 
@@ -277,12 +355,20 @@ export const servicesLayer = (options: Pick<ServeOptions, "packages" | "store" |
       (engine) => Games.layer(engine)
     )
   ).pipe(Layer.provide(GameStore.layerFor(options.store, prefix)), Layer.provide(files))
-  return Layer.mergeAll(catalog, store, games, Layer.succeed(ServedPackages, { packages: options.packages, deckFile: options.deckFile }))
+  return Layer.mergeAll(
+    catalog,
+    store,
+    games,
+    Layer.succeed(ServedPackages, { packages: options.packages, deckFile: options.deckFile })
+  )
 }
 
 /** The whole server: services, API, docs, and the Node HTTP server listening on host:port. */
 export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
-  const api = HttpApiBuilder.api(CardfxApi).pipe(Layer.provide(HandlersLive), Layer.provide(authorizationLayer(options.token)))
+  const api = HttpApiBuilder.api(CardfxApi).pipe(
+    Layer.provide(HandlersLive),
+    Layer.provide(authorizationLayer(options.token))
+  )
   return HttpApiBuilder.serve(guard(lifecycle, options)).pipe(
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
     // The workbench page at `/` (src/server/page): a client of the API above, nothing more.
@@ -292,12 +378,16 @@ export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
     Layer.provide(api),
     Layer.provideMerge(servicesLayer(options)),
     Layer.provideMerge(
-      NodeHttpServer.layer(() => createServer({ requestTimeout: 60_000, headersTimeout: 20_000 }), { host: options.host, port: options.port })
+      NodeHttpServer.layer(() => createServer({ requestTimeout: 60_000, headersTimeout: 20_000 }), {
+        host: options.host,
+        port: options.port
+      })
     )
   )
 }
 
 /** The address a running server listens on, as a base URL. */
-export const serverUrl: Effect.Effect<string, never, HttpServer.HttpServer> = Effect.map(HttpServer.HttpServer, (s) =>
-  s.address._tag === "TcpAddress" ? `http://${s.address.hostname}:${s.address.port}` : `unix:${s.address.path}`
+export const serverUrl: Effect.Effect<string, never, HttpServer.HttpServer> = Effect.map(
+  HttpServer.HttpServer,
+  (s) => s.address._tag === "TcpAddress" ? `http://${s.address.hostname}:${s.address.port}` : `unix:${s.address.path}`
 )

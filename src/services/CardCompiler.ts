@@ -7,7 +7,13 @@
  */
 import { Context, Effect, Either, Layer } from "effect"
 import type { CompiledContainer } from "../composition/Compiled.js"
-import { type CompileError, compileErrors, type CompileInput, type CompileOptions, compileContainer } from "../composition/Compiler.js"
+import {
+  compileContainer,
+  type CompileError,
+  compileErrors,
+  type CompileInput,
+  type CompileOptions
+} from "../composition/Compiler.js"
 import type { Card } from "../composition/schema/Card.js"
 import type { Status } from "../composition/schema/Status.js"
 import { type Diagnostic, sortDiagnostics } from "../kernel/Diagnostic.js"
@@ -17,12 +23,21 @@ export interface CardCompilerService {
   /** Compiles a container; fails with the first diagnostic's tagged error. */
   readonly compile: (input: CompileInput, options: CompileOptions) => Effect.Effect<CompiledContainer, CompileError>
   /** Compiles a container; fails with every diagnostic, sorted. */
-  readonly compileAll: (input: CompileInput, options: CompileOptions) => Effect.Effect<CompiledContainer, ReadonlyArray<Diagnostic>>
+  readonly compileAll: (
+    input: CompileInput,
+    options: CompileOptions
+  ) => Effect.Effect<CompiledContainer, ReadonlyArray<Diagnostic>>
   /** Compiles an authored card against a status catalog. */
-  readonly compileCard: (card: Card, statuses: ReadonlyMap<string, Status>) => Effect.Effect<CompiledContainer, CompileError>
+  readonly compileCard: (
+    card: Card,
+    statuses: ReadonlyMap<string, Status>
+  ) => Effect.Effect<CompiledContainer, CompileError>
 }
 
-const compileEither = (input: CompileInput, options: CompileOptions): Either.Either<CompiledContainer, ReadonlyArray<Diagnostic>> =>
+const compileEither = (
+  input: CompileInput,
+  options: CompileOptions
+): Either.Either<CompiledContainer, ReadonlyArray<Diagnostic>> =>
   Either.mapLeft(compileContainer(input, options), sortDiagnostics)
 
 const service: CardCompilerService = {
@@ -30,7 +45,11 @@ const service: CardCompilerService = {
   compileAll: (input, options) => Effect.suspend(() => compileEither(input, options)),
   compileCard: (card, statuses) =>
     Effect.suspend(() =>
-      compileErrors.fromEither(compileEither({ cardId: card.cardId, cost: card.cost, tags: card.tags, components: card.components }, { statuses }))
+      compileErrors.fromEither(
+        compileEither({ cardId: card.cardId, cost: card.cost, tags: card.tags, components: card.components }, {
+          statuses
+        })
+      )
     )
 }
 

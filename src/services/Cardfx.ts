@@ -18,10 +18,11 @@ import { CardTransformationPlanner } from "../composition/planner/Planner.js"
 import { CardResolver } from "../composition/Resolver.js"
 import type { Runtime } from "../composition/Runtime.js"
 import { LedgerStore } from "../composition/store/LedgerStore.js"
+import type { HallyuHex } from "../hallyu/Service.js"
+import { layer as hallyuHexLayer } from "../hallyu/Service.js"
 import type { CardfxError } from "../kernel/Errors.js"
 import { CardCompiler } from "./CardCompiler.js"
 import { Catalog, ContentLoader, memoryFileSystem } from "./Catalog.js"
-import { HallyuHex, layer as hallyuHexLayer } from "../hallyu/Service.js"
 
 /** Every service `CardfxLive` and `CardfxTest` provide. */
 export type CardfxServices =
@@ -80,7 +81,10 @@ export const CardfxLive = (options: CardfxLiveOptions): Layer.Layer<CardfxServic
   assemble(
     NodeFileSystem.layer,
     Catalog.load(options.packages),
-    LedgerStore.layerFor(options.store ?? DEFAULT_STORE, options.tablePrefix === undefined ? {} : { tablePrefix: options.tablePrefix })
+    LedgerStore.layerFor(
+      options.store ?? DEFAULT_STORE,
+      options.tablePrefix === undefined ? {} : { tablePrefix: options.tablePrefix }
+    )
   )
 
 /** The test layer: content in memory, the ledger store in an in-memory SQLite database. */

@@ -11,17 +11,17 @@
  * @since 0.1.0
  */
 import { FileSystem } from "@effect/platform"
-import { SystemError } from "@effect/platform/Error"
 import { NodeFileSystem } from "@effect/platform-node"
+import { SystemError } from "@effect/platform/Error"
 import { Context, Effect, Layer, Option, type Stream, SubscriptionRef } from "effect"
 import { type LoadedPackage, loadPackage } from "../composition/ContentPackage.js"
 import { publish } from "../composition/Publication.js"
 import type { Runtime } from "../composition/Runtime.js"
 import { documentKinds } from "../DocumentKinds.js"
-import { type ValidationReport, validatePaths } from "../Validation.js"
 import { type Diagnostic, diagnostic, sortDiagnostics } from "../kernel/Diagnostic.js"
 import { type CardfxError, errorFromDiagnostic } from "../kernel/Errors.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
+import { validatePaths, type ValidationReport } from "../Validation.js"
 
 /** Every diagnostic of loading and publishing a set of packages, and the runtime when there is no error. */
 export interface CatalogReport {
@@ -58,18 +58,26 @@ const makeLoader = Effect.map(FileSystem.FileSystem, (fs): ContentLoaderService 
     Effect.map(loadPackages(dirs), (loaded) => {
       const loadDiagnostics = loaded.flatMap((l) => l.diagnostics)
       const packages = loaded.flatMap((l) => (l.package === undefined ? [] : [l.package]))
-      if (loadDiagnostics.some(isError) || packages.length < dirs.length)
+      if (loadDiagnostics.some(isError) || packages.length < dirs.length) {
         return { runtime: undefined, diagnostics: sortDiagnostics(loadDiagnostics) }
+      }
       const published = publish(packages)
-      return { runtime: published.runtime, diagnostics: sortDiagnostics([...loadDiagnostics, ...published.diagnostics]) }
+      return {
+        runtime: published.runtime,
+        diagnostics: sortDiagnostics([...loadDiagnostics, ...published.diagnostics])
+      }
     })
   return {
     loadPackages,
     report,
     validate: (paths) => provide(validatePaths(paths, documentKinds)),
     load: (dirs) =>
-      Effect.flatMap(report(dirs), (r) =>
-        r.runtime !== undefined ? Effect.succeed(r.runtime) : Effect.fail(firstError(r.diagnostics, `cannot publish ${dirs.join(", ")}`))
+      Effect.flatMap(
+        report(dirs),
+        (r) =>
+          r.runtime !== undefined
+            ? Effect.succeed(r.runtime)
+            : Effect.fail(firstError(r.diagnostics, `cannot publish ${dirs.join(", ")}`))
       )
   }
 })
@@ -80,7 +88,13 @@ const makeLoader = Effect.map(FileSystem.FileSystem, (fs): ContentLoaderService 
 const normalize = (p: string): string => p.replace(/\/+/g, "/").replace(/^\.\//, "").replace(/\/$/, "")
 
 const notFound = (method: string, path: string) =>
-  new SystemError({ reason: "NotFound", module: "FileSystem", method, pathOrDescriptor: path, description: "no such file or directory" })
+  new SystemError({
+    reason: "NotFound",
+    module: "FileSystem",
+    method,
+    pathOrDescriptor: path,
+    description: "no such file or directory"
+  })
 
 const info = (type: FileSystem.File.Type, size: number): FileSystem.File.Info => ({
   type,
@@ -127,7 +141,9 @@ export const memoryFileSystem = (files: Readonly<Record<string, string>>): FileS
     },
     readFileString: (path) => {
       const b = bytes.get(normalize(path))
-      return b === undefined ? Effect.fail(notFound("readFileString", path)) : Effect.succeed(new TextDecoder().decode(b))
+      return b === undefined
+        ? Effect.fail(notFound("readFileString", path))
+        : Effect.succeed(new TextDecoder().decode(b))
     },
     readDirectory: (path, options) => {
       const p = normalize(path)
@@ -137,7 +153,7 @@ export const memoryFileSystem = (files: Readonly<Record<string, string>>): FileS
       for (const k of bytes.keys()) {
         if (!k.startsWith(prefix)) continue
         const rest = k.slice(prefix.length).split("/")
-        if (options?.recursive === true) for (let i = 1; i <= rest.length; i++) out.add(rest.slice(0, i).join("/"))
+        if (options?.recursive === true) { for (let i = 1; i <= rest.length; i++) out.add(rest.slice(0, i).join("/")) }
         else if (rest[0] !== undefined) out.add(rest[0])
       }
       return Effect.succeed([...out].sort(compareOrdinal))
@@ -148,7 +164,10 @@ export const memoryFileSystem = (files: Readonly<Record<string, string>>): FileS
 /** The content loader service. */
 export class ContentLoader extends Context.Tag("cardfx/ContentLoader")<ContentLoader, ContentLoaderService>() {
   /** Over whatever `FileSystem` the application provides. */
-  static readonly layer: Layer.Layer<ContentLoader, never, FileSystem.FileSystem> = Layer.effect(ContentLoader, makeLoader)
+  static readonly layer: Layer.Layer<ContentLoader, never, FileSystem.FileSystem> = Layer.effect(
+    ContentLoader,
+    makeLoader
+  )
   /** Over the real disk (Node). */
   static readonly layerNode: Layer.Layer<ContentLoader> = ContentLoader.layer.pipe(Layer.provide(NodeFileSystem.layer))
   /** Over an in-memory map of path → file text (tests): the same loader code, no disk. */
@@ -196,7 +215,8 @@ export class LiveCatalog extends Context.Tag("cardfx/LiveCatalog")<LiveCatalog, 
       changes: ref.changes
     }))
   /** Starts from a runtime built elsewhere. */
-  static readonly fromRuntime = (runtime: Runtime): Layer.Layer<LiveCatalog> => Layer.effect(LiveCatalog, LiveCatalog.make(runtime))
+  static readonly fromRuntime = (runtime: Runtime): Layer.Layer<LiveCatalog> =>
+    Layer.effect(LiveCatalog, LiveCatalog.make(runtime))
   /** Loads and publishes the package folders, then serves them switchably. */
   static readonly load = (dirs: ReadonlyArray<string>): Layer.Layer<LiveCatalog, CardfxError, ContentLoader> =>
     Layer.effect(LiveCatalog, Effect.flatMap(Effect.flatMap(ContentLoader, (l) => l.load(dirs)), LiveCatalog.make))

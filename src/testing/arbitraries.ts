@@ -37,7 +37,8 @@ export const boundedFastCheck = (size: ArbitrarySize = {}): typeof fc => {
     const max = Math.max(min, Math.min(constraints.maxLength ?? maxItems, maxItems))
     return fc.array(item, { ...constraints, minLength: min, maxLength: max, size: "xsmall" })
   }
-  const string = (constraints: fc.StringConstraints = {}): fc.Arbitrary<string> => fc.string({ ...constraints, size: "xsmall" })
+  const string = (constraints: fc.StringConstraints = {}): fc.Arbitrary<string> =>
+    fc.string({ ...constraints, size: "xsmall" })
   const stringMatching = (regex: RegExp, constraints: fc.StringMatchingConstraints = {}): fc.Arbitrary<string> =>
     fc.stringMatching(regex, { ...constraints, size: "xsmall" })
   return { ...fc, array, string, stringMatching } as typeof fc
@@ -48,7 +49,8 @@ export const arbitraryOf = <A, I, R>(schema: Schema.Schema<A, I, R>, size: Arbit
   Arbitrary.makeLazy(schema)(boundedFastCheck(size))
 
 /** Composition: effect components (recursive, bounded). */
-export const effectComponentArbitrary = (size?: ArbitrarySize): fc.Arbitrary<EffectComponent> => arbitraryOf(EffectComponent, size)
+export const effectComponentArbitrary = (size?: ArbitrarySize): fc.Arbitrary<EffectComponent> =>
+  arbitraryOf(EffectComponent, size)
 /** Composition: cards. */
 export const cardArbitrary = (size?: ArbitrarySize): fc.Arbitrary<Card> => arbitraryOf(Card, size)
 /** Composition: statuses. */
@@ -58,7 +60,8 @@ export const bundleArbitrary = (size?: ArbitrarySize): fc.Arbitrary<Bundle> => a
 /** Composition: structural patches. */
 export const patchArbitrary = (size?: ArbitrarySize): fc.Arbitrary<Patch> => arbitraryOf(Patch, size)
 /** Composition: transformations (upgrades). */
-export const transformationArbitrary = (size?: ArbitrarySize): fc.Arbitrary<Transformation> => arbitraryOf(Transformation, size)
+export const transformationArbitrary = (size?: ArbitrarySize): fc.Arbitrary<Transformation> =>
+  arbitraryOf(Transformation, size)
 /** Composition: card ledgers (sealed entries; their seal hashes are random, so `verifyLedger` rejects most). */
 export const ledgerArbitrary = (size?: ArbitrarySize): fc.Arbitrary<CardLedger> => arbitraryOf(CardLedger, size)
 /** Executor scenarios. */

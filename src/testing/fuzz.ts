@@ -35,22 +35,22 @@
 import { Either, FastCheck as fc, Schema } from "effect"
 import { compileContainer } from "../composition/Compiler.js"
 import type { DecodedPackage } from "../composition/ContentPackage.js"
-import type { Runtime } from "../composition/Runtime.js"
-import { compareOrdinal } from "../kernel/Ordinal.js"
 import type { CombatState } from "../composition/executor/CombatState.js"
 import { executeSequence } from "../composition/executor/Execute.js"
 import { type CardLedger, emptyLedger, verifyLedger } from "../composition/ledger/Ledger.js"
 import { plan } from "../composition/planner/Plan.js"
 import { resolveEffectiveCard } from "../composition/Resolver.js"
+import type { Runtime } from "../composition/Runtime.js"
 import { runLimitCase } from "../composition/testing/limits.js"
-import type { StarterDeck } from "../hallyu/Schema.js"
-import { validateDeck } from "../hallyu/Validate.js"
 import { makeEngine } from "../hallyu/engine/Engine.js"
 import { playRandom } from "../hallyu/engine/Simulate.js"
+import type { StarterDeck } from "../hallyu/Schema.js"
+import { validateDeck } from "../hallyu/Validate.js"
 import { canonicalJson, sha256Hex } from "../kernel/Canonical.js"
 import type { Diagnostic } from "../kernel/Diagnostic.js"
 import { isDiagnosticCode } from "../kernel/DiagnosticCode.js"
 import { parseJson } from "../kernel/Json.js"
+import { compareOrdinal } from "../kernel/Ordinal.js"
 import {
   bundleArbitrary,
   cardArbitrary,
@@ -171,7 +171,13 @@ const compositionValid = (codes: Codes) =>
   })
 
 /** Plans every transformation on a card in order, resolves and plays it; stages may reject, with typed diagnostics. */
-const composeAndPlay = (runtime: Runtime, cardId: string, upgradeIds: ReadonlyArray<string>, seed: number, codes: Codes): void => {
+const composeAndPlay = (
+  runtime: Runtime,
+  cardId: string,
+  upgradeIds: ReadonlyArray<string>,
+  seed: number,
+  codes: Codes
+): void => {
   const baseCard = runtime.cards.get(cardId)
   if (baseCard === undefined) throw new Error(`card ${cardId} is not published`)
   let ledger: CardLedger = emptyLedger(cardId)
@@ -181,28 +187,40 @@ const composeAndPlay = (runtime: Runtime, cardId: string, upgradeIds: ReadonlyAr
       if (p.assessment.isCompatible) throw new Error(`${upgradeId}: assessed compatible but no change was planned`)
       codes.expect(`plan ${upgradeId}`, p.assessment.diagnostics)
     } else {
-      if (!p.assessment.isCompatible) throw new Error(`${upgradeId}: a change was planned for an incompatible assessment`)
+      if (!p.assessment.isCompatible) {
+        throw new Error(`${upgradeId}: a change was planned for an incompatible assessment`)
+      }
       ledger = p.change.ledger
     }
   }
   const effective = resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses })
   // Every planned entry composed when it was planned, so the final ledger must compose too.
-  if (Either.isLeft(effective)) throw new Error(`a ledger built from accepted plans does not resolve: ${safeJson(effective.left)}`)
+  if (Either.isLeft(effective)) {
+    throw new Error(`a ledger built from accepted plans does not resolve: ${safeJson(effective.left)}`)
+  }
   const request = { actorId: "hero", targetIds: ["foe"], seed }
   const first = executeSequence(runtime, effective.right.compiled, FUZZ_COMBAT, request)
   const second = executeSequence(runtime, effective.right.compiled, FUZZ_COMBAT, request)
   if (!first.ok) codes.expect("execute", [first.diagnostic])
-  if (canonicalJson(first.ok ? first.result : first.diagnostic) !== canonicalJson(second.ok ? second.result : second.diagnostic))
+  if (
+    canonicalJson(first.ok ? first.result : first.diagnostic) !==
+      canonicalJson(second.ok ? second.result : second.diagnostic)
+  ) {
     throw new Error("the same play gave different bytes")
+  }
 }
 
 const compositionCatalog = (packages: ReadonlyArray<DecodedPackage>, codes: Codes) =>
   fc.property(validCompositionContent, fc.integer({ min: 0, max: 1_000_000 }), (content, seed) => {
     const published = publishContent(content, packages)
-    if (published.runtime === undefined) throw new Error(`generated content did not publish beside the packages: ${safeJson(published.diagnostics)}`)
+    if (published.runtime === undefined) {
+      throw new Error(`generated content did not publish beside the packages: ${safeJson(published.diagnostics)}`)
+    }
     const runtime = published.runtime
     const upgradeIds = content.transformations.map((t) => t.upgradeId)
-    for (const cardId of [...runtime.cards.keys()].sort(compareOrdinal)) composeAndPlay(runtime, cardId, upgradeIds, seed, codes)
+    for (const cardId of [...runtime.cards.keys()].sort(compareOrdinal)) {
+      composeAndPlay(runtime, cardId, upgradeIds, seed, codes)
+    }
   })
 
 const compositionShapes = (codes: Codes) =>
@@ -231,8 +249,9 @@ const reparse = (deck: StarterDeck) => {
 const hallyuValid = (deck: StarterDeck, codes: Codes) =>
   fc.property(validHallyuDeck(deck), fc.integer({ min: 0, max: 1_000_000 }), (generated, seed) => {
     const v = reparse(generated)
-    if (v.deck === undefined || v.diagnostics.some((d) => d.severity === "error"))
+    if (v.deck === undefined || v.diagnostics.some((d) => d.severity === "error")) {
       throw new Error(`a generated valid deck was rejected: ${safeJson(v.diagnostics)}`)
+    }
     const engine = makeEngine(v.deck)
     if (Either.isLeft(engine)) {
       codes.expect("engine", [engine.left])
@@ -252,10 +271,17 @@ const hallyuShapes = (deck: StarterDeck, codes: Codes) =>
   })
 
 /** The property names, in run order. */
-export const fuzzPropertyNames = ["composition.valid", "composition.catalog", "composition.shapes", "hallyu.valid", "hallyu.shapes"] as const
+export const fuzzPropertyNames = [
+  "composition.valid",
+  "composition.catalog",
+  "composition.shapes",
+  "hallyu.valid",
+  "hallyu.shapes"
+] as const
 
 /** fast-check's seed for run `run` of a fuzz campaign seeded `seed` (a 32-bit integer from sha256 of `<seed>/<run>`). */
-export const runSeed = (seed: number, run: number): number => Number.parseInt(sha256Hex(`${seed}/${run}`).slice(0, 8), 16) | 0
+export const runSeed = (seed: number, run: number): number =>
+  Number.parseInt(sha256Hex(`${seed}/${run}`).slice(0, 8), 16) | 0
 
 /** The properties selected by the options, in run order. */
 export const selectedProperties = (options: Pick<FuzzOptions, "deck" | "packages" | "only">): Array<string> =>
@@ -267,18 +293,17 @@ export const selectedProperties = (options: Pick<FuzzOptions, "deck" | "packages
   )
 
 const makeProperty = (name: string, options: FuzzOptions, codes: Codes): fc.IProperty<Array<unknown>> | undefined => {
-  const made: unknown =
-    name === "composition.valid"
-      ? compositionValid(codes)
-      : name === "composition.catalog" && options.packages !== undefined
-        ? compositionCatalog(options.packages, codes)
-        : name === "composition.shapes"
-          ? compositionShapes(codes)
-          : name === "hallyu.valid" && options.deck !== undefined
-            ? hallyuValid(options.deck, codes)
-            : name === "hallyu.shapes" && options.deck !== undefined
-              ? hallyuShapes(options.deck, codes)
-              : undefined
+  const made: unknown = name === "composition.valid"
+    ? compositionValid(codes)
+    : name === "composition.catalog" && options.packages !== undefined
+    ? compositionCatalog(options.packages, codes)
+    : name === "composition.shapes"
+    ? compositionShapes(codes)
+    : name === "hallyu.valid" && options.deck !== undefined
+    ? hallyuValid(options.deck, codes)
+    : name === "hallyu.shapes" && options.deck !== undefined
+    ? hallyuShapes(options.deck, codes)
+    : undefined
   return made as fc.IProperty<Array<unknown>> | undefined
 }
 
@@ -291,7 +316,13 @@ export const FuzzPartialSchema = Schema.Struct({
   runs: Schema.Number,
   /** The first failure, with the run it was found in. */
   failure: Schema.optional(
-    Schema.Struct({ run: Schema.Number, counterexample: Schema.Unknown, error: Schema.String, path: Schema.String, shrinks: Schema.Number })
+    Schema.Struct({
+      run: Schema.Number,
+      counterexample: Schema.Unknown,
+      error: Schema.String,
+      path: Schema.String,
+      shrinks: Schema.Number
+    })
   ),
   /** Typed rejections met (code → count). */
   codes: Schema.Record({ key: Schema.String, value: Schema.Number })
@@ -329,7 +360,13 @@ export const runFuzzRange = (options: FuzzOptions, name: string, start: number, 
       from,
       to: run + 1,
       runs: run - from + 1,
-      failure: { run, counterexample: details.counterexample, error, path: `${run}${inner?.rest ?? ""}`, shrinks: details.numShrinks },
+      failure: {
+        run,
+        counterexample: details.counterexample,
+        error,
+        path: `${run}${inner?.rest ?? ""}`,
+        shrinks: details.numShrinks
+      },
       codes: counted()
     }
   }
@@ -337,7 +374,11 @@ export const runFuzzRange = (options: FuzzOptions, name: string, start: number, 
 }
 
 /** Merges the partials of every property (any order between properties; run order within one) into the report. */
-export const mergeFuzzPartials = (options: Pick<FuzzOptions, "seed" | "runs">, names: ReadonlyArray<string>, parts: ReadonlyArray<FuzzPartial>): FuzzReport => {
+export const mergeFuzzPartials = (
+  options: Pick<FuzzOptions, "seed" | "runs">,
+  names: ReadonlyArray<string>,
+  parts: ReadonlyArray<FuzzPartial>
+): FuzzReport => {
   const codes = new Map<string, number>()
   const reports: Array<FuzzPropertyReport> = names.map((name) => {
     const mine = parts.filter((p) => p.name === name).sort((a, b) => a.from - b.from)

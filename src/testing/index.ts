@@ -14,8 +14,8 @@
  *
  * @since 0.1.0
  */
-export * from "./arbitraries.js"
-export * from "./valid.js"
-export * from "./limits.js"
-export * from "./fuzz.js"
 export { type LimitWalker, limitWalkers as compositionLimitWalkers } from "../composition/testing/limits.js"
+export * from "./arbitraries.js"
+export * from "./fuzz.js"
+export * from "./limits.js"
+export * from "./valid.js"

@@ -25,10 +25,15 @@
 import { Either, FastCheck as fc } from "effect"
 import { compileContainer } from "../composition/Compiler.js"
 import type { EffectiveCardDefinition } from "../composition/Effective.js"
-import { executeSequence } from "../composition/executor/Execute.js"
 import type { SequenceResult } from "../composition/executor/Events.js"
+import { executeSequence } from "../composition/executor/Execute.js"
 import type { EffectComponent } from "../composition/schema/Card.js"
-import { type LimitCase, limitWalkers as compositionWalkers, markStatus, runLimitCase } from "../composition/testing/limits.js"
+import {
+  type LimitCase,
+  limitWalkers as compositionWalkers,
+  markStatus,
+  runLimitCase
+} from "../composition/testing/limits.js"
 import type { Diagnostic } from "../kernel/Diagnostic.js"
 import type { DiagnosticCode } from "../kernel/DiagnosticCode.js"
 import { type JsonDocument, parseJson } from "../kernel/Json.js"
@@ -197,7 +202,11 @@ const orderMin: Walker<LimitCase> = {
           card: cardOf([damage("r0", 0, 1)]),
           statuses: [markStatus],
           bundles: [{ bundleId: "b.order", components: [mark("m", n)] }],
-          transformations: [{ upgradeId: "t.order", category: "Walker", compositionRules: [{ ruleId: "r", priority: 0, namespace: "order", bundleId: "b.order", scope }] }]
+          transformations: [{
+            upgradeId: "t.order",
+            category: "Walker",
+            compositionRules: [{ ruleId: "r", priority: 0, namespace: "order", bundleId: "b.order", scope }]
+          }]
         })
       )
     return { atLimit: build(Limits.orderMin), pastLimit: build(Limits.orderMin - 1) }
@@ -224,7 +233,11 @@ const expansionId: Walker<LimitCase> = {
           card: cardOf([damage("r0", 0, 1)]),
           statuses: [markStatus],
           bundles: [{ bundleId: "b.one", components: [mark("m", 0)] }],
-          transformations: [{ upgradeId: "t.ns", category: "Walker", compositionRules: [{ ruleId: "r", priority: 0, namespace: ns, bundleId: "b.one", scope: "AfterImpact" }] }]
+          transformations: [{
+            upgradeId: "t.ns",
+            category: "Walker",
+            compositionRules: [{ ruleId: "r", priority: 0, namespace: ns, bundleId: "b.one", scope: "AfterImpact" }]
+          }]
         })
       )
     return { atLimit: build(Limits.namespaceLength), pastLimit: build(Limits.namespaceLength + 1) }
@@ -235,7 +248,13 @@ const expansionId: Walker<LimitCase> = {
       const bad = effective.compositionTrace.filter((t) => !pattern.test(t.expansionId))
       return bad.length === 0
         ? Either.right(effective)
-        : Either.left([{ code: "invalid_id", severity: "error", message: `expansion IDs without ${Limits.expansionHashLength} hex: ${JSON.stringify(bad)}` } as Diagnostic])
+        : Either.left([
+          {
+            code: "invalid_id",
+            severity: "error",
+            message: `expansion IDs without ${Limits.expansionHashLength} hex: ${JSON.stringify(bad)}`
+          } as Diagnostic
+        ])
     })
 }
 
@@ -265,8 +284,18 @@ const sequenceNodeBudget: Walker<LimitCase> = {
   })(),
   run: (c): Either.Either<SequenceResult, ReadonlyArray<Diagnostic>> =>
     Either.flatMap(runLimitCase(c), (effective) => {
-      const lookups = { statuses: new Map(c.statuses.map((s) => [s.statusId, s])), relics: new Map(), buffs: new Map(), attributes: new Map() }
-      const combat = { ...FUZZ_COMBAT, characters: FUZZ_COMBAT.characters.map((ch) => (ch.characterId === "foe" ? { ...ch, hp: 1_000_000, maxHp: 1_000_000 } : ch)) }
+      const lookups = {
+        statuses: new Map(c.statuses.map((s) => [s.statusId, s])),
+        relics: new Map(),
+        buffs: new Map(),
+        attributes: new Map()
+      }
+      const combat = {
+        ...FUZZ_COMBAT,
+        characters: FUZZ_COMBAT.characters.map((
+          ch
+        ) => (ch.characterId === "foe" ? { ...ch, hp: 1_000_000, maxHp: 1_000_000 } : ch))
+      }
       const r = executeSequence(lookups, effective.compiled, combat, { actorId: "hero", targetIds: ["foe"], seed: 1 })
       return r.ok ? Either.right(r.result) : Either.left([r.diagnostic])
     })
@@ -292,5 +321,8 @@ export const limitCoverage = (): Readonly<Record<LimitKey, ReadonlyArray<string>
 }
 
 /** Runs any walker's case (the union's `run` takes its own case type). */
-export const runWalkerCase = (w: Walker<LimitCase> | Walker<InputCase>, c: LimitCase | InputCase): Either.Either<unknown, ReadonlyArray<Diagnostic>> =>
+export const runWalkerCase = (
+  w: Walker<LimitCase> | Walker<InputCase>,
+  c: LimitCase | InputCase
+): Either.Either<unknown, ReadonlyArray<Diagnostic>> =>
   (w.run as (c: LimitCase | InputCase) => Either.Either<unknown, ReadonlyArray<Diagnostic>>)(c)

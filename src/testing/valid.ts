@@ -17,7 +17,7 @@
  */
 import { FastCheck as fc } from "effect"
 import type { DecodedPackage } from "../composition/ContentPackage.js"
-import { publish, type PublicationResult } from "../composition/Publication.js"
+import { type PublicationResult, publish } from "../composition/Publication.js"
 import type { Bundle } from "../composition/schema/Bundle.js"
 import type { Card, Condition, Effect, EffectComponent, EffectType, TargetKind } from "../composition/schema/Card.js"
 import { type Activity, ENGINE_VERSION, type Manifest } from "../composition/schema/Package.js"
@@ -61,7 +61,11 @@ const statusArb = (statusId: string): fc.Arbitrary<Status> =>
           effect: fc.constantFrom("DAMAGE" as const, "HEAL" as const),
           intensity: fc.oneof(
             fc.record({ kind: fc.constant("constant" as const), value: fc.integer({ min: 0, max: 5 }) }),
-            fc.record({ kind: fc.constant("perStack" as const), base: fc.integer({ min: 0, max: 3 }), perStack: fc.integer({ min: 0, max: 3 }) })
+            fc.record({
+              kind: fc.constant("perStack" as const),
+              base: fc.integer({ min: 0, max: 3 }),
+              perStack: fc.integer({ min: 0, max: 3 })
+            })
           )
         }),
         { nil: undefined }
@@ -81,7 +85,10 @@ const statusArb = (statusId: string): fc.Arbitrary<Status> =>
 const conditionArb = (statusIds: ReadonlyArray<string>): fc.Arbitrary<Condition> =>
   fc.oneof(
     fc.record({ fact: fc.constantFrom("target.alive" as const, "actor.alive" as const), not: fc.boolean() }),
-    fc.record({ fact: fc.constantFrom("target.hpAtMost" as const, "target.hpAtLeast" as const), value: fc.integer({ min: 0, max: 60 }) }),
+    fc.record({
+      fact: fc.constantFrom("target.hpAtMost" as const, "target.hpAtLeast" as const),
+      value: fc.integer({ min: 0, max: 60 })
+    }),
     fc.record({
       fact: fc.constantFrom("target.hasStatus" as const, "actor.hasStatus" as const),
       statusId: fc.constantFrom(...statusIds),
@@ -112,7 +119,7 @@ const effectArb = (statusIds: ReadonlyArray<string>): fc.Arbitrary<Effect> =>
         ...(e.conditions !== undefined ? { conditions: e.conditions } : {}),
         ...(e.tags !== undefined ? { tags: e.tags } : {})
       }
-      if (e.type === "APPLY_STATUS")
+      if (e.type === "APPLY_STATUS") {
         return {
           type: "APPLY_STATUS",
           statusId: e.statusId,
@@ -120,6 +127,7 @@ const effectArb = (statusIds: ReadonlyArray<string>): fc.Arbitrary<Effect> =>
           ...(e.duration !== undefined ? { duration: e.duration } : {}),
           ...common
         }
+      }
       return { type: e.type, amount: e.amount, ...common }
     })
 
@@ -138,7 +146,9 @@ const rawComponentArb = (statusIds: ReadonlyArray<string>, depth: number): fc.Ar
     order: fc.integer({ min: -5, max: 20 }),
     effect: effectArb(statusIds),
     capabilityIds: fc.option(subsetOf(["behavior.single_target", "behavior.area"]), { nil: undefined }),
-    childTiming: fc.option(fc.constantFrom("AfterParentImpact" as const, "BeforeParentImpact" as const), { nil: undefined }),
+    childTiming: fc.option(fc.constantFrom("AfterParentImpact" as const, "BeforeParentImpact" as const), {
+      nil: undefined
+    }),
     executionScope: fc.option(fc.constantFrom("PerImpact" as const, "OncePerParentProc" as const), { nil: undefined }),
     children: depth <= 1 ? fc.constant([]) : fc.array(rawComponentArb(statusIds, depth - 1), { maxLength: 2 })
   })
@@ -169,7 +179,9 @@ const componentsArb = (
   roots: { readonly min: number; readonly max: number },
   depth: number
 ): fc.Arbitrary<Array<EffectComponent>> =>
-  fc.array(rawComponentArb(statusIds, depth), { minLength: roots.min, maxLength: roots.max }).map((raw) => withIds(prefix, raw))
+  fc.array(rawComponentArb(statusIds, depth), { minLength: roots.min, maxLength: roots.max }).map((raw) =>
+    withIds(prefix, raw)
+  )
 
 const flatIds = (cs: ReadonlyArray<EffectComponent>): Array<EffectComponent> =>
   cs.flatMap((c) => [c, ...flatIds(c.children ?? [])])
@@ -184,7 +196,10 @@ const rawPatchArb: fc.Arbitrary<RawPatch> = fc.oneof(
   subsetOf(["ember", "frost", "keen"], 2).map((tags): RawPatch => ({ op: "addTags", tags })),
   fc.integer({ min: 0, max: 3 }).map((value): RawPatch => ({ op: "addCost", value })),
   fc.integer({ min: 0, max: 5 }).map((value): RawPatch => ({ op: "setCost", value })),
-  fc.record({ index: fc.nat({ max: 7 }), value: fc.integer({ min: 0, max: 5 }) }).map((p): RawPatch => ({ op: "addNumber", ...p }))
+  fc.record({ index: fc.nat({ max: 7 }), value: fc.integer({ min: 0, max: 5 }) }).map((p): RawPatch => ({
+    op: "addNumber",
+    ...p
+  }))
 )
 
 const patchFor = (card: Card, p: RawPatch): Patch => {
@@ -192,7 +207,9 @@ const patchFor = (card: Card, p: RawPatch): Patch => {
   const numeric = card.components.filter((c) => c.effect.type !== "APPLY_STATUS")
   const target = numeric[p.index % Math.max(1, numeric.length)]
   // No numeric root: the patch raises the cost instead (still valid content).
-  return target === undefined ? { op: "addCost", value: p.value } : { op: "addNumber", componentId: target.componentId, field: "amount", value: p.value }
+  return target === undefined
+    ? { op: "addCost", value: p.value }
+    : { op: "addNumber", componentId: target.componentId, field: "amount", value: p.value }
 }
 
 interface RawRule {
@@ -276,7 +293,10 @@ export const componentIdsOf = (card: Card): ReadonlyArray<string> => flatIds(car
 export const FUZZ_MANIFEST: Manifest = { packageId: "fuzz.generated", version: "1.0.0", engineVersion: ENGINE_VERSION }
 
 /** Content as a decoded package (as if read from a folder), with the `fuzz` activity. */
-export const compositionPackage = (content: CompositionContent, extraActivities: ReadonlyArray<Activity> = []): DecodedPackage => {
+export const compositionPackage = (
+  content: CompositionContent,
+  extraActivities: ReadonlyArray<Activity> = []
+): DecodedPackage => {
   const file = {
     statuses: [...content.statuses],
     cards: [content.card],
@@ -293,8 +313,10 @@ export const compositionPackage = (content: CompositionContent, extraActivities:
 }
 
 /** Publishes generated content (alone, or on top of other decoded packages). */
-export const publishContent = (content: CompositionContent, others: ReadonlyArray<DecodedPackage> = []): PublicationResult =>
-  publish([...others, compositionPackage(content)])
+export const publishContent = (
+  content: CompositionContent,
+  others: ReadonlyArray<DecodedPackage> = []
+): PublicationResult => publish([...others, compositionPackage(content)])
 
 // ---------------------------------------------------------------------------
 // Hallyu Hex
@@ -309,8 +331,9 @@ const withAmounts = <A>(value: A, amounts: ReadonlyArray<number>): A => {
     if (v !== null && typeof v === "object") {
       const out: Record<string, Json> = {}
       for (const [key, x] of Object.entries(v as Record<string, Json>)) {
-        if (key === "amount" && typeof x === "number" && Number.isInteger(x) && x >= 1) out[key] = amounts[k++ % amounts.length] ?? x
-        else out[key] = go(x)
+        if (key === "amount" && typeof x === "number" && Number.isInteger(x) && x >= 1) {
+          out[key] = amounts[k++ % amounts.length] ?? x
+        } else out[key] = go(x)
       }
       return out
     }
@@ -380,12 +403,18 @@ const hallyuCardFrom = (deck: StarterDeck, n: number, g: HallyuCardParts): Hally
 /** `deck` with 1..`max` generated cards added to the file and to both deck lists (1..2 copies each). */
 export const validHallyuDeck = (deck: StarterDeck, max = 4): fc.Arbitrary<StarterDeck> =>
   fc
-    .array(fc.record({ parts: hallyuCardParts(deck), copies: fc.integer({ min: 1, max: 2 }) }), { minLength: 1, maxLength: max })
+    .array(fc.record({ parts: hallyuCardParts(deck), copies: fc.integer({ min: 1, max: 2 }) }), {
+      minLength: 1,
+      maxLength: max
+    })
     .map((generated): StarterDeck => {
       const cards = generated.map((g, i) => ({ card: hallyuCardFrom(deck, i + 1, g.parts), copies: g.copies }))
       return {
         ...deck,
         cards: [...deck.cards, ...cards.map((c) => c.card)],
-        decks: deck.decks.map((d) => ({ ...d, cards: [...d.cards, ...cards.map((c) => ({ card: c.card.id, count: c.copies }))] }))
+        decks: deck.decks.map((d) => ({
+          ...d,
+          cards: [...d.cards, ...cards.map((c) => ({ card: c.card.id, count: c.copies }))]
+        }))
       }
     })

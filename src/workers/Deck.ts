@@ -17,6 +17,8 @@ export const deckFromJson = (json: string, file: string): Either.Either<StarterD
   const v = validateDeck(doc.right)
   return v.deck !== undefined
     ? Either.right(v.deck)
-    : Either.left(v.diagnostics.find((d) => d.severity === "error") ?? diagnostic("schema_invalid", `${file} is not a valid deck`, { file }))
+    : Either.left(
+      v.diagnostics.find((d) => d.severity === "error") ??
+        diagnostic("schema_invalid", `${file} is not a valid deck`, { file })
+    )
 }
-

@@ -12,8 +12,8 @@
  *
  * @since 0.1.0
  */
-import * as Worker from "@effect/platform/Worker"
 import * as NodeWorker from "@effect/platform-node/NodeWorker"
+import * as Worker from "@effect/platform/Worker"
 import { Context, Effect, Either, Layer, Logger, LogLevel, type Schema } from "effect"
 import { existsSync } from "node:fs"
 import { availableParallelism } from "node:os"
@@ -41,12 +41,18 @@ export const workerEntry = (): URL => {
 
 /** The worker pool service: sends a request to a free thread; every failure is a diagnostic. */
 export interface CardfxWorkerPoolService {
-  readonly simulateGames: (request: SimulateGames) => Effect.Effect<Schema.WithResult.Success<SimulateGames>, Diagnostic>
+  readonly simulateGames: (
+    request: SimulateGames
+  ) => Effect.Effect<Schema.WithResult.Success<SimulateGames>, Diagnostic>
   readonly fuzzRuns: (request: FuzzRuns) => Effect.Effect<Schema.WithResult.Success<FuzzRuns>, Diagnostic>
-  readonly validateFiles: (request: ValidateFiles) => Effect.Effect<Schema.WithResult.Success<ValidateFiles>, Diagnostic>
+  readonly validateFiles: (
+    request: ValidateFiles
+  ) => Effect.Effect<Schema.WithResult.Success<ValidateFiles>, Diagnostic>
 }
 
-export class CardfxWorkerPool extends Context.Tag("cardfx/CardfxWorkerPool")<CardfxWorkerPool, CardfxWorkerPoolService>() {}
+export class CardfxWorkerPool
+  extends Context.Tag("cardfx/CardfxWorkerPool")<CardfxWorkerPool, CardfxWorkerPoolService>()
+{}
 
 const causeMessage = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
@@ -83,7 +89,7 @@ export const layer = (size: number, entry: URL = workerEntry()): Layer.Layer<Car
         const why = deaths[0] ?? (typeof e === "object" && e !== null && "message" in e ? String(e.message) : String(e))
         return diagnostic("worker_failed", `a worker failed: ${why}`, { subject: "worker" })
       }
-      return Effect.gen(function* () {
+      return Effect.gen(function*() {
         const pool = yield* Worker.makePoolSerialized<WorkerRequest>({ size, concurrency: 1 })
         // Added after the pool, so it runs before the pool's own finalizers (which wait for idle threads).
         yield* Effect.addFinalizer(() =>

@@ -12,13 +12,20 @@ import type { Engine } from "../hallyu/engine/Engine.js"
 import {
   type GameLog,
   mergeAllPartials,
+  simulateRange,
   type SimulationPartial,
   type SimulationSummary,
-  simulateRange,
   summarize
 } from "../hallyu/engine/Simulate.js"
 import type { Diagnostic } from "../kernel/Diagnostic.js"
-import { type FuzzOptions, type FuzzPartial, type FuzzReport, mergeFuzzPartials, runFuzzRange, selectedProperties } from "../testing/fuzz.js"
+import {
+  type FuzzOptions,
+  type FuzzPartial,
+  type FuzzReport,
+  mergeFuzzPartials,
+  runFuzzRange,
+  selectedProperties
+} from "../testing/fuzz.js"
 import { type FileValidation, validateFile, validatePaths, type ValidationReport } from "../Validation.js"
 import { CardfxWorkerPool, chunks, inProcess, layer } from "./Pool.js"
 import { FuzzRuns, SimulateGames, ValidateFiles } from "./Requests.js"
@@ -82,20 +89,26 @@ export const runSimulation = (job: SimulationJob): Effect.Effect<SimulationRun, 
   const local = Effect.forEach(ranges, ([from, to]) =>
     inProcess(() => {
       const gameLogs: Array<GameLog> = []
-      const partial = simulateRange(job.engine, from, to, { seed: job.seed, fingerprints: logs, ...(logs ? { onGame: (_k, g) => void gameLogs.push(g.log) } : {}) })
+      const partial = simulateRange(job.engine, from, to, {
+        seed: job.seed,
+        fingerprints: logs,
+        ...(logs
+          ? { onGame: (_k, g) => void gameLogs.push(g.log) }
+          : {})
+      })
       return Either.map(partial, (p) => ({ partial: p, logs: gameLogs }))
-    }).pipe(Effect.tap(() => progress(to - from)))
-  )
+    }).pipe(Effect.tap(() => progress(to - from))))
   const pooled = Effect.flatMap(CardfxWorkerPool, (pool) =>
     Effect.forEach(
       ranges,
       ([from, to]) =>
         pool
-          .simulateGames(new SimulateGames({ deckJson: job.deck.json, deckFile: job.deck.file, seed: job.seed, from, to, logs }))
+          .simulateGames(
+            new SimulateGames({ deckJson: job.deck.json, deckFile: job.deck.file, seed: job.seed, from, to, logs })
+          )
           .pipe(Effect.tap(() => progress(to - from))),
       { concurrency: job.workers }
-    )
-  )
+    ))
   return Effect.flatMap(withWorkers(job.workers, ranges.length, local, pooled, job.workerEntry), (answers) => {
     const merged = mergeAllPartials(job.seed, 0, answers.map((a): SimulationPartial => a.partial))
     return Either.isLeft(merged)
@@ -122,10 +135,19 @@ export const runFuzzJob = (job: FuzzJob): Effect.Effect<FuzzReport, Diagnostic> 
   const o = job.options
   const names = selectedProperties(o)
   // A replay checks one case per property: one chunk each.
-  const units = names.flatMap((name) => (o.path !== undefined ? [[name, 0, 1] as const] : chunks(o.runs, RUNS_PER_CHUNK).map(([from, to]) => [name, from, to] as const)))
+  const units = names.flatMap((
+    name
+  ) => (o.path !== undefined
+    ? [[name, 0, 1] as const]
+    : chunks(o.runs, RUNS_PER_CHUNK).map(([from, to]) => [name, from, to] as const))
+  )
   const progress = counter(job.onProgress, units.reduce((n, [, from, to]) => n + to - from, 0))
-  const local = Effect.forEach(units, ([name, from, to]) =>
-    inProcess(() => Either.right<FuzzPartial>(runFuzzRange(o, name, from, to))).pipe(Effect.tap(() => progress(to - from)))
+  const local = Effect.forEach(
+    units,
+    ([name, from, to]) =>
+      inProcess(() => Either.right<FuzzPartial>(runFuzzRange(o, name, from, to))).pipe(
+        Effect.tap(() => progress(to - from))
+      )
   )
   const pooled = Effect.flatMap(CardfxWorkerPool, (pool) =>
     Effect.forEach(
@@ -139,15 +161,19 @@ export const runFuzzJob = (job: FuzzJob): Effect.Effect<FuzzReport, Diagnostic> 
               from,
               to,
               ...(o.path !== undefined ? { path: o.path } : {}),
-              ...(o.deck !== undefined && job.deck !== undefined ? { deck: { json: job.deck.json, file: job.deck.file } } : {}),
+              ...(o.deck !== undefined && job.deck !== undefined
+                ? { deck: { json: job.deck.json, file: job.deck.file } }
+                : {}),
               ...(o.packages !== undefined && job.packageDirs !== undefined ? { packages: job.packageDirs } : {})
             })
           )
           .pipe(Effect.tap(() => progress(to - from))),
       { concurrency: job.workers }
-    )
+    ))
+  return Effect.map(
+    withWorkers(job.workers, units.length, local, pooled),
+    (parts) => mergeFuzzPartials(o, names, parts)
   )
-  return Effect.map(withWorkers(job.workers, units.length, local, pooled), (parts) => mergeFuzzPartials(o, names, parts))
 }
 
 // ------------------------------------------------------------------ validation
@@ -166,20 +192,23 @@ export const validateWithWorkers = (
     const validateFiles = (files: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<FileValidation>, Diagnostic> => {
       const progress = counter(o.onProgress, files.length)
       const ranges = chunks(files.length, FILES_PER_CHUNK)
-      const local = Effect.forEach(ranges, ([from, to]) =>
-        Effect.forEach(files.slice(from, to), (f) => validateFile(f, documentKinds)).pipe(
-          Effect.provide(context),
-          Effect.zipLeft(progress(to - from))
-        )
+      const local = Effect.forEach(
+        ranges,
+        ([from, to]) =>
+          Effect.forEach(files.slice(from, to), (f) => validateFile(f, documentKinds)).pipe(
+            Effect.provide(context),
+            Effect.zipLeft(progress(to - from))
+          )
       )
       const pooled = Effect.flatMap(CardfxWorkerPool, (pool) =>
         Effect.forEach(
           ranges,
           ([from, to]) =>
-            pool.validateFiles(new ValidateFiles({ files: files.slice(from, to) })).pipe(Effect.tap(() => progress(to - from))),
+            pool.validateFiles(new ValidateFiles({ files: files.slice(from, to) })).pipe(
+              Effect.tap(() => progress(to - from))
+            ),
           { concurrency: o.workers }
-        )
-      )
+        ))
       return Effect.map(withWorkers(o.workers, ranges.length, local, pooled), (answers) => answers.flat())
     }
     return validatePaths(paths, documentKinds, { validateFiles, includeHidden: o.includeHidden ?? false })

@@ -12,14 +12,14 @@
  */
 import { FileSystem } from "@effect/platform"
 import { Context, Effect, Either, Layer } from "effect"
-import type { FuzzOptions, FuzzReport } from "../testing/fuzz.js"
 import { makeEngine } from "../hallyu/engine/Engine.js"
 import { diagnostic } from "../kernel/Diagnostic.js"
 import { type CardfxError, errorFromDiagnostic } from "../kernel/Errors.js"
+import type { FuzzOptions, FuzzReport } from "../testing/fuzz.js"
 import type { ValidationReport } from "../Validation.js"
+import { deckFromJson } from "./Deck.js"
 import { defaultWorkers } from "./Pool.js"
 import { type OnProgress, runFuzzJob, runSimulation, type SimulationRun, validateWithWorkers } from "./Runs.js"
-import { deckFromJson } from "./Deck.js"
 
 export interface ScaleOutService {
   /** Plays games [0, games) of a deck file with seeds `<seed>/<k>`; the summary is the same for any `workers` (default: available parallelism). */
@@ -53,10 +53,14 @@ export class ScaleOut extends Context.Tag("cardfx/ScaleOut")<ScaleOut, ScaleOutS
 
 export const make = (fs: FileSystem.FileSystem): ScaleOutService => {
   const readText = (file: string) =>
-    fs.readFileString(file).pipe(Effect.mapError((e) => errorFromDiagnostic(diagnostic("file_unreadable", `cannot read ${file}: ${e.message}`, { file }))))
+    fs.readFileString(file).pipe(
+      Effect.mapError((e) =>
+        errorFromDiagnostic(diagnostic("file_unreadable", `cannot read ${file}: ${e.message}`, { file }))
+      )
+    )
   return {
     simulate: (o) =>
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const json = yield* readText(o.deck)
         const engine = Either.flatMap(deckFromJson(json, o.deck), makeEngine)
         if (Either.isLeft(engine)) return yield* Effect.fail(errorFromDiagnostic(engine.left))
@@ -74,12 +78,13 @@ export const make = (fs: FileSystem.FileSystem): ScaleOutService => {
       validateWithWorkers(paths, {
         workers: o?.workers ?? defaultWorkers(),
         includeHidden: o?.includeHidden ?? false,
-        ...(o?.onProgress !== undefined ? { onProgress: o.onProgress } : {}) }).pipe(
+        ...(o?.onProgress !== undefined ? { onProgress: o.onProgress } : {})
+      }).pipe(
         Effect.mapError(errorFromDiagnostic),
         Effect.provideService(FileSystem.FileSystem, fs)
       ),
     fuzz: (o) =>
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const deck = o.deckFile === undefined ? undefined : { json: yield* readText(o.deckFile), file: o.deckFile }
         return yield* runFuzzJob({
           options: o.options,
@@ -93,4 +98,7 @@ export const make = (fs: FileSystem.FileSystem): ScaleOutService => {
 }
 
 /** The service over the platform file system (workers read files from the disk). */
-export const layer: Layer.Layer<ScaleOut, never, FileSystem.FileSystem> = Layer.effect(ScaleOut, Effect.map(FileSystem.FileSystem, make))
+export const layer: Layer.Layer<ScaleOut, never, FileSystem.FileSystem> = Layer.effect(
+  ScaleOut,
+  Effect.map(FileSystem.FileSystem, make)
+)

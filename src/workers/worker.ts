@@ -10,10 +10,10 @@
  *
  * @since 0.1.0
  */
-import * as WorkerRunner from "@effect/platform/WorkerRunner"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeWorkerRunner from "@effect/platform-node/NodeWorkerRunner"
+import * as WorkerRunner from "@effect/platform/WorkerRunner"
 import { Effect, Either, Layer } from "effect"
 import { type DecodedPackage, loadPackage } from "../composition/ContentPackage.js"
 import { documentKinds } from "../DocumentKinds.js"
@@ -22,8 +22,8 @@ import { type GameLog, simulateRange } from "../hallyu/engine/Simulate.js"
 import type { StarterDeck } from "../hallyu/Schema.js"
 import type { Diagnostic } from "../kernel/Diagnostic.js"
 import { runFuzzRange } from "../testing/fuzz.js"
-import { deckFromJson } from "./Deck.js"
 import { validateFile } from "../Validation.js"
+import { deckFromJson } from "./Deck.js"
 import { WorkerRequest } from "./Requests.js"
 
 /** Memoizes the last few values built from a key (a deck's text, a list of folders). */
@@ -66,24 +66,26 @@ const handlers = () => {
       deck?: { json: string; file: string } | undefined
       packages?: ReadonlyArray<string> | undefined
     }) =>
-      Effect.gen(function* () {
-        const deck = r.deck === undefined ? undefined : decks(r.deck.json, () => deckFromJson(r.deck?.json ?? "", r.deck?.file ?? ""))
+      Effect.gen(function*() {
+        const deck = r.deck === undefined
+          ? undefined
+          : decks(r.deck.json, () => deckFromJson(r.deck?.json ?? "", r.deck?.file ?? ""))
         if (deck !== undefined && Either.isLeft(deck)) return yield* Effect.fail(deck.left)
         const dirs = r.packages
-        const loaded =
-          dirs === undefined
-            ? undefined
-            : yield* packages(JSON.stringify(dirs), () =>
-                Effect.cached(
-                  Effect.forEach(dirs, loadPackage).pipe(
-                    Effect.flatMap((ls) => {
-                      const problem = ls.flatMap((l) => l.diagnostics).find((d) => d.severity === "error")
-                      return problem !== undefined ? Effect.fail(problem) : Effect.succeed(ls.flatMap((l) => (l.package === undefined ? [] : [l.package])))
-                    }),
-                    Effect.provide(fs)
-                  )
-                ).pipe(Effect.runSync)
+        const loaded = dirs === undefined
+          ? undefined
+          : yield* packages(JSON.stringify(dirs), () =>
+            Effect.cached(
+              Effect.forEach(dirs, loadPackage).pipe(
+                Effect.flatMap((ls) => {
+                  const problem = ls.flatMap((l) => l.diagnostics).find((d) => d.severity === "error")
+                  return problem !== undefined
+                    ? Effect.fail(problem)
+                    : Effect.succeed(ls.flatMap((l) => (l.package === undefined ? [] : [l.package])))
+                }),
+                Effect.provide(fs)
               )
+            ).pipe(Effect.runSync))
         return runFuzzRange(
           {
             seed: r.seed,
@@ -97,7 +99,8 @@ const handlers = () => {
           r.to
         )
       }),
-    ValidateFiles: (r: { files: ReadonlyArray<string> }) => Effect.forEach(r.files, (f) => validateFile(f, documentKinds)).pipe(Effect.provide(fs))
+    ValidateFiles: (r: { files: ReadonlyArray<string> }) =>
+      Effect.forEach(r.files, (f) => validateFile(f, documentKinds)).pipe(Effect.provide(fs))
   }
 }
 

@@ -2,11 +2,11 @@
  * The `cardfx` binary as users and CI run it (the bundled bin in dist/, which
  * `npm ci` builds through `prepare`): output formats, exit codes, no stack traces.
  */
+import { Ajv } from "ajv"
 import { spawnSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Ajv } from "ajv"
 import { describe, expect, it } from "vitest"
 import { writeTree } from "../support/tmp.js"
 
@@ -43,7 +43,7 @@ describe("cardfx validate", () => {
         {
           code: "duplicate_key",
           severity: "error",
-          message: 'the key "x" appears more than once',
+          message: "the key \"x\" appears more than once",
           file: `${root}/deck/other.json`,
           path: "/x",
           line: 3,
@@ -60,7 +60,11 @@ describe("cardfx validate", () => {
   })
 
   it("exits 2 on usage errors", () => {
-    for (const args of [["validate"], ["validate", "data", "--format", "xml"], ["validate", "--bogus"], ["no-such-command"]]) {
+    for (
+      const args of [["validate"], ["validate", "data", "--format", "xml"], ["validate", "--bogus"], [
+        "no-such-command"
+      ]]
+    ) {
       const r = cardfx(...args)
       expect({ args, code: r.code }).toEqual({ args, code: 2 })
       noStackTrace(r.stdout + r.stderr)
@@ -98,10 +102,17 @@ describe("cardfx schema and start", () => {
       const s = JSON.parse(readFileSync(join(out, f), "utf8")) as { $schema: string; $id: string }
       expect(s.$schema).toBe("http://json-schema.org/draft-07/schema#")
       expect(s.$id).toBe(`https://cardfx.dev/schemas/${f}`)
-      expect(JSON.stringify(s)).not.toContain('"$defs"')
+      expect(JSON.stringify(s)).not.toContain("\"$defs\"")
       // Ajv's default class is draft-07; strict mode throws on any strict-mode problem instead of logging it.
       const warnings: Array<unknown> = []
-      const ajv = new Ajv({ strict: true, logger: { log: () => {}, warn: (...w: Array<unknown>) => warnings.push(w), error: (...w: Array<unknown>) => warnings.push(w) } })
+      const ajv = new Ajv({
+        strict: true,
+        logger: {
+          log: () => {},
+          warn: (...w: Array<unknown>) => warnings.push(w),
+          error: (...w: Array<unknown>) => warnings.push(w)
+        }
+      })
       expect(() => ajv.compile(s)).not.toThrow()
       expect({ f, warnings }).toEqual({ f, warnings: [] })
     }

@@ -7,10 +7,10 @@
  * defaults must resolve from the installed package).
  */
 import { spawn } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { execFileSync } from "node:child_process"
 import { describe, expect, it } from "vitest"
 
 const bin = resolve("dist/cli/cardfx.mjs")
@@ -23,17 +23,33 @@ const fifo = join(tmp, "fifo.json")
 execFileSync("mkfifo", [fifo])
 const aFile = join(tmp, "a-file.txt")
 writeFileSync(aFile, "x")
-const scenario = JSON.parse(readFileSync(ember, "utf8")) as { packages: Array<string>; steps: Array<{ card?: string }>; ledgers: Record<string, Record<string, Array<string>>> }
+const scenario = JSON.parse(readFileSync(ember, "utf8")) as {
+  packages: Array<string>
+  steps: Array<{ card?: string }>
+  ledgers: Record<string, Record<string, Array<string>>>
+}
 const missingPackage = join(tmp, "missing-package.scenario.json")
 writeFileSync(missingPackage, JSON.stringify({ ...scenario, packages: ["./no-such-package"] }, null, 2))
 const unknownCard = join(tmp, "unknown-card.scenario.json")
-writeFileSync(unknownCard, JSON.stringify({ ...scenario, packages: [P], steps: scenario.steps.map((s, i) => (i === 1 ? { ...s, card: "no_such_card" } : s)) }, null, 2))
+writeFileSync(
+  unknownCard,
+  JSON.stringify(
+    { ...scenario, packages: [P], steps: scenario.steps.map((s, i) => (i === 1 ? { ...s, card: "no_such_card" } : s)) },
+    null,
+    2
+  )
+)
 const unknownUpgrade = join(tmp, "unknown-upgrade.scenario.json")
-writeFileSync(unknownUpgrade, JSON.stringify({ ...scenario, packages: [P], ledgers: { hero: { basic_attack: ["no.such.upgrade"] } } }, null, 2))
+writeFileSync(
+  unknownUpgrade,
+  JSON.stringify({ ...scenario, packages: [P], ledgers: { hero: { basic_attack: ["no.such.upgrade"] } } }, null, 2)
+)
 // A package holding a FIFO, a dangling link and a link loop: each is a diagnostic, never skipped silently.
 const oddPackage = join(tmp, "odd")
 mkdirSync(oddPackage)
-for (const f of ["manifest.json", "cards.json", "statuses.json", "transformations.json", "sources.json"]) writeFileSync(join(oddPackage, f), readFileSync(join(P, f)))
+for (const f of ["manifest.json", "cards.json", "statuses.json", "transformations.json", "sources.json"]) {
+  writeFileSync(join(oddPackage, f), readFileSync(join(P, f)))
+}
 execFileSync("mkfifo", [join(oddPackage, "pipe.json")])
 symlinkSync(join(tmp, "nowhere.json"), join(oddPackage, "dangling.json"))
 symlinkSync(join(oddPackage, "loop-b"), join(oddPackage, "loop-a"))
@@ -68,18 +84,44 @@ const rows: ReadonlyArray<Row> = [
   { args: ["validate", P, "--format", "xml"], code: 2, says: /--format must be one of human, json, github, got 'xml'/ },
   { args: ["validate", P, "--format=xml"], code: 2, says: /--format must be one of/ },
   { args: ["validate", "--bogus"], code: 2, says: /unknown option --bogus/ },
-  { args: ["validate", "/no/such/path"], code: 1, says: /file_unreadable cannot read \/no\/such\/path: no such file or folder$/ },
+  {
+    args: ["validate", "/no/such/path"],
+    code: 1,
+    says: /file_unreadable cannot read \/no\/such\/path: no such file or folder$/
+  },
   { args: ["validate", fifo], code: 1, says: /file_unreadable .*not a regular file/ },
-  { args: ["validate", missingPackage], code: 1, says: /missing-package\.scenario\.json:\d+:\d+ file_unreadable the scenario's package folder \.\/no-such-package does not exist/ },
-  { args: ["validate", unknownCard], code: 1, says: /unknown-card\.scenario\.json:\d+:\d+ unknown_card no card "no_such_card"/ },
-  { args: ["validate", unknownUpgrade], code: 1, says: /unknown-upgrade\.scenario\.json:\d+:\d+ unknown_transformation no transformation "no\.such\.upgrade"/ },
-  { args: ["validate", oddPackage], code: 1, says: /dangling symbolic link|symbolic link loop|not a regular file/, lines: 4 },
+  {
+    args: ["validate", missingPackage],
+    code: 1,
+    says:
+      /missing-package\.scenario\.json:\d+:\d+ file_unreadable the scenario's package folder \.\/no-such-package does not exist/
+  },
+  {
+    args: ["validate", unknownCard],
+    code: 1,
+    says: /unknown-card\.scenario\.json:\d+:\d+ unknown_card no card "no_such_card"/
+  },
+  {
+    args: ["validate", unknownUpgrade],
+    code: 1,
+    says: /unknown-upgrade\.scenario\.json:\d+:\d+ unknown_transformation no transformation "no\.such\.upgrade"/
+  },
+  {
+    args: ["validate", oddPackage],
+    code: 1,
+    says: /dangling symbolic link|symbolic link loop|not a regular file/,
+    lines: 4
+  },
   { args: json(["validate", unknownCard]), code: 1, says: /unknown_card/ },
   // ---- schema
   { args: ["schema"], code: 2, says: /missing option --out DIR/ },
   { args: ["schema", "--out"], code: 2, says: /--out needs a value/ },
   { args: ["schema", "--out", "/proc/cardfx-x"], code: 1, says: /file_unwritable cannot write \/proc\/cardfx-x/ },
-  { args: ["schema", "--out", "/no/such/parent/dir"], code: 1, says: /file_unwritable .*the folder \/no\/such\/parent does not exist/ },
+  {
+    args: ["schema", "--out", "/no/such/parent/dir"],
+    code: 1,
+    says: /file_unwritable .*the folder \/no\/such\/parent does not exist/
+  },
   { args: ["schema", "--out", aFile], code: 2, says: /--out .*a-file\.txt is a file; give a folder/ },
   { args: json(["schema", "--out", aFile]), code: 2, says: /usage_error/ },
   // ---- start
@@ -89,32 +131,76 @@ const rows: ReadonlyArray<Row> = [
   { args: ["inspect", "--package", P], code: 2, says: /missing option --card/ },
   { args: ["inspect", "--package", P, "--card", "nope"], code: 1, says: /unknown_card no card nope is published/ },
   { args: json(["inspect", "--package", P, "--card", "nope"]), code: 1, says: /unknown_card/ },
-  { args: ["inspect", "--package", P, "--card", "basic_attack", "--ledger", "/no/such.json"], code: 1, says: /file_unreadable cannot read \/no\/such\.json: no such file or folder$/ },
-  { args: ["inspect", "--package", P, "--card", "basic_attack", "--with", "no.such"], code: 1, says: /unknown_transformation/ },
-  { args: ["inspect", "--package", P, "--card", "basic_attack", "--wiht", "x"], code: 2, says: /unknown option --wiht; did you mean --with\?/ },
-  { args: ["assess", "--package", P, "--card", "nope", "--apply", "core.ember.affinity"], code: 1, says: /unknown_card no card nope is published/ },
-  { args: ["assess", "--package", P, "--card", "basic_attack"], code: 2, says: /give exactly one of --apply, --remove or --replace/ },
-  { args: ["assess", "--package", P, "--card", "basic_attack", "--apply", "a", "--remove", "b"], code: 2, says: /exactly one of/ },
-  { args: ["assess", "--package", P, "--card", "basic_attack", "--aply", "x"], code: 2, says: /unknown option --aply; did you mean --apply\?/ },
+  {
+    args: ["inspect", "--package", P, "--card", "basic_attack", "--ledger", "/no/such.json"],
+    code: 1,
+    says: /file_unreadable cannot read \/no\/such\.json: no such file or folder$/
+  },
+  {
+    args: ["inspect", "--package", P, "--card", "basic_attack", "--with", "no.such"],
+    code: 1,
+    says: /unknown_transformation/
+  },
+  {
+    args: ["inspect", "--package", P, "--card", "basic_attack", "--wiht", "x"],
+    code: 2,
+    says: /unknown option --wiht; did you mean --with\?/
+  },
+  {
+    args: ["assess", "--package", P, "--card", "nope", "--apply", "core.ember.affinity"],
+    code: 1,
+    says: /unknown_card no card nope is published/
+  },
+  {
+    args: ["assess", "--package", P, "--card", "basic_attack"],
+    code: 2,
+    says: /give exactly one of --apply, --remove or --replace/
+  },
+  {
+    args: ["assess", "--package", P, "--card", "basic_attack", "--apply", "a", "--remove", "b"],
+    code: 2,
+    says: /exactly one of/
+  },
+  {
+    args: ["assess", "--package", P, "--card", "basic_attack", "--aply", "x"],
+    code: 2,
+    says: /unknown option --aply; did you mean --apply\?/
+  },
   { args: ["discover", "--package", P, "--card", "nope"], code: 1, says: /unknown_card no card nope is published/ },
   { args: json(["discover", "--package", P, "--card", "nope"]), code: 1, says: /unknown_card/ },
-  { args: ["discover", "--package", P, "--card", "basic_attack", "--ledger", "x", "--store", "y"], code: 2, says: /give --ledger or --store, not both/ },
+  {
+    args: ["discover", "--package", P, "--card", "basic_attack", "--ledger", "x", "--store", "y"],
+    code: 2,
+    says: /give --ledger or --store, not both/
+  },
   // ---- run
   { args: ["run"], code: 2, says: /missing argument SCENARIO/ },
   { args: ["run", "/dev/zero"], code: 1, says: /file_unreadable cannot read \/dev\/zero: not a regular file/ },
   { args: ["run", fifo], code: 1, says: /file_unreadable .*fifo\.json: not a regular file/ },
-  { args: ["run", "/no/such.json"], code: 1, says: /file_unreadable cannot read \/no\/such\.json: no such file or folder$/ },
+  {
+    args: ["run", "/no/such.json"],
+    code: 1,
+    says: /file_unreadable cannot read \/no\/such\.json: no such file or folder$/
+  },
   { args: ["run", ember, "--seed", "abc"], code: 2, says: /--seed expects an integer, got 'abc'/ },
   { args: ["run", ember, "--times", "0"], code: 2, says: /--times must be at least 1, got 0/ },
   { args: ["run", ember, "--times"], code: 2, says: /--times needs a value \(N\)/ },
   { args: ["run", missingPackage], code: 1, says: /:\d+:\d+ file_unreadable the scenario's package folder/ },
-  { args: ["run", unknownCard], code: 1, says: /unknown-card\.scenario\.json:\d+:\d+ unknown_card no card "no_such_card"/ },
+  {
+    args: ["run", unknownCard],
+    code: 1,
+    says: /unknown-card\.scenario\.json:\d+:\d+ unknown_card no card "no_such_card"/
+  },
   { args: json(["run", unknownCard]), code: 1, says: /unknown_card/ },
   { args: json(["run", ember, "--times", "0"]), code: 2, says: /usage_error/ },
   // ---- hhx explain
   { args: ["hhx", "explain"], code: 2, says: /missing argument CARD_CODE/ },
   { args: ["hhx", "explain", "HHX-PROTO-999"], code: 1, says: /unknown_card no card with code or ID HHX-PROTO-999/ },
-  { args: ["hhx", "explain", "HHX-PROTO-001", "--deck", "/no/such.json"], code: 1, says: /file_unreadable cannot read \/no\/such\.json: no such file or folder$/ },
+  {
+    args: ["hhx", "explain", "HHX-PROTO-001", "--deck", "/no/such.json"],
+    code: 1,
+    says: /file_unreadable cannot read \/no\/such\.json: no such file or folder$/
+  },
   { args: ["hhx", "explain", "HHX-PROTO-001", "--deck", "/dev/zero"], code: 1, says: /not a regular file/ },
   // ---- simulate
   { args: ["simulate", "--games", "0"], code: 2, says: /--games must be at least 1, got 0/ },
@@ -123,7 +209,11 @@ const rows: ReadonlyArray<Row> = [
   { args: ["simulate", "--games", "1e6"], code: 2, says: /--games expects an integer, got '1e6'/ },
   { args: ["simulate", "--seed", "abc"], code: 2, says: /--seed expects an integer, got 'abc'/ },
   { args: ["simulate", "--games", "2", "--games", "3"], code: 2, says: /--games is given more than once/ },
-  { args: ["simulate", "--games", "1", "--log", "/no/dir/x.log"], code: 1, says: /file_unwritable cannot write \/no\/dir\/x\.log: the folder \/no\/dir does not exist/ },
+  {
+    args: ["simulate", "--games", "1", "--log", "/no/dir/x.log"],
+    code: 1,
+    says: /file_unwritable cannot write \/no\/dir\/x\.log: the folder \/no\/dir does not exist/
+  },
   { args: ["simulate", "--games", "1", "--log", tmp], code: 2, says: /--log .* is a folder; give a file/ },
   { args: ["simulate", "--deck", "/dev/zero"], code: 1, says: /not a regular file/ },
   { args: json(["simulate", "--games", "0"]), code: 2, says: /usage_error/ },
@@ -134,17 +224,33 @@ const rows: ReadonlyArray<Row> = [
   { args: ["replay", fifo], code: 1, says: /not a regular file/ },
   { args: ["replay", aFile], code: 1, says: /json_syntax/ },
   // ---- fuzz
-  { args: ["fuzz", "--only", "bogus"], code: 2, says: /--only bogus names no property; properties: composition\.valid/ },
+  {
+    args: ["fuzz", "--only", "bogus"],
+    code: 2,
+    says: /--only bogus names no property; properties: composition\.valid/
+  },
   { args: ["fuzz", "--runs", "0"], code: 2, says: /--runs must be at least 1, got 0/ },
   { args: ["fuzz", "--seed", "abc"], code: 2, says: /--seed expects an integer, got 'abc'/ },
   { args: json(["fuzz", "--runs", "0"]), code: 2, says: /usage_error/ },
   // ---- ledger
   { args: ["ledger", "show"], code: 2, says: /missing option --card/ },
   { args: ["ledger", "apply", "--package", P, "--card", "basic_attack"], code: 2, says: /missing argument UPGRADE_ID/ },
-  { args: ["ledger", "apply", "X", "--package", P, "--card", "basic_attack", "--expected-revision", "abc"], code: 2, says: /--expected-revision expects an integer/ },
-  { args: ["ledger", "show", "--card", "x", "--stor", store], code: 2, says: /unknown option --stor; did you mean --store\?/ },
+  {
+    args: ["ledger", "apply", "X", "--package", P, "--card", "basic_attack", "--expected-revision", "abc"],
+    code: 2,
+    says: /--expected-revision expects an integer/
+  },
+  {
+    args: ["ledger", "show", "--card", "x", "--stor", store],
+    code: 2,
+    says: /unknown option --stor; did you mean --store\?/
+  },
   { args: ["ledger", "branch", "--discard", "--store", store], code: 2, says: /--discard needs a branch NAME/ },
-  { args: ["ledger", "replay", "--format", "yaml", "--store", store], code: 2, says: /--format must be one of human, json/ },
+  {
+    args: ["ledger", "replay", "--format", "yaml", "--store", store],
+    code: 2,
+    says: /--format must be one of human, json/
+  },
   { args: json(["ledger", "nope"]), code: 2, says: /usage_error/ }
 ]
 
@@ -170,10 +276,12 @@ const run = (args: ReadonlyArray<string>): Promise<Ran> =>
   new Promise((done) => {
     const start = performance.now()
     const timing = join(tmp, `time-${runs++}.txt`)
-    const child =
-      timeBin === undefined
-        ? spawn(process.execPath, [bin, ...args], { cwd: tmp, env: { ...process.env, NO_COLOR: "1" } })
-        : spawn(timeBin, ["-o", timing, "-f", "%U %S", process.execPath, bin, ...args], { cwd: tmp, env: { ...process.env, NO_COLOR: "1" } })
+    const child = timeBin === undefined
+      ? spawn(process.execPath, [bin, ...args], { cwd: tmp, env: { ...process.env, NO_COLOR: "1" } })
+      : spawn(timeBin, ["-o", timing, "-f", "%U %S", process.execPath, bin, ...args], {
+        cwd: tmp,
+        env: { ...process.env, NO_COLOR: "1" }
+      })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (b: Buffer) => (stdout += b.toString()))
@@ -206,37 +314,50 @@ const runAll = async (): Promise<Array<Ran>> => {
 }
 
 describe("the CLI contract through the bin", () => {
-  it(`${rows.length} mistakes: exit code, one line naming the problem on the right stream, no stack trace, under 5 s`, async () => {
-    expect(rows.length).toBeGreaterThanOrEqual(60)
-    const results = await runAll()
-    const failures: Array<unknown> = []
-    rows.forEach((row, i) => {
-      const r = results[i] as Ran
-      const problems: Array<string> = []
-      if (r.code !== row.code) problems.push(`exit ${r.code}, expected ${row.code}`)
-      if (/\n\s+at .+:\d+:\d+/.test(r.stdout + r.stderr)) problems.push("stack trace")
-      if (r.seconds >= 5) problems.push(`took ${r.seconds.toFixed(2)} s`)
-      if (row.args.includes("--format") && row.args[row.args.indexOf("--format") + 1] === "json") {
-        let doc: { ok?: unknown; diagnostics?: Array<{ code: string; message: string }> } | undefined
-        try {
-          doc = JSON.parse(r.stdout) as typeof doc
-        } catch {
-          problems.push("stdout is not one JSON document")
+  it(
+    `${rows.length} mistakes: exit code, one line naming the problem on the right stream, no stack trace, under 5 s`,
+    async () => {
+      expect(rows.length).toBeGreaterThanOrEqual(60)
+      const results = await runAll()
+      const failures: Array<unknown> = []
+      rows.forEach((row, i) => {
+        const r = results[i] as Ran
+        const problems: Array<string> = []
+        if (r.code !== row.code) problems.push(`exit ${r.code}, expected ${row.code}`)
+        if (/\n\s+at .+:\d+:\d+/.test(r.stdout + r.stderr)) problems.push("stack trace")
+        if (r.seconds >= 5) problems.push(`took ${r.seconds.toFixed(2)} s`)
+        if (row.args.includes("--format") && row.args[row.args.indexOf("--format") + 1] === "json") {
+          let doc: { ok?: unknown; diagnostics?: Array<{ code: string; message: string }> } | undefined
+          try {
+            doc = JSON.parse(r.stdout) as typeof doc
+          } catch {
+            problems.push("stdout is not one JSON document")
+          }
+          const d = doc?.diagnostics?.[0]
+          if (doc?.ok !== false || d === undefined || !row.says.test(`${d.code} ${d.message}`)) {
+            problems.push(`JSON does not say ${row.says}`)
+          }
+          if (r.stderr !== "") problems.push("stderr is not empty with --format json")
+        } else {
+          const lines = r.stderr.trimEnd().split("\n")
+          if (lines.length !== (row.lines ?? 1)) problems.push(`${lines.length} stderr lines`)
+          if (!lines.some((l) => row.says.test(l))) problems.push(`stderr does not say ${row.says}`)
+          // Results only on stdout: nothing for a usage error or a failed command, validate's summary line otherwise.
+          if (r.stdout !== "" && !/^failed: \d+ file\(s\)/.test(r.stdout)) problems.push("unexpected stdout")
         }
-        const d = doc?.diagnostics?.[0]
-        if (doc?.ok !== false || d === undefined || !row.says.test(`${d.code} ${d.message}`)) problems.push(`JSON does not say ${row.says}`)
-        if (r.stderr !== "") problems.push("stderr is not empty with --format json")
-      } else {
-        const lines = r.stderr.trimEnd().split("\n")
-        if (lines.length !== (row.lines ?? 1)) problems.push(`${lines.length} stderr lines`)
-        if (!lines.some((l) => row.says.test(l))) problems.push(`stderr does not say ${row.says}`)
-        // Results only on stdout: nothing for a usage error or a failed command, validate's summary line otherwise.
-        if (r.stdout !== "" && !/^failed: \d+ file\(s\)/.test(r.stdout)) problems.push("unexpected stdout")
-      }
-      if (problems.length > 0) failures.push({ args: row.args.join(" "), problems, stdout: r.stdout.slice(0, 300), stderr: r.stderr.slice(0, 300) })
-    })
-    expect(failures).toEqual([])
-  }, 900_000)
+        if (problems.length > 0) {
+          failures.push({
+            args: row.args.join(" "),
+            problems,
+            stdout: r.stdout.slice(0, 300),
+            stderr: r.stderr.slice(0, 300)
+          })
+        }
+      })
+      expect(failures).toEqual([])
+    },
+    900_000
+  )
 
   it("--version is one line; --help is plain text within 80 columns, whatever NO_COLOR says", async () => {
     const v = await run(["--version"])
@@ -244,7 +365,7 @@ describe("the CLI contract through the bin", () => {
     expect(v.stdout).toBe("cardfx 0.1.0\n")
     const h = await run(["simulate", "--help"])
     expect(h.code).toBe(0)
-    // eslint-disable-next-line no-control-regex
+
     expect(h.stdout).not.toMatch(/\u001b\[/)
     expect(h.stdout).toContain("--games N")
     expect(h.stdout).toContain("default: 1000")

@@ -5,10 +5,10 @@
  * description as `--help`), the import graph of src/cli (only the public API
  * and @effect/*), and the in-process runner's exit codes (a defect is 70).
  */
-import { readdirSync, readFileSync } from "node:fs"
-import { join } from "node:path"
 import { Command } from "@effect/cli"
 import { Effect } from "effect"
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { rootCommand } from "../../src/cli/Cli.js"
 import { commands } from "../../src/cli/commands.js"
@@ -36,7 +36,11 @@ describe("the command tree", () => {
     const ledger = root.subcommands.find((s) => s.path[0] === "ledger")
     expect(ledger?.subcommands.map((s) => s.path[1])).toContain("apply")
     const simulate = leaves(root).find((s) => s.path.join(" ") === "simulate")
-    expect(simulate?.options.find((o) => o.names[0] === "--games")).toMatchObject({ kind: "integer", optional: true, defaultValue: "1000" })
+    expect(simulate?.options.find((o) => o.names[0] === "--games")).toMatchObject({
+      kind: "integer",
+      optional: true,
+      defaultValue: "1000"
+    })
   })
 
   it("every --help: each option and argument described, defaults stated, optional marked, ≤ 80 columns, no ANSI", () => {
@@ -44,16 +48,28 @@ describe("the command tree", () => {
       const help = renderHelp(spec, "0.1.0")
       const where = ["cardfx", ...spec.path].join(" ")
       expect({ where, description: spec.description }).not.toEqual({ where, description: "" })
-      // eslint-disable-next-line no-control-regex
+
       expect(help).not.toMatch(/\u001b\[/)
-      for (const line of help.split("\n")) expect({ where, line, fits: line.length <= HELP_WIDTH }).toEqual({ where, line, fits: true })
+      for (const line of help.split("\n")) {
+        expect({ where, line, fits: line.length <= HELP_WIDTH }).toEqual({ where, line, fits: true })
+      }
       for (const o of spec.options) {
-        expect({ where, option: o.names[0], described: o.description.length > 0 }).toEqual({ where, option: o.names[0], described: true })
+        expect({ where, option: o.names[0], described: o.description.length > 0 }).toEqual({
+          where,
+          option: o.names[0],
+          described: true
+        })
         expect(o.description).not.toMatch(/A user-defined piece of text|^A file\.$|^An integer\.$/)
         if (o.defaultValue !== undefined) expect(help.replace(/\s+/g, " ")).toContain(`default: ${o.defaultValue}`)
         if (o.optional) expect(help).toMatch(new RegExp(`\\[${o.names[0]}`))
       }
-      for (const a of spec.args) expect({ where, arg: a.name, described: a.description.length > 0 }).toEqual({ where, arg: a.name, described: true })
+      for (const a of spec.args) {
+        expect({ where, arg: a.name, described: a.description.length > 0 }).toEqual({
+          where,
+          arg: a.name,
+          described: true
+        })
+      }
     }
   })
 
@@ -97,7 +113,9 @@ describe("environment problems are checked before long work", () => {
     const r = await runCli(simulateCommand, "--games", "1000000", "--log", "/no/such/dir/x.log")
     expect(r.code).toBe(1)
     expect(r.out).toBe("")
-    expect(r.err).toBe("/no/such/dir/x.log file_unwritable cannot write /no/such/dir/x.log: the folder /no/such/dir does not exist")
+    expect(r.err).toBe(
+      "/no/such/dir/x.log file_unwritable cannot write /no/such/dir/x.log: the folder /no/such/dir does not exist"
+    )
     const folder = await runCli(simulateCommand, "--games", "1", "--log", "/tmp")
     expect(folder.code).toBe(2)
   })
@@ -108,10 +126,12 @@ describe("src/cli imports only the public API", () => {
     const bad: Array<string> = []
     for (const f of readdirSync("src/cli").filter((x) => x.endsWith(".ts"))) {
       const text = readFileSync(join("src/cli", f), "utf8")
-      for (const m of text.matchAll(/(?:import|export)[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+      for (
+        const m of text.matchAll(/(?:import|export)[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)
+      ) {
         const spec = m[1] ?? m[2] ?? ""
-        const ok =
-          spec === "../index.js" || spec === "../testing/index.js" || /^\.\/[A-Za-z]+\.js$/.test(spec) || spec === "effect" || spec.startsWith("@effect/") || spec.startsWith("node:")
+        const ok = spec === "../index.js" || spec === "../testing/index.js" || /^\.\/[A-Za-z]+\.js$/.test(spec) ||
+          spec === "effect" || spec.startsWith("@effect/") || spec.startsWith("node:")
         if (!ok) bad.push(`${f}: ${spec}`)
       }
     }

@@ -14,7 +14,7 @@
  * snippet byte for byte, with no stale marker.
  */
 import { Effect } from "effect"
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { tempDir } from "../support/tmp.js"
@@ -41,8 +41,11 @@ describe("README: batch validation", () => {
     expect(ok.files).toBeGreaterThan(5)
     const pkg = join(dir, "broken")
     mkdirSync(pkg, { recursive: true })
-    writeFileSync(join(pkg, "manifest.json"), JSON.stringify({ packageId: "broken", version: "1.0.0", engineVersion: 17 }))
-    writeFileSync(join(pkg, "cards.json"), '{ "cards": [ { "cardId": "x", "cost": 1, "cost": 2 } ] }')
+    writeFileSync(
+      join(pkg, "manifest.json"),
+      JSON.stringify({ packageId: "broken", version: "1.0.0", engineVersion: 17 })
+    )
+    writeFileSync(join(pkg, "cards.json"), "{ \"cards\": [ { \"cardId\": \"x\", \"cost\": 1, \"cost\": 2 } ] }")
     const bad = await validate([pkg])
     expect(bad.errors.some((e) => / duplicate_key /.test(e))).toBe(true)
   })
@@ -65,7 +68,11 @@ describe("README carries the snippets verbatim", () => {
 
   it("every snippet appears in README.md byte for byte, after its marker", () => {
     const readme = readFileSync("README.md", "utf8")
-    for (const name of SNIPPETS) expect(readme.includes(block(name)), `README.md must show snippets/${name}.ts verbatim after its marker`).toBe(true)
+    for (const name of SNIPPETS) {
+      expect(readme.includes(block(name)), `README.md must show snippets/${name}.ts verbatim after its marker`).toBe(
+        true
+      )
+    }
     // No stale marker: every snippet marker in README.md names a snippet of this list.
     const markers = [...readme.matchAll(/<!-- snippet: test\/embedding\/snippets\/([\w-]+)\.ts -->/g)].map((m) => m[1])
     expect([...markers].sort()).toEqual([...SNIPPETS].sort())

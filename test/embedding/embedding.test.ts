@@ -8,11 +8,6 @@
  * the Hallyu Hex deck and plays 100 seeded games; and runs a property test
  * with the kit.
  */
-import { Effect, Either, FastCheck as fc, Layer } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
 import {
   CardExecutor,
   CardfxLive,
@@ -28,6 +23,12 @@ import {
   MAIN
 } from "cardfx"
 import { publishContent, validCompositionContent, walkers } from "cardfx/testing"
+import type { Layer } from "effect"
+import { Effect, Either, FastCheck as fc } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
 
 const dir = mkdtempSync(join(tmpdir(), "cardfx-embedding-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -53,7 +54,7 @@ const combat: CombatState = {
 describe("embedding cardfx as a typed service layer", () => {
   it("assesses and applies core.ember.affinity through the planner, resolves and executes the card", async () => {
     const result = await run(
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const { runtime } = yield* Catalog
         const planner = yield* CardTransformationPlanner
 
@@ -71,14 +72,28 @@ describe("embedding cardfx as a typed service layer", () => {
         const stored = yield* (yield* LedgerStore).read(MAIN, instance.instanceId, instance.cardId)
         const baseCard = runtime.cards.get("basic_attack")
         if (baseCard === undefined) return yield* Effect.dieMessage("basic_attack is not published")
-        const effective = yield* (yield* CardResolver).resolve({ baseCard, ledger: stored.ledger, statuses: runtime.statuses })
+        const effective = yield* (yield* CardResolver).resolve({
+          baseCard,
+          ledger: stored.ledger,
+          statuses: runtime.statuses
+        })
 
         // Play it: the executor works against the same catalog.
-        const played = yield* (yield* CardExecutor).play(effective, combat, { actorId: "hero", targetIds: ["slime"], seed: 1 })
+        const played = yield* (yield* CardExecutor).play(effective, combat, {
+          actorId: "hero",
+          targetIds: ["slime"],
+          seed: 1
+        })
 
         // A stale expectedRevision is a typed error in the error channel.
         const stale = yield* Effect.flip(
-          planner.apply(runtime, { commandId: "embedding-2", ...instance, expectedRevision: 0, activity: "scenario", command: applyEmber })
+          planner.apply(runtime, {
+            commandId: "embedding-2",
+            ...instance,
+            expectedRevision: 0,
+            activity: "scenario",
+            command: applyEmber
+          })
         )
         return { assessment, outcome, stored, effective, played, stale }
       })
@@ -94,7 +109,10 @@ describe("embedding cardfx as a typed service layer", () => {
     expect(strike?.effect.type).toBe("DAMAGE")
     const burn = strike?.children?.[0]
     expect(burn?.effect).toMatchObject({ type: "APPLY_STATUS", statusId: "burning", stacks: 1, duration: 3 })
-    expect(result.effective.compositionTrace[0]).toMatchObject({ transformationId: "core.ember.affinity", ruleId: "ember.damage" })
+    expect(result.effective.compositionTrace[0]).toMatchObject({
+      transformationId: "core.ember.affinity",
+      ruleId: "ember.damage"
+    })
 
     const slime = result.played.state.characters.find((c) => c.characterId === "slime")
     expect(slime?.hp).toBeLessThan(30)
@@ -107,12 +125,16 @@ describe("embedding cardfx as a typed service layer", () => {
   it("validates the Hallyu Hex deck and plays 100 seeded games", async () => {
     const deckFile = "data/hallyu-hex/starter-deck.v0.json"
     const { validation, summary, again } = await run(
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const hhx = yield* HallyuHex
         const validation = yield* hhx.validateFile(deckFile)
         const engine = yield* hhx.engine(deckFile)
         // The per-game loop is pure (no Effect per action): simulate returns Either.
-        return { validation, summary: Hallyu.simulate(engine, { games: 100, seed: 2026 }), again: Hallyu.simulate(engine, { games: 100, seed: 2026 }) }
+        return {
+          validation,
+          summary: Hallyu.simulate(engine, { games: 100, seed: 2026 }),
+          again: Hallyu.simulate(engine, { games: 100, seed: 2026 })
+        }
       })
     )
     expect(validation.diagnostics.filter((d) => d.severity === "error")).toEqual([])
@@ -127,7 +149,9 @@ describe("embedding cardfx as a typed service layer", () => {
 
   it("a bad package folder fails the layer with a typed error", async () => {
     const exit = await Effect.runPromiseExit(
-      Effect.scoped(Effect.provide(Catalog, CardfxLive({ packages: [join(dir, "missing")], store: join(dir, "other.db") })))
+      Effect.scoped(
+        Effect.provide(Catalog, CardfxLive({ packages: [join(dir, "missing")], store: join(dir, "other.db") }))
+      )
     )
     expect(exit._tag).toBe("Failure")
     if (exit._tag === "Failure" && exit.cause._tag === "Fail") expect(exit.cause.error.code).toBe("file_unreadable")

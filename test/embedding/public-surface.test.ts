@@ -4,11 +4,6 @@
  * `./testing` are importable, and `CardfxTest` provides every service with no
  * leftover requirement.
  */
-import { execFileSync, spawnSync } from "node:child_process"
-import { readdirSync, readFileSync } from "node:fs"
-import { join } from "node:path"
-import { type Context, Effect, type Layer } from "effect"
-import { describe, expect, it } from "vitest"
 import {
   CardBundleCompiler,
   CardCompiler,
@@ -26,10 +21,20 @@ import {
   LedgerStore,
   MAIN
 } from "cardfx"
+import { type Context, Effect, type Layer } from "effect"
+import { execFileSync, spawnSync } from "node:child_process"
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
 
 describe("the built package's public types", () => {
   it("test/embedding type-checks against dist/*.d.ts (never src/)", () => {
-    const r = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "test/embedding/tsconfig.json", "--listFiles"], {
+    const r = spawnSync(process.execPath, [
+      "node_modules/typescript/bin/tsc",
+      "-p",
+      "test/embedding/tsconfig.json",
+      "--listFiles"
+    ], {
       encoding: "utf8"
     })
     const files = r.stdout.split("\n").filter((l) => l.startsWith("/") && !l.includes("/node_modules/"))
@@ -43,14 +48,27 @@ describe("the built package's public types", () => {
     const probe = (specifier: string): string =>
       execFileSync(
         process.execPath,
-        ["--input-type=module", "-e", `import(${JSON.stringify(specifier)}).then(() => console.log("ok"), (e) => console.log(e.code ?? e.message))`],
+        [
+          "--input-type=module",
+          "-e",
+          `import(${JSON.stringify(specifier)}).then(() => console.log("ok"), (e) => console.log(e.code ?? e.message))`
+        ],
         { encoding: "utf8" }
       ).trim()
     expect(probe("cardfx")).toBe("ok")
     expect(probe("cardfx/testing")).toBe("ok")
     expect(probe("cardfx/client")).toBe("ok")
-    for (const internal of ["cardfx/dist/index.js", "cardfx/dist/composition/Resolver.js", "cardfx/src/index.ts", "cardfx/composition/Resolver", "cardfx/package.json"])
+    for (
+      const internal of [
+        "cardfx/dist/index.js",
+        "cardfx/dist/composition/Resolver.js",
+        "cardfx/src/index.ts",
+        "cardfx/composition/Resolver",
+        "cardfx/package.json"
+      ]
+    ) {
       expect(probe(internal), internal).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED")
+    }
   })
 
   it("the error union and the diagnostic table are one-to-one", () => {
@@ -65,11 +83,9 @@ describe("the built package's public types", () => {
 
 /** The requirements left by a service's methods (never when every method is self-contained). */
 type Leftover<S> = {
-  [K in keyof S]: S[K] extends (...args: never[]) => Effect.Effect<unknown, unknown, infer R>
-    ? R
-    : S[K] extends Effect.Effect<unknown, unknown, infer R>
-      ? R
-      : never
+  [K in keyof S]: S[K] extends (...args: never[]) => Effect.Effect<unknown, unknown, infer R> ? R
+    : S[K] extends Effect.Effect<unknown, unknown, infer R> ? R
+    : never
 }[keyof S]
 type NoLeftover<S> = [Leftover<S>] extends [never] ? true : false
 
@@ -85,14 +101,28 @@ describe("service methods have no leftover requirements", () => {
     const ledgerStore: NoLeftover<Context.Tag.Service<typeof LedgerStore>> = true
     const cardExecutor: NoLeftover<Context.Tag.Service<typeof CardExecutor>> = true
     const hallyuHex: NoLeftover<Context.Tag.Service<typeof HallyuHex>> = true
-    const checks = [contentLoader, catalog, cardCompiler, cardBundleCompiler, cardResolver, cardTransformationPlanner, ledgerStore, cardExecutor, hallyuHex]
+    const checks = [
+      contentLoader,
+      catalog,
+      cardCompiler,
+      cardBundleCompiler,
+      cardResolver,
+      cardTransformationPlanner,
+      ledgerStore,
+      cardExecutor,
+      hallyuHex
+    ]
     expect(checks.every((c) => c)).toBe(true)
   })
 })
 
 /** data/heroscript.base as an in-memory file map. */
 const memoryFiles = (folder: string): Record<string, string> =>
-  Object.fromEntries(readdirSync(folder).filter((f) => f.endsWith(".json")).map((f) => [`${folder}/${f}`, readFileSync(join(folder, f), "utf8")]))
+  Object.fromEntries(
+    readdirSync(folder).filter((f) => f.endsWith(".json")).map((
+      f
+    ) => [`${folder}/${f}`, readFileSync(join(folder, f), "utf8")])
+  )
 
 describe("CardfxTest: every service, in memory, no leftover requirement", () => {
   const layer: Layer.Layer<CardfxServices, CardfxError, never> = CardfxTest({
@@ -104,8 +134,18 @@ describe("CardfxTest: every service, in memory, no leftover requirement", () => 
     const out = await Effect.runPromise(
       Effect.scoped(
         Effect.provide(
-          Effect.gen(function* () {
-            const tags = [ContentLoader, Catalog, CardCompiler, CardBundleCompiler, CardResolver, CardTransformationPlanner, LedgerStore, CardExecutor, HallyuHex] as const
+          Effect.gen(function*() {
+            const tags = [
+              ContentLoader,
+              Catalog,
+              CardCompiler,
+              CardBundleCompiler,
+              CardResolver,
+              CardTransformationPlanner,
+              LedgerStore,
+              CardExecutor,
+              HallyuHex
+            ] as const
             for (const tag of tags) yield* tag
             const { runtime } = yield* Catalog
             const base = runtime.cards.get("heal")
@@ -139,11 +179,11 @@ describe("ContentLoader over an in-memory file map", () => {
     const files = {
       ...memoryFiles("data/heroscript.base"),
       "broken/manifest.json": JSON.stringify({ packageId: "broken", version: "1.0.0", engineVersion: 17 }),
-      "broken/cards.json": '{ "cards": [ { "cardId": "x", "cost": 1, "cost": 2 } ] }'
+      "broken/cards.json": "{ \"cards\": [ { \"cardId\": \"x\", \"cost\": 1, \"cost\": 2 } ] }"
     }
     const { good, bad, runtime } = await Effect.runPromise(
       Effect.provide(
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const loader = yield* ContentLoader
           return {
             good: yield* loader.validate(["data/heroscript.base"]),
@@ -155,7 +195,11 @@ describe("ContentLoader over an in-memory file map", () => {
       )
     )
     expect(good.diagnostics.filter((d) => d.severity === "error")).toEqual([])
-    expect(bad.diagnostics.map((d) => [d.code, d.file, d.line])).toContainEqual(["duplicate_key", "broken/cards.json", 1])
+    expect(bad.diagnostics.map((d) => [d.code, d.file, d.line])).toContainEqual([
+      "duplicate_key",
+      "broken/cards.json",
+      1
+    ])
     expect([...runtime.transformations.keys()]).toContain("core.ember.affinity")
   })
 })

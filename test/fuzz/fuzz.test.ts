@@ -4,7 +4,6 @@
  * `npx cardfx fuzz --runs 100000 --seed N` (exit 1 and a minimal case when a
  * property fails).
  */
-import { runCli } from "../support/cli.js"
 import { NodeFileSystem } from "@effect/platform-node"
 import { Effect, Either, FastCheck as fc } from "effect"
 import { readFileSync } from "node:fs"
@@ -16,6 +15,7 @@ import { validateDeck } from "../../src/hallyu/Validate.js"
 import { parseJson } from "../../src/kernel/Json.js"
 import { isTypedDiagnostic, renderFuzzReport, runFuzz, UntypedRejection } from "../../src/testing/fuzz.js"
 import { validCompositionContent } from "../../src/testing/valid.js"
+import { runCli } from "../support/cli.js"
 
 /** The CI seed and budget. */
 const SEED = 20261129
@@ -59,8 +59,9 @@ describe("fuzz (fixed seed, small budget)", () => {
 
   it("a failing property shrinks to a minimal reproduction (fast-check shrinking over the valid generator)", () => {
     const details = fc.check(
-      fc.property(validCompositionContent, (c) =>
-        c.card.components.every((x) => x.effect.type === "APPLY_STATUS" || x.effect.amount < 15)
+      fc.property(
+        validCompositionContent,
+        (c) => c.card.components.every((x) => x.effect.type === "APPLY_STATUS" || x.effect.amount < 15)
       ),
       { seed: SEED, numRuns: 500 }
     )
@@ -70,10 +71,15 @@ describe("fuzz (fixed seed, small budget)", () => {
     // Shrunk: at most two childless roots, the failing amount exactly at the boundary.
     expect(roots.length).toBeLessThanOrEqual(2)
     expect(roots.every((r) => r.children === undefined)).toBe(true)
-    expect(roots.map((r) => (r.effect.type === "APPLY_STATUS" ? 0 : r.effect.amount)).filter((a) => a >= 15)).toEqual([15])
+    expect(roots.map((r) => (r.effect.type === "APPLY_STATUS" ? 0 : r.effect.amount)).filter((a) => a >= 15)).toEqual([
+      15
+    ])
     // The printed seed + path replay exactly the minimal case.
     const replayed = fc.check(
-      fc.property(validCompositionContent, (c) => c.card.components.every((x) => x.effect.type === "APPLY_STATUS" || x.effect.amount < 15)),
+      fc.property(
+        validCompositionContent,
+        (c) => c.card.components.every((x) => x.effect.type === "APPLY_STATUS" || x.effect.amount < 15)
+      ),
       { seed: SEED, path: details.counterexamplePath ?? "" }
     )
     expect(JSON.stringify(replayed.counterexample)).toBe(JSON.stringify(details.counterexample))
@@ -97,7 +103,13 @@ describe("cardfx fuzz", () => {
     const report = JSON.parse(r.out) as { ok: boolean; seed: number; runs: number; properties: Array<{ name: string }> }
     expect(report.ok).toBe(true)
     expect(report.seed).toBe(3)
-    expect(report.properties.map((p) => p.name)).toEqual(["composition.valid", "composition.catalog", "composition.shapes", "hallyu.valid", "hallyu.shapes"])
+    expect(report.properties.map((p) => p.name)).toEqual([
+      "composition.valid",
+      "composition.catalog",
+      "composition.shapes",
+      "hallyu.valid",
+      "hallyu.shapes"
+    ])
   })
 
   it("human output names every property; a bad budget is a usage error (exit 2)", async () => {
@@ -110,6 +122,9 @@ describe("cardfx fuzz", () => {
   it("--only selects properties by prefix", async () => {
     const r = await cli("--runs", "3", "--only", "hallyu", "--format", "json")
     expect(r.code).toBe(0)
-    expect((JSON.parse(r.out) as { properties: Array<{ name: string }> }).properties.map((p) => p.name)).toEqual(["hallyu.valid", "hallyu.shapes"])
+    expect((JSON.parse(r.out) as { properties: Array<{ name: string }> }).properties.map((p) => p.name)).toEqual([
+      "hallyu.valid",
+      "hallyu.shapes"
+    ])
   })
 })

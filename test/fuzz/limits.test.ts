@@ -10,7 +10,11 @@ import { Limits } from "../../src/kernel/Limits.js"
 import { limitCoverage, runWalkerCase, walkers } from "../../src/testing/limits.js"
 
 const runs = (name: string): number =>
-  name === "input bytes" ? 2 : name === "expansions per card" || name === "generated-node budget" || name === "sequence node budget" ? 4 : 10
+  name === "input bytes"
+    ? 2
+    : name === "expansions per card" || name === "generated-node budget" || name === "sequence node budget"
+    ? 4
+    : 10
 
 describe("limit walkers cover every documented limit", () => {
   it("every Limits entry is walked by at least one walker", () => {

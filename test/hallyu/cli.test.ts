@@ -1,19 +1,24 @@
 /** `cardfx hhx explain`, `cardfx simulate`, `cardfx replay`: output, formats and exit codes. */
-import { runCli } from "../support/cli.js"
-import { describe, expect, it } from "vitest"
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { tempDir } from "../support/tmp.js"
+import { describe, expect, it } from "vitest"
 import { hhxCommand, replayCommand, simulateCommand } from "../../src/cli/hhx.js"
+import { runCli } from "../support/cli.js"
+import { tempDir } from "../support/tmp.js"
 
-const cli = (cmd: typeof hhxCommand | typeof simulateCommand | typeof replayCommand, ...args: Array<string>) => runCli(cmd, ...args)
+const cli = (cmd: typeof hhxCommand | typeof simulateCommand | typeof replayCommand, ...args: Array<string>) =>
+  runCli(cmd, ...args)
 
 describe("cardfx hhx explain", () => {
   it("prints the records as generated text beside the printed rules_text", async () => {
     const r = await cli(hhxCommand, "explain", "HHX-PROTO-017")
     expect(r.code).toBe(0)
-    expect(r.out).toContain("rules_text: Deal 4 damage to your opponent. If any of it is prevented, your opponent loses 2 Composure instead.")
-    expect(r.out).toContain("generated: When cast (windows: main): deal 4 damage to your opponent; if any of it is prevented, your opponent loses 2 Composure instead.")
+    expect(r.out).toContain(
+      "rules_text: Deal 4 damage to your opponent. If any of it is prevented, your opponent loses 2 Composure instead."
+    )
+    expect(r.out).toContain(
+      "generated: When cast (windows: main): deal 4 damage to your opponent; if any of it is prevented, your opponent loses 2 Composure instead."
+    )
   })
   it("an unknown card code is unknown_card (exit 1, as for inspect); a broken deck is exit 1 with located diagnostics", async () => {
     const unknown = await cli(hhxCommand, "explain", "HHX-PROTO-099")
@@ -21,7 +26,10 @@ describe("cardfx hhx explain", () => {
     expect(unknown.err).toMatch(/unknown_card no card with code or ID HHX-PROTO-099/)
     const dir = tempDir("hhx-")
     const bad = join(dir, "deck.json")
-    writeFileSync(bad, readFileSync("data/hallyu-hex/starter-deck.v0.json", "utf8").replace('"draw-failed",', '"draw-fail",'))
+    writeFileSync(
+      bad,
+      readFileSync("data/hallyu-hex/starter-deck.v0.json", "utf8").replace("\"draw-failed\",", "\"draw-fail\",")
+    )
     const r = await cli(hhxCommand, "explain", "HHX-PROTO-001", "--deck", bad)
     expect(r.code).toBe(1)
     expect(r.err).toMatch(/deck\.json:\d+:\d+ unknown_event/)
@@ -34,7 +42,12 @@ describe("cardfx simulate and replay", () => {
     const logFile = join(dir, "games.json")
     const r = await cli(simulateCommand, "--games", "20", "--seed", "9", "--format", "json", "--log", logFile)
     expect(r.code).toBe(0)
-    const s = JSON.parse(r.out) as { games: number; winsBySeat: Record<string, number>; reasons: Record<string, number>; operations: Record<string, number> }
+    const s = JSON.parse(r.out) as {
+      games: number
+      winsBySeat: Record<string, number>
+      reasons: Record<string, number>
+      operations: Record<string, number>
+    }
     expect(s.games).toBe(20)
     expect(Object.values(s.winsBySeat).reduce((a, b) => a + b, 0)).toBe(20)
     expect(Object.keys(s.operations).length).toBeGreaterThan(10)
@@ -57,7 +70,9 @@ describe("cardfx simulate and replay", () => {
   it("the human summary lists wins, reasons, turns, plays per card and operations", async () => {
     const r = await cli(simulateCommand, "--games", "5", "--seed", "1")
     expect(r.code).toBe(0)
-    expect(r.out).toMatch(/^Hallyu Hex simulation: 5 games, seed 1\nwins: seat 0 \d+, seat 1 \d+, draws \d+\nterminal reasons: /)
+    expect(r.out).toMatch(
+      /^Hallyu Hex simulation: 5 games, seed 1\nwins: seat 0 \d+, seat 1 \d+, draws \d+\nterminal reasons: /
+    )
     expect(r.out).toContain("plays per card:")
     expect(r.out).toContain("operations executed:")
     expect(r.err).toBe("") // no progress bar when stderr is not a terminal

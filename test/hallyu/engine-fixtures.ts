@@ -53,7 +53,9 @@ export const craftFor = (engine: Engine, spec: CraftSpec): GameState => {
         const inst = `p${n}-${letter}${k + 1}`
         cardOf[inst] = indexOfCode(engine, code)
         const def = engine.deck.cards[cardOf[inst] as number]
-        if (letter === "s" && def?.type === "star" && (def.starting_scandal ?? 0) > 0) counters[inst] = { scandal: def.starting_scandal ?? 0 }
+        if (letter === "s" && def?.type === "star" && (def.starting_scandal ?? 0) > 0) {
+          counters[inst] = { scandal: def.starting_scandal ?? 0 }
+        }
         return inst
       })
     return {

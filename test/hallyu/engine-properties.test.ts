@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest"
 import { Either } from "effect"
+import { describe, expect, it } from "vitest"
 import { fingerprint, playRandom, replay, simulate } from "../../src/hallyu/engine/Simulate.js"
 import type { GameAction, GameState } from "../../src/hallyu/engine/State.js"
 import { engine, play } from "./engine-fixtures.js"
@@ -22,9 +22,13 @@ const check = (s: GameState, problems: Array<string>): void => {
     if (pl.fandom < 0 || pl.fandom > params.fandom_cap) problems.push(`fandom ${pl.fandom}`)
     if (pl.trend < 0 || pl.trend > params.trend_cap) problems.push(`trend ${pl.trend}`)
   }
-  if (count !== Object.keys(s.cardOf).length) problems.push(`${count} cards in zones, ${Object.keys(s.cardOf).length} in the game`)
+  if (count !== Object.keys(s.cardOf).length) {
+    problems.push(`${count} cards in zones, ${Object.keys(s.cardOf).length} in the game`)
+  }
   for (const [inst, cs] of Object.entries(s.counters)) {
-    if (!s.players[inst.charCodeAt(1) === 48 ? 0 : 1].stage.includes(inst)) problems.push(`counters on ${inst}, which is not on the stage`)
+    if (!s.players[inst.charCodeAt(1) === 48 ? 0 : 1].stage.includes(inst)) {
+      problems.push(`counters on ${inst}, which is not on the stage`)
+    }
     for (const [k, n] of Object.entries(cs)) if (!(n > 0)) problems.push(`counter ${k}=${n} on ${inst}`)
   }
   if (s.turn > params.turn_limit) problems.push(`turn ${s.turn}`)
@@ -35,7 +39,9 @@ const check = (s: GameState, problems: Array<string>): void => {
   // At the main window nothing may be left dangling: no resolution, damage, pending card or queued trigger.
   if (s.decision?.d === "main") {
     if (s.work.length > 0 || s.queue.length > 0 || s.damage.length > 0) problems.push("work left at the main window")
-    if (s.players[0].pending.length + s.players[1].pending.length > 0) problems.push("a card left pending at the main window")
+    if (s.players[0].pending.length + s.players[1].pending.length > 0) {
+      problems.push("a card left pending at the main window")
+    }
     if (Object.keys(s.castTargets).length > 0) problems.push("targets of no pending card")
   }
 }
@@ -127,7 +133,9 @@ describe("determinism, replay, save and resume", () => {
       const r = playRandom(engine, {
         seed: `choice/${g}`,
         onStep: (s) => {
-          if (found === undefined && s.decision !== null && s.decision.d !== "main" && s.decision.d !== "window") found = s
+          if (found === undefined && s.decision !== null && s.decision.d !== "main" && s.decision.d !== "window") {
+            found = s
+          }
         }
       })
       expect(Either.isRight(r)).toBe(true)
@@ -150,14 +158,32 @@ describe("coverage of random play", () => {
     // Every operation is listed; all but modify-cost (static only in the starter deck) are executed.
     expect(Object.keys(sum.right.operations).filter((op) => (sum.right.operations[op] ?? 0) > 0)).toEqual(
       [
-        "add-counter", "change-tone", "choose-one", "counter-card", "deal-damage", "draw", "gain-resource", "look-at-top",
-        "lose-resource", "move-counter", "move-top-to-bottom", "prevent-damage", "redirect-target", "remove-counter", "return-card"
+        "add-counter",
+        "change-tone",
+        "choose-one",
+        "counter-card",
+        "deal-damage",
+        "draw",
+        "gain-resource",
+        "look-at-top",
+        "lose-resource",
+        "move-counter",
+        "move-top-to-bottom",
+        "prevent-damage",
+        "redirect-target",
+        "remove-counter",
+        "return-card"
       ].sort()
     )
     expect(sum.right.operations["modify-cost"]).toBe(0)
     expect(Object.keys(sum.right.plays)).toHaveLength(24)
     const decisions = new Set<string>()
-    for (let g = 0; g < 150; g++) playRandom(engine, { seed: `coverage/${g}`, onStep: (s) => s.decision !== null && decisions.add(s.decision.d) })
+    for (let g = 0; g < 150; g++) {
+      playRandom(engine, {
+        seed: `coverage/${g}`,
+        onStep: (s) => s.decision !== null && decisions.add(s.decision.d)
+      })
+    }
     expect([...decisions].sort()).toEqual(["choose", "main", "optional", "pay", "redirect", "window"])
   })
 })

@@ -24,7 +24,11 @@ describe("replay of a truncated log", () => {
 
   it("actions that end before the game does are replay_incomplete", () => {
     const cut = game.log.actions.length - 3
-    const log = { ...game.log, actions: game.log.actions.slice(0, cut), fingerprints: game.log.fingerprints.slice(0, cut + 1) }
+    const log = {
+      ...game.log,
+      actions: game.log.actions.slice(0, cut),
+      fingerprints: game.log.fingerprints.slice(0, cut + 1)
+    }
     const r = replay(engine, log)
     expect(Either.isLeft(r) && [r.left.code, r.left.details?.["steps"]]).toEqual(["replay_incomplete", cut])
     expect(Either.isLeft(replay(engine, { ...log, actions: [], fingerprints: [] }))).toBe(true)
@@ -32,7 +36,12 @@ describe("replay of a truncated log", () => {
 
   it("a log that says it is partial replays up to its last action", () => {
     const cut = 5
-    const log = { ...game.log, actions: game.log.actions.slice(0, cut), fingerprints: game.log.fingerprints.slice(0, cut + 1), partial: true }
+    const log = {
+      ...game.log,
+      actions: game.log.actions.slice(0, cut),
+      fingerprints: game.log.fingerprints.slice(0, cut + 1),
+      partial: true
+    }
     const r = replay(engine, log)
     expect(Either.isRight(r) && r.right.ply).toBe(cut)
     expect(Either.isLeft(replay(engine, { ...log, partial: false }))).toBe(true)
@@ -50,7 +59,11 @@ describe("replay of a truncated log", () => {
     const dir = mkdtempSync(join(tmpdir(), "hhx-replay-"))
     try {
       const file = join(dir, "log.json")
-      const cut = { ...game.log, actions: game.log.actions.slice(0, 10), fingerprints: game.log.fingerprints.slice(0, 11) }
+      const cut = {
+        ...game.log,
+        actions: game.log.actions.slice(0, 10),
+        fingerprints: game.log.fingerprints.slice(0, 11)
+      }
       writeFileSync(file, JSON.stringify(cut))
       const bad = await runCli(replayCommand, file, "--format", "json")
       expect(bad.code).toBe(1)

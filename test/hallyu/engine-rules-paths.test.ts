@@ -3,8 +3,8 @@
  * (issue 12, points 8–10): an immutable validated deck, the zero floor after
  * each cost change, and scenarios built for the purpose.
  */
-import { readFileSync } from "node:fs"
 import { Either } from "effect"
+import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { currentCost, type Engine, makeEngine } from "../../src/hallyu/engine/Engine.js"
 import { playRandom, simulate } from "../../src/hallyu/engine/Simulate.js"
@@ -99,7 +99,14 @@ describe("the zero floor after each cost change (issue 12.10, RULES.md §8.5)", 
  * at the top of the opponent's deck; Diss Track's `on_prevented` has `replace: false`.
  */
 const rulePathsText = readFileSync("test/hallyu/fixtures/rule-paths.deck.json", "utf8")
-const rulePaths = (edit?: (deck: Record<string, unknown> & { rules: { parameters: Record<string, number> }; decks: Array<{ cards: Array<{ card: string; count: number }> }> }) => void) => {
+const rulePaths = (
+  edit?: (
+    deck: Record<string, unknown> & {
+      rules: { parameters: Record<string, number> }
+      decks: Array<{ cards: Array<{ card: string; count: number }> }>
+    }
+  ) => void
+) => {
   const json = JSON.parse(rulePathsText) as Parameters<NonNullable<typeof edit>>[0]
   edit?.(json)
   const v = validateDeck(parse(JSON.stringify(json), "rule-paths.deck.json"))
@@ -154,7 +161,9 @@ describe("terminal reasons through whole games (RULES.md §3)", () => {
     for (const param of ["trend_cap", "starting_composure"]) {
       const json = JSON.parse(rulePathsText) as { rules: { parameters: Record<string, number> } }
       json.rules.parameters[param] = 0
-      expect(validateDeck(parse(JSON.stringify(json))).diagnostics.map((d) => d.code), param).toEqual(["invalid_amount"])
+      expect(validateDeck(parse(JSON.stringify(json))).diagnostics.map((d) => d.code), param).toEqual([
+        "invalid_amount"
+      ])
     }
   })
 
@@ -168,7 +177,11 @@ describe("terminal reasons through whole games (RULES.md §3)", () => {
       if (Either.isLeft(r)) return expect.fail(r.left.message)
       const s = r.right.final
       const [a, b] = [q(s, 0), q(s, 1)]
-      const winner = a.trend !== b.trend ? (a.trend > b.trend ? 0 : 1) : a.composure !== b.composure ? (a.composure > b.composure ? 0 : 1) : null
+      const winner = a.trend !== b.trend
+        ? (a.trend > b.trend ? 0 : 1)
+        : a.composure !== b.composure
+        ? (a.composure > b.composure ? 0 : 1)
+        : null
       expect(s.turn).toBe(4)
       expect(s.result).toEqual({ winner, reason: "turn-limit" })
     }
@@ -178,13 +191,17 @@ describe("terminal reasons through whole games (RULES.md §3)", () => {
     // Six cards a deck: five go to the opening hand, so the second draw of a player already fails.
     const e = rulePaths((d) => {
       d.rules.parameters["starting_composure"] = 6
-      for (const list of d.decks) list.cards = [{ card: "hhx.proto.card.001", count: 3 }, { card: "hhx.proto.card.022", count: 3 }]
+      for (const list of d.decks) {
+        list.cards = [{ card: "hhx.proto.card.001", count: 3 }, { card: "hhx.proto.card.022", count: 3 }]
+      }
     })
     let failed = 0
     let prev: GameState | null = null
     const loss = e.compiled.params.empty_deck_composure_loss
-    const failedAt = (s: GameState, seat: 0 | 1) => s.events[(e.compiled.eventIndex.get("draw-failed") ?? 0) * 2 + seat] ?? 0
-    const dealtAt = (s: GameState, seat: 0 | 1) => s.events[(e.compiled.eventIndex.get("damage-dealt") ?? 0) * 2 + seat] ?? 0
+    const failedAt = (s: GameState, seat: 0 | 1) =>
+      s.events[(e.compiled.eventIndex.get("draw-failed") ?? 0) * 2 + seat] ?? 0
+    const dealtAt = (s: GameState, seat: 0 | 1) =>
+      s.events[(e.compiled.eventIndex.get("damage-dealt") ?? 0) * 2 + seat] ?? 0
     const s = firstGame(e, "composure", (cur) => {
       if (prev !== null && cur.turn === prev.turn) {
         for (const seat of [0, 1] as const) {
@@ -208,7 +225,13 @@ describe("temporary cost changes and until-your-next-turn (RULES.md §8.5, §11)
     const s0 = craftFor(rp, { p0: { stage: ["001"], hand: ["022"] }, p1: { hand: ["015"] } })
     expect(cost(rp, s0, "p1-h1")).toBe(2)
     const s1 = playOn(rp, s0, "cast:p0-h1")
-    expect(s1.costChanges).toEqual([{ ctrl: 0, group: { controller: "opponent", zone: "hand" }, inst: null, amount: 1, until: "until-your-next-turn" }])
+    expect(s1.costChanges).toEqual([{
+      ctrl: 0,
+      group: { controller: "opponent", zone: "hand" },
+      inst: null,
+      amount: 1,
+      until: "until-your-next-turn"
+    }])
     expect(cost(rp, s1, "p1-h1")).toBe(3)
     const s2 = playOn(rp, s1, "end-turn") // seat 1's turn: still in force
     expect(s2.active).toBe(1)
@@ -233,7 +256,13 @@ describe("temporary cost changes and until-your-next-turn (RULES.md §8.5, §11)
   it("change-tone until-your-next-turn (Concept Reveal): the Star stays bright through the opponent's turn", () => {
     const s0 = craftFor(rp, { p0: { stage: ["005"], hand: ["020"] } })
     const s1 = playOn(rp, s0, "cast:p0-h1:0/t1=p0-s1")
-    expect(s1.toneChanges).toEqual([{ inst: "p0-s1", from: "dark", to: "bright", ctrl: 0, until: "until-your-next-turn" }])
+    expect(s1.toneChanges).toEqual([{
+      inst: "p0-s1",
+      from: "dark",
+      to: "bright",
+      ctrl: 0,
+      until: "until-your-next-turn"
+    }])
     const s2 = playOn(rp, s1, "end-turn")
     expect(s2.toneChanges).toHaveLength(1)
     const s3 = playOn(rp, s2, "end-turn")
@@ -272,7 +301,13 @@ describe("simulate reports what a run covered", () => {
     const starter = games(engine, 30, "cover")
     expect(Object.keys(starter.operations)).toEqual(Object.keys(OPERATIONS).sort())
     expect(starter.operations["modify-cost"]).toBe(0)
-    expect(Object.keys(starter.reasons).sort()).toEqual(["composure", "simultaneous", "trend-cap", "turn-limit", "unfinished"])
+    expect(Object.keys(starter.reasons).sort()).toEqual([
+      "composure",
+      "simultaneous",
+      "trend-cap",
+      "turn-limit",
+      "unfinished"
+    ])
   })
   it("on the rule-paths deck every operation runs", () => {
     const sum = games(rp, 150, "cover")

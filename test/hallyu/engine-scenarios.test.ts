@@ -1,10 +1,10 @@
-import { describe, expect, it } from "vitest"
 import { Either } from "effect"
+import { describe, expect, it } from "vitest"
 import { currentCost, makeEngine } from "../../src/hallyu/engine/Engine.js"
-import { observe } from "../../src/hallyu/engine/View.js"
 import type { GameState } from "../../src/hallyu/engine/State.js"
-import { craft, engine, eventCount, ids, play, scandal } from "./engine-fixtures.js"
+import { observe } from "../../src/hallyu/engine/View.js"
 import type { StarterDeck } from "../../src/hallyu/Schema.js"
+import { craft, engine, eventCount, ids, play, scandal } from "./engine-fixtures.js"
 import { mutated, realDeck } from "./fixtures.js"
 
 const p = (s: GameState, seat: 0 | 1) => s.players[seat]
@@ -72,7 +72,12 @@ describe("triggered effects and limits", () => {
   })
 
   it("Fan Cafe gains Fandom for bright casts at most twice a turn", () => {
-    const s = play(craft({ p0: { stage: ["010"], hand: ["022", "022", "022"], fandom: 6 } }), "cast:p0-h1", "cast:p0-h2", "cast:p0-h3")
+    const s = play(
+      craft({ p0: { stage: ["010"], hand: ["022", "022", "022"], fandom: 6 } }),
+      "cast:p0-h1",
+      "cast:p0-h2",
+      "cast:p0-h3"
+    )
     // 6 - 2 + 1 + 2 (Fan Chant) - 2 + 1 + 2 - 2 + 0 + 2, capped at 10
     expect(p(s, 0).fandom).toBe(8)
     expect(s.uses["p0-s1/0"]).toBe(2)
@@ -84,7 +89,11 @@ describe("damage: replacement, source-matched prevention, on_prevented with repl
     let s = play(craft({ p0: { stage: ["005"] }, p1: { stage: ["004"] } }), "activate:p0-s1:E2")
     expect(p(s, 1).composure).toBe(19)
     expect(eventCount(s, "damage-prevented", 1)).toBe(1)
-    s = play(craft({ p0: { stage: ["005"], hand: ["017"] }, p1: { stage: ["004"] } }), "activate:p0-s1:E2", "cast:p0-h1")
+    s = play(
+      craft({ p0: { stage: ["005"], hand: ["017"] }, p1: { stage: ["004"] } }),
+      "activate:p0-s1:E2",
+      "cast:p0-h1"
+    )
     // Diss Track's 4 damage after Haeun's limit was used: dealt in full.
     expect(p(s, 1).composure).toBe(19 - 4)
   })
@@ -165,7 +174,10 @@ describe("counter-card unless optional payment (Press Blackout)", () => {
 
 describe("redirect-target (Scandal Spin Doctor)", () => {
   it("changes the pending card's target to another legal target", () => {
-    let s = play(craft({ p0: { hand: ["015"] }, p1: { stage: ["001", "007", "002"], hand: ["024"] } }), "cast:p0-h1:0/t1=p1-s1")
+    let s = play(
+      craft({ p0: { hand: ["015"] }, p1: { stage: ["001", "007", "002"], hand: ["024"] } }),
+      "cast:p0-h1:0/t1=p1-s1"
+    )
     expect(p(s, 0).fandom).toBe(8) // targets chosen, then the cost paid
     s = play(s, "cast:p1-h1")
     expect(ids(s)).toEqual(["redirect:0/t1=p1-s2", "redirect:0/t1=p1-s3"])
@@ -250,7 +262,13 @@ describe("cost changes and the zero floor", () => {
     const s = craft({ p0: { stage: ["006"], hand: ["020"] } })
     const cheaper: GameState = {
       ...s,
-      costChanges: [{ ctrl: 0, group: { controller: "self", zone: "hand" }, inst: null, amount: -5, until: "end-of-turn" }]
+      costChanges: [{
+        ctrl: 0,
+        group: { controller: "self", zone: "hand" },
+        inst: null,
+        amount: -5,
+        until: "end-of-turn"
+      }]
     }
     expect(currentCost(engine.compiled, cheaper, "p0-h1")).toBe(0)
   })
@@ -264,7 +282,10 @@ describe("cost changes and the zero floor", () => {
 
 describe("move-counter and the scandal break (Blame Shift)", () => {
   it("moves up to two Scandal counters; a Star reaching 3 is archived", () => {
-    const s = play(craft({ p0: { stage: ["005"], hand: ["016"] }, p1: { stage: ["002"] } }), "cast:p0-h1:0/t1=p0-s1,0/t2=p1-s1")
+    const s = play(
+      craft({ p0: { stage: ["005"], hand: ["016"] }, p1: { stage: ["002"] } }),
+      "cast:p0-h1:0/t1=p0-s1,0/t2=p1-s1"
+    )
     expect(scandal(s, "p0-s1")).toBe(0)
     expect(p(s, 1).stage).toEqual([])
     expect(p(s, 1).archive).toEqual(["p1-s1"])
@@ -329,8 +350,14 @@ describe("terminal checks", () => {
   })
   it("the turn limit ends the game: more Trend wins, then more Composure, else a draw", () => {
     const limit = engine.compiled.params.turn_limit
-    expect(play(craft({ turn: limit, p1: { trend: 3 } }), "end-turn").result).toEqual({ winner: 1, reason: "turn-limit" })
-    expect(play(craft({ turn: limit, p0: { composure: 19 } }), "end-turn").result).toEqual({ winner: 1, reason: "turn-limit" })
+    expect(play(craft({ turn: limit, p1: { trend: 3 } }), "end-turn").result).toEqual({
+      winner: 1,
+      reason: "turn-limit"
+    })
+    expect(play(craft({ turn: limit, p0: { composure: 19 } }), "end-turn").result).toEqual({
+      winner: 1,
+      reason: "turn-limit"
+    })
     expect(play(craft({ turn: limit }), "end-turn").result).toEqual({ winner: null, reason: "turn-limit" })
   })
 })
@@ -342,7 +369,17 @@ describe("explain and typed refusals", () => {
     expect(engine.explain(s, "cast:p0-h2")).toMatchObject({ legal: false, reason: "not-enough-fandom" })
     expect(engine.explain(s, "cast:p0-d1")).toMatchObject({ legal: false, reason: "not-in-hand" })
     expect(engine.explain(s, "pass")).toMatchObject({ legal: false, reason: "wrong-window" })
-    expect(engine.explain(s, { id: "end-turn", player: 1, kind: "end-turn", inst: null, effect: null, targets: null, choice: null })).toMatchObject({
+    expect(
+      engine.explain(s, {
+        id: "end-turn",
+        player: 1,
+        kind: "end-turn",
+        inst: null,
+        effect: null,
+        targets: null,
+        choice: null
+      })
+    ).toMatchObject({
       legal: false,
       reason: "not-your-decision"
     })
@@ -382,7 +419,14 @@ describe("the resolution budget", () => {
     const s: GameState = {
       ...g.right,
       active: 0,
-      players: [{ ...g.right.players[0], hand: [room], deck: g.right.players[0].deck.filter((x) => x !== room).concat(g.right.players[0].hand.filter((x) => x !== room)), fandom: 10 }, g.right.players[1]],
+      players: [{
+        ...g.right.players[0],
+        hand: [room],
+        deck: g.right.players[0].deck.filter((x) => x !== room).concat(
+          g.right.players[0].hand.filter((x) => x !== room)
+        ),
+        fandom: 10
+      }, g.right.players[1]],
       work: [],
       queue: [],
       decision: { d: "main", player: 0 }

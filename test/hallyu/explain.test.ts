@@ -29,13 +29,19 @@ const problems = (text: string): Array<string> => {
   if (/\beach [^,;:]*?\b(cost|become|have)\b/.test(text)) out.push("a plural verb after `each`")
   // One of a thing is singular, more than one plural.
   if (/\b1 (?:[A-Za-z]+ )?(cards|counters|times|Stars|Moments|Venues)\b/.test(text)) out.push("1 with a plural noun")
-  if (/\b(?:[2-9]|\d\d+) (?:[A-Za-z]+ )?(card|counter|time|Star|Moment|Venue)\b(?!s)/.test(text)) out.push("a plural number with a singular noun")
+  if (/\b(?:[2-9]|\d\d+) (?:[A-Za-z]+ )?(card|counter|time|Star|Moment|Venue)\b(?!s)/.test(text)) {
+    out.push("a plural number with a singular noun")
+  }
   // Resource and counter names are proper nouns, as printed; a mass noun takes no plural.
   if (/\b(composure|fandom|trend)\b/.test(text)) out.push("a lower-case resource name")
   if (/\b(Composures|Fandoms|Trends)\b/.test(text)) out.push("a plural resource")
   if (/\b(a|an) \d/.test(text)) out.push("an article before a number")
-  if (/\ba [aeiouAEIOU]/.test(text)) out.push('"a" before a vowel')
-  if (/-(cast|end|start|dealt|pending|turn|active)\b(?! window)/.test(text.replace(/damage-pending-to-controller|card-pending-to-opponent/g, ""))) {
+  if (/\ba [aeiouAEIOU]/.test(text)) out.push("\"a\" before a vowel")
+  if (
+    /-(cast|end|start|dealt|pending|turn|active)\b(?! window)/.test(
+      text.replace(/damage-pending-to-controller|card-pending-to-opponent/g, "")
+    )
+  ) {
     out.push("a vocabulary word left hyphenated")
   }
   return out
@@ -52,12 +58,12 @@ describe("hhx explain renders grammatical English", () => {
   })
 
   it("the checker itself finds each kind of mistake", () => {
-    expect(problems("your opponent lose 2 Composure")).toContain('"your opponent lose"')
-    expect(problems("you loses 1 Composure")).toContain('"you loses"')
+    expect(problems("your opponent lose 2 Composure")).toContain("\"your opponent lose\"")
+    expect(problems("you loses 1 Composure")).toContain("\"you loses\"")
     expect(problems("your opponent loses 1 Composures")).toContain("a plural resource")
     expect(problems("draw 1 cards")).toContain("1 with a plural noun")
     expect(problems("draw 2 card")).toContain("a plural number with a singular noun")
-    expect(problems("the the card")).toContain('doubled word "the the"')
+    expect(problems("the the card")).toContain("doubled word \"the the\"")
     expect(problems("gain 1 trend")).toContain("a lower-case resource name")
     expect(problems("each dreamy Moment in your hand cost 1 less")).toContain("a plural verb after `each`")
     expect(problems("draw 1 card(s)")).toContain("a (s) plural")
@@ -83,7 +89,13 @@ describe("hhx explain renders grammatical English", () => {
     expect(all.find((e) => e.id === id)?.text).toContain(phrase)
   })
 
-  const effect: EffectRecord = { id: "X-E1", kind: "response", text: "", window: "card-pending-to-opponent", actions: [] }
+  const effect: EffectRecord = {
+    id: "X-E1",
+    kind: "response",
+    text: "",
+    window: "card-pending-to-opponent",
+    actions: []
+  }
   const players: ReadonlyArray<PlayerSelector> = ["self", "opponent", "each", "pending-controller"]
   const byPlayer = (p: PlayerSelector): ReadonlyArray<Action> => [
     { op: "draw", player: p, amount: 1 },
@@ -94,22 +106,71 @@ describe("hhx explain renders grammatical English", () => {
     { op: "prevent-damage", player: p, amount: "all" },
     { op: "move-top-to-bottom", player: p },
     { op: "look-at-top", players: [p], amount: 1, deck: p },
-    { op: "choose-one", player: p, options: [{ label: "a", actions: [{ op: "draw", player: p, amount: 1 }] }, { label: "b", actions: [{ op: "gain-resource", player: "self", resource: "trend", amount: 1 }] }] },
-    { op: "counter-card", card: "pending-card", unless: { optional_payment: { player: p, actions: [{ op: "lose-resource", player: p, resource: "fandom", amount: 1 }] } } },
-    { op: "gain-resource", player: p, resource: "trend", amount: { count: "cards-cast", player: p, period: "this-turn" } },
-    { op: "draw", player: "self", amount: 1, condition: { fact: "resource@1", player: p, resource: "fandom", compare: "gte", value: 2 } },
-    { op: "draw", player: "self", amount: 1, condition: { fact: "controls@1", player: p, filter: { type: "star" }, at_least: 2 } }
+    {
+      op: "choose-one",
+      player: p,
+      options: [{ label: "a", actions: [{ op: "draw", player: p, amount: 1 }] }, {
+        label: "b",
+        actions: [{ op: "gain-resource", player: "self", resource: "trend", amount: 1 }]
+      }]
+    },
+    {
+      op: "counter-card",
+      card: "pending-card",
+      unless: {
+        optional_payment: { player: p, actions: [{ op: "lose-resource", player: p, resource: "fandom", amount: 1 }] }
+      }
+    },
+    {
+      op: "gain-resource",
+      player: p,
+      resource: "trend",
+      amount: { count: "cards-cast", player: p, period: "this-turn" }
+    },
+    {
+      op: "draw",
+      player: "self",
+      amount: 1,
+      condition: { fact: "resource@1", player: p, resource: "fandom", compare: "gte", value: 2 }
+    },
+    {
+      op: "draw",
+      player: "self",
+      amount: 1,
+      condition: { fact: "controls@1", player: p, filter: { type: "star" }, at_least: 2 }
+    }
   ]
   it.each(players)("every operation with %s as its player agrees in number", (p) => {
-    const found = byPlayer(p).flatMap((a) => problems(explainAction(a, effect)).map((x) => `${x} in «${explainAction(a, effect)}»`))
+    const found = byPlayer(p).flatMap((a) =>
+      problems(explainAction(a, effect)).map((x) => `${x} in «${explainAction(a, effect)}»`)
+    )
     expect(found).toEqual([])
   })
 
   it("every effect kind has a grammatical head", () => {
     const kinds: ReadonlyArray<EffectRecord> = [
-      { ...effect, kind: "triggered", window: undefined, trigger: { event: "turn-start", player: "opponent" }, actions: [{ op: "draw", player: "self", amount: 1 }] },
-      { ...effect, kind: "triggered", window: undefined, trigger: { event: "damage-dealt", player: "any" }, limit: { count: 3, per: "turn" }, actions: [{ op: "draw", player: "self", amount: 1 }] },
-      { ...effect, kind: "replacement", window: undefined, trigger: { event: "damage-pending", player: "self" }, actions: [{ op: "prevent-damage", player: "self", amount: 1 }] }
+      {
+        ...effect,
+        kind: "triggered",
+        window: undefined,
+        trigger: { event: "turn-start", player: "opponent" },
+        actions: [{ op: "draw", player: "self", amount: 1 }]
+      },
+      {
+        ...effect,
+        kind: "triggered",
+        window: undefined,
+        trigger: { event: "damage-dealt", player: "any" },
+        limit: { count: 3, per: "turn" },
+        actions: [{ op: "draw", player: "self", amount: 1 }]
+      },
+      {
+        ...effect,
+        kind: "replacement",
+        window: undefined,
+        trigger: { event: "damage-pending", player: "self" },
+        actions: [{ op: "prevent-damage", player: "self", amount: 1 }]
+      }
     ].map(({ window: _w, ...e }) => e as EffectRecord)
     const found = kinds.flatMap((e) => problems(explainEffect(e)).map((x) => `${x} in «${explainEffect(e)}»`))
     expect(found).toEqual([])

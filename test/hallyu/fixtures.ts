@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs"
 import { Either } from "effect"
-import { type JsonDocument, parseJson } from "../../src/kernel/Json.js"
-import { type DeckValidation, validateDeck } from "../../src/hallyu/Validate.js"
+import { readFileSync } from "node:fs"
 import type { StarterDeck } from "../../src/hallyu/Schema.js"
+import { type DeckValidation, validateDeck } from "../../src/hallyu/Validate.js"
+import { type JsonDocument, parseJson } from "../../src/kernel/Json.js"
 
 export const deckPath = "data/hallyu-hex/starter-deck.v0.json"
 export const deckText = readFileSync(deckPath, "utf8")

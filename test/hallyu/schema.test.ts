@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { FastCheck as fc, Schema } from "effect"
 import AjvModule from "ajv"
+import { FastCheck as fc, Schema } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { explainCard, findCard, renderExplanation } from "../../src/hallyu/Explain.js"
 import {
   Action,
-  Card,
-  StarterDeck,
   actionArbitrary,
+  Card,
   cardArbitrary,
   deckArbitrary,
-  deckJsonSchema
+  deckJsonSchema,
+  StarterDeck
 } from "../../src/hallyu/Schema.js"
-import { explainCard, findCard, renderExplanation } from "../../src/hallyu/Explain.js"
 import { realDeck, realDoc } from "./fixtures.js"
 
 const law = <A, I>(name: string, schema: Schema.Schema<A, I, never>, arb: fc.Arbitrary<A>, numRuns: number) =>

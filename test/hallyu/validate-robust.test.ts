@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
-import { locate, parseJson } from "../../src/kernel/Json.js"
-import { isDiagnosticCode } from "../../src/kernel/DiagnosticCode.js"
-import { validateDeck } from "../../src/hallyu/Validate.js"
 import { deckArbitrary } from "../../src/hallyu/Schema.js"
+import { validateDeck } from "../../src/hallyu/Validate.js"
+import { isDiagnosticCode } from "../../src/kernel/DiagnosticCode.js"
+import { locate, parseJson } from "../../src/kernel/Json.js"
 import { deckText, setAt } from "./fixtures.js"
 
 type Json = null | boolean | number | string | Array<Json> | { [key: string]: Json }
@@ -74,14 +74,20 @@ describe("the validator is total", () => {
     const copy = JSON.parse(deckText) as Json
     setAt(copy, "/cards/0/cost", "two")
     const doc = parseJson(JSON.stringify(copy, null, 2), { file: "deck.json" })
-    expect(Either.isRight(doc) && validateDeck(doc.right).diagnostics.map((d) => [d.code, d.path])).toEqual([["schema_invalid", "/cards/0/cost"]])
+    expect(Either.isRight(doc) && validateDeck(doc.right).diagnostics.map((d) => [d.code, d.path])).toEqual([[
+      "schema_invalid",
+      "/cards/0/cost"
+    ]])
   })
 
   it("decks generated from the Schema: located diagnostics, never an exception", () => {
     // Schema-derived decks are deep: keep them small (a global fast-check setting, restored after).
     fc.configureGlobal({ ...fc.readConfigureGlobal(), baseSize: "xsmall" })
     try {
-      fc.assert(fc.property(deckArbitrary(), (deck) => checkTotal(JSON.stringify(deck, null, 1))), { numRuns: 50, seed: 11 })
+      fc.assert(fc.property(deckArbitrary(), (deck) => checkTotal(JSON.stringify(deck, null, 1))), {
+        numRuns: 50,
+        seed: 11
+      })
     } finally {
       fc.resetConfigureGlobal()
     }

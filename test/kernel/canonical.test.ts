@@ -32,15 +32,19 @@ describe("canonical JSON", () => {
     expect(canonicalJson(JSON.parse(text))).toBe(text)
   }, { fastCheck: { numRuns: 1000, seed: 7 } })
 
-  it.prop("objects with integer-like keys keep ordinal key order (JSON.stringify would put them first)", [fc.dictionary(fc.oneof(fc.nat().map(String), fc.string()), fc.integer())], ([o]) => {
+  it.prop("objects with integer-like keys keep ordinal key order (JSON.stringify would put them first)", [
+    fc.dictionary(fc.oneof(fc.nat().map(String), fc.string()), fc.integer())
+  ], ([o]) => {
     const keys = Object.keys(JSON.parse(canonicalJson(o)) as object)
-    const written = [...canonicalJson(o).matchAll(/"((?:[^"\\]|\\.)*)":/g)].map((m) => JSON.parse(`"${m[1] ?? ""}"`) as string)
+    const written = [...canonicalJson(o).matchAll(/"((?:[^"\\]|\\.)*)":/g)].map((m) =>
+      JSON.parse(`"${m[1] ?? ""}"`) as string
+    )
     expect(written).toEqual([...keys].sort(compareOrdinal))
   }, { fastCheck: { numRuns: 300, seed: 3 } })
 
   it("ignores key order and drops undefined members", () => {
-    expect(canonicalJson({ b: 1, a: [true, null, "x"], c: undefined })).toBe('{"a":[true,null,"x"],"b":1}')
-    expect(canonicalJson({ B: 1, a: 2, _: 3, "10": 4, "9": 5 })).toBe('{"10":4,"9":5,"B":1,"_":3,"a":2}')
+    expect(canonicalJson({ b: 1, a: [true, null, "x"], c: undefined })).toBe("{\"a\":[true,null,\"x\"],\"b\":1}")
+    expect(canonicalJson({ B: 1, a: 2, _: 3, "10": 4, "9": 5 })).toBe("{\"10\":4,\"9\":5,\"B\":1,\"_\":3,\"a\":2}")
     expect(hashCanonical({ x: 1, y: 2 })).toBe(hashCanonical({ y: 2, x: 1 }))
     expect(canonicalJson(-0)).toBe("0")
   })
@@ -49,18 +53,18 @@ describe("canonical JSON", () => {
   describe("RFC 8785 known answers", () => {
     it("§3.2.2: the serialization example", () => {
       const input = JSON.parse(
-        '{"numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001],' +
-          '"string": "\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/", "literals": [null, true, false]}'
+        "{\"numbers\": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001]," +
+          "\"string\": \"\\u20ac$\\u000F\\u000aA'\\u0042\\u0022\\u005c\\\\\\\"\\/\", \"literals\": [null, true, false]}"
       ) as unknown
       expect(canonicalJson(input)).toBe(
-        '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}'
+        "{\"literals\":[null,true,false],\"numbers\":[333333333.3333333,1e+30,4.5,0.002,1e-27],\"string\":\"€$\\u000f\\nA'B\\\"\\\\\\\\\\\"/\"}"
       )
     })
 
     it("§3.2.3: property sorting by UTF-16 code units", () => {
       const input = JSON.parse(
-        '{"\\u20ac": "Euro Sign", "\\r": "Carriage Return", "\\ufb33": "Hebrew Letter Dalet With Dagesh", "1": "One",' +
-          '"\\ud83d\\ude00": "Emoji: Grinning Face", "\\u0080": "Control", "\\u00f6": "Latin Small Letter O With Diaeresis"}'
+        "{\"\\u20ac\": \"Euro Sign\", \"\\r\": \"Carriage Return\", \"\\ufb33\": \"Hebrew Letter Dalet With Dagesh\", \"1\": \"One\"," +
+          "\"\\ud83d\\ude00\": \"Emoji: Grinning Face\", \"\\u0080\": \"Control\", \"\\u00f6\": \"Latin Small Letter O With Diaeresis\"}"
       ) as Record<string, string>
       const values = [...canonicalJson(input).matchAll(/:"([^"]*)"/g)].map((m) => m[1])
       expect(values).toEqual([
@@ -110,9 +114,15 @@ describe("canonical JSON", () => {
       expect(canonicalJson(fromBits(bits))).toBe(text)
       expect(canonicalJson([fromBits(bits)])).toBe(`[${text}]`)
     })
-    it.each(["7fffffffffffffff", "7ff0000000000000"])("Appendix B: %s (NaN, Infinity) has no canonical form", (bits) => {
-      expect(canonicalJsonEither(fromBits(bits))).toMatchObject({ ok: false, error: { _tag: "NotCanonical", path: "" } })
-    })
+    it.each(["7fffffffffffffff", "7ff0000000000000"])(
+      "Appendix B: %s (NaN, Infinity) has no canonical form",
+      (bits) => {
+        expect(canonicalJsonEither(fromBits(bits))).toMatchObject({
+          ok: false,
+          error: { _tag: "NotCanonical", path: "" }
+        })
+      }
+    )
   })
 
   it("canonicalJsonEither names the path of a value with no JSON form", () => {
@@ -129,11 +139,10 @@ describe("canonical JSON", () => {
   })
 
   it.effect("inside an Effect, hashing a non-finite number dies (a defect, not a typed failure)", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const exit = yield* Effect.exit(Effect.sync(() => hashCanonical({ score: Number.NaN })))
       expect(Exit.isFailure(exit) && Cause.isDie(exit.cause)).toBe(true)
-    })
-  )
+    }))
 })
 
 describe("sha256", () => {
@@ -141,7 +150,10 @@ describe("sha256", () => {
   it.each([
     ["", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"],
     ["abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"],
-    ["abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"],
+    [
+      "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+    ],
     ["a".repeat(1_000_000), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"]
   ])("sha256Hex of NIST example message %#", (message, digest) => {
     expect(sha256Hex(message)).toBe(digest)

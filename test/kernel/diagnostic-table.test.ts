@@ -1,13 +1,13 @@
+import { Either } from "effect"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Either } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
-import { codesIn } from "../support/codes.js"
-import { unobservedCodes } from "../support/codes-global.js"
 import { diagnostic } from "../../src/kernel/Diagnostic.js"
-import { DiagnosticCodeTable, diagnosticCodes } from "../../src/kernel/DiagnosticCode.js"
+import { diagnosticCodes, DiagnosticCodeTable } from "../../src/kernel/DiagnosticCode.js"
 import { diagnosticFromError, errorClassByCode, errorFromDiagnostic, isCardfxError } from "../../src/kernel/Errors.js"
+import { unobservedCodes } from "../support/codes-global.js"
+import { codesIn } from "../support/codes.js"
 
 const made: Array<string> = []
 const tmp = (): string => {
@@ -77,7 +77,7 @@ describe("the diagnostic table", () => {
     expect([...codesIn(Either.left([d]))]).toEqual(["unknown_card"])
     expect([...codesIn({ ok: false, diagnostics: [diagnostic("json_syntax", "m")] })]).toEqual(["json_syntax"])
     expect([...codesIn("InvalidId")]).toEqual(["invalid_id"])
-    expect([...codesIn('[{"code": "depth_limit", "message": "deep"}]')]).toEqual(["depth_limit"])
+    expect([...codesIn("[{\"code\": \"depth_limit\", \"message\": \"deep\"}]")]).toEqual(["depth_limit"])
     expect([...codesIn("deck.json:3:7 missing_field missing field `cost`\n")]).toEqual(["missing_field"])
     expect([...codesIn("the words unknown_card and slot_full in prose")]).toEqual([])
     expect([...codesIn({ code: "unknown_card" })]).toEqual([])

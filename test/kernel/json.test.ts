@@ -1,9 +1,9 @@
-import { describe, expect, it } from "vitest"
 import { Either } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { lineColumn, locate, makeLocator, parseJson } from "../../src/kernel/Json.js"
+import { describe, expect, it } from "vitest"
 import type { Diagnostic } from "../../src/kernel/Diagnostic.js"
+import { lineColumn, locate, makeLocator, parseJson } from "../../src/kernel/Json.js"
 
 const fail = (input: string | Uint8Array): Diagnostic => {
   const r = parseJson(input, { file: "f.json" })
@@ -21,7 +21,7 @@ const timed = <A>(f: () => A): A => {
 
 describe("hardened JSON input", () => {
   it("parses ordinary JSON like JSON.parse", () => {
-    const text = '{"a":[1,2.5,-3e2,true,false,null,"x\\n\\u00e9"],"b":{"c":{}},"d":[]}'
+    const text = "{\"a\":[1,2.5,-3e2,true,false,null,\"x\\n\\u00e9\"],\"b\":{\"c\":{}},\"d\":[]}"
     const r = parseJson(text)
     expect(Either.isRight(r) && r.right.value).toEqual(JSON.parse(text))
   })
@@ -34,7 +34,7 @@ describe("hardened JSON input", () => {
   })
 
   it("rejects duplicate keys instead of keeping the last one", () => {
-    const d = timed(() => fail('{"cards": [{"cardId": "a", "cost": 1, "cost": 2}]}'))
+    const d = timed(() => fail("{\"cards\": [{\"cardId\": \"a\", \"cost\": 1, \"cost\": 2}]}"))
     expect(d).toMatchObject({ code: "duplicate_key", path: "/cards/0/cost", line: 1, column: 39 })
   })
 
@@ -48,7 +48,11 @@ describe("hardened JSON input", () => {
   })
 
   it("rejects 2^53+1 and 1e400", () => {
-    expect(timed(() => fail('{"n": 9007199254740993}'))).toMatchObject({ code: "unsafe_number", path: "/n", column: 7 })
+    expect(timed(() => fail("{\"n\": 9007199254740993}"))).toMatchObject({
+      code: "unsafe_number",
+      path: "/n",
+      column: 7
+    })
     expect(timed(() => fail("[1, 1e400]"))).toMatchObject({ code: "unsafe_number", path: "/1", column: 5 })
     expect(timed(() => fail("[-1e400]"))).toMatchObject({ code: "unsafe_number", path: "/0" })
     expect(timed(() => fail("[1.5e300]"))).toMatchObject({ code: "unsafe_number" })
@@ -73,10 +77,10 @@ describe("hardened JSON input", () => {
   })
 
   it("reports syntax errors with line and column", () => {
-    expect(fail('{\n  "a": [1, 2,]\n}')).toMatchObject({ code: "json_syntax", path: "/a/2", line: 2, column: 14 })
-    expect(fail('{"a": "unterminated')).toMatchObject({ code: "json_syntax", path: "/a" })
+    expect(fail("{\n  \"a\": [1, 2,]\n}")).toMatchObject({ code: "json_syntax", path: "/a/2", line: 2, column: 14 })
+    expect(fail("{\"a\": \"unterminated")).toMatchObject({ code: "json_syntax", path: "/a" })
     expect(fail("{} x")).toMatchObject({ code: "json_syntax", column: 4 })
-    expect(fail('["\\x"]')).toMatchObject({ code: "json_syntax" })
+    expect(fail("[\"\\x\"]")).toMatchObject({ code: "json_syntax" })
   })
 
   it("accepts a UTF-8 BOM", () => {
@@ -85,15 +89,15 @@ describe("hardened JSON input", () => {
   })
 
   it("locates JSON pointers and falls back to the nearest ancestor", () => {
-    const text = '{\n  "cards": [\n    {"cardId": "x",\n     "cost": 3}\n  ]\n}'
+    const text = "{\n  \"cards\": [\n    {\"cardId\": \"x\",\n     \"cost\": 3}\n  ]\n}"
     expect(locate({ text }, "/cards/0/cost")).toEqual({ line: 4, column: 14 })
     expect(locate({ text }, "/cards/0/missing")).toEqual({ line: 3, column: 5 })
     expect(locate({ text }, "")).toEqual({ line: 1, column: 1 })
   })
 
   it("a locator belongs to its text: locating in several documents, interleaved, never mixes them up", () => {
-    const a = '{\n  "x": {\n    "y": 1\n  }\n}'
-    const b = '[\n\n\n  {"x": {"y": 2}}]'
+    const a = "{\n  \"x\": {\n    \"y\": 1\n  }\n}"
+    const b = "[\n\n\n  {\"x\": {\"y\": 2}}]"
     const la = makeLocator(a)
     const lb = makeLocator(b)
     expect(la.locate("/x/y")).toEqual({ line: 3, column: 10 })
@@ -114,7 +118,11 @@ describe("the kernel keeps no hidden module-level mutable state", () => {
   const files = readdirSync("src/kernel").filter((f) => f.endsWith(".ts"))
   it.each(files)("%s", (file) => {
     const text = readFileSync(join("src/kernel", file), "utf8")
-    const topLevel = text.split("\n").filter((line) => /^(export )?(let|var) /.test(line) || /^(export )?const \w+(: (Map|Set|WeakMap|WeakSet)<[^=]+)? = new (Map|Set|WeakMap|WeakSet)\b/.test(line) || /^(export )?const \w+(: [^=]+)? = \[\]/.test(line))
+    const topLevel = text.split("\n").filter((line) =>
+      /^(export )?(let|var) /.test(line) ||
+      /^(export )?const \w+(: (Map|Set|WeakMap|WeakSet)<[^=]+)? = new (Map|Set|WeakMap|WeakSet)\b/.test(line) ||
+      /^(export )?const \w+(: [^=]+)? = \[\]/.test(line)
+    )
     expect(topLevel).toEqual([])
   })
 })

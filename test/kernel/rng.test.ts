@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, FastCheck as fc } from "effect"
-import { Rng, RngStream, next, nextInt, seedState } from "../../src/kernel/Rng.js"
+import { next, nextInt, Rng, RngStream, seedState } from "../../src/kernel/Rng.js"
 
 /**
  * Known answers for xoshiro128** 1.1, produced by the reference C
@@ -17,7 +17,18 @@ const REFERENCE = [
   },
   {
     state: [0x9e3779b9, 0x7f4a7c15, 0xf39cc060, 0x5ced5f4f],
-    outputs: [199744174, 3621941159, 4263748111, 2554451129, 2781943155, 728007301, 3171759635, 2789321243, 1822982177, 346359213],
+    outputs: [
+      199744174,
+      3621941159,
+      4263748111,
+      2554451129,
+      2781943155,
+      728007301,
+      3171759635,
+      2789321243,
+      1822982177,
+      346359213
+    ],
     after: [1071660989, 814697726, 1837595881, 2600668943]
   }
 ] as const
@@ -54,7 +65,10 @@ describe("seeded streams", () => {
     expect([s.nextUint32(), s.nextUint32(), s.int(6)]).toEqual([2159927219, 3442013083, 3])
   })
 
-  it.prop("int(n) is in [0, n) and the pure nextInt agrees with the stream", [fc.integer({ min: 1, max: 2 ** 32 }), fc.integer()], ([n, seed]) => {
+  it.prop("int(n) is in [0, n) and the pure nextInt agrees with the stream", [
+    fc.integer({ min: 1, max: 2 ** 32 }),
+    fc.integer()
+  ], ([n, seed]) => {
     const state = seedState(seed)
     const stream = new RngStream(state)
     const v = stream.int(n)
@@ -67,7 +81,7 @@ describe("seeded streams", () => {
 
   it.layer(Rng.layer(7))("the Rng service", (it) => {
     it.effect("hands out reproducible, independent streams by name", () =>
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const rng = yield* Rng
         const a1 = yield* rng.stream("a")
         const a2 = yield* rng.stream("a")
@@ -77,7 +91,6 @@ describe("seeded streams", () => {
         expect(draw(a2)).toEqual(first)
         expect(draw(b)).not.toEqual(first)
         expect(rng.seed).toBe(7)
-      })
-    )
+      }))
   })
 })

@@ -61,7 +61,8 @@ const interrupt = (args: ReadonlyArray<string>, signal: NodeJS.Signals, workMs =
   })
 
 const expectInterrupted = (r: Ended) => {
-  expect(r.afterSignal, `ended before the signal: ${r.code} ${r.out.slice(0, 200)} ${r.err.slice(0, 200)}`).toBeGreaterThanOrEqual(0)
+  expect(r.afterSignal, `ended before the signal: ${r.code} ${r.out.slice(0, 200)} ${r.err.slice(0, 200)}`)
+    .toBeGreaterThanOrEqual(0)
   expect(r.out).toBe("")
   expect(r.code).toBe(130)
   expect(r.err).not.toMatch(/at .*\.m?js:\d+/) // no stack trace
@@ -82,11 +83,28 @@ describe("SIGINT and SIGTERM (built bin)", () => {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     for (const workers of ["1", "2"]) {
       it(`${signal}: simulate --games 1e6 --workers ${workers}`, async () => {
-        expectInterrupted(await interrupt(["simulate", "--games", "1000000", "--seed", "1", "--workers", workers, "--format", "json"], signal))
+        expectInterrupted(
+          await interrupt(
+            ["simulate", "--games", "1000000", "--seed", "1", "--workers", workers, "--format", "json"],
+            signal
+          )
+        )
       }, 90_000)
 
       it(`${signal}: fuzz --runs 1e6 --workers ${workers}`, async () => {
-        expectInterrupted(await interrupt(["fuzz", "--runs", "1000000", "--only", "hallyu.valid", "--workers", workers, "--format", "json"], signal))
+        expectInterrupted(
+          await interrupt([
+            "fuzz",
+            "--runs",
+            "1000000",
+            "--only",
+            "hallyu.valid",
+            "--workers",
+            workers,
+            "--format",
+            "json"
+          ], signal)
+        )
       }, 90_000)
     }
   }

@@ -5,9 +5,9 @@ import {
   emptyPartial,
   mergeAllPartials,
   mergePartials,
-  type SimulationPartial,
   simulate,
   simulateRange,
+  type SimulationPartial,
   summarize
 } from "../../src/hallyu/engine/Simulate.js"
 import { engine } from "../hallyu/engine-fixtures.js"
@@ -24,7 +24,9 @@ const right = <A, E>(e: Either.Either<A, E>): A => {
 const partials = (cuts: ReadonlyArray<number>): Array<SimulationPartial> => {
   const points = [0, ...[...new Set(cuts)].sort((a, b) => a - b), GAMES]
   const out: Array<SimulationPartial> = []
-  for (let k = 0; k + 1 < points.length; k++) out.push(right(simulateRange(engine, points[k] ?? 0, points[k + 1] ?? 0, { seed: 9 })))
+  for (let k = 0; k + 1 < points.length; k++) {
+    out.push(right(simulateRange(engine, points[k] ?? 0, points[k + 1] ?? 0, { seed: 9 })))
+  }
   return out
 }
 

@@ -2,22 +2,23 @@
  * Worker pools: the same bytes for any number of workers (through the built
  * bin), a worker crash is a diagnostic, not a hang.
  */
+import { NodeFileSystem } from "@effect/platform-node"
 import { Cause, Effect, Exit } from "effect"
 import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
-import { NodeFileSystem } from "@effect/platform-node"
 import { runSimulation } from "../../src/workers/Runs.js"
-import { ScaleOut, layer as scaleOutLayer } from "../../src/workers/ScaleOut.js"
+import { layer as scaleOutLayer, ScaleOut } from "../../src/workers/ScaleOut.js"
 import { engine } from "../hallyu/engine-fixtures.js"
 import { writeTree } from "../support/tmp.js"
 
 /** Runs the built bin (asynchronously: a blocked test worker misses vitest's own messages). */
 const cardfx = (...args: Array<string>): Promise<{ code: number | null; out: string; err: string }> =>
   new Promise((resolve) => {
-    const child = execFile(process.execPath, ["dist/cli/cardfx.mjs", ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (_e, out, err) =>
-      resolve({ code: child.exitCode, out, err })
-    )
+    const child = execFile(process.execPath, ["dist/cli/cardfx.mjs", ...args], {
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024
+    }, (_e, out, err) => resolve({ code: child.exitCode, out, err }))
   })
 
 /** The command's results for --workers 1, 2 and 3 (one after the other); all three must print the same bytes. */
@@ -38,7 +39,13 @@ const generatedTree = (): string => {
     switch (i % 5) {
       case 0: {
         // A deck whose card i%N lost its cost: one schema diagnostic, with a file position.
-        const cards = deck.cards.map((c, k) => (k === i % deck.cards.length ? Object.fromEntries(Object.entries(c).filter(([key]) => key !== "cost")) : c))
+        const cards = deck.cards.map((
+          c,
+          k
+        ) => (k === i % deck.cards.length
+          ? Object.fromEntries(Object.entries(c).filter(([key]) => key !== "cost"))
+          : c)
+        )
         files[`${dir}/deck-${i}.json`] = JSON.stringify({ ...deck, cards }, null, 1)
         break
       }
@@ -72,37 +79,65 @@ describe("the same result for any number of workers (built bin)", () => {
   }, 300_000)
 
   it("fuzz --runs 200: the same report with --workers 1, 2 and 3", async () => {
-    const runs = await acrossWorkers("fuzz", "--runs", "200", "--seed", "5", "--only", "composition.shapes", "--only", "hallyu.shapes", "--format", "json")
+    const runs = await acrossWorkers(
+      "fuzz",
+      "--runs",
+      "200",
+      "--seed",
+      "5",
+      "--only",
+      "composition.shapes",
+      "--only",
+      "hallyu.shapes",
+      "--format",
+      "json"
+    )
     for (const r of runs) expect(r.code, r.err).toBe(0)
-    const report = JSON.parse(runs[0]?.out ?? "") as { properties: Array<{ runs: number }>; codes: Record<string, number> }
+    const report = JSON.parse(runs[0]?.out ?? "") as {
+      properties: Array<{ runs: number }>
+      codes: Record<string, number>
+    }
     expect(report.properties.map((p) => p.runs)).toEqual([200, 200])
     expect(Object.keys(report.codes).length).toBeGreaterThan(3)
     expect(runs[1]?.out).toBe(runs[0]?.out)
     expect(runs[2]?.out).toBe(runs[0]?.out)
   }, 300_000)
 
-  it("a fuzz failure found by a worker prints the replay command of one process, which replays in one process", async () => {
-    // A real package declaring the bundle ID generated content uses for its second bundle: publication fails.
-    const base = JSON.parse(readFileSync("data/heroscript.base/transformations.json", "utf8")) as { bundles: Array<{ bundleId: string }> }
-    const colliding = { ...base, bundles: [...base.bundles, { ...base.bundles[0], bundleId: "fz.bundle1" }] }
-    const files: Record<string, string> = { "transformations.json": JSON.stringify(colliding, null, 2) }
-    for (const f of ["cards.json", "manifest.json", "sources.json", "statuses.json"]) files[f] = readFileSync(`data/heroscript.base/${f}`, "utf8")
-    const pkg = writeTree(files)
-    const args = ["fuzz", "--runs", "40", "--only", "composition.catalog", "--package", pkg]
-    const [one, two, three] = await acrossWorkers(...args)
-    expect(one?.code).toBe(1)
-    expect(one?.out).toContain("duplicate_id")
-    expect(two?.out).toBe(one?.out)
-    expect(three?.out).toBe(one?.out)
-    const replay = /replay: cardfx (fuzz .*)$/m.exec(one?.out ?? "")?.[1]?.split(" ") ?? []
-    expect(replay.slice(0, 5)).toEqual(["fuzz", "--seed", "42", "--only", "composition.catalog"])
-    const again = await cardfx(...replay, "--package", pkg, "--workers", "1", "--format", "json")
-    const first = await cardfx(...args, "--workers", "2", "--format", "json")
-    const failure = (out: string) => (JSON.parse(out) as { properties: Array<{ failure?: { counterexample: unknown; path: string } }> }).properties[0]?.failure
-    expect(again.code).toBe(1)
-    expect(failure(again.out)?.counterexample).toEqual(failure(first.out)?.counterexample)
-    expect(failure(again.out)?.path).toBe(failure(first.out)?.path)
-  }, 300_000)
+  it(
+    "a fuzz failure found by a worker prints the replay command of one process, which replays in one process",
+    async () => {
+      // A real package declaring the bundle ID generated content uses for its second bundle: publication fails.
+      const base = JSON.parse(readFileSync("data/heroscript.base/transformations.json", "utf8")) as {
+        bundles: Array<{ bundleId: string }>
+      }
+      const colliding = { ...base, bundles: [...base.bundles, { ...base.bundles[0], bundleId: "fz.bundle1" }] }
+      const files: Record<string, string> = { "transformations.json": JSON.stringify(colliding, null, 2) }
+      for (const f of ["cards.json", "manifest.json", "sources.json", "statuses.json"]) {
+        files[f] = readFileSync(
+          `data/heroscript.base/${f}`,
+          "utf8"
+        )
+      }
+      const pkg = writeTree(files)
+      const args = ["fuzz", "--runs", "40", "--only", "composition.catalog", "--package", pkg]
+      const [one, two, three] = await acrossWorkers(...args)
+      expect(one?.code).toBe(1)
+      expect(one?.out).toContain("duplicate_id")
+      expect(two?.out).toBe(one?.out)
+      expect(three?.out).toBe(one?.out)
+      const replay = /replay: cardfx (fuzz .*)$/m.exec(one?.out ?? "")?.[1]?.split(" ") ?? []
+      expect(replay.slice(0, 5)).toEqual(["fuzz", "--seed", "42", "--only", "composition.catalog"])
+      const again = await cardfx(...replay, "--package", pkg, "--workers", "1", "--format", "json")
+      const first = await cardfx(...args, "--workers", "2", "--format", "json")
+      const failure = (out: string) =>
+        (JSON.parse(out) as { properties: Array<{ failure?: { counterexample: unknown; path: string } }> })
+          .properties[0]?.failure
+      expect(again.code).toBe(1)
+      expect(failure(again.out)?.counterexample).toEqual(failure(first.out)?.counterexample)
+      expect(failure(again.out)?.path).toBe(failure(first.out)?.path)
+    },
+    300_000
+  )
 
   it("validate over a generated tree of 500 files: the same report with --workers 1, 2 and 3", async () => {
     const root = generatedTree()
@@ -112,10 +147,15 @@ describe("the same result for any number of workers (built bin)", () => {
       expect(runs[1]?.out).toBe(runs[0]?.out)
       expect(runs[2]?.out).toBe(runs[0]?.out)
       if (format === "json") {
-        const report = JSON.parse(runs[0]?.out ?? "") as { files: number; diagnostics: Array<{ code: string; file: string }> }
+        const report = JSON.parse(runs[0]?.out ?? "") as {
+          files: number
+          diagnostics: Array<{ code: string; file: string }>
+        }
         expect(report.files).toBe(500)
         const codes = new Set(report.diagnostics.map((d) => d.code))
-        for (const c of ["json_syntax", "unclassified_file", "schema_invalid"]) expect(codes.has(c), [...codes].join(",")).toBe(true)
+        for (const c of ["json_syntax", "unclassified_file", "schema_invalid"]) {
+          expect(codes.has(c), [...codes].join(",")).toBe(true)
+        }
       }
     }
   }, 300_000)
@@ -150,22 +190,31 @@ describe("worker failures", () => {
     expect(r.err).toContain("--workers")
   })
 
-  it("ScaleOut (the embedding API): the same simulation summary and validation report for 1 and 2 workers", async () => {
-    const root = generatedTree()
-    const both = await Effect.runPromise(
-      Effect.gen(function* () {
-        const scale = yield* ScaleOut
-        const sims = yield* Effect.forEach([1, 2], (workers) => scale.simulate({ deck: "data/hallyu-hex/starter-deck.v0.json", games: 70, seed: "e", workers }))
-        const reports = yield* Effect.forEach([1, 2], (workers) => scale.validate([root], { workers }))
-        const missing = yield* Effect.flip(scale.simulate({ deck: `${root}/nope.json`, games: 1, seed: 1, workers: 2 }))
-        return { sims, reports, missing }
-      }).pipe(Effect.provide(scaleOutLayer), Effect.provide(NodeFileSystem.layer))
-    )
-    expect(both.sims[0]?.summary.games).toBe(70)
-    expect(JSON.stringify(both.sims[1]?.summary)).toBe(JSON.stringify(both.sims[0]?.summary))
-    expect(both.reports[0]?.files).toBe(500)
-    expect(JSON.stringify(both.reports[1]?.diagnostics)).toBe(JSON.stringify(both.reports[0]?.diagnostics))
-    expect(both.reports[1]?.documents).toEqual(both.reports[0]?.documents)
-    expect(both.missing._tag).toBe("FileUnreadable")
-  }, 120_000)
+  it(
+    "ScaleOut (the embedding API): the same simulation summary and validation report for 1 and 2 workers",
+    async () => {
+      const root = generatedTree()
+      const both = await Effect.runPromise(
+        Effect.gen(function*() {
+          const scale = yield* ScaleOut
+          const sims = yield* Effect.forEach(
+            [1, 2],
+            (workers) => scale.simulate({ deck: "data/hallyu-hex/starter-deck.v0.json", games: 70, seed: "e", workers })
+          )
+          const reports = yield* Effect.forEach([1, 2], (workers) => scale.validate([root], { workers }))
+          const missing = yield* Effect.flip(
+            scale.simulate({ deck: `${root}/nope.json`, games: 1, seed: 1, workers: 2 })
+          )
+          return { sims, reports, missing }
+        }).pipe(Effect.provide(scaleOutLayer), Effect.provide(NodeFileSystem.layer))
+      )
+      expect(both.sims[0]?.summary.games).toBe(70)
+      expect(JSON.stringify(both.sims[1]?.summary)).toBe(JSON.stringify(both.sims[0]?.summary))
+      expect(both.reports[0]?.files).toBe(500)
+      expect(JSON.stringify(both.reports[1]?.diagnostics)).toBe(JSON.stringify(both.reports[0]?.diagnostics))
+      expect(both.reports[1]?.documents).toEqual(both.reports[0]?.documents)
+      expect(both.missing._tag).toBe("FileUnreadable")
+    },
+    120_000
+  )
 })

@@ -4,7 +4,7 @@
  * on SQLite and (when reachable; required in CI) PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { errorOf, dropPgTables, freshStore, pgUp, type Running, startServer, type StoreKind } from "./support.js"
+import { dropPgTables, errorOf, freshStore, pgUp, type Running, startServer, type StoreKind } from "./support.js"
 
 afterAll(dropPgTables)
 
@@ -33,7 +33,9 @@ describe.each(stores)("cardfx serve on %s", (kind) => {
   it("cards: list, effective with transformations, unknown card 404", async () => {
     const list = await s.run(s.client.cards.list())
     expect(list.cards.map((c) => c.cardId)).toContain("basic_attack")
-    const doc = await s.run(s.client.cards.effective({ path: { cardId: "basic_attack" }, urlParams: { with: ["core.ember.affinity"] } }))
+    const doc = await s.run(
+      s.client.cards.effective({ path: { cardId: "basic_attack" }, urlParams: { with: ["core.ember.affinity"] } })
+    )
     expect(doc.ok).toBe(true)
     expect(doc.inspection.ledger.entries.map((e) => e.upgradeId)).toEqual(["core.ember.affinity"])
     const origins = Object.values(doc.inspection.origins ?? {})
@@ -41,7 +43,9 @@ describe.each(stores)("cardfx serve on %s", (kind) => {
     const notFound = await errorOf(s.client.cards.effective({ path: { cardId: "nope" }, urlParams: {} }))
     expect(notFound._tag).toBe("NotFound")
     expect(notFound.code).toBe("unknown_card")
-    const badUpgrade = await errorOf(s.client.cards.effective({ path: { cardId: "basic_attack" }, urlParams: { with: ["nope"] } }))
+    const badUpgrade = await errorOf(
+      s.client.cards.effective({ path: { cardId: "basic_attack" }, urlParams: { with: ["nope"] } })
+    )
     expect(badUpgrade.code).toBe("unknown_transformation")
     expect(badUpgrade.diagnostics[0]?.path).toBe("/with/0")
   })
@@ -50,10 +54,14 @@ describe.each(stores)("cardfx serve on %s", (kind) => {
     const a = await s.run(s.client.cards.assess({ payload: { cardId: "basic_attack", command: ember } }))
     expect(a.isCompatible).toBe(true)
     expect(a.changedComponentIds.length).toBeGreaterThan(0)
-    const refused = await s.run(s.client.cards.assess({ payload: { cardId: "basic_attack", command: ember, activity: "journey_opportunity" } }))
+    const refused = await s.run(
+      s.client.cards.assess({ payload: { cardId: "basic_attack", command: ember, activity: "journey_opportunity" } })
+    )
     expect(refused.isCompatible).toBe(false)
     expect(refused.diagnostics[0]?.code).toBe("not_authorized")
-    const d = await s.run(s.client.cards.discover({ payload: { cardId: "basic_attack", activity: "journey_opportunity" } }))
+    const d = await s.run(
+      s.client.cards.discover({ payload: { cardId: "basic_attack", activity: "journey_opportunity" } })
+    )
     expect(d.offers.map((o) => [o.upgradeId, o.assessment.isCompatible])).toEqual([
       ["core.ember.affinity", false],
       ["core.sharpened_strike", true]
@@ -63,8 +71,15 @@ describe.each(stores)("cardfx serve on %s", (kind) => {
   })
 
   it("stored instances: commands, idempotent retries, 409 conflicts, 422 rejections, get, history, replay, branches", async () => {
-    const cmd = (commandId: string, expectedRevision: number, command: typeof ember | typeof sharpen | { kind: "remove"; entryId: string }) =>
-      s.client.instances.command({ path: { instanceId: "hero-1" }, payload: { commandId, cardId: "basic_attack", expectedRevision, command } })
+    const cmd = (
+      commandId: string,
+      expectedRevision: number,
+      command: typeof ember | typeof sharpen | { kind: "remove"; entryId: string }
+    ) =>
+      s.client.instances.command({
+        path: { instanceId: "hero-1" },
+        payload: { commandId, cardId: "basic_attack", expectedRevision, command }
+      })
     const first = await s.run(cmd("c1", 0, ember))
     expect(first.status).toBe("applied")
     expect(first.revision).toBe(1)
@@ -105,22 +120,36 @@ describe.each(stores)("cardfx serve on %s", (kind) => {
     expect(replay.matches).toBe(true)
     expect(replay.steps.map((x) => x.revision)).toEqual([1, 2])
 
-    const branch = await s.run(s.client.instances.createBranch({ path: { instanceId: "hero-1" }, payload: { name: "trial" } }))
+    const branch = await s.run(
+      s.client.instances.createBranch({ path: { instanceId: "hero-1" }, payload: { name: "trial" } })
+    )
     expect(branch.name).toBe("trial")
-    const dup = await errorOf(s.client.instances.createBranch({ path: { instanceId: "hero-1" }, payload: { name: "trial" } }))
+    const dup = await errorOf(
+      s.client.instances.createBranch({ path: { instanceId: "hero-1" }, payload: { name: "trial" } })
+    )
     expect(dup.code).toBe("duplicate_id")
     expect(dup._tag).toBe("Conflict")
     const onBranch = await s.run(
       s.client.instances.command({
         path: { instanceId: "hero-1" },
-        payload: { commandId: "b1", cardId: "basic_attack", expectedRevision: 2, command: { kind: "remove", entryId: "e2" }, branch: "trial" }
+        payload: {
+          commandId: "b1",
+          cardId: "basic_attack",
+          expectedRevision: 2,
+          command: { kind: "remove", entryId: "e2" },
+          branch: "trial"
+        }
       })
     )
     expect(onBranch.branch).toBe("trial")
-    expect((await s.run(s.client.instances.get({ path: { instanceId: "hero-1" }, urlParams: { branch: "trial" } }))).revision).toBe(3)
+    expect(
+      (await s.run(s.client.instances.get({ path: { instanceId: "hero-1" }, urlParams: { branch: "trial" } }))).revision
+    ).toBe(3)
     expect((await s.run(s.client.instances.get({ path: { instanceId: "hero-1" }, urlParams: {} }))).revision).toBe(2)
     expect((await s.run(s.client.instances.branches())).branches.map((b) => b.name)).toEqual(["trial"])
-    const noBranch = await errorOf(s.client.instances.history({ path: { instanceId: "hero-1" }, urlParams: { branch: "nope" } }))
+    const noBranch = await errorOf(
+      s.client.instances.history({ path: { instanceId: "hero-1" }, urlParams: { branch: "nope" } })
+    )
     expect(noBranch.code).toBe("branch_not_found")
   })
 
@@ -134,8 +163,26 @@ describe.each(stores)("cardfx serve on %s", (kind) => {
         activeSide: "ally" as const,
         characters: [
           // The typed client takes the Schema's Type side: defaulted fields are given.
-          { characterId: "hero", side: "ally" as const, hp: 30, maxHp: 40, attributes: { strength: 2 }, statuses: [], relics: [], buffs: [] },
-          { characterId: "slime", side: "enemy" as const, hp: 40, maxHp: 40, attributes: {}, statuses: [], relics: [], buffs: [] }
+          {
+            characterId: "hero",
+            side: "ally" as const,
+            hp: 30,
+            maxHp: 40,
+            attributes: { strength: 2 },
+            statuses: [],
+            relics: [],
+            buffs: []
+          },
+          {
+            characterId: "slime",
+            side: "enemy" as const,
+            hp: 40,
+            maxHp: 40,
+            attributes: {},
+            statuses: [],
+            relics: [],
+            buffs: []
+          }
         ]
       },
       ledgers: { hero: { basic_attack: ["core.ember.affinity"] } },
@@ -146,12 +193,16 @@ describe.each(stores)("cardfx serve on %s", (kind) => {
     const impact = r.report.steps[0]?.events.find((e) => e.type === "impact")
     expect(impact).toBeDefined()
     expect(r.report.steps[0]?.events.some((e) => e.type === "statusApplied")).toBe(true)
-    const path = await errorOf(s.client.scenarios.run({ payload: { ...scenario, packages: ["../../../../etc"] as [string, ...Array<string>] } }))
+    const path = await errorOf(
+      s.client.scenarios.run({ payload: { ...scenario, packages: ["../../../../etc"] as [string, ...Array<string>] } })
+    )
     expect(path.code).toBe("unknown_reference")
     expect(path._tag).toBe("Unprocessable")
     expect(path.diagnostics[0]?.path).toBe("/packages/0")
     const actor = await errorOf(
-      s.client.scenarios.run({ payload: { ...scenario, steps: [{ op: "play" as const, actor: "ghost", card: "basic_attack", targets: [] }] } })
+      s.client.scenarios.run({
+        payload: { ...scenario, steps: [{ op: "play" as const, actor: "ghost", card: "basic_attack", targets: [] }] }
+      })
     )
     expect(actor.code).toBe("unknown_character")
   })
@@ -163,12 +214,18 @@ describe.each(stores)("cardfx serve on %s", (kind) => {
     expect(g.views[0].viewer).toBe(0)
     const action = g.legalActions[0]
     if (action === undefined) throw new Error("no legal action")
-    const next = await s.run(s.client.hhx.act({ path: { gameId: g.gameId }, payload: { actionId: action.id, expectedStep: 0 } }))
+    const next = await s.run(
+      s.client.hhx.act({ path: { gameId: g.gameId }, payload: { actionId: action.id, expectedStep: 0 } })
+    )
     expect(next.step).toBe(1)
-    const stale = await errorOf(s.client.hhx.act({ path: { gameId: g.gameId }, payload: { actionId: action.id, expectedStep: 0 } }))
+    const stale = await errorOf(
+      s.client.hhx.act({ path: { gameId: g.gameId }, payload: { actionId: action.id, expectedStep: 0 } })
+    )
     expect(stale.code).toBe("step_conflict")
     expect(stale._tag).toBe("Conflict")
-    const illegal = await errorOf(s.client.hhx.act({ path: { gameId: g.gameId }, payload: { actionId: "cast:nothing", expectedStep: 1 } }))
+    const illegal = await errorOf(
+      s.client.hhx.act({ path: { gameId: g.gameId }, payload: { actionId: "cast:nothing", expectedStep: 1 } })
+    )
     expect(illegal.code).toBe("illegal_action")
     expect(illegal._tag).toBe("Unprocessable")
     expect(illegal.diagnostics[0]?.details?.["reason"]).toBeTypeOf("string")
@@ -177,7 +234,9 @@ describe.each(stores)("cardfx serve on %s", (kind) => {
     const log = await s.run(s.client.hhx.log({ path: { gameId: g.gameId } }))
     expect(log.actions).toEqual([action.id])
     expect(log.fingerprints).toEqual([g.fingerprint, next.fingerprint])
-    const why = await s.run(s.client.hhx.explain({ path: { gameId: g.gameId }, urlParams: { actionId: "cast:nothing" } }))
+    const why = await s.run(
+      s.client.hhx.explain({ path: { gameId: g.gameId }, urlParams: { actionId: "cast:nothing" } })
+    )
     expect(why.legal).toBe(false)
     expect(why.reason).toBe(illegal.diagnostics[0]?.details?.["reason"])
     const unknown = await errorOf(s.client.hhx.get({ path: { gameId: "g999" } }))
@@ -188,15 +247,24 @@ describe.each(stores)("cardfx serve on %s", (kind) => {
 
   it("bad bodies are 400 with a code, unknown routes 404, never a 500", async () => {
     const post = (path: string, body: string, type = "application/json") =>
-      fetch(`${s.url}${path}`, { method: "POST", headers: { "content-type": type }, body }).then(async (r) => ({ status: r.status, body: (await r.json()) as { code: string; diagnostics: Array<{ path?: string }> } }))
+      fetch(`${s.url}${path}`, { method: "POST", headers: { "content-type": type }, body }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { code: string; diagnostics: Array<{ path?: string }> }
+      }))
     const cases: Array<[string, string]> = [
       ["{", "json_syntax"],
-      ['{"cardId":"basic_attack","cardId":"x","command":{"kind":"apply","upgradeId":"core.ember.affinity"}}', "duplicate_key"],
-      ['{"__proto__":{},"cardId":"basic_attack"}', "forbidden_key"],
-      ['{"cardId":"basic_attack","n":1e400}', "unsafe_number"],
+      [
+        "{\"cardId\":\"basic_attack\",\"cardId\":\"x\",\"command\":{\"kind\":\"apply\",\"upgradeId\":\"core.ember.affinity\"}}",
+        "duplicate_key"
+      ],
+      ["{\"__proto__\":{},\"cardId\":\"basic_attack\"}", "forbidden_key"],
+      ["{\"cardId\":\"basic_attack\",\"n\":1e400}", "unsafe_number"],
       [`${"[".repeat(200)}${"]".repeat(200)}`, "depth_limit"],
-      ['{"cardId":"basic_attack"}', "schema_invalid"],
-      ['{"cardId":"basic_attack","command":{"kind":"apply","upgradeId":"core.ember.affinity"},"extra":1}', "unknown_field"]
+      ["{\"cardId\":\"basic_attack\"}", "schema_invalid"],
+      [
+        "{\"cardId\":\"basic_attack\",\"command\":{\"kind\":\"apply\",\"upgradeId\":\"core.ember.affinity\"},\"extra\":1}",
+        "unknown_field"
+      ]
     ]
     for (const [body, code] of cases) {
       const r = await post("/v1/assess", body)
@@ -221,10 +289,18 @@ describe("authorization and limits", () => {
 
   it("mutating endpoints need the bearer token: 401 without, 403 with another; reads need none", async () => {
     const body = JSON.stringify({ seed: 1 })
-    const none = await fetch(`${s.url}/v1/hhx/games`, { method: "POST", headers: { "content-type": "application/json" }, body })
+    const none = await fetch(`${s.url}/v1/hhx/games`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body
+    })
     expect(none.status).toBe(401)
     expect(((await none.json()) as { code: string }).code).toBe("unauthorized")
-    const wrong = await fetch(`${s.url}/v1/hhx/games`, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer nope" }, body })
+    const wrong = await fetch(`${s.url}/v1/hhx/games`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer nope" },
+      body
+    })
     expect(wrong.status).toBe(403)
     expect(((await wrong.json()) as { code: string }).code).toBe("forbidden")
     const reload = await fetch(`${s.url}/v1/admin/reload`, { method: "POST" })
@@ -236,13 +312,20 @@ describe("authorization and limits", () => {
 
   it("a body over 1 MiB is 413 before it is read", async () => {
     const big = `{"cardId":"${"x".repeat(2 * 1024 * 1024)}"}`
-    const r = await fetch(`${s.url}/v1/assess`, { method: "POST", headers: { "content-type": "application/json" }, body: big })
+    const r = await fetch(`${s.url}/v1/assess`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: big
+    })
     expect(r.status).toBe(413)
     expect(((await r.json()) as { code: string }).code).toBe("body_too_large")
   })
 
   it("the OpenAPI document lists every endpoint and /docs is served offline", async () => {
-    const spec = (await (await fetch(`${s.url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }
+    const spec = (await (await fetch(`${s.url}/openapi.json`)).json()) as {
+      openapi: string
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>
+    }
     expect(spec.openapi).toBe("3.1.0")
     expect(Object.keys(spec.paths).sort()).toEqual([
       "/v1/admin/reload",
@@ -267,7 +350,9 @@ describe("authorization and limits", () => {
       "/v1/scenarios/run"
     ])
     const responses = spec.paths["/v1/instances/{instanceId}/commands"]?.["post"]?.responses ?? {}
-    for (const status of ["200", "400", "401", "403", "404", "409", "413", "422", "503"]) expect(Object.keys(responses)).toContain(status)
+    for (const status of ["200", "400", "401", "403", "404", "409", "413", "422", "503"]) {
+      expect(Object.keys(responses)).toContain(status)
+    }
     const html = await (await fetch(`${s.url}/docs`)).text()
     expect(html).toContain("SwaggerUIBundle")
     expect(html).not.toMatch(/<script[^>]+src=/)

@@ -4,7 +4,7 @@
  */
 import { request } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DiagnosticCodeTable, diagnosticCodes, httpStatusOf } from "../../src/kernel/DiagnosticCode.js"
+import { diagnosticCodes, DiagnosticCodeTable, httpStatusOf } from "../../src/kernel/DiagnosticCode.js"
 import { freshStore, type Running, startServer } from "./support.js"
 
 /** Sends `chunks` of `size` bytes (declared with Content-Length when `declared`); resolves with the status and body. */
@@ -13,11 +13,25 @@ const flood = (url: string, total: number, declared: boolean): Promise<{ status:
     const started = Date.now()
     const u = new URL(`${url}/v1/assess`)
     const req = request(
-      { host: u.hostname, port: u.port, path: u.pathname, method: "POST", headers: { "content-type": "application/json", ...(declared ? { "content-length": String(total) } : {}) } },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: "POST",
+        headers: { "content-type": "application/json", ...(declared ? { "content-length": String(total) } : {}) }
+      },
       (res) => {
         let body = ""
         res.on("data", (c: Buffer) => (body += c.toString()))
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, code: (JSON.parse(body) as { code: string }).code, ms: Date.now() - started }))
+        res.on(
+          "end",
+          () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              code: (JSON.parse(body) as { code: string }).code,
+              ms: Date.now() - started
+            })
+        )
       }
     )
     req.on("error", (e) => (e.message.includes("EPIPE") || e.message.includes("ECONNRESET") ? undefined : reject(e)))
@@ -68,7 +82,10 @@ describe("the status column of the diagnostic table", () => {
     expect(httpStatusOf("internal_error")).toBe(500)
     expect(httpStatusOf("unavailable")).toBe(503)
     // bad input is never a 5xx: every input-domain code is a 4xx
-    for (const code of diagnosticCodes)
-      if (DiagnosticCodeTable[code].domain === "input" || DiagnosticCodeTable[code].domain === "content") expect(httpStatusOf(code), code).toBeLessThan(500)
+    for (const code of diagnosticCodes) {
+      if (DiagnosticCodeTable[code].domain === "input" || DiagnosticCodeTable[code].domain === "content") {
+        expect(httpStatusOf(code), code).toBeLessThan(500)
+      }
+    }
   })
 })

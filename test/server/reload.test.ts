@@ -38,7 +38,12 @@ describe("hot reload", () => {
     await s.run(
       s.client.instances.command({
         path: { instanceId: "hero-1" },
-        payload: { commandId: "c1", cardId: "basic_attack", expectedRevision: 0, command: { kind: "apply", upgradeId: "core.ember.affinity" } }
+        payload: {
+          commandId: "c1",
+          cardId: "basic_attack",
+          expectedRevision: 0,
+          command: { kind: "apply", upgradeId: "core.ember.affinity" }
+        }
       })
     )
   })
@@ -55,8 +60,7 @@ describe("hot reload", () => {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ cardId: "basic_attack", command: { kind: "apply", upgradeId: "core.sharpened_strike" } })
-      }).then((r) => r.status)
-    )
+      }).then((r) => r.status))
     const report = await s.run(s.client.admin.reload())
     expect(new Set(await Promise.all(load))).toEqual(new Set([200]))
     expect(report.switched).toBe(true)
@@ -74,20 +78,31 @@ describe("hot reload", () => {
     editCards(pkg, (cards) =>
       cards.map((c) =>
         c.cardId === "basic_attack"
-          ? { ...c, components: [{ type: "effect", componentId: "strike", order: 10, effect: { type: "APPLY_STATUS", target: "TARGET", statusId: "burning", stacks: 1, duration: 3 } }] }
+          ? {
+            ...c,
+            components: [{
+              type: "effect",
+              componentId: "strike",
+              order: 10,
+              effect: { type: "APPLY_STATUS", target: "TARGET", statusId: "burning", stacks: 1, duration: 3 }
+            }]
+          }
           : c
-      )
-    )
+      ))
     const e = await errorOf(s.client.admin.reload())
     expect(e._tag).toBe("Conflict")
     expect(e.code).toBe("reload_rejected")
-    const listed = e.diagnostics.slice(1).map((d) => [d.details?.["branch"], d.details?.["instanceId"], d.details?.["cardId"], d.code])
+    const listed = e.diagnostics.slice(1).map((
+      d
+    ) => [d.details?.["branch"], d.details?.["instanceId"], d.details?.["cardId"], d.code])
     expect(listed).toEqual([["main", "hero-1", "basic_attack", "no_matching_rule"]])
     expect((await s.run(s.client.runtime.runtime())).contentHash).toBe(before.contentHash)
     expect((await s.run(s.client.cards.list())).cards.map((c) => c.cardId)).toContain("basic_attack")
     const offline = await runCli(checkCommand, "--package", pkg, "--store", store, "--format", "json")
     expect(offline.code).toBe(1)
-    const broken = (JSON.parse(offline.out) as ReloadReport).broken.map((b) => [b.branch, b.instanceId, b.cardId, b.code])
+    const broken = (JSON.parse(offline.out) as ReloadReport).broken.map((
+      b
+    ) => [b.branch, b.instanceId, b.cardId, b.code])
     expect(broken).toEqual(listed)
   })
 })

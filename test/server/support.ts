@@ -4,14 +4,14 @@
  * against it, and the PostgreSQL switch (skipped with a message when
  * unreachable, unless CARDFX_REQUIRE_POSTGRES=1).
  */
-import { Socket } from "node:net"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { FetchHttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { type Duration, Effect, Exit, Layer, Logger, LogLevel, Option, Redacted, Scope } from "effect"
+import { mkdtempSync } from "node:fs"
+import { Socket } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { type CardfxClient, type ErrorBody, makeClient } from "../../src/client.js"
 import { makeLifecycle, serverLayer, serverUrl } from "../../src/server/Server.js"
 
@@ -32,7 +32,9 @@ const reachable = (): Promise<boolean> =>
   })
 
 export const pgUp = await reachable()
-if (!pgUp && REQUIRED) throw new Error(`PostgreSQL is required (CARDFX_REQUIRE_POSTGRES=1) but ${PG_URL} is unreachable`)
+if (!pgUp && REQUIRED) {
+  throw new Error(`PostgreSQL is required (CARDFX_REQUIRE_POSTGRES=1) but ${PG_URL} is unreachable`)
+}
 if (!pgUp) console.warn(`[cardfx] PostgreSQL at ${PG_URL} is unreachable: the PostgreSQL server suite is SKIPPED`)
 
 export const PACKAGE = "data/heroscript.base"
@@ -62,10 +64,25 @@ export const freshStore = (kind: StoreKind): { readonly store: string; readonly 
 /** Drops every table this process created in PostgreSQL. */
 export const dropPgTables = async (): Promise<void> => {
   if (!pgUp || prefixes.length === 0) return
-  const tables = ["schema_migrations", "meta", "branches", "events", "snapshots", "contexts", "commands", "hhx_schema_migrations", "hhx_games"]
+  const tables = [
+    "schema_migrations",
+    "meta",
+    "branches",
+    "events",
+    "snapshots",
+    "contexts",
+    "commands",
+    "hhx_schema_migrations",
+    "hhx_games"
+  ]
   await Effect.runPromise(
-    Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      Effect.forEach(prefixes.flatMap((p) => tables.map((t) => `${p}${t}`)), (t) => sql.unsafe(`DROP TABLE IF EXISTS ${t}`))
+    Effect.flatMap(
+      SqlClient.SqlClient,
+      (sql) =>
+        Effect.forEach(
+          prefixes.flatMap((p) => tables.map((t) => `${p}${t}`)),
+          (t) => sql.unsafe(`DROP TABLE IF EXISTS ${t}`)
+        )
     ).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(PG_URL) })))
   )
 }
@@ -97,7 +114,9 @@ export const startServer = async (options: {
   const url = Effect.runSync(Effect.provide(serverUrl, context))
   const run = <A, E>(e: Effect.Effect<A, E, never>) => Effect.runPromise(e)
   const client = await Effect.runPromise(
-    makeClient(url, options.token === undefined ? {} : { token: options.token }).pipe(Effect.provide(FetchHttpClient.layer))
+    makeClient(url, options.token === undefined ? {} : { token: options.token }).pipe(
+      Effect.provide(FetchHttpClient.layer)
+    )
   )
   return { url, client, run, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }
@@ -107,7 +126,8 @@ export const errorOf = async <A, E>(e: Effect.Effect<A, E, never>): Promise<Erro
   const exit = await Effect.runPromiseExit(e)
   if (Exit.isSuccess(exit)) throw new Error(`expected a failure, got ${JSON.stringify(exit.value).slice(0, 200)}`)
   const failure = exit.cause._tag === "Fail" ? exit.cause.error : undefined
-  if (typeof failure !== "object" || failure === null || !("code" in failure) || !("_tag" in failure))
+  if (typeof failure !== "object" || failure === null || !("code" in failure) || !("_tag" in failure)) {
     throw new Error(`expected an API error, got ${String(exit.cause)}`)
+  }
   return failure as unknown as ErrorBody & { readonly _tag: string }
 }

@@ -13,13 +13,22 @@ import { CODES_DIR } from "./codes.js"
 const testFiles = (dir: string): Array<string> =>
   readdirSync(dir).flatMap((name) => {
     const full = join(dir, name)
-    return statSync(full).isDirectory() ? testFiles(full) : full.endsWith(".test.ts") ? [relative(process.cwd(), full)] : []
+    return statSync(full).isDirectory()
+      ? testFiles(full)
+      : full.endsWith(".test.ts")
+      ? [relative(process.cwd(), full)]
+      : []
   })
 
 /** The codes no test file observed, or `undefined` when the run did not cover every test file. */
-export const unobservedCodes = (dir: string, expectedFiles: ReadonlyArray<string>): ReadonlyArray<string> | undefined => {
+export const unobservedCodes = (
+  dir: string,
+  expectedFiles: ReadonlyArray<string>
+): ReadonlyArray<string> | undefined => {
   if (!existsSync(dir)) return undefined
-  const records = readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as { file: string; codes: Array<string> })
+  const records = readdirSync(dir).map((f) =>
+    JSON.parse(readFileSync(join(dir, f), "utf8")) as { file: string; codes: Array<string> }
+  )
   const ran = new Set(records.map((r) => r.file))
   if (!expectedFiles.every((f) => ran.has(f))) return undefined
   const seen = new Set(records.flatMap((r) => r.codes))
@@ -37,9 +46,15 @@ export default function setup(project: TestProject): () => void {
     }
     // The whole suite ran: a file without a record means the recording broke, which must not pass silently.
     const missing = unobservedCodes(CODES_DIR, all)
-    if (missing === undefined) throw new Error(`diagnostic codes: the whole suite ran but some test files wrote no record in ${CODES_DIR}`)
+    if (missing === undefined) {
+      throw new Error(`diagnostic codes: the whole suite ran but some test files wrote no record in ${CODES_DIR}`)
+    }
     if (missing.length > 0) {
-      throw new Error(`diagnostic codes no test observed through a produced error or diagnostic (${missing.length}): ${missing.join(", ")}`)
+      throw new Error(
+        `diagnostic codes no test observed through a produced error or diagnostic (${missing.length}): ${
+          missing.join(", ")
+        }`
+      )
     }
     console.log(`diagnostic codes: all ${diagnosticCodes.length} observed by the suite`)
   }

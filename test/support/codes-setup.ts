@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { relative } from "node:path"
 import { afterAll, chai, expect } from "vitest"
-import { CODES_DIR, TABLE_FILES, codesIn, recordFile } from "./codes.js"
+import { CODES_DIR, codesIn, recordFile, TABLE_FILES } from "./codes.js"
 
 // The sink of the current test file; the assertion hook is installed once per chai instance.
 const sink = globalThis as { cardfxObservedCodes?: Set<string>; cardfxCodeHook?: boolean }
@@ -16,7 +16,7 @@ if (sink.cardfxCodeHook !== true) {
   sink.cardfxCodeHook = true
   chai.use((c, utils) => {
     const assert = c.Assertion.prototype.assert
-    c.Assertion.prototype.assert = function (this: Chai.AssertionStatic, ...args: Parameters<typeof assert>) {
+    c.Assertion.prototype.assert = function(this: Chai.AssertionStatic, ...args: Parameters<typeof assert>) {
       // Throws when the assertion fails: only passing assertions record.
       const r = assert.apply(this, args)
       const into = sink.cardfxObservedCodes
@@ -29,13 +29,15 @@ if (sink.cardfxCodeHook !== true) {
       if (into !== undefined) codesIn(utils.flag(self, "object"), into)
     }
     for (const name of Object.getOwnPropertyNames(c.Assertion.prototype).filter((n) => /^to[A-Z]/.test(n))) {
-      c.Assertion.overwriteMethod(name, (original: (...args: Array<unknown>) => unknown) =>
-        function (this: object, ...args: Array<unknown>) {
-          const r = original.apply(this, args)
-          if (r instanceof Promise) return r.then((v) => (record(this), v))
-          record(this)
-          return r
-        }
+      c.Assertion.overwriteMethod(
+        name,
+        (original: (...args: Array<unknown>) => unknown) =>
+          function(this: object, ...args: Array<unknown>) {
+            const r = original.apply(this, args)
+            if (r instanceof Promise) return r.then((v) => (record(this), v))
+            record(this)
+            return r
+          }
       )
     }
   })

@@ -18,7 +18,10 @@ import { DiagnosticCodeTable, isDiagnosticCode } from "../../src/kernel/Diagnost
 export const CODES_DIR = "node_modules/.cache/cardfx-codes"
 
 /** Test files that enumerate the table: what they assert proves nothing about production. */
-export const TABLE_FILES: ReadonlyArray<string> = ["test/kernel/diagnostic-table.test.ts", "test/embedding/public-surface.test.ts"]
+export const TABLE_FILES: ReadonlyArray<string> = [
+  "test/kernel/diagnostic-table.test.ts",
+  "test/embedding/public-surface.test.ts"
+]
 
 const TAGS: ReadonlyMap<string, string> = new Map(Object.entries(DiagnosticCodeTable).map(([code, e]) => [e.tag, code]))
 
@@ -31,7 +34,9 @@ export const codesIn = (value: unknown, out: Set<string> = new Set(), depth = 0)
     // Command output: diagnostics as JSON (`"code": "x"`) or as human lines (`file:line:col x message`, `<input> x message`).
     else if (value.length > 20) {
       for (const m of value.matchAll(/"code"\s*:\s*"([a-z0-9_]+)"/g)) if (isDiagnosticCode(m[1])) out.add(m[1])
-      for (const m of value.matchAll(/(?:^|\s)(?:\S+:\d+:\d+|<input>|\S+\.json) ([a-z0-9_]+)\b/g)) if (isDiagnosticCode(m[1])) out.add(m[1])
+      for (const m of value.matchAll(/(?:^|\s)(?:\S+:\d+:\d+|<input>|\S+\.json) ([a-z0-9_]+)\b/g)) {
+        if (isDiagnosticCode(m[1])) out.add(m[1])
+      }
     }
     return out
   }
@@ -42,8 +47,12 @@ export const codesIn = (value: unknown, out: Set<string> = new Set(), depth = 0)
   }
   const o = value as Record<string, unknown>
   // A diagnostic or a tagged error: its code is what was produced.
-  if (isDiagnosticCode(o["code"]) && (typeof o["message"] === "string" || typeof o["_tag"] === "string")) out.add(o["code"])
-  for (const key of ["left", "right", "error", "cause", "diagnostics", "errors", "failure", "value", "result", "issues"]) {
+  if (isDiagnosticCode(o["code"]) && (typeof o["message"] === "string" || typeof o["_tag"] === "string")) {
+    out.add(o["code"])
+  }
+  for (
+    const key of ["left", "right", "error", "cause", "diagnostics", "errors", "failure", "value", "result", "issues"]
+  ) {
     if (key in o) codesIn(o[key], out, depth + 1)
   }
   return out

@@ -25,6 +25,8 @@ export const loadAndPublish = async (...dirs: ReadonlyArray<string>): Promise<Lo
 /** Loads and publishes, failing the test with the diagnostics when publication fails. */
 export const runtimeOf = async (...dirs: ReadonlyArray<string>): Promise<Runtime> => {
   const r = await loadAndPublish(...dirs)
-  if (r.runtime === undefined) throw new Error(`publication failed: ${JSON.stringify([...r.loadDiagnostics, ...r.diagnostics])}`)
+  if (r.runtime === undefined) {
+    throw new Error(`publication failed: ${JSON.stringify([...r.loadDiagnostics, ...r.diagnostics])}`)
+  }
   return r.runtime
 }

@@ -3,10 +3,10 @@
  * Every folder made here is scoped: removed when the test that made it ends
  * (or, when made while a file's suites are collected, after that file).
  */
+import { Effect } from "effect"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { Effect } from "effect"
 import { afterAll, expect, onTestFinished } from "vitest"
 
 const remove = (dir: string): void => rmSync(dir, { recursive: true, force: true })

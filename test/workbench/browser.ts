@@ -11,7 +11,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { chromium, type BrowserContext, type Page } from "playwright-core"
+import { type BrowserContext, chromium, type Page } from "playwright-core"
 
 export const CHROMIUM = "/usr/bin/chromium"
 export const browserRequired = process.env["CARDFX_REQUIRE_BROWSER"] === "1"

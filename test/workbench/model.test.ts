@@ -4,12 +4,12 @@
  * breakdown (`run`), the offers' order (`discover`), and the Hallyu Hex
  * instance names and unavailable actions against the engine itself.
  */
-import { spawnSync } from "node:child_process"
 import { Either } from "effect"
+import { spawnSync } from "node:child_process"
 import { describe, expect, it } from "vitest"
 import { makeEngine } from "../../src/hallyu/engine/Engine.js"
-import { observe } from "../../src/hallyu/engine/View.js"
 import type { GameState } from "../../src/hallyu/engine/State.js"
+import { observe } from "../../src/hallyu/engine/View.js"
 import { breakdownParts, breakdownText, statusAppliedText } from "../../src/server/page/app/model/Breakdown.js"
 import { pick, seedOf } from "../../src/server/page/app/model/Chooser.js"
 import type { DiscoverDoc, EffectiveDoc, ExecutorEventDoc } from "../../src/server/page/app/model/Docs.js"
@@ -81,18 +81,33 @@ describe("bucket-pipeline breakdown", () => {
     )
     const human = cli("run", "data/scenarios/residual-affinity.scenario.json").out
     const events = doc.report.steps[0]?.events ?? []
-    const impact = events.find((e) => e.type === "impact") as Extract<ExecutorEventDoc, { type: "impact"; base: number }>
+    const impact = events.find((e) => e.type === "impact") as Extract<
+      ExecutorEventDoc,
+      { type: "impact"; base: number }
+    >
     const parts = breakdownParts(impact.base, impact.contributions, impact.amount)
     expect(parts.map((p) => p.kind)).toEqual(["base", "flat", "multiplier", "result"])
     expect(breakdownText(parts)).toBe("9 base +2 strength ×1.5 vulnerable → 16")
     expect(human).toContain(`DAMAGE ${breakdownText(parts)} (hp 60 → 44)`)
-    const applied = events.find((e) => e.type === "statusApplied") as Extract<ExecutorEventDoc, { type: "statusApplied"; stacksBefore: number }>
+    const applied = events.find((e) => e.type === "statusApplied") as Extract<
+      ExecutorEventDoc,
+      { type: "statusApplied"; stacksBefore: number }
+    >
     expect(human).toContain(statusAppliedText(applied))
   })
 
   it("percent and negative contributions are written as the CLI writes them", () => {
-    const c = (bucket: string, value: number) => ({ bucket, source: "status", sourceId: "s", holderId: "h", direction: "outgoing", value })
-    expect(breakdownText(breakdownParts(10, [c("flat", -3), c("percent", 25), c("percent", -10), c("multiplier", 0.5)], 4))).toBe(
+    const c = (bucket: string, value: number) => ({
+      bucket,
+      source: "status",
+      sourceId: "s",
+      holderId: "h",
+      direction: "outgoing",
+      value
+    })
+    expect(
+      breakdownText(breakdownParts(10, [c("flat", -3), c("percent", 25), c("percent", -10), c("multiplier", 0.5)], 4))
+    ).toBe(
       "10 base -3 s +25% s -10% s ×0.5 s → 4"
     )
   })
@@ -100,7 +115,17 @@ describe("bucket-pipeline breakdown", () => {
 
 describe("offers", () => {
   it("compatible first, incompatible after with their codes (journey_opportunity does not authorize ember)", () => {
-    const doc = json<DiscoverDoc>("discover", "--package", "data/heroscript.base", "--card", "basic_attack", "--activity", "journey_opportunity", "--format", "json")
+    const doc = json<DiscoverDoc>(
+      "discover",
+      "--package",
+      "data/heroscript.base",
+      "--card",
+      "basic_attack",
+      "--activity",
+      "journey_opportunity",
+      "--format",
+      "json"
+    )
     const sorted = sortOffers(doc.offers)
     expect(sorted.map((o) => [o.upgradeId, o.assessment.isCompatible])).toEqual([
       ["core.sharpened_strike", true],
@@ -129,7 +154,10 @@ describe("try-it scenario body", () => {
     expect(body.packages).toEqual(["heroscript.base"])
     expect(body.ledgers).toEqual({ hero: { basic_attack: ["core.sharpened_strike", "core.ember.affinity"] } })
     expect(body.state.characters[0]).toMatchObject({ attributes: { strength: 2 }, statuses: [] })
-    expect(body.state.characters[1]).toMatchObject({ hp: 50, statuses: [{ statusId: "vulnerable", stacks: 1, remaining: 2 }] })
+    expect(body.state.characters[1]).toMatchObject({
+      hp: 50,
+      statuses: [{ statusId: "vulnerable", stacks: 1, remaining: 2 }]
+    })
     expect(body.steps).toEqual([{ op: "play", actor: "hero", card: "basic_attack", targets: ["target"] }])
   })
 })

@@ -2,7 +2,7 @@
  * Test support: `cardfx serve` (the built bin users run) on 127.0.0.1 and an
  * ephemeral port, with a fresh SQLite store, stopped with SIGTERM by `stop`.
  */
-import { spawn, type ChildProcess } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -12,12 +12,23 @@ export interface Served {
   readonly stop: () => Promise<void>
 }
 
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", () => resolve())))
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", () => resolve())))
 
 /** Starts the server on an ephemeral port; resolves once it prints its `listening` line (bounded: 90 s on a loaded machine). */
 export const serve = async (packages: ReadonlyArray<string>): Promise<Served> => {
   const dir = mkdtempSync(join(tmpdir(), "cardfx-workbench-"))
-  const args = ["dist/cli/cardfx.mjs", "serve", ...packages.flatMap((p) => ["--package", p]), "--store", join(dir, "ledger.db"), "--host", "127.0.0.1", "--port", "0"]
+  const args = [
+    "dist/cli/cardfx.mjs",
+    "serve",
+    ...packages.flatMap((p) => ["--package", p]),
+    "--store",
+    join(dir, "ledger.db"),
+    "--host",
+    "127.0.0.1",
+    "--port",
+    "0"
+  ]
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] })
   let stdout = ""
   let stderr = ""

@@ -17,7 +17,15 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pick, seedOf } from "../../src/server/page/app/model/Chooser.js"
-import { browserAvailable, browserRequired, launch, skipBrowserReason, watch, type Browser, type SizeName } from "./browser.js"
+import {
+  type Browser,
+  browserAvailable,
+  browserRequired,
+  launch,
+  type SizeName,
+  skipBrowserReason,
+  watch
+} from "./browser.js"
 import { serve, type Served } from "./server.js"
 
 const SHOTS = "test/workbench/screenshots"
@@ -65,27 +73,34 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
     return { page, problems }
   }
 
-  it("applying core.ember.affinity to basic_attack redraws the card with burning marked as coming from that entry", async () => {
-    const { page, problems } = await open("desktop", "cards")
-    await page.click("button[data-card=basic_attack]")
-    await page.waitForSelector(".card-face[data-card-id=basic_attack]")
-    expect(await page.$$(".component[data-origin-entry]:not([data-origin-entry=base])")).toHaveLength(0)
-    await page.click('[data-offer="core.ember.affinity"] button')
-    const burn = await page.waitForSelector('.component[data-component-id$=".burn"]')
-    expect(await burn.getAttribute("data-origin-transformation")).toBe("core.ember.affinity")
-    const entry = await burn.getAttribute("data-origin-entry")
-    expect(entry).toMatch(/^e\d+$/)
-    expect(await burn.getAttribute("data-changed")).toBe("true")
-    // Under its anchor, in the tree: strike's children.
-    expect(await page.$('.component[data-component-id=strike] .children .component[data-component-id$=".burn"]')).not.toBeNull()
-    expect(await burn.$eval(".origin", (e) => e.textContent)).toBe(`${entry} · core.ember.affinity / ember.damage (AfterImpact)`)
-    expect(await burn.$eval(".summary", (e) => e.textContent)).toContain("APPLY_STATUS burning")
-    // The ledger shows the entry, the history the command.
-    expect(await page.textContent(`.ledger [data-entry="${entry}"]`)).toContain("core.ember.affinity")
-    expect(await page.textContent(".history")).toContain("apply")
-    expect(problems.all).toEqual([])
-    await page.close()
-  }, 60_000)
+  it(
+    "applying core.ember.affinity to basic_attack redraws the card with burning marked as coming from that entry",
+    async () => {
+      const { page, problems } = await open("desktop", "cards")
+      await page.click("button[data-card=basic_attack]")
+      await page.waitForSelector(".card-face[data-card-id=basic_attack]")
+      expect(await page.$$(".component[data-origin-entry]:not([data-origin-entry=base])")).toHaveLength(0)
+      await page.click("[data-offer=\"core.ember.affinity\"] button")
+      const burn = await page.waitForSelector(".component[data-component-id$=\".burn\"]")
+      expect(await burn.getAttribute("data-origin-transformation")).toBe("core.ember.affinity")
+      const entry = await burn.getAttribute("data-origin-entry")
+      expect(entry).toMatch(/^e\d+$/)
+      expect(await burn.getAttribute("data-changed")).toBe("true")
+      // Under its anchor, in the tree: strike's children.
+      expect(await page.$(".component[data-component-id=strike] .children .component[data-component-id$=\".burn\"]"))
+        .not.toBeNull()
+      expect(await burn.$eval(".origin", (e) => e.textContent)).toBe(
+        `${entry} · core.ember.affinity / ember.damage (AfterImpact)`
+      )
+      expect(await burn.$eval(".summary", (e) => e.textContent)).toContain("APPLY_STATUS burning")
+      // The ledger shows the entry, the history the command.
+      expect(await page.textContent(`.ledger [data-entry="${entry}"]`)).toContain("core.ember.affinity")
+      expect(await page.textContent(".history")).toContain("apply")
+      expect(problems.all).toEqual([])
+      await page.close()
+    },
+    60_000
+  )
 
   it("an incompatible offer shows its diagnostic code", async () => {
     // heal: ember is eligible for it, but journey_opportunity does not authorize ember (no instance touched: no slot taken).
@@ -94,7 +109,7 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
     await page.waitForSelector(".card-face[data-card-id=heal]")
     await page.fill("label:has-text('Activity') input", "journey_opportunity")
     await page.press("label:has-text('Activity') input", "Enter")
-    const offer = await page.waitForSelector('.offer.incompatible[data-offer="core.ember.affinity"]')
+    const offer = await page.waitForSelector(".offer.incompatible[data-offer=\"core.ember.affinity\"]")
     expect(await offer.$eval("[data-code]", (e) => e.getAttribute("data-code"))).toBe("not_authorized")
     expect(await offer.textContent()).toContain("does not authorize")
     // Compatible offers come first.
@@ -107,22 +122,31 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
   it("the try-it breakdown shows the numbers `cardfx run` shows for the same scenario", async () => {
     // data/scenarios/residual-affinity.scenario.json: basic_attack + sharpened_strike + residual_affinity,
     // hero strength 2, target vulnerable 1 (1 turn), 60 HP, seed 11.
-    const cli = spawnSync(process.execPath, ["dist/cli/cardfx.mjs", "run", "data/scenarios/residual-affinity.scenario.json"], { encoding: "utf8" })
+    const cli = spawnSync(process.execPath, [
+      "dist/cli/cardfx.mjs",
+      "run",
+      "data/scenarios/residual-affinity.scenario.json"
+    ], { encoding: "utf8" })
     expect(cli.status).toBe(0)
     const line = /strike → slime DAMAGE (.+) \(hp 60 → (\d+)\)/.exec(cli.stdout)
     expect(line).not.toBeNull()
     const status = /residual\S* → slime (residual_status stacks .+)/.exec(cli.stdout)
     const { page, problems } = await open("desktop", "try")
     await page.selectOption("select[name=card]", "basic_attack")
-    await page.check('input[name=upgrade][value="core.sharpened_strike"]')
-    await page.check('input[name=upgrade][value="residual_affinity"]')
+    await page.check("input[name=upgrade][value=\"core.sharpened_strike\"]")
+    await page.check("input[name=upgrade][value=\"residual_affinity\"]")
     await page.fill("input[name=targetHp]", "60")
     await page.fill("input[name=seed]", "11")
     await page.click("form.try-form button[type=submit]")
     const breakdown = await page.waitForSelector(".event.impact .breakdown")
     expect(await breakdown.getAttribute("data-breakdown")).toBe(line?.[1])
     expect(line?.[1]).toBe("9 base +2 strength ×1.5 vulnerable → 16")
-    expect(await page.$$eval(".breakdown .part", (els) => els.map((e) => e.textContent))).toEqual(["9 base", "+2 strength", "×1.5 vulnerable", "→ 16"])
+    expect(await page.$$eval(".breakdown .part", (els) => els.map((e) => e.textContent))).toEqual([
+      "9 base",
+      "+2 strength",
+      "×1.5 vulnerable",
+      "→ 16"
+    ])
     expect(await page.textContent(".event.impact")).toContain(`hp 60 → ${line?.[2]}`)
     expect(await page.textContent(".event.status-applied")).toContain(status?.[1] ?? "missing")
     expect(problems.all).toEqual([])
@@ -147,72 +171,82 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
     await page.close()
   }, 60_000)
 
-  it("a game played to its end by clicking seeded choices of legal actions replays on the server to the same fingerprints", async () => {
-    const { page, problems } = await open("desktop", "table")
-    await page.fill("input[name=seed]", "workbench-1")
-    await page.click("form.new-game button[type=submit]")
-    await page.waitForSelector(".table[data-step]")
-    let rng = seedOf("workbench-script")
-    let clicks = 0
-    while ((await page.getAttribute(".table", "data-over")) !== "true") {
-      expect(clicks).toBeLessThan(1000)
-      const step = await page.getAttribute(".table", "data-step")
-      const legal = await page.$$("button[data-legal=true]")
-      expect(legal.length).toBeGreaterThan(0)
-      const p = pick(rng, legal.length)
-      rng = p.state
-      await legal[p.index]?.click()
-      await page.waitForSelector(`.table:not([data-step="${step}"])`)
-      clicks++
-    }
-    const gameId = (await page.getAttribute(".table", "data-game")) ?? ""
-    const fingerprint = await page.getAttribute(".table", "data-fingerprint")
-    expect(await page.getAttribute("[data-log-fingerprint]", "data-log-fingerprint")).toBe(fingerprint)
-    await page.click("text=Replay on the server")
-    await page.click("text=Replay to the end")
-    await page.waitForSelector(`.replay-status[data-replay-at="${clicks}"]`, { timeout: 60_000 })
-    expect(await page.getAttribute(".replay-status", "data-replay-ok")).toBe("true")
-    expect(await page.getAttribute(".replay-status", "data-replay-fingerprint")).toBe(fingerprint)
-    expect(problems.all).toEqual([])
-    await page.close()
-    // The same log replays in `cardfx replay` (every step's fingerprint checked).
-    const log = await (await fetch(`${server?.origin}/v1/hhx/games/${encodeURIComponent(gameId)}/log`)).text()
-    const dir = mkdtempSync(join(tmpdir(), "cardfx-log-"))
-    writeFileSync(join(dir, "game.log.json"), log)
-    const replay = spawnSync(process.execPath, ["dist/cli/cardfx.mjs", "replay", join(dir, "game.log.json")], { encoding: "utf8" })
-    rmSync(dir, { recursive: true, force: true })
-    expect(replay.status, replay.stdout + replay.stderr).toBe(0)
-  }, 180_000)
+  it(
+    "a game played to its end by clicking seeded choices of legal actions replays on the server to the same fingerprints",
+    async () => {
+      const { page, problems } = await open("desktop", "table")
+      await page.fill("input[name=seed]", "workbench-1")
+      await page.click("form.new-game button[type=submit]")
+      await page.waitForSelector(".table[data-step]")
+      let rng = seedOf("workbench-script")
+      let clicks = 0
+      while ((await page.getAttribute(".table", "data-over")) !== "true") {
+        expect(clicks).toBeLessThan(1000)
+        const step = await page.getAttribute(".table", "data-step")
+        const legal = await page.$$("button[data-legal=true]")
+        expect(legal.length).toBeGreaterThan(0)
+        const p = pick(rng, legal.length)
+        rng = p.state
+        await legal[p.index]?.click()
+        await page.waitForSelector(`.table:not([data-step="${step}"])`)
+        clicks++
+      }
+      const gameId = (await page.getAttribute(".table", "data-game")) ?? ""
+      const fingerprint = await page.getAttribute(".table", "data-fingerprint")
+      expect(await page.getAttribute("[data-log-fingerprint]", "data-log-fingerprint")).toBe(fingerprint)
+      await page.click("text=Replay on the server")
+      await page.click("text=Replay to the end")
+      await page.waitForSelector(`.replay-status[data-replay-at="${clicks}"]`, { timeout: 60_000 })
+      expect(await page.getAttribute(".replay-status", "data-replay-ok")).toBe("true")
+      expect(await page.getAttribute(".replay-status", "data-replay-fingerprint")).toBe(fingerprint)
+      expect(problems.all).toEqual([])
+      await page.close()
+      // The same log replays in `cardfx replay` (every step's fingerprint checked).
+      const log = await (await fetch(`${server?.origin}/v1/hhx/games/${encodeURIComponent(gameId)}/log`)).text()
+      const dir = mkdtempSync(join(tmpdir(), "cardfx-log-"))
+      writeFileSync(join(dir, "game.log.json"), log)
+      const replay = spawnSync(process.execPath, ["dist/cli/cardfx.mjs", "replay", join(dir, "game.log.json")], {
+        encoding: "utf8"
+      })
+      rmSync(dir, { recursive: true, force: true })
+      expect(replay.status, replay.stdout + replay.stderr).toBe(0)
+    },
+    180_000
+  )
 
   for (const size of ["desktop", "phone"] as const) {
-    it(`every view loads (after the tests above: fresh pages) with no console error and no failed request (${size})`, async () => {
-      for (const v of VIEWS) {
-        const { page, problems } = await open(size, v.name)
-        await page.waitForSelector(v.ready)
-        // Each view in a state worth a screenshot (the earlier tests applied ember to basic_attack).
-        if (v.name === "cards") {
-          await page.click("button[data-card=basic_attack]")
-          await page.waitForSelector('.component[data-component-id$=".burn"]')
-        } else if (v.name === "try") {
-          await page.check('input[name=upgrade][value="core.ember.affinity"]')
-          await page.click("form.try-form button[type=submit]")
-          await page.waitForSelector(".event.impact .breakdown")
-        } else {
-          await page.click("form.new-game button[type=submit]")
-          await page.waitForSelector(".table[data-step]")
+    it(
+      `every view loads (after the tests above: fresh pages) with no console error and no failed request (${size})`,
+      async () => {
+        for (const v of VIEWS) {
+          const { page, problems } = await open(size, v.name)
+          await page.waitForSelector(v.ready)
+          // Each view in a state worth a screenshot (the earlier tests applied ember to basic_attack).
+          if (v.name === "cards") {
+            await page.click("button[data-card=basic_attack]")
+            await page.waitForSelector(".component[data-component-id$=\".burn\"]")
+          } else if (v.name === "try") {
+            await page.check("input[name=upgrade][value=\"core.ember.affinity\"]")
+            await page.click("form.try-form button[type=submit]")
+            await page.waitForSelector(".event.impact .breakdown")
+          } else {
+            await page.click("form.new-game button[type=submit]")
+            await page.waitForSelector(".table[data-step]")
+          }
+          await page.screenshot({ path: join(SHOTS, `${v.name}-${size}.png`), fullPage: size === "phone" })
+          // Controls are labelled: every input and select has an accessible name.
+          const unlabelled = await page.evaluate(
+            `[...document.querySelectorAll("input, select")].filter((e) => e.labels.length === 0 && !e.getAttribute("aria-label")).map((e) => e.outerHTML)`
+          )
+          expect(unlabelled).toEqual([])
+          // Nothing wider than the viewport (the phone layout reflows).
+          const overflow = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+          expect(overflow).toBeLessThanOrEqual(0)
+          expect(problems.all).toEqual([])
+          await page.close()
         }
-        await page.screenshot({ path: join(SHOTS, `${v.name}-${size}.png`), fullPage: size === "phone" })
-        // Controls are labelled: every input and select has an accessible name.
-        const unlabelled = await page.evaluate(
-          `[...document.querySelectorAll("input, select")].filter((e) => e.labels.length === 0 && !e.getAttribute("aria-label")).map((e) => e.outerHTML)`
-        )
-        expect(unlabelled).toEqual([])
-        // Nothing wider than the viewport (the phone layout reflows).
-        const overflow = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-        expect(overflow).toBeLessThanOrEqual(0)
-        expect(problems.all).toEqual([])
-        await page.close()
-      }
-    }, 120_000)
+      },
+      120_000
+    )
   }
 })

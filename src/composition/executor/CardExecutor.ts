@@ -36,11 +36,14 @@ export type Playable = CompiledContainer | { readonly compiled: CompiledContaine
 /** The compiled container of a playable. */
 export const compiledOf = (card: Playable): CompiledContainer => ("compiled" in card ? card.compiled : card)
 
-
 /** The operations of the common executor service. */
 export interface CardExecutorService {
   /** Plays `card` for `request.actorId` at `request.targetIds` over `state`, as one transaction. */
-  readonly play: (card: Playable, state: CombatState, request: SequenceRequest) => Effect.Effect<SequenceResult, ExecutorError>
+  readonly play: (
+    card: Playable,
+    state: CombatState,
+    request: SequenceRequest
+  ) => Effect.Effect<SequenceResult, ExecutorError>
   /**
    * Plays every request independently against the same `state` in one
    * Effect (a batch); fails with the first failing request's error.
@@ -89,5 +92,6 @@ export const make = (lookups: ExecutorLookups): CardExecutorService => ({
 /** The common executor service. */
 export class CardExecutor extends Context.Tag("cardfx/CardExecutor")<CardExecutor, CardExecutorService>() {
   /** A layer over a fixed catalog. */
-  static readonly layer = (lookups: ExecutorLookups): Layer.Layer<CardExecutor> => Layer.succeed(CardExecutor, make(lookups))
+  static readonly layer = (lookups: ExecutorLookups): Layer.Layer<CardExecutor> =>
+    Layer.succeed(CardExecutor, make(lookups))
 }

@@ -50,11 +50,11 @@
 import { type Budget, budgetExceeded, makeBudget } from "../../kernel/Budget.js"
 import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { Limits } from "../../kernel/Limits.js"
-import { RngStream, type RngState, seedState } from "../../kernel/Rng.js"
+import { type RngState, RngStream, seedState } from "../../kernel/Rng.js"
 import type { CompiledContainer, CompiledEffect, CompiledNode } from "../Compiled.js"
 import type { Condition } from "../schema/Card.js"
 import { type ExecutorLookups, resolveAmount } from "./Buckets.js"
-import { type Character, type CombatState, type StatusInstance, stateFingerprint } from "./CombatState.js"
+import { type Character, type CombatState, stateFingerprint, type StatusInstance } from "./CombatState.js"
 import type { ExecutorEvent, RandomInput, SequenceResult } from "./Events.js"
 import { applyStatus, putStatus } from "./Statuses.js"
 
@@ -88,7 +88,13 @@ const K_ALL_ENEMIES = 2
 const K_RANDOM_ENEMY = 3
 const K_ALL_ALLIES = 4
 
-const kindCode = { TARGET: K_TARGET, SELF: K_SELF, ALL_ENEMIES: K_ALL_ENEMIES, RANDOM_ENEMY: K_RANDOM_ENEMY, ALL_ALLIES: K_ALL_ALLIES } as const
+const kindCode = {
+  TARGET: K_TARGET,
+  SELF: K_SELF,
+  ALL_ENEMIES: K_ALL_ENEMIES,
+  RANDOM_ENEMY: K_RANDOM_ENEMY,
+  ALL_ALLIES: K_ALL_ALLIES
+} as const
 
 interface PlanNode {
   readonly id: string
@@ -120,7 +126,16 @@ const planNode = (node: CompiledNode, onceSlot: number): PlanNode => {
     else if (once) afterOnce.push(p)
     else afterPer.push(p)
   }
-  return { id: node.componentId, effect: node.effect, kind: kindCode[node.effect.target], onceSlot, before, afterPer, afterOnce, onceCount }
+  return {
+    id: node.componentId,
+    effect: node.effect,
+    kind: kindCode[node.effect.target],
+    onceSlot,
+    before,
+    afterPer,
+    afterOnce,
+    onceCount
+  }
 }
 
 const plans = new WeakMap<CompiledContainer, Plan>()
@@ -202,10 +217,14 @@ class Tx {
       const valid = purpose === "chance" ? value >= 0 && value < 1 : Number.isInteger(value) && value >= 0 && value < n
       if (!valid) {
         this.fail(
-          diagnostic("rng_mismatch", `replay input ${this.replayCursor} (${value}) is not a valid ${purpose} value here`, {
-            subject: nodeId,
-            details: { index: this.replayCursor }
-          })
+          diagnostic(
+            "rng_mismatch",
+            `replay input ${this.replayCursor} (${value}) is not a valid ${purpose} value here`,
+            {
+              subject: nodeId,
+              details: { index: this.replayCursor }
+            }
+          )
         )
         return NaN
       }
@@ -216,7 +235,13 @@ class Tx {
         const r = this.request
         const initial = r.rng ?? (r.seed !== undefined ? seedState(r.seed, "sequence") : undefined)
         if (initial === undefined) {
-          this.fail(diagnostic("rng_mismatch", `"${nodeId}" needs a random draw but the request gave no seed, rng state or replay`, { subject: nodeId }))
+          this.fail(
+            diagnostic(
+              "rng_mismatch",
+              `"${nodeId}" needs a random draw but the request gave no seed, rng state or replay`,
+              { subject: nodeId }
+            )
+          )
           return NaN
         }
         stream = this.stream = new RngStream(initial)
@@ -390,7 +415,11 @@ const numericImpact = (tx: Tx, node: PlanNode, type: "DAMAGE" | "HEAL", target: 
   if ("code" in r) return tx.fail(r)
   const before = t.hp
   // A defeated character is not healed back: healing at 0 HP is a zero-change impact.
-  const after = type === "DAMAGE" ? Math.max(0, before - r.amount) : before === 0 ? 0 : Math.min(t.maxHp, before + r.amount)
+  const after = type === "DAMAGE"
+    ? Math.max(0, before - r.amount)
+    : before === 0
+    ? 0
+    : Math.min(t.maxHp, before + r.amount)
   if (after !== before) tx.writable(target).hp = after
   tx.events.push({
     type: "impact",
@@ -424,7 +453,10 @@ const applyStatusImpact = (tx: Tx, node: PlanNode, target: number): boolean => {
   const next = applyStatus(def, held, effect)
   putStatus(c.statuses, next)
   const event: {
-    -readonly [K in keyof Extract<ExecutorEvent, { type: "statusApplied" }>]: Extract<ExecutorEvent, { type: "statusApplied" }>[K]
+    -readonly [K in keyof Extract<ExecutorEvent, { type: "statusApplied" }>]: Extract<
+      ExecutorEvent,
+      { type: "statusApplied" }
+    >[K]
   } = {
     type: "statusApplied",
     nodeId: node.id,
@@ -460,7 +492,9 @@ export const executeSequence = (
   request: SequenceRequest
 ): SequenceOutcome => {
   const plan = planOf(compiled)
-  if (request.actorId === "") return failed(state, diagnostic("actor_defeated", "no actor was named", { cardCode: compiled.cardId }))
+  if (request.actorId === "") {
+    return failed(state, diagnostic("actor_defeated", "no actor was named", { cardCode: compiled.cardId }))
+  }
   const actor = indexOf(state, request.actorId)
   if (actor < 0) {
     return failed(
@@ -475,7 +509,10 @@ export const executeSequence = (
   if ((state.characters[actor] as Character).hp <= 0) {
     return failed(
       state,
-      diagnostic("actor_defeated", `actor "${request.actorId}" is defeated`, { subject: request.actorId, cardCode: compiled.cardId })
+      diagnostic("actor_defeated", `actor "${request.actorId}" is defeated`, {
+        subject: request.actorId,
+        cardCode: compiled.cardId
+      })
     )
   }
   const ids = request.targetIds
@@ -494,17 +531,28 @@ export const executeSequence = (
       )
     }
     if ((state.characters[t] as Character).hp <= 0) {
-      return failed(state, diagnostic("invalid_target", `target "${id}" is defeated`, { subject: id, cardCode: compiled.cardId }))
+      return failed(
+        state,
+        diagnostic("invalid_target", `target "${id}" is defeated`, { subject: id, cardCode: compiled.cardId })
+      )
     }
     for (let j = 0; j < i; j++) {
       if (chosen[j] === t) {
-        return failed(state, diagnostic("invalid_target", `target "${id}" is chosen twice`, { subject: id, cardCode: compiled.cardId }))
+        return failed(
+          state,
+          diagnostic("invalid_target", `target "${id}" is chosen twice`, { subject: id, cardCode: compiled.cardId })
+        )
       }
     }
     chosen[i] = t
   }
   if (plan.needsChosenTarget && chosen.length === 0) {
-    return failed(state, diagnostic("invalid_target", `card "${compiled.cardId}" needs a chosen target and none was given`, { cardCode: compiled.cardId }))
+    return failed(
+      state,
+      diagnostic("invalid_target", `card "${compiled.cardId}" needs a chosen target and none was given`, {
+        cardCode: compiled.cardId
+      })
+    )
   }
   const budget = makeBudget(request.budget ?? Limits.sequenceNodeBudget)
   const tx = new Tx(lookups, state, actor, chosen, budget, request)
@@ -524,7 +572,9 @@ export const executeSequence = (
       })
     )
   }
-  const next: CombatState = tx.changed ? { turn: state.turn, activeSide: state.activeSide, characters: tx.chars } : state
+  const next: CombatState = tx.changed
+    ? { turn: state.turn, activeSide: state.activeSide, characters: tx.chars }
+    : state
   const result: { -readonly [K in keyof SequenceResult]: SequenceResult[K] } = {
     state: next,
     events: tx.events,
@@ -532,7 +582,9 @@ export const executeSequence = (
     budgetUsed: budget.used
   }
   if (replay === undefined) {
-    const rng = tx.stream !== undefined ? tx.stream.state() : (request.rng ?? (request.seed !== undefined ? seedState(request.seed, "sequence") : undefined))
+    const rng = tx.stream !== undefined
+      ? tx.stream.state()
+      : (request.rng ?? (request.seed !== undefined ? seedState(request.seed, "sequence") : undefined))
     if (rng !== undefined) result.rng = rng
   }
   if (request.fingerprint !== false) result.fingerprint = stateFingerprint(next)
@@ -543,5 +595,5 @@ const withCard = (d: Diagnostic | undefined, cardId: string): Diagnostic =>
   d === undefined
     ? diagnostic("budget_exceeded", "the sequence stopped without a diagnostic (defect)", { cardCode: cardId })
     : d.cardCode === undefined
-      ? { ...d, cardCode: cardId }
-      : d
+    ? { ...d, cardCode: cardId }
+    : d

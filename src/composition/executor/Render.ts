@@ -13,16 +13,22 @@ const turns = (n: number | undefined): string => (n === undefined ? "permanent" 
 export const renderEvent = (e: ExecutorEvent): string => {
   switch (e.type) {
     case "impact":
-      return `${e.nodeId} → ${e.targetId} ${e.effect} ${renderBreakdown(e.base, e.contributions, e.amount)} (hp ${e.hpBefore} → ${e.hpAfter})`
+      return `${e.nodeId} → ${e.targetId} ${e.effect} ${
+        renderBreakdown(e.base, e.contributions, e.amount)
+      } (hp ${e.hpBefore} → ${e.hpAfter})`
     case "statusApplied": {
       const payload = Object.keys(e.payload)
         .sort()
         .map((k) => `${k}=${e.payload[k]}`)
         .join(", ")
-      return `${e.nodeId} → ${e.targetId} ${e.statusId} stacks ${e.stacksBefore} → ${e.stacks}, ${turns(e.remaining)}${payload === "" ? "" : ` {${payload}}`}`
+      return `${e.nodeId} → ${e.targetId} ${e.statusId} stacks ${e.stacksBefore} → ${e.stacks}, ${turns(e.remaining)}${
+        payload === "" ? "" : ` {${payload}}`
+      }`
     }
     case "skip":
-      return `skip ${e.nodeId}${e.targetId !== undefined ? ` on ${e.targetId}` : ""}: ${e.reason}${e.fact !== undefined ? ` ${e.fact}` : ""}`
+      return `skip ${e.nodeId}${e.targetId !== undefined ? ` on ${e.targetId}` : ""}: ${e.reason}${
+        e.fact !== undefined ? ` ${e.fact}` : ""
+      }`
     case "draw":
       return `draw ${e.purpose} for ${e.nodeId}: ${e.value}`
     case "defeated":

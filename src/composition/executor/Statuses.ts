@@ -24,9 +24,9 @@ import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import type { CompiledEffect } from "../Compiled.js"
 import type { Status, TickTiming } from "../schema/Status.js"
-import { type Character, type CombatState, type Side, type StatusInstance, stateFingerprint } from "./CombatState.js"
-import type { ExecutorEvent, TurnResult } from "./Events.js"
 import type { ExecutorLookups } from "./Buckets.js"
+import { type Character, type CombatState, type Side, stateFingerprint, type StatusInstance } from "./CombatState.js"
+import type { ExecutorEvent, TurnResult } from "./Events.js"
 
 const EMPTY_PAYLOAD: Readonly<Record<string, number>> = {}
 
@@ -158,9 +158,13 @@ const boundary = (
     for (const held of original.statuses) {
       const def = lookups.statuses.get(held.statusId)
       if (def === undefined) {
-        return diagnostic("unknown_reference", `status "${held.statusId}" held by "${original.characterId}" is not in the runtime catalog`, {
-          subject: held.statusId
-        })
+        return diagnostic(
+          "unknown_reference",
+          `status "${held.statusId}" held by "${original.characterId}" is not in the runtime catalog`,
+          {
+            subject: held.statusId
+          }
+        )
       }
       let entry = held
       if (def.tick !== undefined && def.tick.timing === timing && hp > 0) {

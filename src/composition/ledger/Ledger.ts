@@ -19,11 +19,11 @@
  */
 import { Effect, Either, Schema } from "effect"
 import { canonicalJson, sha256Hex } from "../../kernel/Canonical.js"
+import { withLimit } from "../../kernel/Decode.js"
 import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { type CardfxError, errorFromDiagnostic } from "../../kernel/Errors.js"
-import { compareOrdinal } from "../../kernel/Ordinal.js"
-import { withLimit } from "../../kernel/Decode.js"
 import { Limits } from "../../kernel/Limits.js"
+import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { optional } from "../../kernel/SchemaExt.js"
 import { Bundle } from "../schema/Bundle.js"
 import type { EffectComponent } from "../schema/Card.js"
@@ -66,7 +66,10 @@ export const sealedContentFields = {
   patches: Schema.Array(Patch),
   /** Sorted by `priority`, then `ruleId` ordinal; at most 32 (a sealed entry obeys the authoring limit). */
   closedCompositionRules: Schema.Array(ClosedCompositionRule).pipe(
-    Schema.maxItems(Limits.rulesPerTransformation, withLimit("rule_limit", { measure: "length", max: Limits.rulesPerTransformation }))
+    Schema.maxItems(
+      Limits.rulesPerTransformation,
+      withLimit("rule_limit", { measure: "length", max: Limits.rulesPerTransformation })
+    )
   ),
   pin: RuntimePin,
   sealHash: Schema.String
@@ -121,7 +124,8 @@ export const sealedPayload = (c: Omit<SealedEntryContent, "sealHash">): unknown 
 })
 
 /** sha256 of the canonical JSON of sealed content (without its hash). */
-export const computeSealHash = (c: Omit<SealedEntryContent, "sealHash">): string => sha256Hex(canonicalJson(sealedPayload(c)))
+export const computeSealHash = (c: Omit<SealedEntryContent, "sealHash">): string =>
+  sha256Hex(canonicalJson(sealedPayload(c)))
 
 const isOpenBinding = (id: string): boolean => id.startsWith("$") && id !== "$anchor"
 
@@ -140,26 +144,41 @@ const hasOpenBinding = (components: ReadonlyArray<EffectComponent>): boolean => 
  * closed (no template parameters left). Anything else is an authoring
  * definition that cannot enter the ledger (`unsealed_definition`).
  */
-export const verifySealed = (content: unknown, subject?: string): Either.Either<SealedEntryContent, Array<Diagnostic>> => {
+export const verifySealed = (
+  content: unknown,
+  subject?: string
+): Either.Either<SealedEntryContent, Array<Diagnostic>> => {
   const c = content as Partial<SealedEntryContent> | null
   const upgradeId = typeof c?.upgradeId === "string" ? c.upgradeId : undefined
   const fail = (why: string) =>
     Either.left([
-      diagnostic("unsealed_definition", `${subject ?? upgradeId ?? "entry"}: ${why}; only CardBundleCompiler.seal output can enter the ledger`, {
-        subject: subject ?? upgradeId,
-        transformationId: upgradeId
-      })
+      diagnostic(
+        "unsealed_definition",
+        `${subject ?? upgradeId ?? "entry"}: ${why}; only CardBundleCompiler.seal output can enter the ledger`,
+        {
+          subject: subject ?? upgradeId,
+          transformationId: upgradeId
+        }
+      )
     ])
   if (c === null || typeof c !== "object") return fail("not sealed content")
-  if (typeof c.sealHash !== "string" || !Array.isArray(c.closedCompositionRules) || c.pin === undefined)
+  if (typeof c.sealHash !== "string" || !Array.isArray(c.closedCompositionRules) || c.pin === undefined) {
     return fail("no seal (authoring definition)")
-  if (c.closedCompositionRules.length > Limits.rulesPerTransformation)
-    return fail(`${c.closedCompositionRules.length} captured rules exceed the limit of ${Limits.rulesPerTransformation}`)
+  }
+  if (c.closedCompositionRules.length > Limits.rulesPerTransformation) {
+    return fail(
+      `${c.closedCompositionRules.length} captured rules exceed the limit of ${Limits.rulesPerTransformation}`
+    )
+  }
   for (const closed of c.closedCompositionRules) {
-    if (closed.bundle.components.length > Limits.membersPerBundle)
-      return fail(`rule ${closed.rule.ruleId} captures ${closed.bundle.components.length} members, over the limit of ${Limits.membersPerBundle}`)
-    if (closed.bundle.effectComponentParameters !== undefined || hasOpenBinding(closed.bundle.components))
+    if (closed.bundle.components.length > Limits.membersPerBundle) {
+      return fail(
+        `rule ${closed.rule.ruleId} captures ${closed.bundle.components.length} members, over the limit of ${Limits.membersPerBundle}`
+      )
+    }
+    if (closed.bundle.effectComponentParameters !== undefined || hasOpenBinding(closed.bundle.components)) {
       return fail(`rule ${closed.rule.ruleId} captures an open template`)
+    }
   }
   const full = c as SealedEntryContent
   if (computeSealHash(full) !== full.sealHash) return fail("seal hash does not match its content")
@@ -186,7 +205,12 @@ export interface EntryOptions {
   readonly captured: CapturedAt
 }
 
-const makeEntry = (content: SealedEntryContent, position: number, opts: EntryOptions, replaces?: string): LedgerEntry => ({
+const makeEntry = (
+  content: SealedEntryContent,
+  position: number,
+  opts: EntryOptions,
+  replaces?: string
+): LedgerEntry => ({
   entryId: opts.entryId,
   position,
   state: "active",
@@ -281,8 +305,8 @@ export const verifyLedger = (ledger: CardLedger): Either.Either<CardLedger, Arra
 const toEffect = <A>(r: Either.Either<A, ReadonlyArray<Diagnostic>>): Effect.Effect<A, CardfxError> =>
   Either.isRight(r)
     ? Effect.succeed(r.right)
-    : // A Left always carries at least one diagnostic; the fallback keeps this total.
-      Effect.fail(errorFromDiagnostic(r.left[0] ?? diagnostic("unsealed_definition", "ledger command failed")))
+    // A Left always carries at least one diagnostic; the fallback keeps this total.
+    : Effect.fail(errorFromDiagnostic(r.left[0] ?? diagnostic("unsealed_definition", "ledger command failed")))
 
 /** The ledger commands in the typed error channel (first diagnostic as its tagged error). */
 export const LedgerCommands = {

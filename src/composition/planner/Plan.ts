@@ -42,8 +42,8 @@ import {
 import { checkRemoval, resolveEffectiveCard } from "../Resolver.js"
 import type { Runtime } from "../Runtime.js"
 import type { Card, EffectComponent } from "../schema/Card.js"
-import { AuthoredId } from "../schema/Symbols.js"
 import type { Status } from "../schema/Status.js"
+import { AuthoredId } from "../schema/Symbols.js"
 import type { Transformation } from "../schema/Transformation.js"
 
 /** A ledger command: apply an upgrade, remove an entry, or replace an entry (keeping its position). */
@@ -146,35 +146,52 @@ const policy = (
 ): void => {
   const id = t.upgradeId
   const ctx = { transformationId: id, subject: cardId }
-  if (t.eligibility?.cardIds !== undefined && !t.eligibility.cardIds.includes(cardId))
-    out.push(diagnostic("not_eligible", `card ${cardId} is not eligible for ${id} (eligible: ${t.eligibility.cardIds.join(", ")})`, ctx))
+  if (t.eligibility?.cardIds !== undefined && !t.eligibility.cardIds.includes(cardId)) {
+    out.push(
+      diagnostic(
+        "not_eligible",
+        `card ${cardId} is not eligible for ${id} (eligible: ${t.eligibility.cardIds.join(", ")})`,
+        ctx
+      )
+    )
+  }
   const active = activeEntries(ledger).filter((e) => e.entryId !== excluding)
   if (t.slotId !== undefined) {
     const slot = runtime.slots.get(t.slotId)
     const inSlot = active.filter((e) => runtime.transformations.get(e.upgradeId)?.slotId === t.slotId)
     const capacity = slot?.capacity ?? 0
-    if (inSlot.length >= capacity)
+    if (inSlot.length >= capacity) {
       out.push(
         diagnostic(
           "slot_full",
-          `slot ${t.slotId} of card ${cardId} is full (${inSlot.length}/${capacity}: ${inSlot.map((e) => `${e.entryId}=${e.upgradeId}`).join(", ")})`,
+          `slot ${t.slotId} of card ${cardId} is full (${inSlot.length}/${capacity}: ${
+            inSlot.map((e) => `${e.entryId}=${e.upgradeId}`).join(", ")
+          })`,
           { ...ctx, details: { slotId: t.slotId, limit: capacity, actual: inSlot.length } }
         )
       )
+    }
   }
   const max = t.maxPerCard ?? 1
   const same = active.filter((e) => e.upgradeId === id).length
-  if (same >= max)
-    out.push(diagnostic("max_per_card", `${id} is already applied ${same} time(s) to card ${cardId}; maxPerCard is ${max}`, { ...ctx, details: { limit: max, actual: same } }))
+  if (same >= max) {
+    out.push(
+      diagnostic("max_per_card", `${id} is already applied ${same} time(s) to card ${cardId}; maxPerCard is ${max}`, {
+        ...ctx,
+        details: { limit: max, actual: same }
+      })
+    )
+  }
   for (const e of active) {
     const other = runtime.transformations.get(e.upgradeId)
-    if (t.excludes?.includes(e.upgradeId) === true || other?.excludes?.includes(id) === true)
+    if (t.excludes?.includes(e.upgradeId) === true || other?.excludes?.includes(id) === true) {
       out.push(
         diagnostic("excluded_transformation", `${id} and ${e.upgradeId} (entry ${e.entryId}) exclude each other`, {
           transformationId: id,
           subject: e.entryId
         })
       )
+    }
   }
 }
 
@@ -205,7 +222,9 @@ const indexComponentsOf = (eff: EffectiveCardDefinition): Map<string, ComponentF
   const generated = new Map<string, string>()
   const anchored = new Map<string, Array<string>>()
   for (const t of eff.compositionTrace) {
-    for (const m of t.memberIds) generated.set(m, `rule:${t.entryId}/${t.transformationId}/${t.ruleId}/${t.expansionId}`)
+    for (const m of t.memberIds) {
+      generated.set(m, `rule:${t.entryId}/${t.transformationId}/${t.ruleId}/${t.expansionId}`)
+    }
     if (t.anchorId !== null) {
       const list = anchored.get(t.anchorId) ?? []
       list.push(`${t.entryId}/${t.ruleId}`)
@@ -239,7 +258,9 @@ export const changedComponentIds = (
   const changed = new Set<string>()
   for (const [id, fa] of a) {
     const fb = b.get(id)
-    if (fb === undefined || fb.payload !== fa.payload || fb.children !== fa.children || fb.origin !== fa.origin) changed.add(id)
+    if (fb === undefined || fb.payload !== fa.payload || fb.children !== fa.children || fb.origin !== fa.origin) {
+      changed.add(id)
+    }
   }
   for (const id of b.keys()) if (!a.has(id)) changed.add(id)
   return [...changed].sort(compareOrdinal)
@@ -296,9 +317,16 @@ export const resolveCurrent = (runtime: Runtime, ledger: CardLedger): Resolved =
   const hit = resolvedCache.get(runtime)?.get(ledger)
   if (hit !== undefined) return hit
   const baseCard = runtime.cards.get(ledger.cardId)
-  if (baseCard === undefined)
-    return Either.left([diagnostic("unknown_card", `no card ${ledger.cardId} is published in the runtime`, { subject: ledger.cardId })])
-  return remember(runtime, ledger, resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses }, runtime.resolutionCache))
+  if (baseCard === undefined) {
+    return Either.left([
+      diagnostic("unknown_card", `no card ${ledger.cardId} is published in the runtime`, { subject: ledger.cardId })
+    ])
+  }
+  return remember(
+    runtime,
+    ledger,
+    resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses }, runtime.resolutionCache)
+  )
 }
 
 /**
@@ -325,11 +353,16 @@ export const plan = (input: PlanInput): Plan => {
   })
 
   const baseCard = runtime.cards.get(cardId)
-  if (baseCard === undefined)
+  if (baseCard === undefined) {
     return reject([diagnostic("unknown_card", `no card ${cardId} is published in the runtime`, { subject: cardId })])
+  }
 
   const out: Array<Diagnostic> = []
-  const captured: CapturedAt = { revision: ledger.revision + 1, sequence: at.nextSequence, step: ledger.entries.length + 1 }
+  const captured: CapturedAt = {
+    revision: ledger.revision + 1,
+    sequence: at.nextSequence,
+    step: ledger.entries.length + 1
+  }
   const entryId = nextEntryId(ledger)
   let candidate: CardLedger
   let removedEntryId: string | undefined
@@ -339,8 +372,14 @@ export const plan = (input: PlanInput): Plan => {
     ledger.entries.find((e) => e.entryId === id && e.state === "active")
   const lookup = (upgradeId: string): Transformation | undefined => {
     const t = runtime.transformations.get(upgradeId)
-    if (t === undefined)
-      out.push(diagnostic("unknown_transformation", `no transformation ${upgradeId} is published in the runtime`, { transformationId: upgradeId, subject: upgradeId }))
+    if (t === undefined) {
+      out.push(
+        diagnostic("unknown_transformation", `no transformation ${upgradeId} is published in the runtime`, {
+          transformationId: upgradeId,
+          subject: upgradeId
+        })
+      )
+    }
     return t
   }
   const entryMissing = (id: string): Diagnostic =>
@@ -371,9 +410,18 @@ export const plan = (input: PlanInput): Plan => {
       // calling it first: it returns this very removal when the composition succeeds).
       const removed = removeEntry(ledger, command.entryId)
       if (Either.isLeft(removed)) return reject(removed.left)
-      const resolved = remember(runtime, removed.right, resolveEffectiveCard({ baseCard, ledger: removed.right, statuses: runtime.statuses }, runtime.resolutionCache))
+      const resolved = remember(
+        runtime,
+        removed.right,
+        resolveEffectiveCard({ baseCard, ledger: removed.right, statuses: runtime.statuses }, runtime.resolutionCache)
+      )
       if (Either.isLeft(resolved)) {
-        const checked = checkRemoval(ledger, command.entryId, { baseCard, statuses: runtime.statuses }, runtime.resolutionCache)
+        const checked = checkRemoval(
+          ledger,
+          command.entryId,
+          { baseCard, statuses: runtime.statuses },
+          runtime.resolutionCache
+        )
         return reject(Either.isLeft(checked) ? checked.left : resolved.left)
       }
       candidate = removed.right
@@ -400,9 +448,12 @@ export const plan = (input: PlanInput): Plan => {
     }
   }
 
-  const after =
-    resolvedCache.get(runtime)?.get(candidate) ??
-    remember(runtime, candidate, resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }, runtime.resolutionCache))
+  const after = resolvedCache.get(runtime)?.get(candidate) ??
+    remember(
+      runtime,
+      candidate,
+      resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }, runtime.resolutionCache)
+    )
   if (Either.isLeft(after)) return reject(after.left)
   return {
     assessment: {
@@ -457,7 +508,12 @@ export const discover = (runtime: Runtime, ledger: CardLedger, activity: string,
     // Present: the ID comes from the same map.
     const t = runtime.transformations.get(upgradeId) as Transformation
     const assessment = plan({ runtime, ledger, command: { kind: "apply", upgradeId }, activity, at, before }).assessment
-    offers.push({ upgradeId, category: t.category, ...(t.slotId !== undefined ? { slotId: t.slotId } : {}), assessment })
+    offers.push({
+      upgradeId,
+      category: t.category,
+      ...(t.slotId !== undefined ? { slotId: t.slotId } : {}),
+      assessment
+    })
   }
   return { cardId: ledger.cardId, activity, revision: ledger.revision, offers }
 }

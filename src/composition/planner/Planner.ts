@@ -8,18 +8,25 @@
  * @since 0.1.0
  */
 import { Context, Effect, Layer } from "effect"
-import { compareOrdinal } from "../../kernel/Ordinal.js"
-import type { BranchNotFound, CommandConflict, InvalidId, StoreCorrupt, StoreFailure } from "../../kernel/Errors.js"
-import { type ChannelError, codesOf, errorChannel } from "../../kernel/ErrorChannel.js"
-import { sealErrors } from "../BundleCompiler.js"
-import { removalErrors, resolveErrors } from "../Resolver.js"
 import { diagnostic } from "../../kernel/Diagnostic.js"
+import { type ChannelError, codesOf, errorChannel } from "../../kernel/ErrorChannel.js"
+import type { BranchNotFound, CommandConflict, InvalidId, StoreCorrupt, StoreFailure } from "../../kernel/Errors.js"
+import { compareOrdinal } from "../../kernel/Ordinal.js"
+import { sealErrors } from "../BundleCompiler.js"
 import type { CardLedger } from "../ledger/Ledger.js"
+import { removalErrors, resolveErrors } from "../Resolver.js"
 import type { Runtime } from "../Runtime.js"
-import { type CardState, type CommandOutcome, type CommandRequest, type Decide, LedgerStore, type ReplayContext } from "../store/LedgerStore.js"
 import type { Card } from "../schema/Card.js"
 import type { Status } from "../schema/Status.js"
-import { type AssessResult, type Discovery, discover, type LedgerCommand, plan } from "./Plan.js"
+import {
+  type CardState,
+  type CommandOutcome,
+  type CommandRequest,
+  type Decide,
+  LedgerStore,
+  type ReplayContext
+} from "../store/LedgerStore.js"
+import { type AssessResult, discover, type Discovery, type LedgerCommand, plan } from "./Plan.js"
 
 const contexts = new WeakMap<Card, WeakMap<ReadonlyMap<string, Status>, ReplayContext>>()
 /** The replay context of a base card and statuses, one object per pair (so the store serializes it once). */
@@ -39,8 +46,7 @@ export const replayContext = (baseCard: Card, statuses: ReadonlyMap<string, Stat
 
 /** The store decision for a request, made by THE plan from the stored state. */
 export const decideWith =
-  (runtime: Runtime, request: CommandRequest): Decide =>
-  (state: CardState, nextSequence: number) => {
+  (runtime: Runtime, request: CommandRequest): Decide => (state: CardState, nextSequence: number) => {
     const p = plan({
       runtime,
       ledger: state.ledger,
@@ -98,7 +104,12 @@ export class CardTransformationPlanner extends Context.Tag("cardfx/CardTransform
   CardTransformationPlanner,
   {
     /** Pure query: what the command would do to this ledger in this activity. */
-    readonly assess: (runtime: Runtime, ledger: CardLedger, command: LedgerCommand, activity: string) => Effect.Effect<AssessResult>
+    readonly assess: (
+      runtime: Runtime,
+      ledger: CardLedger,
+      command: LedgerCommand,
+      activity: string
+    ) => Effect.Effect<AssessResult>
     /** Pure query: every transformation of the runtime, assessed on the complete candidate. */
     readonly discover: (runtime: Runtime, ledger: CardLedger, activity: string) => Effect.Effect<Discovery>
     /** Assess against a stored instance (its captured sequence comes from the store). */
@@ -109,34 +120,51 @@ export class CardTransformationPlanner extends Context.Tag("cardfx/CardTransform
       activity: string
     ) => Effect.Effect<AssessResult, StoreFailure | BranchNotFound>
     /** Discovery for a stored instance. */
-    readonly discoverStored: (runtime: Runtime, ref: InstanceRef, activity: string) => Effect.Effect<Discovery, StoreFailure | BranchNotFound>
+    readonly discoverStored: (
+      runtime: Runtime,
+      ref: InstanceRef,
+      activity: string
+    ) => Effect.Effect<Discovery, StoreFailure | BranchNotFound>
     /** Plan + persist; a rejection is an outcome (recorded, so retries return it). */
     readonly execute: (
       runtime: Runtime,
       request: CommandRequest
     ) => Effect.Effect<CommandOutcome, StoreFailure | CommandConflict | InvalidId | StoreCorrupt>
     /** Like `execute`, but a rejection fails with its first diagnostic's tagged error (`NotAuthorized`, `RevisionConflict`, ...). */
-    readonly apply: (runtime: Runtime, request: CommandRequest) => Effect.Effect<CommandOutcome, RejectionError | StoreFailure | CommandConflict | InvalidId | StoreCorrupt>
+    readonly apply: (
+      runtime: Runtime,
+      request: CommandRequest
+    ) => Effect.Effect<CommandOutcome, RejectionError | StoreFailure | CommandConflict | InvalidId | StoreCorrupt>
   }
 >() {
   /** The live planner over a `LedgerStore`. */
   static readonly layer: Layer.Layer<CardTransformationPlanner, never, LedgerStore> = Layer.effect(
     CardTransformationPlanner,
     Effect.map(LedgerStore, (store) => {
-      const execute = (runtime: Runtime, request: CommandRequest) => store.execute(request, decideWith(runtime, request))
+      const execute = (runtime: Runtime, request: CommandRequest) =>
+        store.execute(request, decideWith(runtime, request))
       return {
-        assess: (runtime, ledger, command, activity) => Effect.sync(() => plan({ runtime, ledger, command, activity }).assessment),
+        assess: (runtime, ledger, command, activity) =>
+          Effect.sync(() => plan({ runtime, ledger, command, activity }).assessment),
         discover: (runtime, ledger, activity) => Effect.sync(() => discover(runtime, ledger, activity)),
         assessStored: (runtime, ref, command, activity) =>
           Effect.map(
             store.read(ref.branch, ref.instanceId, ref.cardId),
             (s) =>
-              plan({ runtime, ledger: s.ledger, command, activity, at: { lastSequence: s.lastSequence, nextSequence: s.lastSequence + 1 } })
+              plan({
+                runtime,
+                ledger: s.ledger,
+                command,
+                activity,
+                at: { lastSequence: s.lastSequence, nextSequence: s.lastSequence + 1 }
+              })
                 .assessment
           ),
         discoverStored: (runtime, ref, activity) =>
-          Effect.map(store.read(ref.branch, ref.instanceId, ref.cardId), (s) =>
-            discover(runtime, s.ledger, activity, { lastSequence: s.lastSequence, nextSequence: s.lastSequence + 1 })
+          Effect.map(
+            store.read(ref.branch, ref.instanceId, ref.cardId),
+            (s) =>
+              discover(runtime, s.ledger, activity, { lastSequence: s.lastSequence, nextSequence: s.lastSequence + 1 })
           ),
         execute,
         apply: (runtime, request) =>
@@ -144,11 +172,10 @@ export class CardTransformationPlanner extends Context.Tag("cardfx/CardTransform
             outcome.status === "applied"
               ? Effect.succeed(outcome)
               : rejectionErrors.fail(
-                  outcome.diagnostics.length > 0
-                    ? outcome.diagnostics
-                    : [diagnostic("transformation_invalid", `command ${request.commandId} was rejected`)]
-                )
-          )
+                outcome.diagnostics.length > 0
+                  ? outcome.diagnostics
+                  : [diagnostic("transformation_invalid", `command ${request.commandId} was rejected`)]
+              ))
       }
     })
   )

@@ -23,19 +23,19 @@ import { Effect, Either, Schema } from "effect"
 import { canonicalJson } from "../../kernel/Canonical.js"
 import { type Diagnostic, diagnostic, withContext } from "../../kernel/Diagnostic.js"
 import { parseJson } from "../../kernel/Json.js"
-import { optional } from "../../kernel/SchemaExt.js"
 import { type RngState, seedState } from "../../kernel/Rng.js"
+import { optional } from "../../kernel/SchemaExt.js"
 import { sealById } from "../BundleCompiler.js"
 import { loadPackage } from "../ContentPackage.js"
 import type { EffectiveCardDefinition } from "../Effective.js"
-import { appendEntry, type CardLedger, emptyLedger } from "../ledger/Ledger.js"
-import { publish } from "../Publication.js"
-import { resolveEffectiveCard } from "../Resolver.js"
-import type { Runtime } from "../Runtime.js"
 import { CombatState, Side, stateFingerprint } from "../executor/CombatState.js"
 import { ExecutorEvent, type RandomInput, RandomInput as RandomInputSchema } from "../executor/Events.js"
 import { executeSequence } from "../executor/Execute.js"
 import { endTurn, startTurn } from "../executor/Statuses.js"
+import { appendEntry, type CardLedger, emptyLedger } from "../ledger/Ledger.js"
+import { publish } from "../Publication.js"
+import { resolveEffectiveCard } from "../Resolver.js"
+import type { Runtime } from "../Runtime.js"
 import { decodeScenario, type Scenario } from "./Scenario.js"
 
 /** One step's outcome in a scenario report. */
@@ -78,13 +78,18 @@ export const resolveLedgerCard = (
   upgradeIds: ReadonlyArray<string>
 ): Either.Either<EffectiveCardDefinition, ReadonlyArray<Diagnostic>> => {
   const baseCard = runtime.cards.get(cardId)
-  if (baseCard === undefined) return Either.left([diagnostic("unknown_card", `no card "${cardId}" is published`, { subject: cardId })])
+  if (baseCard === undefined) {
+    return Either.left([diagnostic("unknown_card", `no card "${cardId}" is published`, { subject: cardId })])
+  }
   let ledger: CardLedger = emptyLedger(cardId)
   for (let i = 0; i < upgradeIds.length; i++) {
     const upgradeId = upgradeIds[i] as string
     const sealed = sealById(runtime, upgradeId)
     if (Either.isLeft(sealed)) return Either.left(sealed.left)
-    const next = appendEntry(ledger, sealed.right, { entryId: `e${i + 1}`, captured: { revision: i, sequence: i, step: 0 } })
+    const next = appendEntry(ledger, sealed.right, {
+      entryId: `e${i + 1}`,
+      captured: { revision: i, sequence: i, step: 0 }
+    })
     if (Either.isLeft(next)) return Either.left(next.left)
     ledger = next.right
   }
@@ -150,10 +155,18 @@ export const runScenarioWith = (
         fingerprint: r.fingerprint ?? stateFingerprint(state)
       })
     } else {
-      const outcome = step.op === "startTurn" ? startTurn(runtime, state, step.side) : endTurn(runtime, state, step.side)
+      const outcome = step.op === "startTurn"
+        ? startTurn(runtime, state, step.side)
+        : endTurn(runtime, state, step.side)
       if (!outcome.ok) return Either.left([withContext(outcome.diagnostic, { file, path })])
       state = outcome.result.state
-      steps.push({ index, op: step.op, side: step.side, events: outcome.result.events, fingerprint: outcome.result.fingerprint })
+      steps.push({
+        index,
+        op: step.op,
+        side: step.side,
+        events: outcome.result.events,
+        fingerprint: outcome.result.fingerprint
+      })
     }
   }
   const report: { -readonly [K in keyof ScenarioReport]: ScenarioReport[K] } = {
@@ -170,13 +183,19 @@ export const runScenarioWith = (
 /** Reads a scenario file, loads and publishes its packages (paths relative to the file). */
 export const loadScenario = (
   file: string
-): Effect.Effect<{ readonly scenario: Scenario; readonly runtime: Runtime }, ReadonlyArray<Diagnostic>, FileSystem.FileSystem | Path.Path> =>
-  Effect.gen(function* () {
+): Effect.Effect<
+  { readonly scenario: Scenario; readonly runtime: Runtime },
+  ReadonlyArray<Diagnostic>,
+  FileSystem.FileSystem | Path.Path
+> =>
+  Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     const bytes = yield* fs
       .readFile(file)
-      .pipe(Effect.mapError((e) => [diagnostic("file_unreadable", `cannot read ${file}: ${e.message}`, { file, path: "" })]))
+      .pipe(
+        Effect.mapError((e) => [diagnostic("file_unreadable", `cannot read ${file}: ${e.message}`, { file, path: "" })])
+      )
     const doc = parseJson(bytes, { file })
     if (Either.isLeft(doc)) return yield* Effect.fail([doc.left])
     const scenario = decodeScenario(doc.right)
@@ -211,7 +230,7 @@ export const runScenarioFile = (
   file: string,
   options: ScenarioFileOptions = {}
 ): Effect.Effect<ScenarioReport, ReadonlyArray<Diagnostic>, FileSystem.FileSystem | Path.Path> =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const times = Math.max(1, options.times ?? 1)
     let first: ScenarioReport | undefined
     let firstBytes = ""
@@ -233,14 +252,30 @@ export const runScenarioFile = (
   })
 
 /** The `nondeterminism` diagnostic when run `run`'s canonical bytes differ from run 1's, else undefined. */
-export const compareRun = (file: string | undefined, firstBytes: string, bytes: string, run: number, times: number): Diagnostic | undefined =>
+export const compareRun = (
+  file: string | undefined,
+  firstBytes: string,
+  bytes: string,
+  run: number,
+  times: number
+): Diagnostic | undefined =>
   bytes === firstBytes
     ? undefined
-    : diagnostic("nondeterminism", `run ${run} of ${times} differs from run 1 (first differing character at ${firstDifference(firstBytes, bytes)})`, {
+    : diagnostic(
+      "nondeterminism",
+      `run ${run} of ${times} differs from run 1 (first differing character at ${firstDifference(firstBytes, bytes)})`,
+      {
         file,
         path: "",
-        details: { run, times, firstLength: firstBytes.length, length: bytes.length, at: firstDifference(firstBytes, bytes) }
-      })
+        details: {
+          run,
+          times,
+          firstLength: firstBytes.length,
+          length: bytes.length,
+          at: firstDifference(firstBytes, bytes)
+        }
+      }
+    )
 
 const firstDifference = (a: string, b: string): number => {
   const n = Math.min(a.length, b.length)

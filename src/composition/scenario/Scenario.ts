@@ -57,7 +57,10 @@ export const ScenarioStep = Schema.Union(PlayStep, TurnStep).annotations({ ident
 export type ScenarioStep = typeof ScenarioStep.Type
 
 /** characterId → cardId → upgrade IDs, applied to that card's ledger in order. */
-export const ScenarioLedgers = Schema.Record({ key: AuthoredId, value: Schema.Record({ key: AuthoredId, value: Schema.Array(AuthoredId) }) })
+export const ScenarioLedgers = Schema.Record({
+  key: AuthoredId,
+  value: Schema.Record({ key: AuthoredId, value: Schema.Array(AuthoredId) })
+})
 
 /** A scenario document (see the module comment). */
 export const Scenario = Schema.Struct({
@@ -80,7 +83,8 @@ export type Scenario = typeof Scenario.Type
 
 /** True when a parsed JSON value is a scenario document (it has the top-level `scenario` key). */
 export const isScenarioDocument = (value: unknown): boolean =>
-  typeof value === "object" && value !== null && !Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, "scenario")
+  typeof value === "object" && value !== null && !Array.isArray(value) &&
+  Object.prototype.hasOwnProperty.call(value, "scenario")
 
 const decode = makeDecoder(Scenario)
 
@@ -102,7 +106,14 @@ export const decodeScenario = (doc: JsonDocument): Either.Either<Scenario, Reado
   const ids = new Set(s.state.characters.map((c) => c.characterId))
   const out: Array<Diagnostic> = []
   const check = (id: string, path: string, role: string): void => {
-    if (!ids.has(id)) out.push(diagnostic("unknown_character", `${role} "${id}" is not a character of the initial state`, { ...at(doc, path), subject: id }))
+    if (!ids.has(id)) {
+      out.push(
+        diagnostic("unknown_character", `${role} "${id}" is not a character of the initial state`, {
+          ...at(doc, path),
+          subject: id
+        })
+      )
+    }
   }
   for (const owner of Object.keys(s.ledgers)) check(owner, `/ledgers/${pointerSegment(owner)}`, "ledger owner")
   s.steps.forEach((step, i) => {

@@ -6,9 +6,9 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { optional } from "../../kernel/SchemaExt.js"
 import { withLimit } from "../../kernel/Decode.js"
 import { Limits } from "../../kernel/Limits.js"
+import { optional } from "../../kernel/SchemaExt.js"
 import { EffectComponent } from "./Card.js"
 import { AuthoredId, Metadata, SymbolList } from "./Symbols.js"
 
@@ -19,7 +19,9 @@ export const Bundle = Schema.Struct({
   components: Schema.Array(EffectComponent).pipe(
     Schema.maxItems(Limits.membersPerBundle, {
       message: (issue) =>
-        `a bundle has at most ${Limits.membersPerBundle} members (got ${(issue.actual as ReadonlyArray<unknown>).length})`,
+        `a bundle has at most ${Limits.membersPerBundle} members (got ${
+          (issue.actual as ReadonlyArray<unknown>).length
+        })`,
       ...withLimit("member_limit", { measure: "length", max: Limits.membersPerBundle })
     })
   ),

@@ -5,9 +5,9 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { optional } from "../../kernel/SchemaExt.js"
 import { withCode, withLimit } from "../../kernel/Decode.js"
 import { Limits } from "../../kernel/Limits.js"
+import { optional } from "../../kernel/SchemaExt.js"
 import { AuthoredId, Metadata, NonNegativeInt, Order, PositiveInt, Symbol, SymbolList } from "./Symbols.js"
 
 export const EffectType = Schema.Literal("DAMAGE", "HEAL", "APPLY_STATUS")
@@ -52,7 +52,9 @@ export type Condition = typeof Condition.Type
 export const PayloadBinding = Schema.Struct({
   parameterId: AuthoredId,
   /** A structural component ID, or `$name` for a template parameter. */
-  cardEffectComponentId: Schema.String.pipe(Schema.maxLength(Limits.symbolLength, withLimit("symbol_limit", { measure: "length", max: Limits.symbolLength })))
+  cardEffectComponentId: Schema.String.pipe(
+    Schema.maxLength(Limits.symbolLength, withLimit("symbol_limit", { measure: "length", max: Limits.symbolLength }))
+  )
 })
 export type PayloadBinding = typeof PayloadBinding.Type
 
@@ -75,7 +77,11 @@ const commonEffectFields = {
 }
 
 /** A numeric effect: its `amount` makes the component numeric. */
-export const DamageEffect = Schema.Struct({ type: Schema.Literal("DAMAGE"), amount: NonNegativeInt, ...commonEffectFields })
+export const DamageEffect = Schema.Struct({
+  type: Schema.Literal("DAMAGE"),
+  amount: NonNegativeInt,
+  ...commonEffectFields
+})
 export const HealEffect = Schema.Struct({ type: Schema.Literal("HEAL"), amount: NonNegativeInt, ...commonEffectFields })
 export const ApplyStatusEffect = Schema.Struct({
   type: Schema.Literal("APPLY_STATUS"),

@@ -51,5 +51,7 @@ export const Buff = Schema.Struct({ buffId: AuthoredId, ...sourceFields }).annot
 export type Buff = typeof Buff.Type
 
 /** A character attribute (e.g. `strength`) and what each point of it contributes. */
-export const Attribute = Schema.Struct({ attributeId: AuthoredId, ...sourceFields }).annotations({ identifier: "Attribute" })
+export const Attribute = Schema.Struct({ attributeId: AuthoredId, ...sourceFields }).annotations({
+  identifier: "Attribute"
+})
 export type Attribute = typeof Attribute.Type

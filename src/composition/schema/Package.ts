@@ -7,8 +7,8 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { optional } from "../../kernel/SchemaExt.js"
 import { withCode } from "../../kernel/Decode.js"
+import { optional } from "../../kernel/SchemaExt.js"
 import { Bundle } from "./Bundle.js"
 import { Card } from "./Card.js"
 import { Attribute, Buff, Relic } from "./Modifier.js"

@@ -6,9 +6,9 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { optional } from "../../kernel/SchemaExt.js"
 import { withCode, withLimit } from "../../kernel/Decode.js"
 import { Limits } from "../../kernel/Limits.js"
+import { optional } from "../../kernel/SchemaExt.js"
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:\-/]*$/
 
@@ -19,7 +19,8 @@ export const AuthoredId = Schema.String.pipe(
     ...withCode("invalid_id")
   }),
   Schema.maxLength(Limits.authoredIdLength, {
-    message: (issue) => `an authored ID has at most ${Limits.authoredIdLength} characters (got ${String(issue.actual).length})`,
+    message: (issue) =>
+      `an authored ID has at most ${Limits.authoredIdLength} characters (got ${String(issue.actual).length})`,
     ...withLimit("invalid_id", { measure: "length", max: Limits.authoredIdLength })
   })
 ).annotations({ identifier: "AuthoredId" })

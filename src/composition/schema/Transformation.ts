@@ -5,9 +5,9 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { optional } from "../../kernel/SchemaExt.js"
 import { withLimit } from "../../kernel/Decode.js"
 import { Limits } from "../../kernel/Limits.js"
+import { optional } from "../../kernel/SchemaExt.js"
 import { EffectComponent, EffectType } from "./Card.js"
 import { AuthoredId, Metadata, Namespace, PositiveInt, Symbol, SymbolList } from "./Symbols.js"
 
@@ -23,7 +23,9 @@ export type Requirements = typeof Requirements.Type
 /** Filters root effects; lists combine with AND, an empty or absent list does not restrict. */
 export const Selector = Schema.Struct({
   effectTypes: optional(
-    Schema.Array(EffectType).pipe(Schema.maxItems(Limits.listSymbols, withLimit("list_limit", { measure: "length", max: Limits.listSymbols })))
+    Schema.Array(EffectType).pipe(
+      Schema.maxItems(Limits.listSymbols, withLimit("list_limit", { measure: "length", max: Limits.listSymbols }))
+    )
   ),
   componentIds: optional(SymbolList),
   requiredEffectTags: optional(SymbolList)
@@ -94,7 +96,9 @@ export const Transformation = Schema.Struct({
     Schema.Array(CompositionRule).pipe(
       Schema.maxItems(Limits.rulesPerTransformation, {
         message: (issue) =>
-          `a transformation has at most ${Limits.rulesPerTransformation} rules (got ${(issue.actual as ReadonlyArray<unknown>).length})`,
+          `a transformation has at most ${Limits.rulesPerTransformation} rules (got ${
+            (issue.actual as ReadonlyArray<unknown>).length
+          })`,
         ...withLimit("rule_limit", { measure: "length", max: Limits.rulesPerTransformation })
       })
     )

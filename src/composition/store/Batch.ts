@@ -11,9 +11,15 @@
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Either } from "effect"
 import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
-import { type BranchNotFound, CommandConflict, InvalidId, type StoreCorrupt, StoreFailure } from "../../kernel/Errors.js"
-import { type CardState, type CommandOutcome, type CommandRequest, type Decide, isStoreId } from "./Schemas.js"
+import {
+  type BranchNotFound,
+  CommandConflict,
+  InvalidId,
+  type StoreCorrupt,
+  StoreFailure
+} from "../../kernel/Errors.js"
 import { cacheKey, chunks, type Core, emptyState, isCheckpoint, num } from "./Core.js"
+import { type CardState, type CommandOutcome, type CommandRequest, type Decide, isStoreId } from "./Schemas.js"
 import { corrupt, decodeOutcome, outcomeJson, requestHash } from "./Serialize.js"
 
 /** What the store holds for an instance before a transaction: its last snapshot's state, or nothing yet. */
@@ -38,17 +44,23 @@ interface Batch {
 
 /** Checks a request's IDs (the store's own check, so every face and dialect reject alike and nothing reaches SQL). */
 export const checkIds = (request: CommandRequest): InvalidId | undefined => {
-  for (const [field, value] of [
-    ["commandId", request.commandId],
-    ["branch", request.branch],
-    ["instanceId", request.instanceId]
-  ] as const)
-    if (typeof value !== "string" || !isStoreId(value))
+  for (
+    const [field, value] of [
+      ["commandId", request.commandId],
+      ["branch", request.branch],
+      ["instanceId", request.instanceId]
+    ] as const
+  ) {
+    if (typeof value !== "string" || !isStoreId(value)) {
       return new InvalidId({
-        message: `${field} must be 1..128 ASCII letters, digits and _ . : - /, starting with a letter or digit (got ${typeof value === "string" ? `${value.length} characters` : typeof value})`,
+        message: `${field} must be 1..128 ASCII letters, digits and _ . : - /, starting with a letter or digit (got ${
+          typeof value === "string" ? `${value.length} characters` : typeof value
+        })`,
         path: `/${field}`,
         subject: typeof value === "string" ? value.slice(0, 128) : undefined
       })
+    }
+  }
   return undefined
 }
 
@@ -68,7 +80,10 @@ const makeOutcome = (o: CommandOutcome): CommandOutcome => ({
 })
 
 /** The batch engine of one store; `beforeWrite` runs once per transaction, under the lock (the page check). */
-export const makeBatchEngine = (core: Core, beforeWrite: Effect.Effect<void, StoreFailure | StoreCorrupt | SqlError>) => {
+export const makeBatchEngine = (
+  core: Core,
+  beforeWrite: Effect.Effect<void, StoreFailure | StoreCorrupt | SqlError>
+) => {
   const { sql, T, ser, ledgerCache, knownContexts, chain, ledgerAt, lockSequence } = core
 
   /**
@@ -78,14 +93,16 @@ export const makeBatchEngine = (core: Core, beforeWrite: Effect.Effect<void, Sto
    * the last checkpoint.
    */
   const loadStates = (branch: string, instanceIds: ReadonlyArray<string>) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const links = yield* chain(branch)
       const out = new Map<string, Loaded>()
       let missing = instanceIds
       for (const [name, limit] of links) {
         if (missing.length === 0) break
         for (const part of chunks(missing)) {
-          const rows = yield* sql<{ instance_id: string; revision: unknown; sequence: unknown; card_id: string; fingerprint: string }>`
+          const rows = yield* sql<
+            { instance_id: string; revision: unknown; sequence: unknown; card_id: string; fingerprint: string }
+          >`
             SELECT s.instance_id, s.revision, s.sequence, s.card_id, s.fingerprint FROM ${T.snapshots} s
             WHERE s.branch = ${name} AND s.instance_id IN ${sql.in(part)} AND s.revision = (
               SELECT MAX(m.revision) FROM ${T.snapshots} m
@@ -113,23 +130,50 @@ export const makeBatchEngine = (core: Core, beforeWrite: Effect.Effect<void, Sto
     })
 
   /** Decides one command of a batch (no I/O: everything it reads was loaded first). */
-  const one = (request: CommandRequest, decide: Decide, batch: Batch): CommandOutcome | CommandConflict | StoreFailure => {
+  const one = (
+    request: CommandRequest,
+    decide: Decide,
+    batch: Batch
+  ): CommandOutcome | CommandConflict | StoreFailure => {
     const hash = requestHash(request)
     const earlier = batch.decided.get(request.commandId)
     const prior = batch.prior.get(request.commandId)
     if (earlier !== undefined || prior !== undefined) {
-      if ((earlier?.hash ?? prior?.request_hash) !== hash)
-        return new CommandConflict({ message: `command ${request.commandId} was already used with a different request`, subject: request.commandId })
+      if ((earlier?.hash ?? prior?.request_hash) !== hash) {
+        return new CommandConflict({
+          message: `command ${request.commandId} was already used with a different request`,
+          subject: request.commandId
+        })
+      }
       if (earlier !== undefined) return earlier.outcome
       const decoded = decodeOutcome((prior as { outcome: string }).outcome)
       return Either.isRight(decoded) ? decoded.right : corrupt("outcome", decoded.left)
     }
-    const base = { commandId: request.commandId, branch: request.branch, instanceId: request.instanceId, cardId: request.cardId }
+    const base = {
+      commandId: request.commandId,
+      branch: request.branch,
+      instanceId: request.instanceId,
+      cardId: request.cardId
+    }
     const rejected = (revision: number, diagnostics: ReadonlyArray<Diagnostic>): CommandOutcome =>
-      makeOutcome({ ...base, status: "rejected", revision, sequence: null, entryId: null, fingerprint: null, changedComponentIds: [], diagnostics })
+      makeOutcome({
+        ...base,
+        status: "rejected",
+        revision,
+        sequence: null,
+        entryId: null,
+        fingerprint: null,
+        changedComponentIds: [],
+        diagnostics
+      })
     const record = (outcome: CommandOutcome): CommandOutcome => {
       batch.decided.set(request.commandId, { hash, outcome })
-      batch.commands.push({ command_id: request.commandId, request_hash: hash, outcome: outcomeJson(outcome), sequence: outcome.sequence })
+      batch.commands.push({
+        command_id: request.commandId,
+        request_hash: hash,
+        outcome: outcomeJson(outcome),
+        sequence: outcome.sequence
+      })
       return outcome
     }
     const key = cacheKey(request.branch, request.instanceId)
@@ -137,18 +181,26 @@ export const makeBatchEngine = (core: Core, beforeWrite: Effect.Effect<void, Sto
     if (state === undefined) {
       const loaded = batch.loaded.get(key)
       // Every instance of the batch was loaded (see executeBatch).
-      if (loaded === undefined) return new StoreFailure({ message: `ledger store: instance ${request.instanceId} was not loaded` })
-      if (typeof loaded === "object" && "_tag" in loaded)
+      if (loaded === undefined) {
+        return new StoreFailure({ message: `ledger store: instance ${request.instanceId} was not loaded` })
+      }
+      if (typeof loaded === "object" && "_tag" in loaded) {
         return record(rejected(0, [diagnostic("branch_not_found", loaded.message, { subject: request.branch })]))
+      }
       state = loaded === "none" ? emptyState(request.branch, request.instanceId, request.cardId) : loaded
     }
-    if (state.cardId !== request.cardId)
+    if (state.cardId !== request.cardId) {
       return record(
         rejected(state.revision, [
-          diagnostic("unknown_card", `instance ${request.instanceId} holds card ${state.cardId}, not ${request.cardId}`, { subject: request.instanceId })
+          diagnostic(
+            "unknown_card",
+            `instance ${request.instanceId} holds card ${state.cardId}, not ${request.cardId}`,
+            { subject: request.instanceId }
+          )
         ])
       )
-    if (request.expectedRevision !== undefined && state.revision !== request.expectedRevision)
+    }
+    if (request.expectedRevision !== undefined && state.revision !== request.expectedRevision) {
       return record(
         rejected(state.revision, [
           diagnostic(
@@ -158,12 +210,15 @@ export const makeBatchEngine = (core: Core, beforeWrite: Effect.Effect<void, Sto
           )
         ])
       )
+    }
     const sequence = batch.sequence + 1
     const decision = decide(state, sequence)
     if (decision._tag === "Reject") return record(rejected(state.revision, decision.diagnostics))
     const revision = state.revision + 1
     const { json: contextJson, hash: contextHash } = ser.context(decision.context)
-    if (!knownContexts.has(contextHash) && !batch.contexts.has(contextHash)) batch.contexts.set(contextHash, contextJson)
+    if (!knownContexts.has(contextHash) && !batch.contexts.has(contextHash)) {
+      batch.contexts.set(contextHash, contextJson)
+    }
     batch.snapshots.push({
       branch: request.branch,
       instance_id: request.instanceId,
@@ -215,27 +270,38 @@ export const makeBatchEngine = (core: Core, beforeWrite: Effect.Effect<void, Sto
 
   /** Writes a batch's rows: contexts, snapshots (the conditional write), events, outcomes, the sequence. */
   const flush = (batch: Batch) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const contexts = [...batch.contexts].map(([hash, body]) => ({ hash, body }))
-      for (const rows of chunks(contexts)) yield* sql`INSERT INTO ${T.contexts} ${sql.insert(rows)} ON CONFLICT (hash) DO NOTHING`
+      for (const rows of chunks(contexts)) {
+        yield* sql`INSERT INTO ${T.contexts} ${sql.insert(rows)} ON CONFLICT (hash) DO NOTHING`
+      }
       for (const rows of chunks(batch.snapshots)) {
         const won = yield* sql<{ revision: unknown }>`INSERT INTO ${T.snapshots} ${sql.insert(rows)}
           ON CONFLICT (branch, instance_id, revision) DO NOTHING RETURNING revision`
-        if (won.length !== rows.length)
-          return yield* Effect.fail(new StoreFailure({ message: "ledger store: a revision was written concurrently; the batch was rolled back" }))
+        if (won.length !== rows.length) {
+          return yield* Effect.fail(
+            new StoreFailure({
+              message: "ledger store: a revision was written concurrently; the batch was rolled back"
+            })
+          )
+        }
       }
       for (const rows of chunks(batch.events)) yield* sql`INSERT INTO ${T.events} ${sql.insert(rows)}`
       for (const rows of chunks(batch.commands)) yield* sql`INSERT INTO ${T.commands} ${sql.insert(rows)}`
-      if (batch.sequence !== batch.start) yield* sql`UPDATE ${T.meta} SET value = ${batch.sequence} WHERE key = 'sequence'`
+      if (
+        batch.sequence !== batch.start
+      ) yield* sql`UPDATE ${T.meta} SET value = ${batch.sequence} WHERE key = 'sequence'`
       for (const hash of batch.contexts.keys()) batch.onCommit.push(() => knownContexts.set(hash, true))
     })
 
   /** Loads, under the write lock, the recorded outcomes and committed states the batch's commands need. */
   const load = (items: ReadonlyArray<readonly [CommandRequest, Decide]>, batch: Batch) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const ids = [...new Set(items.map(([r]) => r.commandId))]
       for (const part of chunks(ids)) {
-        const rows = yield* sql<{ command_id: string; request_hash: string; outcome: string }>`SELECT command_id, request_hash, outcome
+        const rows = yield* sql<
+          { command_id: string; request_hash: string; outcome: string }
+        >`SELECT command_id, request_hash, outcome
           FROM ${T.commands} WHERE ${sql.in("command_id", part)}`
         for (const r of rows) batch.prior.set(r.command_id, r)
       }
@@ -243,7 +309,7 @@ export const makeBatchEngine = (core: Core, beforeWrite: Effect.Effect<void, Sto
       for (const [r] of items) {
         if (batch.prior.has(r.commandId)) continue
         let set = byBranch.get(r.branch)
-        if (set === undefined) byBranch.set(r.branch, (set = new Set()))
+        if (set === undefined) byBranch.set(r.branch, set = new Set())
         set.add(r.instanceId)
       }
       for (const [branch, instances] of byBranch) {
@@ -256,43 +322,48 @@ export const makeBatchEngine = (core: Core, beforeWrite: Effect.Effect<void, Sto
     })
 
   const executeBatch = (items: ReadonlyArray<readonly [CommandRequest, Decide]>) =>
-    Effect.suspend((): Effect.Effect<ReadonlyArray<CommandOutcome>, InvalidId | CommandConflict | StoreFailure | StoreCorrupt | SqlError> => {
-      for (const [r] of items) {
-        const bad = checkIds(r)
-        if (bad !== undefined) return Effect.fail(bad)
+    Effect.suspend(
+      (): Effect.Effect<
+        ReadonlyArray<CommandOutcome>,
+        InvalidId | CommandConflict | StoreFailure | StoreCorrupt | SqlError
+      > => {
+        for (const [r] of items) {
+          const bad = checkIds(r)
+          if (bad !== undefined) return Effect.fail(bad)
+        }
+        const onCommit: Array<() => void> = []
+        return sql
+          .withTransaction(
+            Effect.gen(function*() {
+              const start = yield* lockSequence
+              yield* beforeWrite
+              const batch: Batch = {
+                sequence: start,
+                start,
+                prior: new Map(),
+                decided: new Map(),
+                loaded: new Map(),
+                states: new Map(),
+                contexts: new Map(),
+                snapshots: [],
+                events: [],
+                commands: [],
+                onCommit
+              }
+              yield* load(items, batch)
+              const outcomes: Array<CommandOutcome> = []
+              for (const [r, d] of items) {
+                const o = one(r, d, batch)
+                if (o instanceof CommandConflict || o instanceof StoreFailure) return yield* Effect.fail(o)
+                outcomes.push(o)
+              }
+              yield* flush(batch)
+              return outcomes
+            })
+          )
+          .pipe(Effect.tap(() => Effect.sync(() => onCommit.forEach((f) => f()))))
       }
-      const onCommit: Array<() => void> = []
-      return sql
-        .withTransaction(
-          Effect.gen(function* () {
-            const start = yield* lockSequence
-            yield* beforeWrite
-            const batch: Batch = {
-              sequence: start,
-              start,
-              prior: new Map(),
-              decided: new Map(),
-              loaded: new Map(),
-              states: new Map(),
-              contexts: new Map(),
-              snapshots: [],
-              events: [],
-              commands: [],
-              onCommit
-            }
-            yield* load(items, batch)
-            const outcomes: Array<CommandOutcome> = []
-            for (const [r, d] of items) {
-              const o = one(r, d, batch)
-              if (o instanceof CommandConflict || o instanceof StoreFailure) return yield* Effect.fail(o)
-              outcomes.push(o)
-            }
-            yield* flush(batch)
-            return outcomes
-          })
-        )
-        .pipe(Effect.tap(() => Effect.sync(() => onCommit.forEach((f) => f()))))
-    })
+    )
 
   return { executeBatch }
 }

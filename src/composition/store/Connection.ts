@@ -17,11 +17,11 @@
  *
  * @since 0.1.0
  */
-import { mkdirSync, statSync } from "node:fs"
-import { dirname } from "node:path"
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Cause, Context, Effect, Layer, Option, Redacted } from "effect"
+import { mkdirSync, statSync } from "node:fs"
+import { dirname } from "node:path"
 import { StoreCorrupt, StoreFailure, StoreNotFound, StoreUnavailable } from "../../kernel/Errors.js"
 
 /** How a store is opened: `create` (the default) lets it be created; readers pass `false`. */
@@ -57,7 +57,9 @@ export const ensureParent = (filename: string): Effect.Effect<void, StoreUnavail
       } catch (e) {
         const code = (e as { code?: unknown }).code
         // Another process created it meanwhile: fine. Anything else ends the walk (no retry loop).
-        if (code !== "EEXIST") return Effect.fail(unavailable(filename, `cannot create folder ${d}: ${String(code ?? e)}`))
+        if (code !== "EEXIST") {
+          return Effect.fail(unavailable(filename, `cannot create folder ${d}: ${String(code ?? e)}`))
+        }
       }
     }
     return Effect.void
@@ -81,20 +83,27 @@ const unavailable = (location: string, why: string): StoreUnavailable =>
  * commits on power loss. A writer creates the parent folders; a reader
  * (`create: false`) requires the file.
  */
-export const sqliteClientLayer = (filename: string, options: OpenOptions = {}): Layer.Layer<SqlClient.SqlClient, unknown> =>
+export const sqliteClientLayer = (
+  filename: string,
+  options: OpenOptions = {}
+): Layer.Layer<SqlClient.SqlClient, unknown> =>
   Layer.unwrapEffect(
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       if (filename !== ":memory:") {
         if (options.create === false) {
           const st = statOrUndefined(filename)
-          if (st === undefined) return yield* Effect.fail(new StoreNotFound({ message: `no ledger store at ${filename}`, subject: filename }))
+          if (st === undefined) {
+            return yield* Effect.fail(
+              new StoreNotFound({ message: `no ledger store at ${filename}`, subject: filename })
+            )
+          }
           if (!st.isFile()) return yield* Effect.fail(unavailable(filename, "not a file"))
         } else yield* ensureParent(filename)
       }
       // Loaded on use: a CLI command that never opens a store does not pay for the drivers.
       const SqliteClient = yield* Effect.promise(() => import("@effect/sql-sqlite-node/SqliteClient"))
       return Layer.effectContext(
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const client = yield* SqliteClient.SqliteClient
           yield* client`PRAGMA synchronous = FULL`
           yield* client`PRAGMA busy_timeout = 10000`
@@ -108,12 +117,12 @@ export const sqliteClientLayer = (filename: string, options: OpenOptions = {}): 
 export const pgClientLayer = (url: string): Layer.Layer<SqlClient.SqlClient, unknown> =>
   Layer.unwrapEffect(
     Effect.map(Effect.promise(() => import("@effect/sql-pg/PgClient")), (PgClient) =>
-      PgClient.layer({ url: Redacted.make(url), maxConnections: 8, connectTimeout: "5 seconds" })
-    )
+      PgClient.layer({ url: Redacted.make(url), maxConnections: 8, connectTimeout: "5 seconds" }))
   )
 
 /** A location as it may be shown: a URL's password is hidden. */
-export const displayLocation = (location: string): string => location.replace(/^(postgres(?:ql)?:\/\/[^:/@]+):[^@]*@/, "$1:***@")
+export const displayLocation = (location: string): string =>
+  location.replace(/^(postgres(?:ql)?:\/\/[^:/@]+):[^@]*@/, "$1:***@")
 
 const causeMessage = (u: unknown): string => {
   if (typeof u === "object" && u !== null) {
@@ -133,7 +142,11 @@ const codeOf = (u: unknown): string | undefined => {
 
 /** A SQLite error code of an error or of its cause (`SqlError` wraps the driver's error). */
 const sqliteCode = (u: unknown): string | undefined => {
-  for (let e = u, depth = 0; depth < 4 && typeof e === "object" && e !== null; depth++, e = (e as { cause?: unknown }).cause) {
+  for (
+    let e = u, depth = 0;
+    depth < 4 && typeof e === "object" && e !== null;
+    depth++, e = (e as { cause?: unknown }).cause
+  ) {
     const code = codeOf(e)
     if (code !== undefined && code.startsWith("SQLITE_")) return code
   }
@@ -170,7 +183,9 @@ export const toStoreFailure = (u: unknown): StoreFailure =>
  * (`store_corrupt` when the pages are damaged); typed errors pass;
  * interruption stays interruption; any other defect stays a defect.
  */
-export const guard = <A, E>(effect: Effect.Effect<A, E | SqlError>): Effect.Effect<A, Exclude<E, SqlError> | StoreFailure> =>
+export const guard = <A, E>(
+  effect: Effect.Effect<A, E | SqlError>
+): Effect.Effect<A, Exclude<E, SqlError> | StoreFailure> =>
   effect.pipe(
     Effect.catchAllCause((cause): Effect.Effect<never, Exclude<E, SqlError> | StoreFailure> => {
       const failure = Cause.failureOption(cause)
@@ -181,7 +196,9 @@ export const guard = <A, E>(effect: Effect.Effect<A, E | SqlError>): Effect.Effe
       }
       if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
       const defect = Cause.squash(cause)
-      return isSqlOrIoError(defect) ? Effect.fail(toStoreFailure(defect)) : Effect.failCause(cause as Cause.Cause<never>)
+      return isSqlOrIoError(defect)
+        ? Effect.fail(toStoreFailure(defect))
+        : Effect.failCause(cause as Cause.Cause<never>)
     })
   )
 
@@ -195,11 +212,15 @@ export const openLayer = <A, E>(location: string, layer: Layer.Layer<A, E>): Lay
     const failure = Cause.failureOption(cause)
     const u = Option.isSome(failure) ? failure.value : Cause.squash(cause)
     const tag = (u as { _tag?: unknown } | null)?._tag
-    if (tag === "StoreFailure" || tag === "StoreNotFound" || tag === "StoreUnavailable" || tag === "StoreCorrupt")
+    if (tag === "StoreFailure" || tag === "StoreNotFound" || tag === "StoreUnavailable" || tag === "StoreCorrupt") {
       return Layer.fail(u as StoreOpenError)
+    }
     const shown = displayLocation(location)
-    if (isCorruption(u))
-      return Layer.fail(new StoreCorrupt({ message: `the ledger store ${shown} is damaged: ${causeMessage(u)}`, subject: shown }))
+    if (isCorruption(u)) {
+      return Layer.fail(
+        new StoreCorrupt({ message: `the ledger store ${shown} is damaged: ${causeMessage(u)}`, subject: shown })
+      )
+    }
     if (Option.isSome(failure) || isSqlOrIoError(u)) return Layer.fail(unavailable(shown, causeMessage(u)))
     return Layer.failCause(cause as Cause.Cause<never>)
   })

@@ -21,11 +21,20 @@ import { BranchNotFound, StoreFailure } from "../../kernel/Errors.js"
 import { type CardLedger, emptyLedger, type LedgerEntry } from "../ledger/Ledger.js"
 import { resolveEffectiveCard } from "../Resolver.js"
 import { type BoundedCache, boundedCache } from "./Cache.js"
-import { corrupt, decodeBody, decodeContext, decodeLedger, fromEither, makeSerializers, type Serializers } from "./Serialize.js"
 import { type CardState, type EventBody, MAIN, type ReplayContext } from "./Schemas.js"
+import {
+  corrupt,
+  decodeBody,
+  decodeContext,
+  decodeLedger,
+  fromEither,
+  makeSerializers,
+  type Serializers
+} from "./Serialize.js"
 
 /** Whether a revision's snapshot stores the ledger text: powers of two, so all checkpoints of a history weigh under twice its last. */
-export const isCheckpoint = (revision: number): boolean => revision > 0 && 2 ** Math.round(Math.log2(revision)) === revision
+export const isCheckpoint = (revision: number): boolean =>
+  revision > 0 && 2 ** Math.round(Math.log2(revision)) === revision
 
 /** Bounds of a store's in-process caches. */
 export interface CacheOptions {
@@ -82,7 +91,7 @@ export const foldEvents = (start: CardLedger, bodies: ReadonlyArray<EventBody>):
 
 /** The shared parts of one store. */
 export const makeCore = (prefix: string, caches: CacheOptions = {}) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const T = {
       meta: sql.literal(`${prefix}meta`),
@@ -106,27 +115,35 @@ export const makeCore = (prefix: string, caches: CacheOptions = {}) =>
       sql<{ value: unknown }>`UPDATE ${T.meta} SET value = value WHERE key = 'sequence' RETURNING value`,
       (rows) => num(rows[0]?.value ?? 0)
     )
-    const currentSequence = Effect.map(sql<{ value: unknown }>`SELECT value FROM ${T.meta} WHERE key = 'sequence'`, (rows) =>
-      num(rows[0]?.value ?? 0)
+    const currentSequence = Effect.map(
+      sql<{ value: unknown }>`SELECT value FROM ${T.meta} WHERE key = 'sequence'`,
+      (rows) => num(rows[0]?.value ?? 0)
     )
     const branchRow = (name: string) =>
-      Effect.map(sql<BranchRow>`SELECT name, parent, fork_sequence FROM ${T.branches} WHERE name = ${name}`, (rows) => rows[0])
+      Effect.map(sql<BranchRow>`SELECT name, parent, fork_sequence FROM ${T.branches} WHERE name = ${name}`, (rows) =>
+        rows[0])
 
     /** [branch, max sequence visible] from the branch up to main. */
     const chain = (branch: string): Effect.Effect<Array<readonly [string, number]>, SqlError | BranchNotFound> =>
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const out: Array<readonly [string, number]> = []
         let name = branch
         let limit = MAX_SEQUENCE
         for (let depth = 0; depth < 64; depth++) {
           out.push([name, limit])
-          if (name === MAIN) return out
+          if (name === MAIN) {
+            return out
+          }
           const row = yield* branchRow(name)
-          if (row === undefined) return yield* Effect.fail(new BranchNotFound({ message: `no branch ${name}`, subject: name }))
+          if (row === undefined) {
+            return yield* Effect.fail(new BranchNotFound({ message: `no branch ${name}`, subject: name }))
+          }
           limit = Math.min(limit, num(row.fork_sequence))
           name = row.parent
         }
-        return yield* Effect.fail(new BranchNotFound({ message: `branch ${branch} has a parent chain deeper than 64`, subject: branch }))
+        return yield* Effect.fail(
+          new BranchNotFound({ message: `branch ${branch} has a parent chain deeper than 64`, subject: branch })
+        )
       })
 
     /**
@@ -141,10 +158,12 @@ export const makeCore = (prefix: string, caches: CacheOptions = {}) =>
       revision: number,
       sequence: number
     ) =>
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const key = cacheKey(rowBranch, instanceId)
         const hit = ledgerCache.get(key)
-        if (hit !== undefined && hit.revision === revision && hit.sequence === sequence) return hit.ledger
+        if (hit !== undefined && hit.revision === revision && hit.sequence === sequence) {
+          return hit.ledger
+        }
         let from = 0
         let text: string | undefined
         for (const [name, limit] of links) {
@@ -160,20 +179,34 @@ export const makeCore = (prefix: string, caches: CacheOptions = {}) =>
         let start: CardLedger = emptyLedger(cardId)
         if (text !== undefined) {
           const decoded = fromEither("ledger", decodeLedger(text))
-          if (Either.isLeft(decoded)) return yield* Effect.fail(decoded.left)
+          if (Either.isLeft(decoded)) {
+            return yield* Effect.fail(decoded.left)
+          }
           start = decoded.right
-          if (start.revision !== from) return yield* Effect.fail(corrupt("ledger", `checkpoint ${instanceId}@${from} holds revision ${start.revision}`))
+          if (start.revision !== from) {
+            return yield* Effect.fail(
+              corrupt("ledger", `checkpoint ${instanceId}@${from} holds revision ${start.revision}`)
+            )
+          }
         }
         const bodies: Array<readonly [number, string]> = []
-        if (from < revision)
+        if (from < revision) {
           for (const [name, limit] of links) {
             const rows = yield* sql<{ revision: unknown; body: string }>`SELECT revision, body FROM ${T.events}
               WHERE branch = ${name} AND instance_id = ${instanceId} AND sequence <= ${limit} AND revision > ${from} AND revision <= ${revision}`
-            for (const r of rows) bodies.push([num(r.revision), r.body])
+            for (const r of rows) {
+              bodies.push([num(r.revision), r.body])
+            }
           }
-        bodies.sort((a, b) => a[0] - b[0])
-        if (bodies.length !== revision - from || bodies.some(([r], i) => r !== from + i + 1))
-          return yield* Effect.fail(corrupt("events", `${instanceId} has no complete history from revision ${from} to ${revision}`))
+        }
+        bodies.sort((a, b) =>
+          a[0] - b[0]
+        )
+        if (bodies.length !== revision - from || bodies.some(([r], i) => r !== from + i + 1)) {
+          return yield* Effect.fail(
+            corrupt("events", `${instanceId} has no complete history from revision ${from} to ${revision}`)
+          )
+        }
         const decoded: Array<EventBody> = []
         for (const [, body] of bodies) {
           const b = fromEither("event body", decodeBody(body))
@@ -187,12 +220,18 @@ export const makeCore = (prefix: string, caches: CacheOptions = {}) =>
 
     /** A replay context by hash, checked against its hash. */
     const contextOf = (hash: string) =>
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const hit = contextCache.get(hash)
         if (hit !== undefined) return hit
         const row = (yield* sql<{ body: string }>`SELECT body FROM ${T.contexts} WHERE hash = ${hash}`)[0]
-        if (row === undefined) return yield* Effect.fail(new StoreFailure({ message: `ledger store: context ${hash} is missing` }))
-        if (sha256Hex(row.body) !== hash) return yield* Effect.fail(new StoreFailure({ message: `ledger store: context ${hash} does not match its hash` }))
+        if (row === undefined) {
+          return yield* Effect.fail(new StoreFailure({ message: `ledger store: context ${hash} is missing` }))
+        }
+        if (sha256Hex(row.body) !== hash) {
+          return yield* Effect.fail(
+            new StoreFailure({ message: `ledger store: context ${hash} does not match its hash` })
+          )
+        }
         const ctx = fromEither("context", decodeContext(row.body))
         if (Either.isLeft(ctx)) return yield* Effect.fail(ctx.left)
         contextCache.set(hash, ctx.right)
@@ -201,20 +240,29 @@ export const makeCore = (prefix: string, caches: CacheOptions = {}) =>
 
     /** The effective card of a state, recomputed from its ledger and its last event's context (nothing else is read). */
     const effectiveOf = (rowBranch: string, instanceId: string, revision: number, ledger: CardLedger) =>
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const row = (yield* sql<{ context_hash: string }>`SELECT context_hash FROM ${T.events}
           WHERE branch = ${rowBranch} AND instance_id = ${instanceId} AND revision = ${revision}`)[0]
-        if (row === undefined) return yield* Effect.fail(corrupt("event", `${rowBranch}/${instanceId}@${revision} is missing`))
+        if (row === undefined) {
+          return yield* Effect.fail(corrupt("event", `${rowBranch}/${instanceId}@${revision} is missing`))
+        }
         const ctx = yield* contextOf(row.context_hash)
-        const resolved = resolveEffectiveCard({ baseCard: ctx.baseCard, ledger, statuses: new Map(ctx.statuses.map((s) => [s.statusId, s] as const)) })
-        if (Either.isLeft(resolved))
-          return yield* Effect.fail(corrupt("state", `${instanceId}@${revision} no longer resolves: ${resolved.left[0]?.code ?? "?"}`))
+        const resolved = resolveEffectiveCard({
+          baseCard: ctx.baseCard,
+          ledger,
+          statuses: new Map(ctx.statuses.map((s) => [s.statusId, s] as const))
+        })
+        if (Either.isLeft(resolved)) {
+          return yield* Effect.fail(
+            corrupt("state", `${instanceId}@${revision} no longer resolves: ${resolved.left[0]?.code ?? "?"}`)
+          )
+        }
         return JSON.stringify(resolved.right)
       })
 
     /** A card instance's state on a branch (the last snapshot visible on its chain), or an empty ledger. */
     const readState = (branch: string, instanceId: string, cardId: string, withEffective: boolean) =>
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const links = yield* chain(branch)
         for (const [name, limit] of links) {
           const row = (yield* sql<{ revision: unknown; sequence: unknown; card_id: string; fingerprint: string }>`
@@ -239,7 +287,22 @@ export const makeCore = (prefix: string, caches: CacheOptions = {}) =>
         return emptyState(branch, instanceId, cardId)
       })
 
-    return { sql, T, prefix, ser, ledgerCache, knownContexts, lock, lockSequence, currentSequence, branchRow, chain, ledgerAt, contextOf, readState }
+    return {
+      sql,
+      T,
+      prefix,
+      ser,
+      ledgerCache,
+      knownContexts,
+      lock,
+      lockSequence,
+      currentSequence,
+      branchRow,
+      chain,
+      ledgerAt,
+      contextOf,
+      readState
+    }
   })
 
 /** The shared parts of one store. */

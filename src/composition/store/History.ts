@@ -17,8 +17,8 @@ import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { type LedgerEntry, verifySealed } from "../ledger/Ledger.js"
 import { resolveEffectiveCard } from "../Resolver.js"
 import { type Core, num } from "./Core.js"
-import { decodeBody, fromEither } from "./Serialize.js"
 import type { ReplayStep, StoredEvent, VerifyCheck, VerifyReport } from "./Schemas.js"
+import { decodeBody, fromEither } from "./Serialize.js"
 
 interface EventRow {
   readonly sequence: unknown
@@ -57,7 +57,7 @@ export const makeHistory = (core: Core) => {
   const { sql, T, chain, contextOf } = core
 
   const historyOf = (branch: string, instanceId: string) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const links = yield* chain(branch)
       const out: Array<StoredEvent> = []
       for (const [name, limit] of links) {
@@ -69,11 +69,13 @@ export const makeHistory = (core: Core) => {
     })
 
   const instancesOf = (branch: string) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const links = yield* chain(branch)
       const ids = new Set<string>()
       for (const [name, limit] of links) {
-        const rows = yield* sql<{ instance_id: string }>`SELECT DISTINCT instance_id FROM ${T.events} WHERE branch = ${name} AND sequence <= ${limit}`
+        const rows = yield* sql<
+          { instance_id: string }
+        >`SELECT DISTINCT instance_id FROM ${T.events} WHERE branch = ${name} AND sequence <= ${limit}`
         for (const r of rows) ids.add(r.instance_id)
       }
       return [...ids].sort(compareOrdinal)
@@ -81,11 +83,13 @@ export const makeHistory = (core: Core) => {
 
   /** The stored fingerprints of an instance visible on a branch, by "branch revision". */
   const fingerprintsOf = (branch: string, instanceId: string) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const links = yield* chain(branch)
       const out = new Map<string, string>()
       for (const [name, limit] of links) {
-        const rows = yield* sql<{ revision: unknown; fingerprint: string }>`SELECT revision, fingerprint FROM ${T.snapshots}
+        const rows = yield* sql<
+          { revision: unknown; fingerprint: string }
+        >`SELECT revision, fingerprint FROM ${T.snapshots}
           WHERE branch = ${name} AND instance_id = ${instanceId} AND sequence <= ${limit}`
         for (const r of rows) out.set(`${name} ${num(r.revision)}`, r.fingerprint)
       }
@@ -93,7 +97,7 @@ export const makeHistory = (core: Core) => {
     })
 
   const replayBranch = (branch: string) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const steps: Array<ReplayStep> = []
       for (const instanceId of yield* instancesOf(branch)) {
         const events = yield* historyOf(branch, instanceId)
@@ -104,10 +108,14 @@ export const makeHistory = (core: Core) => {
           if (e.body.removedEntryId !== null) active.delete(e.body.removedEntryId)
           if (e.body.entry !== null) {
             const sealed = verifySealed(e.body.entry, e.body.entry.entryId)
-            if (Either.isLeft(sealed))
+            if (Either.isLeft(sealed)) {
               return yield* Effect.fail(
-                new ReplayMismatch({ message: `replay of ${instanceId}@${e.revision}: ${sealed.left[0]?.message ?? "unsealed entry"}`, subject: instanceId })
+                new ReplayMismatch({
+                  message: `replay of ${instanceId}@${e.revision}: ${sealed.left[0]?.message ?? "unsealed entry"}`,
+                  subject: instanceId
+                })
               )
+            }
             active.set(e.body.entry.entryId, e.body.entry)
           }
           revision++
@@ -117,15 +125,19 @@ export const makeHistory = (core: Core) => {
           const statuses = new Map(ctx.statuses.map((s) => [s.statusId, s] as const))
           const resolved = resolveEffectiveCard({ baseCard: ctx.baseCard, ledger, statuses })
           const was = stored.get(`${e.branch} ${e.revision}`) ?? "<missing>"
-          const fingerprint = Either.isRight(resolved) ? resolved.right.fingerprint : `<fails: ${resolved.left[0]?.code ?? "?"}>`
-          if (fingerprint !== was || e.revision !== revision)
+          const fingerprint = Either.isRight(resolved)
+            ? resolved.right.fingerprint
+            : `<fails: ${resolved.left[0]?.code ?? "?"}>`
+          if (fingerprint !== was || e.revision !== revision) {
             return yield* Effect.fail(
               new ReplayMismatch({
-                message: `replay of ${instanceId} revision ${e.revision} (sequence ${e.sequence}) gives ${fingerprint}, stored ${was}`,
+                message:
+                  `replay of ${instanceId} revision ${e.revision} (sequence ${e.sequence}) gives ${fingerprint}, stored ${was}`,
                 subject: instanceId,
                 details: { revision: e.revision, sequence: e.sequence }
               })
             )
+          }
           steps.push({ branch, instanceId, revision: e.revision, sequence: e.sequence, fingerprint, stored: was })
         }
       }
@@ -133,12 +145,13 @@ export const makeHistory = (core: Core) => {
     })
 
   const dumpBranch = (branch: string) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const events = yield* sql`SELECT * FROM ${T.events} WHERE branch = ${branch} ORDER BY sequence`
       const snapshots = yield* sql`SELECT * FROM ${T.snapshots} WHERE branch = ${branch} ORDER BY instance_id, revision`
       // Integer columns come back as strings from PostgreSQL's BIGINT: normalize so both dialects dump the same bytes.
       const ints = new Set(["sequence", "revision"])
-      const norm = (rows: ReadonlyArray<object>) => rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, ints.has(k) ? num(v) : v])))
+      const norm = (rows: ReadonlyArray<object>) =>
+        rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, ints.has(k) ? num(v) : v])))
       return canonicalJson({ branch, events: norm(events), snapshots: norm(snapshots) })
     })
 
@@ -147,38 +160,49 @@ export const makeHistory = (core: Core) => {
     Effect.map(Effect.either(Effect.catchAllDefect(run, (d) => Effect.fail(d))), (r) =>
       Either.isRight(r)
         ? { check: name, ok: r.right.length === 0, problems: r.right }
-        : { check: name, ok: false, problems: [`the check could not run: ${failureText(r.left)}`] }
-    )
+        : { check: name, ok: false, problems: [`the check could not run: ${failureText(r.left)}`] })
 
   // Pragma arguments cannot be bound parameters: PRAGMA integrity_check(20) below spells the same limit.
   const LIMIT = 20
 
   /** The integrity check: the pages (SQLite), then the store's own invariants. */
-  const verify: Effect.Effect<VerifyReport> = Effect.gen(function* () {
+  const verify: Effect.Effect<VerifyReport> = Effect.gen(function*() {
     const dialect = sql.onDialectOrElse({ pg: () => "pg" as const, orElse: () => "sqlite" as const })
     const checks: Array<VerifyCheck> = []
-    if (dialect === "sqlite")
+    if (dialect === "sqlite") {
       checks.push(
         yield* check(
           "pages",
-          Effect.map(sql<{ integrity_check: string }>`PRAGMA integrity_check(20)`, (rows) =>
-            rows.length === 1 && rows[0]?.integrity_check === "ok" ? [] : rows.map((r) => r.integrity_check)
+          Effect.map(
+            sql<{ integrity_check: string }>`PRAGMA integrity_check(20)`,
+            (rows) => rows.length === 1 && rows[0]?.integrity_check === "ok" ? [] : rows.map((r) => r.integrity_check)
           )
         )
       )
+    }
     checks.push(
       yield* check(
         "sequence",
-        Effect.gen(function* () {
-          const seq = num((yield* sql<{ value: unknown }>`SELECT value FROM ${T.meta} WHERE key = 'sequence'`)[0]?.value ?? -1)
-          const max = num((yield* sql<{ m: unknown }>`SELECT COALESCE(MAX(sequence), 0) AS m FROM ${T.events}`)[0]?.m ?? 0)
-          return seq < 0 ? ["the sequence row is missing"] : seq < max ? [`the global sequence ${seq} is behind the last event ${max}`] : []
+        Effect.gen(function*() {
+          const seq = num(
+            (yield* sql<{ value: unknown }>`SELECT value FROM ${T.meta} WHERE key = 'sequence'`)[0]?.value ?? -1
+          )
+          const max = num(
+            (yield* sql<{ m: unknown }>`SELECT COALESCE(MAX(sequence), 0) AS m FROM ${T.events}`)[0]?.m ?? 0
+          )
+          return seq < 0
+            ? ["the sequence row is missing"]
+            : seq < max
+            ? [`the global sequence ${seq} is behind the last event ${max}`]
+            : []
         })
       ),
       yield* check(
         "snapshots",
         Effect.map(
-          sql<{ branch: string; instance_id: string; revision: unknown }>`SELECT e.branch, e.instance_id, e.revision FROM ${T.events} e
+          sql<
+            { branch: string; instance_id: string; revision: unknown }
+          >`SELECT e.branch, e.instance_id, e.revision FROM ${T.events} e
             LEFT JOIN ${T.snapshots} s ON s.branch = e.branch AND s.instance_id = e.instance_id AND s.revision = e.revision AND s.sequence = e.sequence
             WHERE s.revision IS NULL ORDER BY e.sequence LIMIT ${LIMIT}`,
           (rows) => rows.map((r) => `event ${r.branch}/${r.instance_id}@${num(r.revision)} has no snapshot row`)
@@ -187,20 +211,27 @@ export const makeHistory = (core: Core) => {
       yield* check(
         "commands",
         Effect.map(
-          sql<{ command_id: string }>`SELECT e.command_id FROM ${T.events} e LEFT JOIN ${T.commands} c ON c.command_id = e.command_id
+          sql<
+            { command_id: string }
+          >`SELECT e.command_id FROM ${T.events} e LEFT JOIN ${T.commands} c ON c.command_id = e.command_id
             WHERE c.command_id IS NULL ORDER BY e.sequence LIMIT ${LIMIT}`,
           (rows) => rows.map((r) => `event of command ${r.command_id} has no recorded outcome`)
         )
       ),
       yield* check(
         "contexts",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const problems: Array<string> = []
           const missing = yield* sql<{ context_hash: string }>`SELECT DISTINCT e.context_hash FROM ${T.events} e
             LEFT JOIN ${T.contexts} c ON c.hash = e.context_hash WHERE c.hash IS NULL`
           for (const r of missing.slice(0, LIMIT)) problems.push(`context ${r.context_hash} is missing`)
-          for (const r of yield* sql<{ hash: string; body: string }>`SELECT hash, body FROM ${T.contexts} ORDER BY hash`)
-            if (sha256Hex(r.body) !== r.hash && problems.length < LIMIT) problems.push(`context ${r.hash} does not match its hash`)
+          for (
+            const r of yield* sql<{ hash: string; body: string }>`SELECT hash, body FROM ${T.contexts} ORDER BY hash`
+          ) {
+            if (sha256Hex(r.body) !== r.hash && problems.length < LIMIT) {
+              problems.push(`context ${r.hash} does not match its hash`)
+            }
+          }
           return problems
         })
       )
@@ -215,9 +246,8 @@ export type History = ReturnType<typeof makeHistory>
 
 /** Replay steps of several branches, in order. */
 export const replayAll = (history: History, names: ReadonlyArray<string>) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const out: Array<ReplayStep> = []
     for (const b of names) out.push(...(yield* history.replayBranch(b)))
     return out
   })
-

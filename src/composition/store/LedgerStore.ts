@@ -44,11 +44,18 @@ import {
 } from "../../kernel/Errors.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { makeBatchEngine } from "./Batch.js"
-import { displayLocation, guard, type OpenOptions, openLayer, pgClientLayer, sqliteClientLayer, type StoreOpenError } from "./Connection.js"
+import {
+  displayLocation,
+  guard,
+  openLayer,
+  type OpenOptions,
+  pgClientLayer,
+  sqliteClientLayer,
+  type StoreOpenError
+} from "./Connection.js"
 import { type BranchRow, type CacheOptions, makeCore, num } from "./Core.js"
 import { makeHistory, replayAll } from "./History.js"
 import { isTablePrefix, migrate } from "./Migrations.js"
-import { decodeOutcome, fromEither } from "./Serialize.js"
 import {
   type BranchInfo,
   type CardState,
@@ -61,19 +68,30 @@ import {
   type StoredEvent,
   type VerifyReport
 } from "./Schemas.js"
+import { decodeOutcome, fromEither } from "./Serialize.js"
 
+export { type OpenOptions, sqliteClientLayer, type StoreOpenError } from "./Connection.js"
+export type { CacheOptions } from "./Core.js"
 export * from "./Schemas.js"
 export { ledgerJson, outcomeJson, requestHash } from "./Serialize.js"
-export { sqliteClientLayer, type OpenOptions, type StoreOpenError } from "./Connection.js"
-export type { CacheOptions } from "./Core.js"
 
 /** Errors of the store's API. */
-export type StoreError = StoreFailure | CommandConflict | BranchNotFound | DuplicateId | InvalidId | StoreCorrupt | ForkOutOfRange
+export type StoreError =
+  | StoreFailure
+  | CommandConflict
+  | BranchNotFound
+  | DuplicateId
+  | InvalidId
+  | StoreCorrupt
+  | ForkOutOfRange
 
 /** The operations of the ledger store. Each fails with exactly the errors it can produce. */
 export interface LedgerStoreService {
   /** Runs one command: the recorded outcome for a retry, else `decide` under the write lock. */
-  readonly execute: (request: CommandRequest, decide: Decide) => Effect.Effect<CommandOutcome, StoreFailure | CommandConflict | InvalidId | StoreCorrupt>
+  readonly execute: (
+    request: CommandRequest,
+    decide: Decide
+  ) => Effect.Effect<CommandOutcome, StoreFailure | CommandConflict | InvalidId | StoreCorrupt>
   /** Runs commands in one transaction (one commit, one fsync); each is checked as if alone, in order. */
   readonly executeBatch: (
     items: ReadonlyArray<readonly [CommandRequest, Decide]>
@@ -81,18 +99,28 @@ export interface LedgerStoreService {
   /** The recorded outcome of a command ID, if any. */
   readonly outcome: (commandId: string) => Effect.Effect<Option.Option<CommandOutcome>, StoreFailure>
   /** A card instance's current state on a branch (an empty ledger of `cardId` when it has no event). */
-  readonly read: (branch: string, instanceId: string, cardId: string) => Effect.Effect<CardState, StoreFailure | BranchNotFound>
+  readonly read: (
+    branch: string,
+    instanceId: string,
+    cardId: string
+  ) => Effect.Effect<CardState, StoreFailure | BranchNotFound>
   /** Instances with at least one event visible on a branch, sorted. */
   readonly instances: (branch: string) => Effect.Effect<ReadonlyArray<string>, StoreFailure | BranchNotFound>
   /** The events of an instance visible on a branch, by sequence. */
-  readonly history: (branch: string, instanceId: string) => Effect.Effect<ReadonlyArray<StoredEvent>, StoreFailure | BranchNotFound>
+  readonly history: (
+    branch: string,
+    instanceId: string
+  ) => Effect.Effect<ReadonlyArray<StoredEvent>, StoreFailure | BranchNotFound>
   /** The last global sequence. */
   readonly sequence: Effect.Effect<number, StoreFailure>
   /** Forks a branch from `parent` (default main) at `atSequence` (default: now; past the end is `fork_out_of_range`). */
   readonly fork: (
     name: string,
     options?: { readonly parent?: string; readonly atSequence?: number }
-  ) => Effect.Effect<BranchInfo, StoreFailure | BranchNotFound | DuplicateId | InvalidId | ForkOutOfRange | StoreCorrupt>
+  ) => Effect.Effect<
+    BranchInfo,
+    StoreFailure | BranchNotFound | DuplicateId | InvalidId | ForkOutOfRange | StoreCorrupt
+  >
   /** Discards a branch and its own rows (and its descendants'). Main cannot be discarded. */
   readonly discard: (name: string) => Effect.Effect<void, StoreFailure | BranchNotFound | StoreCorrupt>
   /** Branches, sorted by name (main excluded). */
@@ -102,7 +130,9 @@ export interface LedgerStoreService {
    * from the events alone and compares fingerprints; `replay_mismatch` on
    * the first difference. Linear in the number of events.
    */
-  readonly replay: (branch?: string) => Effect.Effect<ReadonlyArray<ReplayStep>, StoreFailure | BranchNotFound | ReplayMismatch>
+  readonly replay: (
+    branch?: string
+  ) => Effect.Effect<ReadonlyArray<ReplayStep>, StoreFailure | BranchNotFound | ReplayMismatch>
   /** Every row of the branch's own data, canonical JSON, for byte comparisons. */
   readonly dump: (branch: string) => Effect.Effect<string, StoreFailure>
   /** The integrity check (SQLite pages, then the store's invariants); never fails, reports. */
@@ -116,9 +146,11 @@ export interface StoreOptions {
 }
 
 const make = (location: string, options: StoreOptions) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const prefix = options.tablePrefix ?? ""
-    if (!isTablePrefix(prefix)) return yield* Effect.fail(new StoreFailure({ message: `invalid table prefix ${prefix}` }))
+    if (!isTablePrefix(prefix)) {
+      return yield* Effect.fail(new StoreFailure({ message: `invalid table prefix ${prefix}` }))
+    }
     yield* migrate(prefix)
     const core = yield* makeCore(prefix, options.caches)
     const { sql, T, lock, currentSequence, branchRow, chain, readState } = core
@@ -129,34 +161,43 @@ const make = (location: string, options: StoreOptions) =>
     const checkPages = Effect.suspend(() =>
       pagesChecked
         ? Effect.void
-        : Effect.gen(function* () {
-            const dialect = sql.onDialectOrElse({ pg: () => "pg", orElse: () => "sqlite" })
-            if (dialect === "sqlite") {
-              const rows = yield* sql<{ quick_check: string }>`PRAGMA quick_check(5)`
-              if (rows.length !== 1 || rows[0]?.quick_check !== "ok")
-                return yield* Effect.fail(
-                  new StoreCorrupt({
-                    message: `the ledger store ${displayLocation(location)} is damaged (${rows.map((r) => r.quick_check).join("; ")}); it is refused for writes (see cardfx ledger verify)`,
-                    subject: displayLocation(location)
-                  })
-                )
+        : Effect.gen(function*() {
+          const dialect = sql.onDialectOrElse({ pg: () => "pg", orElse: () => "sqlite" })
+          if (dialect === "sqlite") {
+            const rows = yield* sql<{ quick_check: string }>`PRAGMA quick_check(5)`
+            if (rows.length !== 1 || rows[0]?.quick_check !== "ok") {
+              return yield* Effect.fail(
+                new StoreCorrupt({
+                  message: `the ledger store ${displayLocation(location)} is damaged (${
+                    rows.map((r) => r.quick_check).join("; ")
+                  }); it is refused for writes (see cardfx ledger verify)`,
+                  subject: displayLocation(location)
+                })
+              )
             }
-            pagesChecked = true
-          })
+          }
+          pagesChecked = true
+        })
     )
     const { executeBatch } = makeBatchEngine(core, checkPages)
 
-    const listBranches = Effect.map(sql<BranchRow>`SELECT name, parent, fork_sequence FROM ${T.branches} ORDER BY name`, (rows) =>
-      rows.map((r) => ({ name: r.name, parent: r.parent, forkSequence: num(r.fork_sequence) })).sort((a, b) => compareOrdinal(a.name, b.name))
+    const listBranches = Effect.map(
+      sql<BranchRow>`SELECT name, parent, fork_sequence FROM ${T.branches} ORDER BY name`,
+      (rows) =>
+        rows.map((r) => ({ name: r.name, parent: r.parent, forkSequence: num(r.fork_sequence) })).sort((a, b) =>
+          compareOrdinal(a.name, b.name)
+        )
     )
 
     const service: LedgerStoreService = {
-      execute: (request, decide) => Effect.map(guard(executeBatch([[request, decide]])), (outcomes) => outcomes[0] as CommandOutcome),
+      execute: (request, decide) =>
+        Effect.map(guard(executeBatch([[request, decide]])), (outcomes) => outcomes[0] as CommandOutcome),
       executeBatch: (items) => guard(executeBatch(items)),
       outcome: (commandId) =>
         guard(
-          Effect.gen(function* () {
-            const row = (yield* sql<{ outcome: string }>`SELECT outcome FROM ${T.commands} WHERE command_id = ${commandId}`)[0]
+          Effect.gen(function*() {
+            const row =
+              (yield* sql<{ outcome: string }>`SELECT outcome FROM ${T.commands} WHERE command_id = ${commandId}`)[0]
             if (row === undefined) return Option.none()
             return Option.some(yield* fromEither("outcome", decodeOutcome(row.outcome)))
           })
@@ -168,20 +209,26 @@ const make = (location: string, options: StoreOptions) =>
       fork: (name, options = {}) =>
         guard(
           sql.withTransaction(
-            Effect.gen(function* () {
-              if (!isStoreId(name))
+            Effect.gen(function*() {
+              if (!isStoreId(name)) {
                 return yield* Effect.fail(
-                  new InvalidId({ message: "a branch name is 1..128 ASCII letters, digits and _ . : - /, starting with a letter or digit", subject: name.slice(0, 128) })
+                  new InvalidId({
+                    message:
+                      "a branch name is 1..128 ASCII letters, digits and _ . : - /, starting with a letter or digit",
+                    subject: name.slice(0, 128)
+                  })
                 )
+              }
               yield* lock
               yield* checkPages
               const parent = options.parent ?? MAIN
-              if (name === MAIN || (yield* branchRow(name)) !== undefined)
+              if (name === MAIN || (yield* branchRow(name)) !== undefined) {
                 return yield* Effect.fail(new DuplicateId({ message: `branch ${name} already exists`, subject: name }))
+              }
               yield* chain(parent)
               const now = yield* currentSequence
               const at = options.atSequence ?? now
-              if (!Number.isInteger(at) || at < 0 || at > now)
+              if (!Number.isInteger(at) || at < 0 || at > now) {
                 return yield* Effect.fail(
                   new ForkOutOfRange({
                     message: `cannot fork at sequence ${at}: the history runs from 0 to ${now}`,
@@ -189,6 +236,7 @@ const make = (location: string, options: StoreOptions) =>
                     details: { atSequence: at, sequence: now }
                   })
                 )
+              }
               yield* sql`INSERT INTO ${T.branches} (name, parent, fork_sequence) VALUES (${name}, ${parent}, ${at})`
               return { name, parent, forkSequence: at }
             })
@@ -197,20 +245,24 @@ const make = (location: string, options: StoreOptions) =>
       discard: (name) =>
         guard(
           sql.withTransaction(
-            Effect.gen(function* () {
+            Effect.gen(function*() {
               yield* lock
               yield* checkPages
-              if (name === MAIN || (yield* branchRow(name)) === undefined)
-                return yield* Effect.fail(new BranchNotFound({ message: `no branch ${name} to discard`, subject: name }))
+              if (name === MAIN || (yield* branchRow(name)) === undefined) {
+                return yield* Effect.fail(
+                  new BranchNotFound({ message: `no branch ${name} to discard`, subject: name })
+                )
+              }
               const all = yield* listBranches
               const doomed = new Set([name])
-              for (let changed = true; changed; ) {
+              for (let changed = true; changed;) {
                 changed = false
-                for (const b of all)
+                for (const b of all) {
                   if (doomed.has(b.parent) && !doomed.has(b.name)) {
                     doomed.add(b.name)
                     changed = true
                   }
+                }
               }
               for (const b of doomed) {
                 yield* sql`DELETE FROM ${T.events} WHERE branch = ${b}`
@@ -223,7 +275,7 @@ const make = (location: string, options: StoreOptions) =>
       branches: guard(listBranches),
       replay: (branch) =>
         guard(
-          Effect.gen(function* () {
+          Effect.gen(function*() {
             const names = branch !== undefined ? [branch] : [MAIN, ...(yield* listBranches).map((b) => b.name)]
             return yield* replayAll(history, names)
           })
@@ -234,13 +286,19 @@ const make = (location: string, options: StoreOptions) =>
     return service
   })
 
-const build = (location: string, client: Layer.Layer<SqlClient.SqlClient, unknown>, options: StoreOptions): Layer.Layer<LedgerStore, StoreOpenError> =>
+const build = (
+  location: string,
+  client: Layer.Layer<SqlClient.SqlClient, unknown>,
+  options: StoreOptions
+): Layer.Layer<LedgerStore, StoreOpenError> =>
   openLayer(location, Layer.effect(LedgerStore, make(location, options)).pipe(Layer.provide(client)))
 
 /** The ledger store service. */
 export class LedgerStore extends Context.Tag("cardfx/LedgerStore")<LedgerStore, LedgerStoreService>() {
   /** A SQLite file: WAL, `synchronous=FULL` on the connection, migrations applied. `create: false` requires the file (readers). */
-  static readonly layerSqlite = (options: { readonly filename: string } & StoreOptions & OpenOptions): Layer.Layer<LedgerStore, StoreOpenError> =>
+  static readonly layerSqlite = (
+    options: { readonly filename: string } & StoreOptions & OpenOptions
+  ): Layer.Layer<LedgerStore, StoreOpenError> =>
     build(options.filename, sqliteClientLayer(options.filename, options), options)
 
   /** An in-memory SQLite database (tests). */
@@ -251,28 +309,40 @@ export class LedgerStore extends Context.Tag("cardfx/LedgerStore")<LedgerStore, 
   )
 
   /** PostgreSQL (several engine instances sharing one store). `tablePrefix` isolates stores in one database; `create: false` requires the tables. */
-  static readonly layerPg = (options: { readonly url: string } & StoreOptions & OpenOptions): Layer.Layer<LedgerStore, StoreOpenError> =>
+  static readonly layerPg = (
+    options: { readonly url: string } & StoreOptions & OpenOptions
+  ): Layer.Layer<LedgerStore, StoreOpenError> =>
     options.create === false
       ? openLayer(
-          options.url,
-          Layer.unwrapEffect(
-            Effect.gen(function* () {
-              const sql = yield* SqlClient.SqlClient
-              const rows = yield* sql<{ t: string | null }>`SELECT to_regclass(${`${options.tablePrefix ?? ""}meta`})::text AS t`
-              if (rows[0]?.t == null)
-                return yield* Effect.fail(
-                  new StoreNotFound({
-                    message: `no ledger store at ${displayLocation(options.url)}${options.tablePrefix ? ` (table prefix ${options.tablePrefix})` : ""}`,
-                    subject: displayLocation(options.url)
-                  })
-                )
-              return Layer.effect(LedgerStore, make(options.url, options))
-            })
-          ).pipe(Layer.provide(pgClientLayer(options.url)))
-        )
+        options.url,
+        Layer.unwrapEffect(
+          Effect.gen(function*() {
+            const sql = yield* SqlClient.SqlClient
+            const rows = yield* sql<{ t: string | null }>`SELECT to_regclass(${`${
+              options.tablePrefix ?? ""
+            }meta`})::text AS t`
+            if (rows[0]?.t == null) {
+              return yield* Effect.fail(
+                new StoreNotFound({
+                  message: `no ledger store at ${displayLocation(options.url)}${
+                    options.tablePrefix ? ` (table prefix ${options.tablePrefix})` : ""
+                  }`,
+                  subject: displayLocation(options.url)
+                })
+              )
+            }
+            return Layer.effect(LedgerStore, make(options.url, options))
+          })
+        ).pipe(Layer.provide(pgClientLayer(options.url)))
+      )
       : build(options.url, pgClientLayer(options.url), options)
 
   /** A SQLite path or a `postgres://` / `postgresql://` URL. */
-  static readonly layerFor = (location: string, options: StoreOptions & OpenOptions = {}): Layer.Layer<LedgerStore, StoreOpenError> =>
-    /^postgres(ql)?:\/\//.test(location) ? LedgerStore.layerPg({ url: location, ...options }) : LedgerStore.layerSqlite({ filename: location, ...options })
+  static readonly layerFor = (
+    location: string,
+    options: StoreOptions & OpenOptions = {}
+  ): Layer.Layer<LedgerStore, StoreOpenError> =>
+    /^postgres(ql)?:\/\//.test(location)
+      ? LedgerStore.layerPg({ url: location, ...options })
+      : LedgerStore.layerSqlite({ filename: location, ...options })
 }

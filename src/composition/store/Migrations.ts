@@ -23,8 +23,8 @@
  * @since 0.1.0
  */
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
 import type { SqlError } from "@effect/sql/SqlError"
+import { Effect } from "effect"
 
 /** Table prefixes are plain identifiers (they are spliced into SQL). */
 export const isTablePrefix = (p: string): boolean => /^[a-z][a-z0-9_]{0,30}$/.test(p) || p === ""
@@ -77,11 +77,11 @@ export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
  * the database write lock (a busy competitor waits on busy_timeout).
  */
 export const migrate = (prefix: string): Effect.Effect<void, SqlError, SqlClient.SqlClient> =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const table = sql.literal(`${prefix}schema_migrations`)
     yield* sql.withTransaction(
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         yield* sql.onDialectOrElse({
           pg: () => sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`,
           orElse: () => Effect.void

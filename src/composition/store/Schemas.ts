@@ -7,8 +7,8 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { Diagnostic } from "../../kernel/Diagnostic.js"
 import { withCode } from "../../kernel/Decode.js"
+import { Diagnostic } from "../../kernel/Diagnostic.js"
 import type { EffectiveCardDefinition } from "../Effective.js"
 import { type CardLedger, LedgerEntry } from "../ledger/Ledger.js"
 import { LedgerCommand } from "../planner/Plan.js"
@@ -133,13 +133,13 @@ export interface CardState {
 export type Decision =
   | { readonly _tag: "Reject"; readonly diagnostics: ReadonlyArray<Diagnostic> }
   | {
-      readonly _tag: "Commit"
-      readonly ledger: CardLedger
-      readonly effective: EffectiveCardDefinition
-      readonly body: EventBody
-      readonly context: ReplayContext
-      readonly changedComponentIds: ReadonlyArray<string>
-    }
+    readonly _tag: "Commit"
+    readonly ledger: CardLedger
+    readonly effective: EffectiveCardDefinition
+    readonly body: EventBody
+    readonly context: ReplayContext
+    readonly changedComponentIds: ReadonlyArray<string>
+  }
 
 /** Decides a command from the current state and the sequence its event would take. Must be pure. */
 export type Decide = (state: CardState, nextSequence: number) => Decision

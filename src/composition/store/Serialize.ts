@@ -18,9 +18,19 @@ import { CommandOutcome, type CommandRequest, EventBody, ReplayContext } from ".
 
 /** Canonical JSON of a ledger (keys in ordinal order: cardId, entries, revision). */
 export const ledgerJson = (l: CardLedger): string =>
-  `{"cardId":${JSON.stringify(l.cardId)},"entries":[${l.entries.map((e) => canonicalJson(e)).join(",")}],"revision":${l.revision}}`
+  `{"cardId":${JSON.stringify(l.cardId)},"entries":[${
+    l.entries.map((e) => canonicalJson(e)).join(",")
+  }],"revision":${l.revision}}`
 
-const REQUEST_KEYS: ReadonlySet<string> = new Set(["activity", "branch", "cardId", "command", "commandId", "expectedRevision", "instanceId"])
+const REQUEST_KEYS: ReadonlySet<string> = new Set([
+  "activity",
+  "branch",
+  "cardId",
+  "command",
+  "commandId",
+  "expectedRevision",
+  "instanceId"
+])
 
 /**
  * The sha256 of a request's canonical JSON: the idempotence key's fingerprint.
@@ -37,10 +47,13 @@ export const requestHash = (request: CommandRequest): string => {
     keys.length !== (stated ? REQUEST_KEYS.size : REQUEST_KEYS.size - 1) ||
     !keys.every((k) => REQUEST_KEYS.has(k)) ||
     (stated && !Number.isInteger(request.expectedRevision))
-  )
+  ) {
     return hashCanonical(request)
+  }
   return sha256Hex(
-    `{"activity":${JSON.stringify(request.activity)},"branch":${JSON.stringify(request.branch)},"cardId":${JSON.stringify(request.cardId)},` +
+    `{"activity":${JSON.stringify(request.activity)},"branch":${JSON.stringify(request.branch)},"cardId":${
+      JSON.stringify(request.cardId)
+    },` +
       `"command":${canonicalJson(request.command)},"commandId":${JSON.stringify(request.commandId)},` +
       (stated ? `"expectedRevision":${request.expectedRevision},` : "") +
       `"instanceId":${JSON.stringify(request.instanceId)}}`
@@ -49,10 +62,18 @@ export const requestHash = (request: CommandRequest): string => {
 
 /** Canonical JSON of an outcome (keys in ordinal order), as `canonicalJson` writes it (tested). */
 export const outcomeJson = (o: CommandOutcome): string =>
-  `{"branch":${JSON.stringify(o.branch)},"cardId":${JSON.stringify(o.cardId)},"changedComponentIds":${canonicalJson(o.changedComponentIds)},` +
-  `"commandId":${JSON.stringify(o.commandId)},"diagnostics":${o.diagnostics.length === 0 ? "[]" : canonicalJson(o.diagnostics)},` +
-  `"entryId":${o.entryId === null ? "null" : JSON.stringify(o.entryId)},"fingerprint":${o.fingerprint === null ? "null" : JSON.stringify(o.fingerprint)},` +
-  `"instanceId":${JSON.stringify(o.instanceId)},"revision":${canonicalJson(o.revision)},"sequence":${o.sequence === null ? "null" : canonicalJson(o.sequence)},` +
+  `{"branch":${JSON.stringify(o.branch)},"cardId":${JSON.stringify(o.cardId)},"changedComponentIds":${
+    canonicalJson(o.changedComponentIds)
+  },` +
+  `"commandId":${JSON.stringify(o.commandId)},"diagnostics":${
+    o.diagnostics.length === 0 ? "[]" : canonicalJson(o.diagnostics)
+  },` +
+  `"entryId":${o.entryId === null ? "null" : JSON.stringify(o.entryId)},"fingerprint":${
+    o.fingerprint === null ? "null" : JSON.stringify(o.fingerprint)
+  },` +
+  `"instanceId":${JSON.stringify(o.instanceId)},"revision":${canonicalJson(o.revision)},"sequence":${
+    o.sequence === null ? "null" : canonicalJson(o.sequence)
+  },` +
   `"status":${JSON.stringify(o.status)}}`
 
 /** The serializers one store uses, with their per-object caches. */
@@ -81,9 +102,14 @@ export const makeSerializers = (): Serializers => {
   }
   const contexts = new WeakMap<ReplayContext, { readonly json: string; readonly hash: string }>()
   return {
-    ledgerJson: (l) => `{"cardId":${JSON.stringify(l.cardId)},"entries":[${l.entries.map(entryJson).join(",")}],"revision":${l.revision}}`,
+    ledgerJson: (l) =>
+      `{"cardId":${JSON.stringify(l.cardId)},"entries":[${
+        l.entries.map(entryJson).join(",")
+      }],"revision":${l.revision}}`,
     bodyJson: (b) =>
-      `{"activity":${JSON.stringify(b.activity)},"command":${canonicalJson(b.command)},"entry":${b.entry === null ? "null" : entryJson(b.entry)},"removedEntryId":${b.removedEntryId === null ? "null" : JSON.stringify(b.removedEntryId)}}`,
+      `{"activity":${JSON.stringify(b.activity)},"command":${canonicalJson(b.command)},"entry":${
+        b.entry === null ? "null" : entryJson(b.entry)
+      },"removedEntryId":${b.removedEntryId === null ? "null" : JSON.stringify(b.removedEntryId)}}`,
     context: (c) => {
       let s = contexts.get(c)
       if (s === undefined) {

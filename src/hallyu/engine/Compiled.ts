@@ -55,7 +55,9 @@ export const effectsCastIn = (def: Card, onResolve: ReadonlyArray<number>, win: 
   if (win === "main") return onResolve
   const out: Array<number> = []
   def.effects.forEach((e, i) => {
-    if ((e.kind === "response" && e.window === win) || (e.kind === "on-resolve" && (e.play_windows ?? []).includes(win))) out.push(i)
+    if (
+      (e.kind === "response" && e.window === win) || (e.kind === "on-resolve" && (e.play_windows ?? []).includes(win))
+    ) out.push(i)
   })
   return out
 }
@@ -90,9 +92,15 @@ const uniformActions = (xs: ReadonlyArray<Action>): ReadonlyArray<Action> => xs.
 
 const uniformAction = (x: Action): Action => {
   const r = x as unknown as Fields
-  const options = r["options"] as ReadonlyArray<{ readonly label: string; readonly condition?: Condition; readonly actions: ReadonlyArray<Action> }> | undefined
-  const unless = r["unless"] as { readonly optional_payment: { readonly player: unknown; readonly actions: ReadonlyArray<Action> } } | undefined
-  const onPrevented = r["on_prevented"] as { readonly replace: boolean; readonly actions: ReadonlyArray<Action> } | undefined
+  const options = r["options"] as
+    | ReadonlyArray<{ readonly label: string; readonly condition?: Condition; readonly actions: ReadonlyArray<Action> }>
+    | undefined
+  const unless = r["unless"] as {
+    readonly optional_payment: { readonly player: unknown; readonly actions: ReadonlyArray<Action> }
+  } | undefined
+  const onPrevented = r["on_prevented"] as
+    | { readonly replace: boolean; readonly actions: ReadonlyArray<Action> }
+    | undefined
   return {
     op: r["op"],
     condition: uniformCondition(r["condition"] as Condition | undefined),
@@ -110,9 +118,22 @@ const uniformAction = (x: Action): Action => {
     destination: r["destination"],
     from_zone: r["from_zone"],
     to_zone: r["to_zone"],
-    options: options?.map((o) => ({ label: o.label, condition: uniformCondition(o.condition), actions: uniformActions(o.actions) })),
-    unless: unless === undefined ? undefined : { optional_payment: { player: unless.optional_payment.player, actions: uniformActions(unless.optional_payment.actions) } },
-    on_prevented: onPrevented === undefined ? undefined : { replace: onPrevented.replace, actions: uniformActions(onPrevented.actions) }
+    options: options?.map((o) => ({
+      label: o.label,
+      condition: uniformCondition(o.condition),
+      actions: uniformActions(o.actions)
+    })),
+    unless: unless === undefined
+      ? undefined
+      : {
+        optional_payment: {
+          player: unless.optional_payment.player,
+          actions: uniformActions(unless.optional_payment.actions)
+        }
+      },
+    on_prevented: onPrevented === undefined
+      ? undefined
+      : { replace: onPrevented.replace, actions: uniformActions(onPrevented.actions) }
   } as unknown as Action // the same fields, plus absent ones as undefined
 }
 
@@ -123,7 +144,9 @@ const uniformEffect = (e: EffectRecord): EffectRecord =>
     text: e.text,
     window: e.window,
     play_windows: e.play_windows,
-    trigger: e.trigger === undefined ? undefined : { event: e.trigger.event, player: e.trigger.player, filter: e.trigger.filter },
+    trigger: e.trigger === undefined
+      ? undefined
+      : { event: e.trigger.event, player: e.trigger.player, filter: e.trigger.filter },
     condition: uniformCondition(e.condition),
     limit: e.limit,
     optional: e.optional,
@@ -142,7 +165,7 @@ export const compileDeck = (deck: StarterDeck): CompiledDeck => {
     const responses = def.effects.filter((e) => e.kind === "response")
     const onResolve = indexes(def.effects, "on-resolve")
     const windows = new Set<string>()
-    if (responses.length > 0) for (const e of responses) windows.add(e.window ?? "")
+    if (responses.length > 0) { for (const e of responses) windows.add(e.window ?? "") }
     else {
       let listed = false
       for (const i of onResolve) {
@@ -166,7 +189,9 @@ export const compileDeck = (deck: StarterDeck): CompiledDeck => {
       onEnter: indexes(def.effects, "on-enter"),
       activated: indexes(def.effects, "activated"),
       triggered: indexes(def.effects, "triggered"),
-      triggersOn: EVENTS.map((ev) => def.effects.flatMap((e, i) => (e.kind === "triggered" && e.trigger?.event === ev ? [i] : []))),
+      triggersOn: EVENTS.map((ev) =>
+        def.effects.flatMap((e, i) => (e.kind === "triggered" && e.trigger?.event === ev ? [i] : []))
+      ),
       replacement: indexes(def.effects, "replacement"),
       statics: indexes(def.effects, "static"),
       hasTargets: def.effects.some((e) => (e.targets?.length ?? 0) > 0),
@@ -174,7 +199,11 @@ export const compileDeck = (deck: StarterDeck): CompiledDeck => {
       windowEffects: new Map(castWindows.map((w) => [w, effectsCastIn(def, onResolve, w)]))
     }
   })
-  const triggerEvents = new Set(deck.cards.flatMap((card) => card.effects.flatMap((e) => (e.kind === "triggered" && e.trigger !== undefined ? [e.trigger.event] : []))))
+  const triggerEvents = new Set(
+    deck.cards.flatMap((card) =>
+      card.effects.flatMap((e) => (e.kind === "triggered" && e.trigger !== undefined ? [e.trigger.event] : []))
+    )
+  )
   return {
     deck,
     hash: hashCanonical(deck),

@@ -9,15 +9,27 @@
  */
 import type { EffectRecord } from "../Schema.js"
 import type { Draft } from "./Draft.js"
-import { EV_DAMAGE_DEALT, EV_DAMAGE_PENDING, EV_DAMAGE_PREVENTED, emit } from "./Events.js"
+import { emit, EV_DAMAGE_DEALT, EV_DAMAGE_PENDING, EV_DAMAGE_PREVENTED } from "./Events.js"
 import { exec } from "./Operations.js"
 import { cardOfInst, effectOf, holds, other, resolveList } from "./Reading.js"
 import type { Frame, PathStep, Seat } from "./State.js"
 
-export const startDamage = (d: Draft, f: Frame, path: ReadonlyArray<PathStep>, i: number, seat: Seat, n: number): void => {
+export const startDamage = (
+  d: Draft,
+  f: Frame,
+  path: ReadonlyArray<PathStep>,
+  i: number,
+  seat: Seat,
+  n: number
+): void => {
   const c = d.c
   d.s.damage = [...d.s.damage, { target: seat, source: f.src, amount: n, prevented: 0 }]
-  d.work.push({ w: "dmgfin", f, path, i }, { w: "window", win: "damage-pending-to-controller", player: seat, about: null })
+  d.work.push({ w: "dmgfin", f, path, i }, {
+    w: "window",
+    win: "damage-pending-to-controller",
+    player: seat,
+    about: null
+  })
   emit(d, EV_DAMAGE_PENDING, seat, f.src)
   if (d.s.result !== null) return
   // Replacement effects apply before the damage happens, the damaged player's first (§6.2).

@@ -11,13 +11,15 @@
 import { type Budget, makeBudget } from "../../kernel/Budget.js"
 import type { ZoneName } from "../Vocabulary.js"
 import type { Runtime } from "./Runtime.js"
-import type { OperationTally } from "./Tally.js"
 import type { Frame, GameState, PlayerState, Seat, Work } from "./State.js"
+import type { OperationTally } from "./Tally.js"
 
 /** Resolution steps one action may take; a starter-deck action takes a few dozen. */
 export const RESOLUTION_BUDGET = 100_000
 
-export const zoneIndex = (z: ZoneName): number => (z === "deck" ? 0 : z === "hand" ? 1 : z === "stage" ? 2 : z === "archive" ? 3 : 4)
+export const zoneIndex = (
+  z: ZoneName
+): number => (z === "deck" ? 0 : z === "hand" ? 1 : z === "stage" ? 2 : z === "archive" ? 3 : 4)
 
 /** A player's zone by name, read with named property loads (a computed key is a megamorphic keyed load). */
 export const zoneArray = (p: PlayerState, z: ZoneName): ReadonlyArray<string> => {

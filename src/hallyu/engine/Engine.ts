@@ -21,7 +21,7 @@ import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import type { StarterDeck } from "../Schema.js"
 import { isValidated } from "../Validated.js"
 import { type CompiledDeck, compileDeck } from "./Compiled.js"
-import { enumerate, type Explanation, explainIllegal } from "./LegalActions.js"
+import { enumerate, explainIllegal, type Explanation } from "./LegalActions.js"
 import { costOf, type StaticSource } from "./Reading.js"
 import { applyLegal } from "./Resolution.js"
 import { makeRuntime } from "./Runtime.js"
@@ -46,12 +46,18 @@ export interface Engine {
    * Applies a legal action (or its ID) and resolves until the next decision or
    * the end of the game. `operations`, when given, counts each operation executed.
    */
-  readonly apply: (state: GameState, action: GameAction | string, operations?: Record<string, number>) => Either.Either<GameState, Diagnostic>
+  readonly apply: (
+    state: GameState,
+    action: GameAction | string,
+    operations?: Record<string, number>
+  ) => Either.Either<GameState, Diagnostic>
 }
 
 export const makeEngine = (deck: StarterDeck): Either.Either<Engine, Diagnostic> => {
   if (!isValidated(deck)) {
-    return Either.left(diagnostic("illegal_action", "the engine accepts only a deck returned by validateDeck", { subject: "deck" }))
+    return Either.left(
+      diagnostic("illegal_action", "the engine accepts only a deck returned by validateDeck", { subject: "deck" })
+    )
   }
   const compiled = compileDeck(deck)
   // The compiled deck with this engine's own memo tables (no module-level state).
@@ -76,9 +82,19 @@ export const makeEngine = (deck: StarterDeck): Either.Either<Engine, Diagnostic>
     }
     return undefined
   }
-  const apply = (s: GameState, a: GameAction | string, ops: OperationTally | null): Either.Either<GameState, Diagnostic> => {
-    if (s.deckHash !== c.hash) return Either.left(diagnostic("illegal_action", "this state belongs to another deck", { subject: "deckHash" }))
-    if (s.result !== null) return Either.left(diagnostic("game_over", "the game is over; no action is legal", { subject: typeof a === "string" ? a : a.id }))
+  const apply = (
+    s: GameState,
+    a: GameAction | string,
+    ops: OperationTally | null
+  ): Either.Either<GameState, Diagnostic> => {
+    if (s.deckHash !== c.hash) {
+      return Either.left(diagnostic("illegal_action", "this state belongs to another deck", { subject: "deckHash" }))
+    }
+    if (s.result !== null) {
+      return Either.left(
+        diagnostic("game_over", "the game is over; no action is legal", { subject: typeof a === "string" ? a : a.id })
+      )
+    }
     const found = find(s, a)
     if (found === undefined) {
       const why = explainIllegal(c, s, a)
@@ -110,9 +126,13 @@ export const makeEngine = (deck: StarterDeck): Either.Either<Engine, Diagnostic>
   return Either.right(engine)
 }
 
-
 /** A card's current cost (§8.5): printed, then each static and temporary cost change, floored at 0 after each. */
-export const currentCost = (c: CompiledDeck, s: GameState, inst: string, statics?: ReadonlyArray<StaticSource>): number => {
+export const currentCost = (
+  c: CompiledDeck,
+  s: GameState,
+  inst: string,
+  statics?: ReadonlyArray<StaticSource>
+): number => {
   const rt = makeRuntime(c) // fresh memo tables: this entry point is for tests and tools, not the hot path
   return statics === undefined ? costOf(rt, s, inst) : costOf(rt, s, inst, statics)
 }

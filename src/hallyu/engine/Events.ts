@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import type { EffectRecord } from "../Schema.js"
-import { EVENTS, type EventName } from "../Vocabulary.js"
+import { type EventName, EVENTS } from "../Vocabulary.js"
 import type { Draft } from "./Draft.js"
 import { BOTH, cardOfInst, holds, matches } from "./Reading.js"
 import type { Frame, GameResult, GameState, Seat } from "./State.js"
@@ -68,11 +68,18 @@ export const terminalCheck = (d: Draft): void => {
   const lostA = a.composure <= 0
   const lostB = b.composure <= 0
   let r: GameResult | null = null
-  if (lostA || lostB) r = lostA && lostB ? { winner: null, reason: "simultaneous" } : { winner: lostA ? 1 : 0, reason: "composure" }
-  else {
+  if (lostA || lostB) {
+    r = lostA && lostB
+      ? { winner: null, reason: "simultaneous" }
+      : { winner: lostA ? 1 : 0, reason: "composure" }
+  } else {
     const capA = a.trend >= cap
     const capB = b.trend >= cap
-    if (capA || capB) r = capA && capB ? { winner: null, reason: "simultaneous" } : { winner: capA ? 0 : 1, reason: "trend-cap" }
+    if (capA || capB) {
+      r = capA && capB
+        ? { winner: null, reason: "simultaneous" }
+        : { winner: capA ? 0 : 1, reason: "trend-cap" }
+    }
   }
   if (r !== null) {
     d.s.result = r

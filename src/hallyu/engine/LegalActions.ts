@@ -43,7 +43,11 @@ export type IllegalReason =
   | "no-such-option"
   | "unknown-action"
 
-export type Explanation = { readonly legal: true } | { readonly legal: false; readonly reason: IllegalReason; readonly message: string }
+export type Explanation = { readonly legal: true } | {
+  readonly legal: false
+  readonly reason: IllegalReason
+  readonly message: string
+}
 
 const byId = (a: GameAction, b: GameAction): number => compareOrdinal(a.id, b.id)
 
@@ -70,17 +74,41 @@ export const effectsForWindow = (card: CompiledCard, win: string): ReadonlyArray
   win === "main" ? card.onResolve : (card.windowEffects.get(win) ?? effectsCastIn(card.def, card.onResolve, win))
 
 /** Whether a card may be cast in `win` at all (§7.1). */
-const castsIn = (card: CompiledCard, win: string): boolean => (win === "main" ? card.castInMain : card.castWindows.includes(win))
+const castsIn = (
+  card: CompiledCard,
+  win: string
+): boolean => (win === "main" ? card.castInMain : card.castWindows.includes(win))
 
 /** Whether a hand card that may be cast in `win` passes the cost and response-condition checks (§7.2). */
-const castable = (c: Runtime, s: GameState, seat: Seat, inst: string, card: CompiledCard, win: string, about: string | null, statics: ReadonlyArray<StaticSource>, fandom: number): boolean => {
+const castable = (
+  c: Runtime,
+  s: GameState,
+  seat: Seat,
+  inst: string,
+  card: CompiledCard,
+  win: string,
+  about: string | null,
+  statics: ReadonlyArray<StaticSource>,
+  fandom: number
+): boolean => {
   if (costOf(c, s, inst, statics) > fandom) return false
   if (card.response) {
     const effects = effectsForWindow(card, win)
     let ok = false
     for (const ei of effects) {
       const e = card.def.effects[ei]
-      if (e?.kind === "response" && holds(c, s, e.condition, { src: inst, card: card.index, eff: ei, ctrl: seat, tg: null, pend: about, each: null })) {
+      if (
+        e?.kind === "response" &&
+        holds(c, s, e.condition, {
+          src: inst,
+          card: card.index,
+          eff: ei,
+          ctrl: seat,
+          tg: null,
+          pend: about,
+          each: null
+        })
+      ) {
         ok = true
         break
       }
@@ -90,7 +118,14 @@ const castable = (c: Runtime, s: GameState, seat: Seat, inst: string, card: Comp
   return true
 }
 
-const castActions = (c: Runtime, s: GameState, seat: Seat, win: string, about: string | null, out: Array<GameAction>): void => {
+const castActions = (
+  c: Runtime,
+  s: GameState,
+  seat: Seat,
+  win: string,
+  about: string | null,
+  out: Array<GameAction>
+): void => {
   const p = s.players[seat]
   const hand = p.hand
   if (hand.length === 0) return
@@ -105,7 +140,17 @@ const castActions = (c: Runtime, s: GameState, seat: Seat, win: string, about: s
       out.push(c.memo.untargetedCast(seat, inst))
       continue
     }
-    pushTargeted(c, s, card, effectsForWindow(card, win), win, seat, `cast:${inst}`, (id, t) => ({ id, player: seat, kind: "cast", inst, effect: null, targets: t, choice: null }), out)
+    pushTargeted(
+      c,
+      s,
+      card,
+      effectsForWindow(card, win),
+      win,
+      seat,
+      `cast:${inst}`,
+      (id, t) => ({ id, player: seat, kind: "cast", inst, effect: null, targets: t, choice: null }),
+      out
+    )
   }
 }
 
@@ -155,7 +200,17 @@ const activateActions = (c: Runtime, s: GameState, seat: Seat, out: Array<GameAc
         out.push(c.memo.untargetedActivation(seat, inst, ei))
         continue
       }
-      pushTargeted(c, s, card, [ei], ei, seat, `activate:${inst}:E${ei + 1}`, (id, t) => ({ id, player: seat, kind: "activate", inst, effect: ei, targets: t, choice: null }), out)
+      pushTargeted(
+        c,
+        s,
+        card,
+        [ei],
+        ei,
+        seat,
+        `activate:${inst}:E${ei + 1}`,
+        (id, t) => ({ id, player: seat, kind: "activate", inst, effect: ei, targets: t, choice: null }),
+        out
+      )
     }
   }
 }
@@ -170,7 +225,10 @@ const simple = (id: string, player: Seat, kind: GameAction["kind"], choice: numb
   choice
 })
 
-const END_TURN: ReadonlyArray<GameAction> = [simple("end-turn", 0, "end-turn", null), simple("end-turn", 1, "end-turn", null)]
+const END_TURN: ReadonlyArray<GameAction> = [
+  simple("end-turn", 0, "end-turn", null),
+  simple("end-turn", 1, "end-turn", null)
+]
 const PASS: ReadonlyArray<GameAction> = [simple("pass", 0, "pass", null), simple("pass", 1, "pass", null)]
 
 export const enumerate = (c: Runtime, s: GameState): ReadonlyArray<GameAction> => {
@@ -229,7 +287,10 @@ export const explainIllegal = (c: Runtime, s: GameState, a: GameAction | string)
       pay: ["pay"],
       redirect: ["redirect"]
     }
-    if (!(expected[d.d] ?? []).includes(kind) && ["end-turn", "pass", "choose", "optional", "pay", "redirect"].includes(kind)) {
+    if (
+      !(expected[d.d] ?? []).includes(kind) &&
+      ["end-turn", "pass", "choose", "optional", "pay", "redirect"].includes(kind)
+    ) {
       return no("wrong-window", `${kind} is not an answer to the pending ${d.d} decision`)
     }
     return no(kind === "choose" ? "condition-false" : "no-such-option", `${id} is not one of the offered answers`)
@@ -245,11 +306,23 @@ export const explainIllegal = (c: Runtime, s: GameState, a: GameAction | string)
       return no("wrong-window", `${card.def.code} may be cast only in ${card.castWindows.join(", ")}`)
     }
     const cost = costOf(c, s, inst)
-    if (cost > p.fandom) return no("not-enough-fandom", `${card.def.code} costs ${cost} Fandom; seat ${d.player} has ${p.fandom}`)
+    if (cost > p.fandom) {
+      return no("not-enough-fandom", `${card.def.code} costs ${cost} Fandom; seat ${d.player} has ${p.fandom}`)
+    }
     const effects = effectsForWindow(card, win)
     if (card.response) {
       const about = d.d === "window" ? d.about : null
-      const ok = effects.some((ei) => holds(c, s, card.def.effects[ei]?.condition, { src: inst, card: card.index, eff: ei, ctrl: d.player, tg: null, pend: about, each: null }))
+      const ok = effects.some((ei) =>
+        holds(c, s, card.def.effects[ei]?.condition, {
+          src: inst,
+          card: card.index,
+          eff: ei,
+          ctrl: d.player,
+          tg: null,
+          pend: about,
+          each: null
+        })
+      )
       if (!ok) return no("condition-false", `the condition of ${card.def.code}'s response is false`)
     }
     const choices = targetChoices(c, s, card, effects, d.player)
@@ -258,14 +331,24 @@ export const explainIllegal = (c: Runtime, s: GameState, a: GameAction | string)
   }
   const ei = Number(m[3] ?? "0") - 1
   const e = card.def.effects[ei]
-  if (e === undefined || e.kind !== "activated") return no("unknown-action", `${card.def.code} has no activated effect E${ei + 1}`)
+  if (e === undefined || e.kind !== "activated") {
+    return no("unknown-action", `${card.def.code} has no activated effect E${ei + 1}`)
+  }
   if (d.d !== "main") return no("wrong-window", "effects are activated only in main")
   if (!p.stage.includes(inst)) return no("not-on-stage", `${inst} is not on seat ${d.player}'s stage`)
-  if (e.limit !== undefined && (s.uses[`${inst}/${ei}`] ?? 0) >= e.limit.count) return no("limit-reached", `${e.id} was used ${e.limit.count} time(s) this turn`)
+  if (e.limit !== undefined && (s.uses[`${inst}/${ei}`] ?? 0) >= e.limit.count) {
+    return no("limit-reached", `${e.id} was used ${e.limit.count} time(s) this turn`)
+  }
   const f: Frame = { src: inst, card: card.index, eff: ei, ctrl: d.player, tg: null, pend: null, each: null }
   if (!holds(c, s, e.condition, f)) return no("condition-false", `the condition of ${e.id} is false`)
-  if (e.for_each !== undefined && groupCards(c, s, d.player, e.for_each).length === 0) return no("for-each-empty", `${e.id} has no card to apply to`)
-  if (!canPayActivation(c, s, f, e.activation_cost)) return no("cannot-pay-activation-cost", `the activation cost of ${e.id} cannot be paid`)
-  if (targetChoices(c, s, card, [ei], d.player).length === 0) return no("no-legal-target", `${e.id} has a target with no legal choice`)
+  if (e.for_each !== undefined && groupCards(c, s, d.player, e.for_each).length === 0) {
+    return no("for-each-empty", `${e.id} has no card to apply to`)
+  }
+  if (!canPayActivation(c, s, f, e.activation_cost)) {
+    return no("cannot-pay-activation-cost", `the activation cost of ${e.id} cannot be paid`)
+  }
+  if (targetChoices(c, s, card, [ei], d.player).length === 0) {
+    return no("no-legal-target", `${e.id} has a target with no legal choice`)
+  }
   return no("illegal-target", `the chosen targets of ${e.id} are not legal`)
 }

@@ -7,7 +7,17 @@
  *
  * @since 0.1.0
  */
-import type { Action, Amount, CardFilter, CardGroup, CardSelector, Condition, EffectRecord, PlayerSelector, TargetSpec } from "../Schema.js"
+import type {
+  Action,
+  Amount,
+  CardFilter,
+  CardGroup,
+  CardSelector,
+  Condition,
+  EffectRecord,
+  PlayerSelector,
+  TargetSpec
+} from "../Schema.js"
 import type { ZoneName } from "../Vocabulary.js"
 import type { CompiledCard } from "./Compiled.js"
 import { zoneArray } from "./Draft.js"
@@ -21,7 +31,8 @@ export const ownerOf = (inst: string): Seat => (inst.charCodeAt(1) === 48 ? 0 : 
 export const cardOfInst = (c: Runtime, s: Pick<GameState, "cardOf">, inst: string): CompiledCard =>
   c.cards[c.memo.cardIndex(s.cardOf, inst)] as CompiledCard // every instance was numbered at setup
 
-export const effectOf = (c: Runtime, f: Frame): EffectRecord => (c.cards[f.card] as CompiledCard).def.effects[f.eff] as EffectRecord // frames are built from existing effects
+export const effectOf = (c: Runtime, f: Frame): EffectRecord =>
+  (c.cards[f.card] as CompiledCard).def.effects[f.eff] as EffectRecord // frames are built from existing effects
 
 export const zoneOf = (s: GameState, inst: string): ZoneName | null => {
   const p = s.players[ownerOf(inst)]
@@ -121,7 +132,11 @@ export const cardsOf = (c: Runtime, s: GameState, f: Frame, sel: CardSelector): 
   return groupCards(c, s, f.ctrl, sel.group)
 }
 
-const compare = (a: number, op: "gte" | "lte" | "eq", b: number): boolean => (op === "gte" ? a >= b : op === "lte" ? a <= b : a === b)
+const compare = (
+  a: number,
+  op: "gte" | "lte" | "eq",
+  b: number
+): boolean => (op === "gte" ? a >= b : op === "lte" ? a <= b : a === b)
 
 export const holds = (c: Runtime, s: GameState, cond: Condition | undefined, f: Frame): boolean => {
   if (cond === undefined) return true
@@ -152,7 +167,8 @@ export const holds = (c: Runtime, s: GameState, cond: Condition | undefined, f: 
       return f.pend !== null && Object.keys(s.castTargets[f.pend] ?? {}).length > 0
     case "counters@1": {
       const xs = cardsOf(c, s, f, cond.card)
-      return xs.length > 0 && xs.every((inst) => compare(s.counters[inst]?.[cond.counter] ?? 0, cond.compare, cond.value))
+      return xs.length > 0 &&
+        xs.every((inst) => compare(s.counters[inst]?.[cond.counter] ?? 0, cond.compare, cond.value))
     }
   }
 }
@@ -169,7 +185,9 @@ export const amountOf = (s: GameState, a: Amount, f: Frame, c: Runtime): number 
       if (flt.type !== undefined && r.type !== flt.type) continue
       if (flt.tone !== undefined && !r.tones.includes(flt.tone)) continue
       if (flt.tag !== undefined && !r.tags.includes(flt.tag)) continue
-      if (flt.card !== undefined && (c.cards[c.memo.cardIndex(s.cardOf, r.inst)] as CompiledCard).def.id !== flt.card) continue
+      if (flt.card !== undefined && (c.cards[c.memo.cardIndex(s.cardOf, r.inst)] as CompiledCard).def.id !== flt.card) {
+        continue
+      }
     }
     n++
   }
@@ -177,7 +195,12 @@ export const amountOf = (s: GameState, a: Amount, f: Frame, c: Runtime): number 
 }
 
 /** A stage card with static effects: its controller, and one frame per static effect (`card.statics` order). */
-export type StaticSource = { readonly src: string; readonly seat: Seat; readonly card: CompiledCard; readonly frames: ReadonlyArray<Frame> }
+export type StaticSource = {
+  readonly src: string
+  readonly seat: Seat
+  readonly card: CompiledCard
+  readonly frames: ReadonlyArray<Frame>
+}
 const NO_STATICS: ReadonlyArray<StaticSource> = []
 
 /** Stage cards with static effects, with their controller (usually none). */
@@ -191,7 +214,15 @@ export const staticSources = (c: Runtime, s: GameState): ReadonlyArray<StaticSou
       const card = cardOfInst(c, s, src)
       if (card.statics.length > 0) {
         const ctrl = seat as Seat
-        const frames = card.statics.map((ei): Frame => ({ src, card: card.index, eff: ei, ctrl, tg: null, pend: null, each: null }))
+        const frames = card.statics.map((ei): Frame => ({
+          src,
+          card: card.index,
+          eff: ei,
+          ctrl,
+          tg: null,
+          pend: null,
+          each: null
+        }))
         ;(out ??= []).push({ src, seat: ctrl, card, frames })
       }
     }
@@ -207,7 +238,9 @@ export const staticSources = (c: Runtime, s: GameState): ReadonlyArray<StaticSou
  */
 export const enumerationStatics = (c: Runtime, s: GameState): ReadonlyArray<StaticSource> => {
   const m = c.memo.statics
-  if (m !== null && m.cardOf === s.cardOf && m.s0 === s.players[0].stage && m.s1 === s.players[1].stage) return m.statics
+  if (m !== null && m.cardOf === s.cardOf && m.s0 === s.players[0].stage && m.s1 === s.players[1].stage) {
+    return m.statics
+  }
   const statics = staticSources(c, s)
   c.memo.statics = { cardOf: s.cardOf, s0: s.players[0].stage, s1: s.players[1].stage, statics }
   return statics
@@ -237,7 +270,9 @@ export const costOf = (
     }
   }
   for (const m of s.costChanges) {
-    if (m.inst !== null ? m.inst === inst : m.group !== null && inGroup(c, s, m.ctrl, m.group, inst)) cost = floored(cost + m.amount)
+    if (m.inst !== null ? m.inst === inst : m.group !== null && inGroup(c, s, m.ctrl, m.group, inst)) {
+      cost = floored(cost + m.amount)
+    }
   }
   return cost
 }
@@ -245,7 +280,9 @@ export const costOf = (
 const floored = (n: number): number => (n < 0 ? 0 : n)
 
 export const selectorContains = (c: Runtime, s: GameState, f: Frame, sel: CardSelector, inst: string): boolean =>
-  typeof sel === "object" && "group" in sel ? inGroup(c, s, f.ctrl, sel.group, inst) : cardsOf(c, s, f, sel).includes(inst)
+  typeof sel === "object" && "group" in sel
+    ? inGroup(c, s, f.ctrl, sel.group, inst)
+    : cardsOf(c, s, f, sel).includes(inst)
 
 export const resolveList = (e: EffectRecord, path: ReadonlyArray<PathStep>): ReadonlyArray<Action> => {
   let list: ReadonlyArray<Action> = e.actions

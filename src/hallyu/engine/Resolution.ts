@@ -13,10 +13,21 @@ import type { Action, EffectRecord } from "../Schema.js"
 import { SCANDAL } from "../Vocabulary.js"
 import { finishDamage, startDamage } from "./Damage.js"
 import { Draft } from "./Draft.js"
-import { EV_CARD_CAST, EV_TURN_END, EV_TURN_START, emit } from "./Events.js"
+import { emit, EV_CARD_CAST, EV_TURN_END, EV_TURN_START } from "./Events.js"
 import { effectsForWindow, hasCastAction } from "./LegalActions.js"
 import { exec } from "./Operations.js"
-import { cardOfInst, costOf, effectOf, groupCards, holds, isPending, other, ownerOf, resolveList, tonesOf } from "./Reading.js"
+import {
+  cardOfInst,
+  costOf,
+  effectOf,
+  groupCards,
+  holds,
+  isPending,
+  other,
+  ownerOf,
+  resolveList,
+  tonesOf
+} from "./Reading.js"
 import type { Runtime } from "./Runtime.js"
 import type { CastRecord, CostChange, Decision, Frame, GameAction, GameState, Seat, ToneChange, Work } from "./State.js"
 import type { OperationTally } from "./Tally.js"
@@ -66,15 +77,18 @@ export const applyLegal = (
       break
     }
     case "choose":
-      if (dec.d === "choose") d.work.push({ w: "acts", f: dec.f, path: [...dec.path, { i: dec.i, f: "options", o: a.choice ?? 0 }], i: 0 })
+      if (dec.d === "choose") {
+        d.work.push({ w: "acts", f: dec.f, path: [...dec.path, { i: dec.i, f: "options", o: a.choice ?? 0 }], i: 0 })
+      }
       break
     case "optional":
       if (dec.d === "optional" && a.choice === 1) d.work.push({ w: "effect", f: dec.f, ok: true })
       break
     case "pay":
       if (dec.d === "pay") {
-        if (a.choice === 1) d.work.push({ w: "acts", f: dec.f, path: [...dec.path, { i: dec.i, f: "unless", o: 0 }], i: 0 })
-        else counterCard(d, dec.target)
+        if (a.choice === 1) {
+          d.work.push({ w: "acts", f: dec.f, path: [...dec.path, { i: dec.i, f: "unless", o: 0 }], i: 0 })
+        } else counterCard(d, dec.target)
       }
       break
     case "redirect":
@@ -88,7 +102,14 @@ export const applyLegal = (
   return Either.right(d.finish())
 }
 
-const castCard = (d: Draft, inst: string, seat: Seat, targets: Readonly<Record<string, string>> | null, win: string, about: string | null): void => {
+const castCard = (
+  d: Draft,
+  inst: string,
+  seat: Seat,
+  targets: Readonly<Record<string, string>> | null,
+  win: string,
+  about: string | null
+): void => {
   const c = d.c
   const card = cardOfInst(c, d.s, inst)
   // Targets were chosen with the action (§7.2 step 1); now pay the cost (step 2).
@@ -102,7 +123,12 @@ const castCard = (d: Draft, inst: string, seat: Seat, targets: Readonly<Record<s
   const rec: CastRecord = { inst, seat, type: card.def.type, tones: tonesOf(c, d.s, inst), tags: card.def.tags }
   d.s.cast = [...d.s.cast, rec]
   if (win === "main") {
-    d.work.push({ w: "resolve", inst, win: null, about: null }, { w: "window", win: "card-pending-to-opponent", player: other(seat), about: inst })
+    d.work.push({ w: "resolve", inst, win: null, about: null }, {
+      w: "window",
+      win: "card-pending-to-opponent",
+      player: other(seat),
+      about: inst
+    })
   } else {
     d.work.push({ w: "resolve", inst, win, about })
   }
@@ -168,7 +194,9 @@ export const run = (d: Draft): boolean => {
         }
         if (e.for_each !== undefined) {
           const xs = groupCards(c, s, top.f.ctrl, e.for_each)
-          for (let k = xs.length - 1; k >= 0; k--) d.work.push({ w: "acts", f: { ...top.f, each: xs[k] as string }, path: [], i: 0 })
+          for (let k = xs.length - 1; k >= 0; k--) {
+            d.work.push({ w: "acts", f: { ...top.f, each: xs[k] as string }, path: [], i: 0 })
+          }
         } else d.work.push({ w: "acts", f: top.f, path: [], i: 0 })
         break
       }
@@ -192,7 +220,19 @@ export const run = (d: Draft): boolean => {
         const effects = effectsForWindow(card, top.win ?? "main")
         const tg = s.castTargets[top.inst] ?? null
         for (let k = effects.length - 1; k >= 0; k--) {
-          d.work.push({ w: "effect", f: { src: top.inst, card: card.index, eff: effects[k] as number, ctrl: owner, tg, pend: top.about, each: null }, ok: false })
+          d.work.push({
+            w: "effect",
+            f: {
+              src: top.inst,
+              card: card.index,
+              eff: effects[k] as number,
+              ctrl: owner,
+              tg,
+              pend: top.about,
+              each: null
+            },
+            ok: false
+          })
         }
         break
       }
@@ -254,7 +294,11 @@ const step = (d: Draft, which: "start" | "turn-start" | "draw" | "turn-end" | "c
       if (s.turn >= d.c.params.turn_limit) {
         const a = s.players[0]
         const b = s.players[1]
-        const winner: Seat | null = a.trend !== b.trend ? (a.trend > b.trend ? 0 : 1) : a.composure !== b.composure ? (a.composure > b.composure ? 0 : 1) : null
+        const winner: Seat | null = a.trend !== b.trend
+          ? (a.trend > b.trend ? 0 : 1)
+          : a.composure !== b.composure
+          ? (a.composure > b.composure ? 0 : 1)
+          : null
         d.s.result = { winner, reason: "turn-limit" }
         return
       }

@@ -110,7 +110,15 @@ export class Memo {
     }
     let a = byEffect[ei]
     if (a === undefined) {
-      a = { id: `activate:${inst}:E${ei + 1}`, player: seat, kind: "activate", inst, effect: ei, targets: null, choice: null }
+      a = {
+        id: `activate:${inst}:E${ei + 1}`,
+        player: seat,
+        kind: "activate",
+        inst,
+        effect: ei,
+        targets: null,
+        choice: null
+      }
       byEffect[ei] = a
     }
     return a

@@ -37,12 +37,18 @@ const lineupOf = (c: Runtime, lists: readonly [string, string]): Either.Either<L
   for (let seat = 0; seat < 2; seat++) {
     const list = c.deck.decks.find((d) => d.id === lists[seat])
     if (list === undefined) {
-      return Either.left(diagnostic("unknown_reference", `no deck list ${String(lists[seat])} in the deck file`, { subject: String(lists[seat]) }))
+      return Either.left(
+        diagnostic("unknown_reference", `no deck list ${String(lists[seat])} in the deck file`, {
+          subject: String(lists[seat])
+        })
+      )
     }
     const ids: Array<string> = []
     for (const e of list.cards) {
       const idx = c.byId.get(e.card)
-      if (idx === undefined) return Either.left(diagnostic("unknown_reference", `unknown card ${e.card}`, { subject: e.card }))
+      if (idx === undefined) {
+        return Either.left(diagnostic("unknown_reference", `unknown card ${e.card}`, { subject: e.card }))
+      }
       for (let k = 0; k < e.count; k++) {
         const inst = `p${seat}-${String(ids.length + 1).padStart(2, "0")}`
         ids.push(inst)
@@ -57,7 +63,8 @@ const lineupOf = (c: Runtime, lists: readonly [string, string]): Either.Either<L
 }
 
 export const newGame = (c: Runtime, o: GameOptions): Either.Either<GameState, Diagnostic> => {
-  const lists: readonly [string, string] = o.decks ?? [c.deck.decks[0]?.id ?? "", c.deck.decks[1]?.id ?? c.deck.decks[0]?.id ?? ""]
+  const lists: readonly [string, string] = o.decks ??
+    [c.deck.decks[0]?.id ?? "", c.deck.decks[1]?.id ?? c.deck.decks[0]?.id ?? ""]
   const lineup = lineupOf(c, lists)
   if (Either.isLeft(lineup)) return Either.left(lineup.left)
   const cardOf = lineup.right.cardOf

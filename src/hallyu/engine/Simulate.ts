@@ -15,8 +15,8 @@ import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { RngStream } from "../../kernel/Rng.js"
 import type { Engine, GameOptions } from "./Engine.js"
-import { addTally, emptyRecord, makeTally, OP_NAMES, talliedApplyOf } from "./Tally.js"
 import type { GameAction, GameResult, GameState, TerminalReason } from "./State.js"
+import { addTally, emptyRecord, makeTally, OP_NAMES, talliedApplyOf } from "./Tally.js"
 
 /** The state fingerprint checked by replay. */
 export const fingerprint = (s: GameState): string => hashCanonical(s)
@@ -63,7 +63,10 @@ export interface PlayoutOptions extends GameOptions {
 }
 
 /** Plays one game with uniformly random legal actions. */
-export const playRandom = (engine: Engine, o: PlayoutOptions): Either.Either<Playout & { readonly log: GameLog }, Diagnostic> => {
+export const playRandom = (
+  engine: Engine,
+  o: PlayoutOptions
+): Either.Either<Playout & { readonly log: GameLog }, Diagnostic> => {
   const start = engine.newGame(o)
   if (Either.isLeft(start)) return Either.left(start.left)
   let s = start.right
@@ -82,7 +85,9 @@ export const playRandom = (engine: Engine, o: PlayoutOptions): Either.Either<Pla
   while (s.result === null && actions.length < max) {
     const legal = engine.legalActions(s)
     const a = legal[rng.int(legal.length)]
-    if (a === undefined) return Either.left(diagnostic("illegal_action", "a live game has no legal action", { subject: String(s.ply) }))
+    if (a === undefined) {
+      return Either.left(diagnostic("illegal_action", "a live game has no legal action", { subject: String(s.ply) }))
+    }
     if (a.kind === "cast" && a.inst !== null) {
       const ci = s.cardOf[a.inst] ?? 0
       const n = playCounts[ci] ?? 0
@@ -139,7 +144,10 @@ export const replay = (engine: Engine, log: GameLog): Either.Either<GameState, D
     const got = fingerprint(s)
     return got === want
       ? undefined
-      : diagnostic("replay_mismatch", `fingerprint differs after step ${k}`, { subject: String(k), details: { step: k, expected: want, actual: got } })
+      : diagnostic("replay_mismatch", `fingerprint differs after step ${k}`, {
+        subject: String(k),
+        details: { step: k, expected: want, actual: got }
+      })
   }
   const first = check(0)
   if (first !== undefined) return Either.left(first)
@@ -153,10 +161,14 @@ export const replay = (engine: Engine, log: GameLog): Either.Either<GameState, D
   if (s.result === null && log.partial !== true) {
     const waiting = s.decision === null ? "no decision" : `a ${s.decision.d} decision of seat ${s.decision.player}`
     return Either.left(
-      diagnostic("replay_incomplete", `the log's ${log.actions.length} actions end before the game does (turn ${s.turn}, ${waiting} pending); a log of a partial game says "partial": true`, {
-        subject: "actions",
-        details: { steps: log.actions.length, turn: s.turn }
-      })
+      diagnostic(
+        "replay_incomplete",
+        `the log's ${log.actions.length} actions end before the game does (turn ${s.turn}, ${waiting} pending); a log of a partial game says "partial": true`,
+        {
+          subject: "actions",
+          details: { steps: log.actions.length, turn: s.turn }
+        }
+      )
     )
   }
   return Either.right(s)
@@ -220,12 +232,19 @@ const addCounts = (into: Record<string, number>, from: Readonly<Record<string, n
 }
 
 /** Merges two adjacent partials of the same seed (`a` ends where `b` starts). */
-export const mergePartials = (a: SimulationPartial, b: SimulationPartial): Either.Either<SimulationPartial, Diagnostic> => {
+export const mergePartials = (
+  a: SimulationPartial,
+  b: SimulationPartial
+): Either.Either<SimulationPartial, Diagnostic> => {
   if (a.seed !== b.seed || a.to !== b.from) {
     return Either.left(
-      diagnostic("simulation_split", `cannot merge games [${a.from}, ${a.to}) of seed ${a.seed} with [${b.from}, ${b.to}) of seed ${b.seed}`, {
-        subject: `${b.from}`
-      })
+      diagnostic(
+        "simulation_split",
+        `cannot merge games [${a.from}, ${a.to}) of seed ${a.seed} with [${b.from}, ${b.to}) of seed ${b.seed}`,
+        {
+          subject: `${b.from}`
+        }
+      )
     )
   }
   const counts: CountRecords = {}
@@ -240,14 +259,22 @@ export const mergePartials = (a: SimulationPartial, b: SimulationPartial): Eithe
     seed: a.seed,
     from: a.from,
     to: b.to,
-    turns: { min: Math.min(a.turns.min, b.turns.min), max: Math.max(a.turns.max, b.turns.max), sum: a.turns.sum + b.turns.sum },
+    turns: {
+      min: Math.min(a.turns.min, b.turns.min),
+      max: Math.max(a.turns.max, b.turns.max),
+      sum: a.turns.sum + b.turns.sum
+    },
     actions: a.actions + b.actions,
     counts
   })
 }
 
 /** Merges partials in game order; they must cover [first.from, last.to) without gaps. */
-export const mergeAllPartials = (seed: string | number, from: number, parts: Iterable<SimulationPartial>): Either.Either<SimulationPartial, Diagnostic> => {
+export const mergeAllPartials = (
+  seed: string | number,
+  from: number,
+  parts: Iterable<SimulationPartial>
+): Either.Either<SimulationPartial, Diagnostic> => {
   let acc: Either.Either<SimulationPartial, Diagnostic> = Either.right(emptyPartial(seed, from))
   for (const p of parts) acc = Either.flatMap(acc, (a) => mergePartials(a, p))
   return acc
@@ -298,7 +325,12 @@ export interface SimulationRangeOptions {
  * the range with its diagnostic (the first failing game of a split is the
  * first failing game of the whole run).
  */
-export const simulateRange = (engine: Engine, from: number, to: number, o: SimulationRangeOptions): Either.Either<SimulationPartial, Diagnostic> => {
+export const simulateRange = (
+  engine: Engine,
+  from: number,
+  to: number,
+  o: SimulationRangeOptions
+): Either.Either<SimulationPartial, Diagnostic> => {
   const counts = emptyCounts()
   const wins = counts["winsBySeat"] as Record<string, number>
   const reasons = counts["reasons"] as Record<string, number>
@@ -311,7 +343,10 @@ export const simulateRange = (engine: Engine, from: number, to: number, o: Simul
   const fingerprints = o.fingerprints === true
   for (let k = from; k < to; k++) {
     const seed = `${o.seed}/${k}`
-    const r = playRandom(engine, o.decks === undefined ? { seed, fingerprints } : { seed, fingerprints, decks: o.decks })
+    const r = playRandom(
+      engine,
+      o.decks === undefined ? { seed, fingerprints } : { seed, fingerprints, decks: o.decks }
+    )
     if (Either.isLeft(r)) return Either.left(r.left)
     const g = r.right
     if (g.result === null) reasons["unfinished"] = (reasons["unfinished"] ?? 0) + 1
@@ -328,7 +363,14 @@ export const simulateRange = (engine: Engine, from: number, to: number, o: Simul
     addCounts(operations, g.stats.operations)
     o.onGame?.(k, g)
   }
-  return Either.right({ seed: String(o.seed), from, to: Math.max(from, to), turns: { min: tMin, max: tMax, sum: tSum }, actions, counts })
+  return Either.right({
+    seed: String(o.seed),
+    from,
+    to: Math.max(from, to),
+    turns: { min: tMin, max: tMax, sum: tSum },
+    actions,
+    counts
+  })
 }
 
 /** Plays `games` random games with seeds `<seed>/0`, `<seed>/1`, ... and summarises them. */

@@ -57,7 +57,14 @@ export type Work =
   | { readonly w: "acts"; readonly f: Frame; readonly path: ReadonlyArray<PathStep>; readonly i: number }
   | { readonly w: "resolve"; readonly inst: string; readonly win: string | null; readonly about: string | null }
   | { readonly w: "settle"; readonly inst: string }
-  | { readonly w: "deal"; readonly f: Frame; readonly path: ReadonlyArray<PathStep>; readonly i: number; readonly seat: Seat; readonly n: number }
+  | {
+    readonly w: "deal"
+    readonly f: Frame
+    readonly path: ReadonlyArray<PathStep>
+    readonly i: number
+    readonly seat: Seat
+    readonly n: number
+  }
   | { readonly w: "dmgfin"; readonly f: Frame; readonly path: ReadonlyArray<PathStep>; readonly i: number }
   | { readonly w: "window"; readonly win: string; readonly player: Seat; readonly about: string | null }
 
@@ -65,10 +72,29 @@ export type Work =
 export type Decision =
   | { readonly d: "main"; readonly player: Seat }
   | { readonly d: "window"; readonly player: Seat; readonly win: string; readonly about: string | null }
-  | { readonly d: "choose"; readonly player: Seat; readonly f: Frame; readonly path: ReadonlyArray<PathStep>; readonly i: number; readonly options: ReadonlyArray<number> }
+  | {
+    readonly d: "choose"
+    readonly player: Seat
+    readonly f: Frame
+    readonly path: ReadonlyArray<PathStep>
+    readonly i: number
+    readonly options: ReadonlyArray<number>
+  }
   | { readonly d: "optional"; readonly player: Seat; readonly f: Frame }
-  | { readonly d: "pay"; readonly player: Seat; readonly f: Frame; readonly path: ReadonlyArray<PathStep>; readonly i: number; readonly target: string }
-  | { readonly d: "redirect"; readonly player: Seat; readonly pend: string; readonly options: ReadonlyArray<{ readonly key: string; readonly to: string }> }
+  | {
+    readonly d: "pay"
+    readonly player: Seat
+    readonly f: Frame
+    readonly path: ReadonlyArray<PathStep>
+    readonly i: number
+    readonly target: string
+  }
+  | {
+    readonly d: "redirect"
+    readonly player: Seat
+    readonly pend: string
+    readonly options: ReadonlyArray<{ readonly key: string; readonly to: string }>
+  }
 
 export interface PendingDamage {
   readonly target: Seat

@@ -62,8 +62,14 @@ export const addTally = (t: OperationTally, into: Record<string, number>): void 
 }
 
 /** `apply` counting into a tally; the engines `makeEngine` builds carry one as `applyTallied`. */
-export type TalliedApply = (state: GameState, action: GameAction, tally: OperationTally) => Either.Either<GameState, Diagnostic>
+export type TalliedApply = (
+  state: GameState,
+  action: GameAction,
+  tally: OperationTally
+) => Either.Either<GameState, Diagnostic>
 
 /** The tallied `apply` of an engine built by `makeEngine` (an engine built otherwise has none). */
 export const talliedApplyOf = (engine: object): TalliedApply | undefined =>
-  "applyTallied" in engine && typeof engine.applyTallied === "function" ? (engine.applyTallied as TalliedApply) : undefined
+  "applyTallied" in engine && typeof engine.applyTallied === "function"
+    ? (engine.applyTallied as TalliedApply)
+    : undefined

@@ -41,7 +41,12 @@ export interface TargetPlan {
 }
 
 /** The target plan of `effects` on `card`, kept in the engine's memo under `key` (the cast window, or the activated effect's index). */
-export const targetPlan = (c: Runtime, card: CompiledCard, effects: ReadonlyArray<number>, key: string | number): TargetPlan => {
+export const targetPlan = (
+  c: Runtime,
+  card: CompiledCard,
+  effects: ReadonlyArray<number>,
+  key: string | number
+): TargetPlan => {
   let byKey = c.memo.plans.get(card)
   if (byKey === undefined) {
     byKey = new Map()
@@ -165,13 +170,23 @@ export const pushTargeted = (
     out.push(make(prefix, null))
     return
   }
-  for (const chosen of targetAssignments(c, s, plan, ctrl)) out.push(make(prefix + planSuffix(plan, chosen), targetRecord(plan, chosen)))
+  for (const chosen of targetAssignments(c, s, plan, ctrl)) {
+    out.push(make(prefix + planSuffix(plan, chosen), targetRecord(plan, chosen)))
+  }
 }
 
 /** Whether `effects` have at least one target assignment (or no targets). */
-export const hasTargetChoice = (c: Runtime, s: GameState, card: CompiledCard, effects: ReadonlyArray<number>, planKey: string | number, ctrl: Seat): boolean => {
+export const hasTargetChoice = (
+  c: Runtime,
+  s: GameState,
+  card: CompiledCard,
+  effects: ReadonlyArray<number>,
+  planKey: string | number,
+  ctrl: Seat
+): boolean => {
   if (!card.hasTargets) return true
   const plan = targetPlan(c, card, effects, planKey)
-  return plan.generic ? targetChoices(c, s, card, effects, ctrl).length > 0 : targetAssignments(c, s, plan, ctrl).length > 0
+  return plan.generic
+    ? targetChoices(c, s, card, effects, ctrl).length > 0
+    : targetAssignments(c, s, plan, ctrl).length > 0
 }
-

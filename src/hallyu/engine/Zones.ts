@@ -9,6 +9,7 @@
 import { SCANDAL, type ZoneName } from "../Vocabulary.js"
 import { type Draft, type MPlayer, zoneArray } from "./Draft.js"
 import {
+  emit,
   EV_CARD_ARCHIVED,
   EV_CARD_COUNTERED,
   EV_CARD_DRAWN,
@@ -16,8 +17,7 @@ import {
   EV_CARD_RESOLVED,
   EV_DRAW_FAILED,
   EV_RESOURCE_GAINED,
-  EV_RESOURCE_LOST,
-  emit
+  EV_RESOURCE_LOST
 } from "./Events.js"
 import { cardOfInst, isPending, ownerOf } from "./Reading.js"
 import type { GameState, PlayerState, Seat } from "./State.js"
@@ -48,7 +48,9 @@ export const settle = (d: Draft, inst: string): void => {
     move(d, inst, "pending", "stage")
     if (card.isStar && (card.def.starting_scandal ?? 0) > 0) d.counters(inst)[SCANDAL] = card.def.starting_scandal ?? 0
     // The card's own on-enter effects resolve first, then what its events triggered (§7.3).
-    for (const ei of card.onEnter) d.enqueue({ src: inst, card: card.index, eff: ei, ctrl: seat, tg: null, pend: null, each: null })
+    for (const ei of card.onEnter) {
+      d.enqueue({ src: inst, card: card.index, eff: ei, ctrl: seat, tg: null, pend: null, each: null })
+    }
     emit(d, EV_CARD_RESOLVED, seat, inst)
     if (d.s.result !== null) return
     emit(d, EV_CARD_ENTERED, seat, inst)
@@ -77,7 +79,10 @@ const RES_CAP = (d: Draft, r: "composure" | "fandom" | "trend"): number =>
   r === "fandom" ? d.c.params.fandom_cap : r === "trend" ? d.c.params.trend_cap : d.c.params.starting_composure
 
 /** A resource by name, with named property accesses (a computed key is a megamorphic keyed access). */
-const resourceOf = (p: PlayerState, r: "composure" | "fandom" | "trend"): number => (r === "fandom" ? p.fandom : r === "trend" ? p.trend : p.composure)
+const resourceOf = (
+  p: PlayerState,
+  r: "composure" | "fandom" | "trend"
+): number => (r === "fandom" ? p.fandom : r === "trend" ? p.trend : p.composure)
 
 const setResource = (p: MPlayer, r: "composure" | "fandom" | "trend", v: number): void => {
   if (r === "fandom") p.fandom = v

@@ -33,13 +33,15 @@ export const CONTENT_SECURITY_POLICY =
  * (found from this module's file, whether it runs from dist/server/page/ or
  * inside the bundled bin dist/cli/cardfx.mjs).
  */
-export const findPageDir = Effect.gen(function* () {
+export const findPageDir = Effect.gen(function*() {
   const fs = yield* FileSystem.FileSystem
   const path = yield* Path.Path
   let dir = path.dirname(fileURLToPath(import.meta.url))
   for (let i = 0; i < 8; i++) {
     const candidate = path.join(dir, "dist", "page")
-    if (yield* fs.exists(path.join(candidate, "index.html")).pipe(Effect.orElseSucceed(() => false))) return Option.some(candidate)
+    if (yield* fs.exists(path.join(candidate, "index.html")).pipe(Effect.orElseSucceed(() => false))) {
+      return Option.some(candidate)
+    }
     const parent = path.dirname(dir)
     if (parent === dir) break
     dir = parent
@@ -55,7 +57,7 @@ const notBuilt = HttpServerResponse.text("The workbench page is not built: run `
  */
 export const layer = (options: { readonly dir?: string } = {}): Layer.Layer<never> =>
   HttpApiBuilder.Router.use((router) =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const fs = yield* FileSystem.FileSystem
       const path = yield* Path.Path
       const dir = options.dir !== undefined ? Option.some(options.dir) : yield* findPageDir

@@ -25,7 +25,9 @@ const card = (id: string, components: string, extra = "") =>
 
 const validate = async (files: Record<string, string | Uint8Array>) => {
   const root = writeTree(files)
-  const report = await Effect.runPromise(validatePaths([root], documentKinds).pipe(Effect.provide(NodeFileSystem.layer)))
+  const report = await Effect.runPromise(
+    validatePaths([root], documentKinds).pipe(Effect.provide(NodeFileSystem.layer))
+  )
   return { root, report }
 }
 
@@ -74,7 +76,9 @@ describe("content and compiler diagnostics from JSON input", () => {
   })
 
   it("unknown_reference: a status that is not declared", async () => {
-    const text = `{ "cards": [${card("a", component("x", "", `"type": "APPLY_STATUS", "target": "TARGET", "statusId": "nope"`))}] }`
+    const text = `{ "cards": [${
+      card("a", component("x", "", `"type": "APPLY_STATUS", "target": "TARGET", "statusId": "nope"`))
+    }] }`
     const d = await only("unknown_reference", text)
     expectAt(d, text, `"nope"`, "/cards/0/components/0/effect/statusId")
   })
@@ -115,7 +119,9 @@ describe("content and compiler diagnostics from JSON input", () => {
   })
 
   it("repeat_limit: repeat 17", async () => {
-    const text = `{ "cards": [${card("a", component("x", "", `"type": "DAMAGE", "target": "TARGET", "amount": 1, "repeat": 17`))}] }`
+    const text = `{ "cards": [${
+      card("a", component("x", "", `"type": "DAMAGE", "target": "TARGET", "amount": 1, "repeat": 17`))
+    }] }`
     expectAt(await only("repeat_limit", text), text, "17", "/cards/0/components/0/effect/repeat")
   })
 
@@ -128,12 +134,18 @@ describe("content and compiler diagnostics from JSON input", () => {
   })
 
   it("order_overflow: order 2^31", async () => {
-    const text = `{ "cards": [${card("a", `{ "type": "effect", "componentId": "x", "order": 2147483648, "effect": { "type": "HEAL", "target": "SELF", "amount": 1 } }`)}] }`
+    const text = `{ "cards": [${
+      card(
+        "a",
+        `{ "type": "effect", "componentId": "x", "order": 2147483648, "effect": { "type": "HEAL", "target": "SELF", "amount": 1 } }`
+      )
+    }] }`
     expectAt(await only("order_overflow", text), text, "2147483648", "/cards/0/components/0/order")
   })
 
   it("contradiction: a tag both required and excluded", async () => {
-    const text = `{ "transformations": [{ "upgradeId": "u", "category": "C",\n  "requirements": { "requiredTags": ["x"], "excludedTags": ["x"] } }] }`
+    const text =
+      `{ "transformations": [{ "upgradeId": "u", "category": "C",\n  "requirements": { "requiredTags": ["x"], "excludedTags": ["x"] } }] }`
     const d = await only("contradiction", text)
     expect(d.transformationId).toBe("u")
     expectAt(d, text, `"x"`, "/transformations/0/requirements/requiredTags/0")
@@ -145,25 +157,30 @@ describe("content and compiler diagnostics from JSON input", () => {
   })
 
   it("invalid_binding: a binding to a component that is not numeric", async () => {
-    const text = `{ "statuses": [${paramStatus}], "cards": [${card(
-      "a",
-      component(
-        "x",
-        "",
-        `"type": "APPLY_STATUS", "target": "TARGET", "statusId": "residual_status", "payloadBindings": [{ "parameterId": "potency", "cardEffectComponentId": "x" }]`
+    const text = `{ "statuses": [${paramStatus}], "cards": [${
+      card(
+        "a",
+        component(
+          "x",
+          "",
+          `"type": "APPLY_STATUS", "target": "TARGET", "statusId": "residual_status", "payloadBindings": [{ "parameterId": "potency", "cardEffectComponentId": "x" }]`
+        )
       )
-    )}] }`
+    }] }`
     const d = await only("invalid_binding", text)
     expectAt(d, text, `"x" }]`, "/cards/0/components/0/effect/payloadBindings/0/cardEffectComponentId")
   })
 
   it("parameter_mismatch: a rule binding a parameter the template does not declare", async () => {
-    const bundle = `{ "bundleId": "t", "effectComponentParameters": ["base"], "components": [${component(
-      "r",
-      "",
-      `"type": "APPLY_STATUS", "target": "TARGET", "statusId": "residual_status", "payloadBindings": [{ "parameterId": "potency", "cardEffectComponentId": "$base" }]`
-    )}] }`
-    const text = `{ "statuses": [${paramStatus}], "bundles": [${bundle}],\n "transformations": [{ "upgradeId": "u", "category": "C", "compositionRules": [
+    const bundle = `{ "bundleId": "t", "effectComponentParameters": ["base"], "components": [${
+      component(
+        "r",
+        "",
+        `"type": "APPLY_STATUS", "target": "TARGET", "statusId": "residual_status", "payloadBindings": [{ "parameterId": "potency", "cardEffectComponentId": "$base" }]`
+      )
+    }] }`
+    const text =
+      `{ "statuses": [${paramStatus}], "bundles": [${bundle}],\n "transformations": [{ "upgradeId": "u", "category": "C", "compositionRules": [
   { "ruleId": "r", "priority": 1, "namespace": "n", "bundleId": "t", "scope": "AfterImpact", "effectBindings": { "other": "$anchor" } }] }] }`
     const d = await only("parameter_mismatch", text)
     expect(d).toMatchObject({ transformationId: "u", ruleId: "r" })
@@ -171,12 +188,15 @@ describe("content and compiler diagnostics from JSON input", () => {
   })
 
   it("template_unbound: a template used as an ordinary bundle", async () => {
-    const bundle = `{ "bundleId": "t", "effectComponentParameters": ["base"], "components": [${component(
-      "r",
-      "",
-      `"type": "APPLY_STATUS", "target": "TARGET", "statusId": "residual_status", "payloadBindings": [{ "parameterId": "potency", "cardEffectComponentId": "$base" }]`
-    )}] }`
-    const text = `{ "statuses": [${paramStatus}], "bundles": [${bundle}],\n "transformations": [{ "upgradeId": "u", "category": "C", "compositionRules": [
+    const bundle = `{ "bundleId": "t", "effectComponentParameters": ["base"], "components": [${
+      component(
+        "r",
+        "",
+        `"type": "APPLY_STATUS", "target": "TARGET", "statusId": "residual_status", "payloadBindings": [{ "parameterId": "potency", "cardEffectComponentId": "$base" }]`
+      )
+    }] }`
+    const text =
+      `{ "statuses": [${paramStatus}], "bundles": [${bundle}],\n "transformations": [{ "upgradeId": "u", "category": "C", "compositionRules": [
   { "ruleId": "r", "priority": 1, "namespace": "n", "bundleId": "t", "scope": "AfterImpact" }] }] }`
     const d = await only("template_unbound", text)
     expect(d).toMatchObject({ transformationId: "u", ruleId: "r" })
@@ -184,12 +204,27 @@ describe("content and compiler diagnostics from JSON input", () => {
   })
 
   it("unknown_fact: a condition headed by an unknown fact", async () => {
-    const text = `{ "cards": [${card("a", component("x", "", `"type": "DAMAGE", "target": "TARGET", "amount": 1, "conditions": [{ "fact": "target.cursed" }]`))}] }`
-    expectAt(await only("unknown_fact", text), text, `"target.cursed"`, "/cards/0/components/0/effect/conditions/0/fact")
+    const text = `{ "cards": [${
+      card(
+        "a",
+        component(
+          "x",
+          "",
+          `"type": "DAMAGE", "target": "TARGET", "amount": 1, "conditions": [{ "fact": "target.cursed" }]`
+        )
+      )
+    }] }`
+    expectAt(
+      await only("unknown_fact", text),
+      text,
+      `"target.cursed"`,
+      "/cards/0/components/0/effect/conditions/0/fact"
+    )
   })
 
   it("schema_invalid and unknown_field: a missing field and an extra one", async () => {
-    const text = `{ "cards": [{ "cardId": "a", "metadata": { "nameKey": "n", "artKey": "a" }, "components": [], "colour": "red" }] }`
+    const text =
+      `{ "cards": [{ "cardId": "a", "metadata": { "nameKey": "n", "artKey": "a" }, "components": [], "colour": "red" }] }`
     const { report, root } = await validate({ "pkg/manifest.json": manifest, "pkg/content.json": text })
     expect(report.diagnostics.map((d) => [d.code, d.path, d.file])).toEqual([
       ["schema_invalid", "/cards/0/cost", `${root}/pkg/content.json`],
@@ -199,7 +234,11 @@ describe("content and compiler diagnostics from JSON input", () => {
   })
 
   it("unclassified_file: a JSON file that is no known kind, and a non-JSON file", async () => {
-    const { report, root } = await validate({ "notes.txt": "hello", "other.json": `{ "what": 1 }`, "README.md": "# docs" })
+    const { report, root } = await validate({
+      "notes.txt": "hello",
+      "other.json": `{ "what": 1 }`,
+      "README.md": "# docs"
+    })
     expect(report.diagnostics.map((d) => [d.code, d.file])).toEqual([
       ["unclassified_file", `${root}/notes.txt`],
       ["unclassified_file", `${root}/other.json`]

@@ -1,9 +1,9 @@
-import { runCli } from "../../support/cli.js"
-import { describe, expect, it } from "vitest"
-import { join } from "node:path"
-import { writeFileSync, mkdtempSync } from "node:fs"
+import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
 import { runCommand } from "../../../src/cli/run.js"
+import { runCli } from "../../support/cli.js"
 import { repoRoot } from "./helpers.js"
 
 /** Runs `cardfx run ARGS...`, capturing what it logs. */
@@ -18,7 +18,11 @@ describe("cardfx run", () => {
   it("--format json prints one document; --times 3 reports the runs", async () => {
     const r = await cli(ember, "--times", "3", "--format", "json")
     expect(r.code).toBe(0)
-    const doc = JSON.parse(r.out) as { ok: boolean; runs: number; report: { fingerprint: string; steps: Array<unknown> } }
+    const doc = JSON.parse(r.out) as {
+      ok: boolean
+      runs: number
+      report: { fingerprint: string; steps: Array<unknown> }
+    }
     expect(doc.ok).toBe(true)
     expect(doc.runs).toBe(3)
     expect(doc.report.steps).toHaveLength(14)

@@ -3,16 +3,16 @@
  * published from packages, ledgers sealed and resolved by the common
  * resolver, executed by the pure core with the real bucket pipeline.
  */
-import { describe, expect, it } from "vitest"
 import { Either } from "effect"
 import { join } from "node:path"
+import { describe, expect, it } from "vitest"
 import type { EffectiveCardDefinition } from "../../../src/composition/Effective.js"
-import type { Runtime } from "../../../src/composition/Runtime.js"
 import { renderBreakdown } from "../../../src/composition/executor/Buckets.js"
 import type { CombatState } from "../../../src/composition/executor/CombatState.js"
 import type { ExecutorEvent, SequenceResult } from "../../../src/composition/executor/Events.js"
 import { executeSequence, type SequenceRequest } from "../../../src/composition/executor/Execute.js"
 import { endTurn, startTurn } from "../../../src/composition/executor/Statuses.js"
+import type { Runtime } from "../../../src/composition/Runtime.js"
 import { resolveLedgerCard } from "../../../src/composition/scenario/Runner.js"
 import { basePackageDir, baseRuntime, char, combat, residualRuntime, runtimeOf } from "./helpers.js"
 
@@ -22,7 +22,12 @@ const effective = (rt: Runtime, cardId: string, upgrades: Array<string>): Effect
   return r.right
 }
 
-const play = (rt: Runtime, card: EffectiveCardDefinition, state: CombatState, request: SequenceRequest): SequenceResult => {
+const play = (
+  rt: Runtime,
+  card: EffectiveCardDefinition,
+  state: CombatState,
+  request: SequenceRequest
+): SequenceResult => {
   const o = executeSequence(rt, card.compiled, state, request)
   if (!o.ok) throw new Error(`${o.diagnostic.code}: ${o.diagnostic.message}`)
   return o.result
@@ -33,8 +38,8 @@ const flow = (events: ReadonlyArray<ExecutorEvent>): Array<string> =>
     e.type === "impact" || e.type === "statusApplied"
       ? [`${e.nodeId.replace(/_[0-9a-f]{16}/, "")}>${e.targetId}`]
       : e.type === "skip"
-        ? [`skip:${e.nodeId.replace(/_[0-9a-f]{16}/, "")}:${e.reason}`]
-        : []
+      ? [`skip:${e.nodeId.replace(/_[0-9a-f]{16}/, "")}:${e.reason}`]
+      : []
   )
 
 const scopesRuntime = () => runtimeOf(basePackageDir, join(import.meta.dirname, "fixtures/scopes-package"))
@@ -47,7 +52,13 @@ describe("scopes with real effective cards", () => {
     const card = effective(rt, "twin_strike", ["core.ember.affinity"])
     const r = play(rt, card, state, { actorId: "hero", targetIds: ["a"] })
     expect(flow(r.events)).toEqual(["twin>a", "ember.burn>a", "twin>a", "ember.burn>a"])
-    expect(r.state.characters[1]?.statuses).toEqual([{ statusId: "burning", stacks: 2, remaining: 3, payload: {}, ticks: 0 }])
+    expect(r.state.characters[1]?.statuses).toEqual([{
+      statusId: "burning",
+      stacks: 2,
+      remaining: 3,
+      payload: {},
+      ticks: 0
+    }])
   })
 
   it("AfterImpact runs once per chosen target", () => {
@@ -70,9 +81,17 @@ describe("scopes with real effective cards", () => {
   it("OncePerProc is attempted once per parent proc; a failed chance reserves it", () => {
     const card = effective(rt, "twin_strike", ["test.once"])
     const echo = card.compiled.roots[0]?.children[0]?.componentId ?? ""
-    const failing = play(rt, card, state, { actorId: "hero", targetIds: ["a"], replay: [{ nodeId: echo, purpose: "chance", value: 0.75 }] })
+    const failing = play(rt, card, state, {
+      actorId: "hero",
+      targetIds: ["a"],
+      replay: [{ nodeId: echo, purpose: "chance", value: 0.75 }]
+    })
     expect(flow(failing.events)).toEqual(["twin>a", "skip:once.echo:chance", "twin>a"])
-    const passing = play(rt, card, state, { actorId: "hero", targetIds: ["a"], replay: [{ nodeId: echo, purpose: "chance", value: 0.25 }] })
+    const passing = play(rt, card, state, {
+      actorId: "hero",
+      targetIds: ["a"],
+      replay: [{ nodeId: echo, purpose: "chance", value: 0.25 }]
+    })
     expect(flow(passing.events)).toEqual(["twin>a", "once.echo>a", "twin>a"])
   })
 
@@ -97,7 +116,10 @@ describe("ember on basic_attack", () => {
   it("a non-lethal hit applies 1 stack for 3 turns; burning ticks at the holder's turn start with the status formula", () => {
     const state = combat(char("hero", "ally", 30), char("slime", "enemy", 20))
     const r = play(rt, card, state, { actorId: "hero", targetIds: ["slime"] })
-    expect(r.state.characters[1]).toMatchObject({ hp: 14, statuses: [{ statusId: "burning", stacks: 1, remaining: 3, ticks: 0 }] })
+    expect(r.state.characters[1]).toMatchObject({
+      hp: 14,
+      statuses: [{ statusId: "burning", stacks: 1, remaining: 3, ticks: 0 }]
+    })
     let s = r.state
     const hp: Array<number> = []
     for (let turn = 0; turn < 4; turn++) {
@@ -124,15 +146,26 @@ describe("residual through the real bucket pipeline", () => {
   it("potency equals the upgraded base (9), not the scaled damage (16)", () => {
     const state = combat(
       char("hero", "ally", 40, { attributes: { strength: 2 } }),
-      char("slime", "enemy", 60, { statuses: [{ statusId: "vulnerable", stacks: 1, remaining: 1, payload: {}, ticks: 0 }] })
+      char("slime", "enemy", 60, {
+        statuses: [{ statusId: "vulnerable", stacks: 1, remaining: 1, payload: {}, ticks: 0 }]
+      })
     )
     const r = play(rt, card, state, { actorId: "hero", targetIds: ["slime"] })
     const impact = r.events[0]
     if (impact?.type !== "impact") throw new Error("expected an impact first")
-    expect(renderBreakdown(impact.base, impact.contributions, impact.amount)).toBe("9 base +2 strength ×1.5 vulnerable → 16")
+    expect(renderBreakdown(impact.base, impact.contributions, impact.amount)).toBe(
+      "9 base +2 strength ×1.5 vulnerable → 16"
+    )
     expect(impact.contributions).toEqual([
       { bucket: "flat", source: "attribute", sourceId: "strength", holderId: "hero", direction: "outgoing", value: 2 },
-      { bucket: "multiplier", source: "status", sourceId: "vulnerable", holderId: "slime", direction: "incoming", value: 1.5 }
+      {
+        bucket: "multiplier",
+        source: "status",
+        sourceId: "vulnerable",
+        holderId: "slime",
+        direction: "incoming",
+        value: 1.5
+      }
     ])
     const applied = r.events[1]
     expect(applied).toMatchObject({ type: "statusApplied", statusId: "residual_status", payload: { potency: 9 } })

@@ -6,14 +6,14 @@
 import { Either } from "effect"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
-import { parseJson, type JsonDocument } from "../../../src/kernel/Json.js"
 import type { CompiledContainer } from "../../../src/composition/Compiled.js"
 import { compileContainer } from "../../../src/composition/Compiler.js"
-import { decodePackage, type DecodedPackage } from "../../../src/composition/ContentPackage.js"
+import { type DecodedPackage, decodePackage } from "../../../src/composition/ContentPackage.js"
+import type { Character, CombatState } from "../../../src/composition/executor/CombatState.js"
 import { publish } from "../../../src/composition/Publication.js"
 import type { Runtime } from "../../../src/composition/Runtime.js"
 import type { EffectComponent } from "../../../src/composition/schema/Card.js"
-import type { Character, CombatState } from "../../../src/composition/executor/CombatState.js"
+import { type JsonDocument, parseJson } from "../../../src/kernel/Json.js"
 
 export const repoRoot = join(import.meta.dirname, "../../..")
 export const basePackageDir = join(repoRoot, "data/heroscript.base")
@@ -23,7 +23,7 @@ const walk = (dir: string): Array<string> => {
   const out: Array<string> = []
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name)
-    if (statSync(p).isDirectory()) out.push(...walk(p))
+    if (statSync(p).isDirectory()) { for (const f of walk(p)) out.push(f) }
     else if (p.endsWith(".json")) out.push(p)
   }
   return out
@@ -98,7 +98,11 @@ export const combat = (...characters: Array<Character>): CombatState => ({ turn:
 export type ComponentExtra = Partial<EffectComponent> & { target?: string; chance?: number; repeat?: number }
 
 /** A component around `effect`, with the test defaults (order 10) and the optional child fields of `extra`. */
-export const component = (componentId: string, effect: Record<string, unknown>, extra: ComponentExtra = {}): EffectComponent =>
+export const component = (
+  componentId: string,
+  effect: Record<string, unknown>,
+  extra: ComponentExtra = {}
+): EffectComponent =>
   ({
     type: "effect",
     componentId,

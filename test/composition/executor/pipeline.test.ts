@@ -1,14 +1,25 @@
 import { describe, expect, it } from "vitest"
-import type { Status } from "../../../src/composition/schema/Status.js"
 import type { CompiledEffect } from "../../../src/composition/Compiled.js"
-import { applyBuckets, renderBreakdown, resolveAmount, type ExecutorLookups } from "../../../src/composition/executor/Buckets.js"
+import {
+  applyBuckets,
+  type ExecutorLookups,
+  renderBreakdown,
+  resolveAmount
+} from "../../../src/composition/executor/Buckets.js"
 import type { StatusInstance } from "../../../src/composition/executor/CombatState.js"
 import { applyStatus, endTurn, startTurn, tickIntensity } from "../../../src/composition/executor/Statuses.js"
+import type { Status } from "../../../src/composition/schema/Status.js"
 import { baseRuntime, char, combat } from "./helpers.js"
 
 const rt = baseRuntime()
 
-const resolved = (lookups: ExecutorLookups, type: "DAMAGE" | "HEAL", base: number, actor: ReturnType<typeof char>, target: ReturnType<typeof char>) => {
+const resolved = (
+  lookups: ExecutorLookups,
+  type: "DAMAGE" | "HEAL",
+  base: number,
+  actor: ReturnType<typeof char>,
+  target: ReturnType<typeof char>
+) => {
   const r = resolveAmount(lookups, type, base, actor, target)
   if ("code" in r) throw new Error(r.message)
   return { ...r, text: renderBreakdown(base, r.contributions, r.amount) }
@@ -25,10 +36,15 @@ describe("bucket pipeline", () => {
         { statusId: "empowered", stacks: 2, payload: {}, ticks: 0 }
       ]
     })
-    const target = char("slime", "enemy", 40, { attributes: { armor: 1 }, statuses: [{ statusId: "vulnerable", stacks: 3, payload: {}, ticks: 0 }] })
+    const target = char("slime", "enemy", 40, {
+      attributes: { armor: 1 },
+      statuses: [{ statusId: "vulnerable", stacks: 3, payload: {}, ticks: 0 }]
+    })
     const r = resolved(rt, "DAMAGE", 9, actor, target)
     // (9 + 1 whetstone + 2 strength - 1 armor) × (1 + (20 + 25)/100) × 0.75 × 1.5 = 11 × 1.45 × 1.125 = 17.94 → 17
-    expect(r.text).toBe("9 base +1 whetstone -1 armor +2 strength +20% empowered +25% battle_hymn ×1.5 vulnerable ×0.75 weak → 17")
+    expect(r.text).toBe(
+      "9 base +1 whetstone -1 armor +2 strength +20% empowered +25% battle_hymn ×1.5 vulnerable ×0.75 weak → 17"
+    )
     expect(r.amount).toBe(17)
     // The order does not depend on the order the state lists its sources in.
     const shuffled = { ...actor, statuses: [...actor.statuses].reverse(), attributes: { strength: 2 } }
@@ -36,7 +52,10 @@ describe("bucket pipeline", () => {
   })
 
   it("only modifiers of the impact's effect type and direction count", () => {
-    const actor = char("hero", "ally", 40, { attributes: { strength: 5, armor: 5 }, statuses: [{ statusId: "vulnerable", stacks: 1, payload: {}, ticks: 0 }] })
+    const actor = char("hero", "ally", 40, {
+      attributes: { strength: 5, armor: 5 },
+      statuses: [{ statusId: "vulnerable", stacks: 1, payload: {}, ticks: 0 }]
+    })
     const target = char("ally2", "ally", 10, { maxHp: 40, attributes: { strength: 5 } })
     expect(resolved(rt, "HEAL", 5, actor, target).text).toBe("5 base → 5")
     expect(resolved(rt, "DAMAGE", 5, actor, target).text).toBe("5 base +5 strength → 10")
@@ -45,7 +64,14 @@ describe("bucket pipeline", () => {
   it("clamps at 0 and floors with a tolerance for binary rounding", () => {
     const target = char("tank", "enemy", 40, { attributes: { armor: 20 } })
     expect(resolved(rt, "DAMAGE", 6, char("hero", "ally", 1), target).amount).toBe(0)
-    const c = (bucket: "flat" | "percent" | "multiplier", value: number) => ({ bucket, source: "buff" as const, sourceId: "x", holderId: "h", direction: "outgoing" as const, value })
+    const c = (bucket: "flat" | "percent" | "multiplier", value: number) => ({
+      bucket,
+      source: "buff" as const,
+      sourceId: "x",
+      holderId: "h",
+      direction: "outgoing" as const,
+      value
+    })
     expect(applyBuckets(20, [c("multiplier", 1.15)])).toBe(23)
     expect(applyBuckets(20, [c("percent", 15)])).toBe(23)
     expect(applyBuckets(10, [c("multiplier", 1.15)])).toBe(11)
@@ -57,7 +83,21 @@ describe("bucket pipeline", () => {
       ...rt,
       statuses: new Map([
         ...rt.statuses,
-        ["frail", { statusId: "frail", stacking: "add", durationRule: "add", modifiers: [{ bucket: "multiplier", direction: "incoming", effectTypes: ["DAMAGE"], value: 2, scaling: "perStack" }] } satisfies Status]
+        [
+          "frail",
+          {
+            statusId: "frail",
+            stacking: "add",
+            durationRule: "add",
+            modifiers: [{
+              bucket: "multiplier",
+              direction: "incoming",
+              effectTypes: ["DAMAGE"],
+              value: 2,
+              scaling: "perStack"
+            }]
+          } satisfies Status
+        ]
       ])
     }
     const target = char("t", "enemy", 40, {
@@ -66,7 +106,9 @@ describe("bucket pipeline", () => {
         { statusId: "vulnerable", stacks: 3, payload: {}, ticks: 0 }
       ]
     })
-    expect(resolved(lookups, "DAMAGE", 1, char("a", "ally", 1), target).text).toBe("1 base ×8 frail ×1.5 vulnerable → 12")
+    expect(resolved(lookups, "DAMAGE", 1, char("a", "ally", 1), target).text).toBe(
+      "1 base ×8 frail ×1.5 vulnerable → 12"
+    )
   })
 
   it("a source missing from the catalog is unknown_reference", () => {
@@ -75,7 +117,12 @@ describe("bucket pipeline", () => {
   })
 })
 
-const effect = (statusId: string, stacks: number, duration = 0, payload: Record<string, number> = {}): CompiledEffect => ({
+const effect = (
+  statusId: string,
+  stacks: number,
+  duration = 0,
+  payload: Record<string, number> = {}
+): CompiledEffect => ({
   type: "APPLY_STATUS",
   target: "TARGET",
   amount: 0,
@@ -114,11 +161,32 @@ describe("status application", () => {
   })
   it("intensity formulas: constant, perStack, parameter (staged, percent of max HP, × stacks)", () => {
     const h = char("h", "enemy", 50, { maxHp: 200 })
-    const inst = (stacks: number, ticks: number, payload: Record<string, number> = {}): StatusInstance => ({ statusId: "s", stacks, payload, ticks })
-    expect(tickIntensity(def({ tick: { timing: "TurnStart", effect: "DAMAGE", intensity: { kind: "constant", value: 3 } } }), inst(5, 0), h)).toBe(3)
-    expect(tickIntensity(def({ tick: { timing: "TurnStart", effect: "DAMAGE", intensity: { kind: "perStack", base: 1, perStack: 2 } } }), inst(3, 0), h)).toBe(7)
+    const inst = (stacks: number, ticks: number, payload: Record<string, number> = {}): StatusInstance => ({
+      statusId: "s",
+      stacks,
+      payload,
+      ticks
+    })
+    expect(
+      tickIntensity(
+        def({ tick: { timing: "TurnStart", effect: "DAMAGE", intensity: { kind: "constant", value: 3 } } }),
+        inst(5, 0),
+        h
+      )
+    ).toBe(3)
+    expect(
+      tickIntensity(
+        def({ tick: { timing: "TurnStart", effect: "DAMAGE", intensity: { kind: "perStack", base: 1, perStack: 2 } } }),
+        inst(3, 0),
+        h
+      )
+    ).toBe(7)
     const staged = def({
-      tick: { timing: "TurnStart", effect: "DAMAGE", intensity: { kind: "parameter", parameterId: "p", perStack: true } },
+      tick: {
+        timing: "TurnStart",
+        effect: "DAMAGE",
+        intensity: { kind: "parameter", parameterId: "p", perStack: true }
+      },
       payloadParameters: [{ parameterId: "p", unit: "percent", profile: "staged", stages: [1, 0.5] }]
     })
     // 10 % of 200 = 20, × stage, × 2 stacks
@@ -129,15 +197,29 @@ describe("status application", () => {
 describe("turn operations", () => {
   it("startTurn increments the turn and activates the side; ticks only living holders of that side", () => {
     const s = combat(
-      char("hero", "ally", 0, { maxHp: 10, statuses: [{ statusId: "burning", stacks: 1, remaining: 2, payload: {}, ticks: 0 }] }),
-      char("slime", "enemy", 10, { statuses: [{ statusId: "burning", stacks: 2, remaining: 1, payload: {}, ticks: 0 }] })
+      char("hero", "ally", 0, {
+        maxHp: 10,
+        statuses: [{ statusId: "burning", stacks: 1, remaining: 2, payload: {}, ticks: 0 }]
+      }),
+      char("slime", "enemy", 10, {
+        statuses: [{ statusId: "burning", stacks: 2, remaining: 1, payload: {}, ticks: 0 }]
+      })
     )
     const r = startTurn(rt, s, "enemy")
     if (!r.ok) throw new Error(r.diagnostic.message)
     expect(r.result.state).toMatchObject({ turn: 2, activeSide: "enemy" })
     expect(r.result.events).toEqual([
       { type: "turnStarted", side: "enemy", turn: 2 },
-      { type: "tick", characterId: "slime", statusId: "burning", timing: "TurnStart", effect: "DAMAGE", intensity: 4, hpBefore: 10, hpAfter: 6 }
+      {
+        type: "tick",
+        characterId: "slime",
+        statusId: "burning",
+        timing: "TurnStart",
+        effect: "DAMAGE",
+        intensity: 4,
+        hpBefore: 10,
+        hpAfter: 6
+      }
     ])
     expect(r.result.state.characters[0]).toBe(s.characters[0])
     const a = startTurn(rt, s, "ally")

@@ -5,16 +5,16 @@
  * seed gives the same bytes; recorded random inputs replay to the same
  * result; turn operations keep the invariants too.
  */
-import { describe, expect, it } from "vitest"
 import { Either, Schema } from "effect"
 import * as fc from "effect/FastCheck"
-import { canonicalJson } from "../../../src/kernel/Canonical.js"
+import { describe, expect, it } from "vitest"
 import type { CompiledContainer } from "../../../src/composition/Compiled.js"
 import { compileContainer } from "../../../src/composition/Compiler.js"
-import type { Condition, EffectComponent } from "../../../src/composition/schema/Card.js"
-import { CombatState, type Character, type StatusInstance } from "../../../src/composition/executor/CombatState.js"
+import { type Character, CombatState, type StatusInstance } from "../../../src/composition/executor/CombatState.js"
 import { executeSequence, type SequenceRequest } from "../../../src/composition/executor/Execute.js"
 import { endTurn, startTurn } from "../../../src/composition/executor/Statuses.js"
+import type { Condition, EffectComponent } from "../../../src/composition/schema/Card.js"
+import { canonicalJson } from "../../../src/kernel/Canonical.js"
 import { baseRuntime } from "./helpers.js"
 
 const rt = baseRuntime()
@@ -39,14 +39,27 @@ interface Shape {
 
 const conditionArb: fc.Arbitrary<Condition> = fc.oneof(
   fc.record({ fact: fc.constantFrom("target.alive" as const, "actor.alive" as const), not: fc.boolean() }),
-  fc.record({ fact: fc.constantFrom("target.hasStatus" as const, "actor.hasStatus" as const), statusId: fc.constantFrom(...statusIds), value: fc.integer({ min: 1, max: 3 }) }),
-  fc.record({ fact: fc.constantFrom("target.hpAtMost" as const, "target.hpAtLeast" as const), value: fc.integer({ min: 0, max: 40 }) })
+  fc.record({
+    fact: fc.constantFrom("target.hasStatus" as const, "actor.hasStatus" as const),
+    statusId: fc.constantFrom(...statusIds),
+    value: fc.integer({ min: 1, max: 3 })
+  }),
+  fc.record({
+    fact: fc.constantFrom("target.hpAtMost" as const, "target.hpAtLeast" as const),
+    value: fc.integer({ min: 0, max: 40 })
+  })
 )
 
 const shapeOf = (depth: number): fc.Arbitrary<Shape> =>
   fc.record({
     type: fc.constantFrom("DAMAGE" as const, "HEAL" as const, "APPLY_STATUS" as const),
-    target: fc.constantFrom("TARGET" as const, "SELF" as const, "ALL_ENEMIES" as const, "RANDOM_ENEMY" as const, "ALL_ALLIES" as const),
+    target: fc.constantFrom(
+      "TARGET" as const,
+      "SELF" as const,
+      "ALL_ENEMIES" as const,
+      "RANDOM_ENEMY" as const,
+      "ALL_ALLIES" as const
+    ),
     amount: fc.integer({ min: 0, max: 25 }),
     statusId: fc.constantFrom(...statusIds),
     stacks: fc.integer({ min: 1, max: 3 }),
@@ -72,10 +85,15 @@ const toComponents = (shapes: ReadonlyArray<Shape>, root: boolean, next: { n: nu
       ...(s.chance !== undefined ? { chance: s.chance } : {}),
       ...(s.conditions.length > 0 ? { conditions: s.conditions } : {})
     }
-    const effect =
-      s.type === "APPLY_STATUS"
-        ? { type: "APPLY_STATUS" as const, statusId: s.statusId, stacks: s.stacks, ...(s.duration !== undefined ? { duration: s.duration } : {}), ...common }
-        : { type: s.type, amount: s.amount, ...common }
+    const effect = s.type === "APPLY_STATUS"
+      ? {
+        type: "APPLY_STATUS" as const,
+        statusId: s.statusId,
+        stacks: s.stacks,
+        ...(s.duration !== undefined ? { duration: s.duration } : {}),
+        ...common
+      }
+      : { type: s.type, amount: s.amount, ...common }
     return {
       type: "effect" as const,
       componentId,
@@ -87,7 +105,10 @@ const toComponents = (shapes: ReadonlyArray<Shape>, root: boolean, next: { n: nu
   })
 
 const cardArb: fc.Arbitrary<CompiledContainer> = fc
-  .tuple(fc.array(shapeArb, { minLength: 1, maxLength: 3 }), fc.array(fc.constantFrom(-1, 0, 1), { minLength: 3, maxLength: 3 }))
+  .tuple(
+    fc.array(shapeArb, { minLength: 1, maxLength: 3 }),
+    fc.array(fc.constantFrom(-1, 0, 1), { minLength: 3, maxLength: 3 })
+  )
   .map(([shapes, ranks]) => {
     const components = toComponents(shapes, true, { n: 0 })
     const rankMap = new Map(components.map((c, i) => [c.componentId, ranks[i] ?? 0]))
@@ -136,13 +157,12 @@ const idArb = fc.constantFrom("c0", "c1", "c2", "c3", "ghost")
 /** Mostly plausible requests (a living actor, distinct living targets); one in five is arbitrary. */
 const requestFor = (state: CombatState): fc.Arbitrary<SequenceRequest> => {
   const living = state.characters.filter((c) => c.hp > 0).map((c) => c.characterId)
-  const plausible =
-    living.length === 0
-      ? fc.record({ actorId: idArb, targetIds: fc.array(idArb, { maxLength: 3 }) })
-      : fc.record({
-          actorId: fc.constantFrom(...living),
-          targetIds: fc.shuffledSubarray(living, { minLength: 1, maxLength: Math.min(2, living.length) })
-        })
+  const plausible = living.length === 0
+    ? fc.record({ actorId: idArb, targetIds: fc.array(idArb, { maxLength: 3 }) })
+    : fc.record({
+      actorId: fc.constantFrom(...living),
+      targetIds: fc.shuffledSubarray(living, { minLength: 1, maxLength: Math.min(2, living.length) })
+    })
   const arbitrary = fc.record({ actorId: idArb, targetIds: fc.array(idArb, { maxLength: 3 }) })
   return fc
     .record({
@@ -153,9 +173,12 @@ const requestFor = (state: CombatState): fc.Arbitrary<SequenceRequest> => {
     .map(({ budget, seed, who }) => ({ ...who, seed, ...(budget !== undefined ? { budget } : {}) }))
 }
 
-const caseArb = fc.tuple(cardArb, stateArb).chain(([card, state]) => requestFor(state).map((request) => [card, state, request] as const))
+const caseArb = fc.tuple(cardArb, stateArb).chain(([card, state]) =>
+  requestFor(state).map((request) => [card, state, request] as const)
+)
 
-const withinBounds = (s: CombatState): boolean => s.characters.every((c) => Number.isInteger(c.hp) && c.hp >= 0 && c.hp <= c.maxHp)
+const withinBounds = (s: CombatState): boolean =>
+  s.characters.every((c) => Number.isInteger(c.hp) && c.hp >= 0 && c.hp <= c.maxHp)
 
 describe("executor properties", () => {
   it("never throws; HP within bounds; failure leaves the state untouched; same seed same bytes; replay reproduces", () => {
@@ -178,7 +201,12 @@ describe("executor properties", () => {
         expect(withinBounds(r.state)).toBe(true)
         expect(isState(r.state)).toBe(true)
         expect(r.budgetUsed).toBeLessThanOrEqual(request.budget ?? 4096)
-        const replay = executeSequence(rt, card, state, { actorId: request.actorId, targetIds: request.targetIds, replay: r.randomInputs, ...(request.budget !== undefined ? { budget: request.budget } : {}) })
+        const replay = executeSequence(rt, card, state, {
+          actorId: request.actorId,
+          targetIds: request.targetIds,
+          replay: r.randomInputs,
+          ...(request.budget !== undefined ? { budget: request.budget } : {})
+        })
         expect(replay.ok).toBe(true)
         if (replay.ok) {
           expect(canonicalJson(replay.result.state)).toBe(canonicalJson(r.state))

@@ -1,18 +1,21 @@
-import { describe, expect, it } from "vitest"
 import { NodeContext } from "@effect/platform-node"
 import { Effect, Either } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { renderEvent } from "../../../src/composition/executor/Render.js"
+import { compareRun, loadScenario, runScenarioFile, runScenarioWith } from "../../../src/composition/scenario/Runner.js"
+import { isScenarioDocument, validateScenario } from "../../../src/composition/scenario/Scenario.js"
 import { canonicalJson } from "../../../src/kernel/Canonical.js"
 import { parseJson } from "../../../src/kernel/Json.js"
-import { renderEvent } from "../../../src/composition/executor/Render.js"
-import { isScenarioDocument, validateScenario } from "../../../src/composition/scenario/Scenario.js"
-import { compareRun, loadScenario, runScenarioFile, runScenarioWith } from "../../../src/composition/scenario/Runner.js"
 import { repoRoot } from "./helpers.js"
 
-const scenarios = ["ember-affinity", "residual-affinity", "random-draws"].map((n) => join(repoRoot, `data/scenarios/${n}.scenario.json`))
+const scenarios = ["ember-affinity", "residual-affinity", "random-draws"].map((n) =>
+  join(repoRoot, `data/scenarios/${n}.scenario.json`)
+)
 
-const run = <A, E>(e: Effect.Effect<A, E, NodeContext.NodeContext>) => Effect.runPromise(Effect.either(e.pipe(Effect.provide(NodeContext.layer))))
+const run = <A, E>(e: Effect.Effect<A, E, NodeContext.NodeContext>) =>
+  Effect.runPromise(Effect.either(e.pipe(Effect.provide(NodeContext.layer))))
 
 describe("reference scenarios", () => {
   for (const file of scenarios) {
@@ -54,7 +57,9 @@ describe("reference scenarios", () => {
       [2, 12]
     ])
     expect(ticks.filter((t) => t.statusId === "regeneration").map((t) => t.hpAfter)).toEqual([37, 39, 40])
-    const expired = r.right.steps.flatMap((s) => s.events.filter((e) => e.type === "statusExpired").map((e) => e.statusId))
+    const expired = r.right.steps.flatMap((s) =>
+      s.events.filter((e) => e.type === "statusExpired").map((e) => e.statusId)
+    )
     expect(expired).toEqual(["vulnerable", "regeneration", "burning"])
     const slime = r.right.finalState.characters.find((c) => c.characterId === "slime")
     expect(slime).toMatchObject({ hp: 12, statuses: [] })
@@ -76,8 +81,15 @@ describe("runner diagnostics", () => {
     const loaded = await run(loadScenario(scenarios[0] as string))
     if (Either.isLeft(loaded)) throw new Error("load")
     const { runtime, scenario } = loaded.right
-    const unknownCard = runScenarioWith(runtime, { ...scenario, steps: [{ op: "play", actor: "hero", card: "nope", targets: [] }] }, { file: "s.json" })
-    expect(Either.isLeft(unknownCard) && unknownCard.left.map((d) => [d.code, d.file, d.path])).toEqual([["unknown_card", "s.json", "/steps/0/card"]])
+    const unknownCard = runScenarioWith(runtime, {
+      ...scenario,
+      steps: [{ op: "play", actor: "hero", card: "nope", targets: [] }]
+    }, { file: "s.json" })
+    expect(Either.isLeft(unknownCard) && unknownCard.left.map((d) => [d.code, d.file, d.path])).toEqual([[
+      "unknown_card",
+      "s.json",
+      "/steps/0/card"
+    ]])
     const unknownUpgrade = runScenarioWith(runtime, { ...scenario, ledgers: { hero: { basic_attack: ["nope"] } } })
     expect(Either.isLeft(unknownUpgrade) && unknownUpgrade.left.map((d) => d.code)).toEqual(["unknown_transformation"])
   })
@@ -85,8 +97,8 @@ describe("runner diagnostics", () => {
 
 describe("nondeterminism check", () => {
   it("a single differing byte is a nondeterminism diagnostic; identical bytes pass", () => {
-    expect(compareRun("f.json", '{"a":1}', '{"a":1}', 2, 10)).toBeUndefined()
-    const d = compareRun("f.json", '{"a":1}', '{"a":2}', 7, 10)
+    expect(compareRun("f.json", "{\"a\":1}", "{\"a\":1}", 2, 10)).toBeUndefined()
+    const d = compareRun("f.json", "{\"a\":1}", "{\"a\":2}", 7, 10)
     expect(d).toMatchObject({ code: "nondeterminism", file: "f.json", details: { run: 7, times: 10, at: 5 } })
   })
 })
@@ -116,11 +128,20 @@ describe("scenario documents", () => {
     const doc = parseJson(text, { file: "bad.scenario.json" })
     if (Either.isLeft(doc)) throw new Error("parse")
     const ds = validateScenario(doc.right)
-    expect(ds.map((d) => [d.code, d.file, d.path, d.line])).toEqual([["schema_invalid", "bad.scenario.json", "/state/characters/0", 6]])
-    const fixed = parseJson(text.replace('"hp": 50', '"hp": 40'), { file: "bad.scenario.json" })
+    expect(ds.map((d) => [d.code, d.file, d.path, d.line])).toEqual([[
+      "schema_invalid",
+      "bad.scenario.json",
+      "/state/characters/0",
+      6
+    ]])
+    const fixed = parseJson(text.replace("\"hp\": 50", "\"hp\": 40"), { file: "bad.scenario.json" })
     if (Either.isLeft(fixed)) throw new Error("parse")
-    expect(validateScenario(fixed.right).map((d) => [d.code, d.path, d.line])).toEqual([["unknown_character", "/steps/0/actor", 8]])
-    const version = parseJson(text.replace('"scenario": 1', '"scenario": 2'), { file: "v.json" })
+    expect(validateScenario(fixed.right).map((d) => [d.code, d.path, d.line])).toEqual([[
+      "unknown_character",
+      "/steps/0/actor",
+      8
+    ]])
+    const version = parseJson(text.replace("\"scenario\": 1", "\"scenario\": 2"), { file: "v.json" })
     if (Either.isLeft(version)) throw new Error("parse")
     expect(validateScenario(version.right).map((d) => d.code)).toContain("unsupported_version")
   })

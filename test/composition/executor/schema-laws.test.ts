@@ -1,11 +1,11 @@
-import { describe, expect, it } from "vitest"
 import { Arbitrary, Either, Schema } from "effect"
-import { canonicalJson } from "../../../src/kernel/Canonical.js"
 import * as fc from "effect/FastCheck"
+import { describe, expect, it } from "vitest"
 import { CombatState, StatusInstance } from "../../../src/composition/executor/CombatState.js"
 import { ExecutorEvent, SequenceResult } from "../../../src/composition/executor/Events.js"
 import { executeSequence } from "../../../src/composition/executor/Execute.js"
 import { Scenario } from "../../../src/composition/scenario/Scenario.js"
+import { canonicalJson } from "../../../src/kernel/Canonical.js"
 import { baseRuntime, char, combat, compile, dmg } from "./helpers.js"
 
 const law = <A, I>(name: string, schema: Schema.Schema<A, I, never>, numRuns = 50) =>

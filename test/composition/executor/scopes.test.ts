@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { executeSequence, type SequenceOutcome } from "../../../src/composition/executor/Execute.js"
 import type { ExecutorEvent, SequenceResult } from "../../../src/composition/executor/Events.js"
+import { executeSequence, type SequenceOutcome } from "../../../src/composition/executor/Execute.js"
 import type { EffectComponent } from "../../../src/composition/schema/Card.js"
 import { baseRuntime, char, combat, compile, component, type ComponentExtra, dmg } from "./helpers.js"
 
@@ -28,8 +28,18 @@ describe("AfterImpact (AfterParentImpact + PerImpact)", () => {
     const r = ok(executeSequence(rt, card, state, { actorId: "hero", targetIds: [] }))
     expect(impactsOf(r.events, "echo")).toHaveLength(6)
     expect(order(r.events)).toEqual([
-      "hit>a", "echo>a", "hit>a", "echo>a", "hit>a", "echo>a",
-      "hit>b", "echo>b", "hit>b", "echo>b", "hit>b", "echo>b"
+      "hit>a",
+      "echo>a",
+      "hit>a",
+      "echo>a",
+      "hit>a",
+      "echo>a",
+      "hit>b",
+      "echo>b",
+      "hit>b",
+      "echo>b",
+      "hit>b",
+      "echo>b"
     ])
     expect(r.budgetUsed).toBe(12)
   })
@@ -38,7 +48,12 @@ describe("AfterImpact (AfterParentImpact + PerImpact)", () => {
     const card = compile(rt, [
       {
         ...dmg("hit", 5, { children: [dmg("echo", 1)] }),
-        effect: { type: "DAMAGE", target: "TARGET", amount: 5, conditions: [{ fact: "target.hasStatus", statusId: "weak" }] }
+        effect: {
+          type: "DAMAGE",
+          target: "TARGET",
+          amount: 5,
+          conditions: [{ fact: "target.hasStatus", statusId: "weak" }]
+        }
       } as EffectComponent,
       dmg("never", 5, { chance: 0, children: [dmg("echo2", 1)] })
     ])
@@ -81,7 +96,11 @@ describe("BeforeImpact (BeforeParentImpact)", () => {
 describe("OncePerProc (OncePerParentProc)", () => {
   it("runs at most once per parent proc across repeats and targets", () => {
     const card = compile(rt, [
-      dmg("hit", 5, { target: "ALL_ENEMIES", repeat: 2, children: [dmg("once", 1, { executionScope: "OncePerParentProc" })] })
+      dmg("hit", 5, {
+        target: "ALL_ENEMIES",
+        repeat: 2,
+        children: [dmg("once", 1, { executionScope: "OncePerParentProc" })]
+      })
     ])
     const r = ok(executeSequence(rt, card, state, { actorId: "hero", targetIds: [] }))
     expect(order(r.events)).toEqual(["hit>a", "once>a", "hit>a", "hit>b", "hit>b"])
@@ -99,7 +118,12 @@ describe("OncePerProc (OncePerParentProc)", () => {
         replay: [{ nodeId: "once", purpose: "chance", value: 0.9 }]
       })
     )
-    expect(r.events.filter((e) => e.type === "skip")).toEqual([{ type: "skip", nodeId: "once", targetId: "a", reason: "chance" }])
+    expect(r.events.filter((e) => e.type === "skip")).toEqual([{
+      type: "skip",
+      nodeId: "once",
+      targetId: "a",
+      reason: "chance"
+    }])
     expect(impactsOf(r.events, "once")).toHaveLength(0)
     expect(impactsOf(r.events, "hit")).toHaveLength(3)
     // With a live seed there is exactly one draw, whatever it gives.
@@ -134,7 +158,12 @@ describe("OncePerProc (OncePerParentProc)", () => {
     const card = compile(rt, [
       dmg("hit", 6, {
         repeat: 2,
-        children: [applyStatus("expose", "vulnerable", { childTiming: "BeforeParentImpact", executionScope: "OncePerParentProc" })]
+        children: [
+          applyStatus("expose", "vulnerable", {
+            childTiming: "BeforeParentImpact",
+            executionScope: "OncePerParentProc"
+          })
+        ]
       })
     ])
     const r = ok(executeSequence(rt, card, state, { actorId: "hero", targetIds: ["a"] }))
@@ -168,7 +197,12 @@ describe("sequence scopes (BeforeSequence / AfterSequence roots)", () => {
 
 describe("targets", () => {
   it("children's TARGET is the parent's impact target; SELF is the actor; ALL_ALLIES the living allies", () => {
-    const team = combat(char("hero", "ally", 50), char("friend", "ally", 40), char("ko", "ally", 0, { maxHp: 10 }), char("a", "enemy", 100))
+    const team = combat(
+      char("hero", "ally", 50),
+      char("friend", "ally", 40),
+      char("ko", "ally", 0, { maxHp: 10 }),
+      char("a", "enemy", 100)
+    )
     const card = compile(rt, [
       dmg("hit", 5, { children: [dmg("splash", 1), dmg("recoil", 1, { target: "SELF", order: 20 })] }),
       dmg("rally", 0, { target: "ALL_ALLIES", order: 20 })
@@ -205,7 +239,14 @@ describe("targets", () => {
         children: [
           {
             ...applyStatus("burn", "burning"),
-            effect: { type: "APPLY_STATUS", target: "TARGET", statusId: "burning", stacks: 1, duration: 3, conditions: [{ fact: "target.alive" }] }
+            effect: {
+              type: "APPLY_STATUS",
+              target: "TARGET",
+              statusId: "burning",
+              stacks: 1,
+              duration: 3,
+              conditions: [{ fact: "target.alive" }]
+            }
           } as EffectComponent
         ]
       })

@@ -5,8 +5,8 @@
  * when applying the offer in that activity succeeds (each offer tried on its
  * own branch forked from the card's current state).
  */
-import fc from "fast-check"
 import { Effect } from "effect"
+import fc from "fast-check"
 import { beforeAll, describe, expect, it } from "vitest"
 import { assess, discover, type LedgerCommand } from "../../../src/composition/planner/Plan.js"
 import { CardTransformationPlanner } from "../../../src/composition/planner/Planner.js"
@@ -22,13 +22,29 @@ beforeAll(async () => {
 
 const CARDS = ["basic_attack", "heal", "twin_strike"]
 const ACTIVITIES = ["lab", "scenario", "canonical_command", "journey_opportunity"]
-const UPGRADES = ["core.ember.affinity", "core.sharpened_strike", "test.needs_ember", "test.rival", "test.blocked", "test.alt_affinity", "nope"]
+const UPGRADES = [
+  "core.ember.affinity",
+  "core.sharpened_strike",
+  "test.needs_ember",
+  "test.rival",
+  "test.blocked",
+  "test.alt_affinity",
+  "nope"
+]
 
 const commandArb = fc.oneof(
-  { arbitrary: fc.constantFrom(...UPGRADES).map((upgradeId): LedgerCommand => ({ kind: "apply", upgradeId })), weight: 4 },
-  { arbitrary: fc.integer({ min: 1, max: 5 }).map((n): LedgerCommand => ({ kind: "remove", entryId: `e${n}` })), weight: 2 },
   {
-    arbitrary: fc.tuple(fc.integer({ min: 1, max: 5 }), fc.constantFrom(...UPGRADES)).map(([n, upgradeId]): LedgerCommand => ({ kind: "replace", entryId: `e${n}`, upgradeId })),
+    arbitrary: fc.constantFrom(...UPGRADES).map((upgradeId): LedgerCommand => ({ kind: "apply", upgradeId })),
+    weight: 4
+  },
+  {
+    arbitrary: fc.integer({ min: 1, max: 5 }).map((n): LedgerCommand => ({ kind: "remove", entryId: `e${n}` })),
+    weight: 2
+  },
+  {
+    arbitrary: fc.tuple(fc.integer({ min: 1, max: 5 }), fc.constantFrom(...UPGRADES)).map((
+      [n, upgradeId]
+    ): LedgerCommand => ({ kind: "replace", entryId: `e${n}`, upgradeId })),
     weight: 1
   }
 )
@@ -44,12 +60,20 @@ const services = Effect.all({ store: LedgerStore, planner: CardTransformationPla
 
 /** Runs the prior commands through the store; returns the card's state after them. */
 const seed = (cardId: string, prior: ReadonlyArray<readonly [LedgerCommand, string]>) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const { store, planner } = yield* services
     let k = 0
     for (const [command, activity] of prior) {
       const s = yield* store.read(MAIN, cardId, cardId)
-      yield* planner.execute(lab, { commandId: `p${k++}`, branch: MAIN, instanceId: cardId, cardId, expectedRevision: s.revision, activity, command })
+      yield* planner.execute(lab, {
+        commandId: `p${k++}`,
+        branch: MAIN,
+        instanceId: cardId,
+        cardId,
+        expectedRevision: s.revision,
+        activity,
+        command
+      })
     }
     return yield* store.read(MAIN, cardId, cardId)
   })
@@ -63,7 +87,7 @@ describe("assess vs apply", () => {
         const rt = open(LedgerStore.layerMemory)
         try {
           const [assessment, outcome] = await rt.runPromise(
-            Effect.gen(function* () {
+            Effect.gen(function*() {
               const state = yield* seed(cardId, prior)
               const a = assess(lab, state.ledger, command, activity)
               const { planner } = yield* services
@@ -105,11 +129,13 @@ describe("discover vs apply (issue 9)", () => {
         const rt = open(LedgerStore.layerMemory)
         try {
           await rt.runPromise(
-            Effect.gen(function* () {
+            Effect.gen(function*() {
               const state = yield* seed(cardId, prior)
               const { store, planner } = yield* services
               const d = discover(lab, state.ledger, activity)
-              expect(d.offers.map((o) => o.upgradeId)).toEqual([...lab.transformations.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
+              expect(d.offers.map((o) => o.upgradeId)).toEqual(
+                [...lab.transformations.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+              )
               for (const offer of d.offers) {
                 const branch = `try-${offer.upgradeId}`
                 yield* store.fork(branch)
@@ -122,7 +148,10 @@ describe("discover vs apply (issue 9)", () => {
                   activity,
                   command: { kind: "apply", upgradeId: offer.upgradeId }
                 })
-                expect([offer.upgradeId, offer.assessment.isCompatible]).toEqual([offer.upgradeId, o.status === "applied"])
+                expect([offer.upgradeId, offer.assessment.isCompatible]).toEqual([
+                  offer.upgradeId,
+                  o.status === "applied"
+                ])
                 expect(o.diagnostics).toEqual(offer.assessment.diagnostics)
                 if (o.status === "applied") agreements.compatible++
                 else agreements.incompatible++

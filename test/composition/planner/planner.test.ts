@@ -5,9 +5,9 @@
  */
 import { Effect, Either } from "effect"
 import { beforeAll, describe, expect, it } from "vitest"
+import { activeEntries, type CardLedger, emptyLedger } from "../../../src/composition/ledger/Ledger.js"
 import { assess, changedComponentIds, discover, plan } from "../../../src/composition/planner/Plan.js"
 import { CardTransformationPlanner } from "../../../src/composition/planner/Planner.js"
-import { activeEntries, type CardLedger, emptyLedger } from "../../../src/composition/ledger/Ledger.js"
 import type { Runtime } from "../../../src/composition/Runtime.js"
 import { LedgerStore, MAIN } from "../../../src/composition/store/LedgerStore.js"
 import { BASE, open, request, runtimeOf, sqliteAt, tempDir } from "../store/support.js"
@@ -36,32 +36,56 @@ const codes = (r: { diagnostics: ReadonlyArray<{ code: string }> }) => r.diagnos
 
 describe("planning codes", () => {
   it("unknown card, transformation and entry", () => {
-    expect(codes(assess(lab, emptyLedger("no_card"), { kind: "apply", upgradeId: "core.sharpened_strike" }, "lab"))).toEqual(["unknown_card"])
-    expect(codes(assess(lab, emptyLedger("basic_attack"), { kind: "apply", upgradeId: "nope" }, "lab"))).toEqual(["unknown_transformation"])
-    expect(codes(assess(lab, emptyLedger("basic_attack"), { kind: "remove", entryId: "e1" }, "lab"))).toEqual(["entry_not_found"])
-    expect(codes(assess(lab, emptyLedger("basic_attack"), { kind: "replace", entryId: "e1", upgradeId: "core.sharpened_strike" }, "lab"))).toEqual([
+    expect(codes(assess(lab, emptyLedger("no_card"), { kind: "apply", upgradeId: "core.sharpened_strike" }, "lab")))
+      .toEqual(["unknown_card"])
+    expect(codes(assess(lab, emptyLedger("basic_attack"), { kind: "apply", upgradeId: "nope" }, "lab"))).toEqual([
+      "unknown_transformation"
+    ])
+    expect(codes(assess(lab, emptyLedger("basic_attack"), { kind: "remove", entryId: "e1" }, "lab"))).toEqual([
+      "entry_not_found"
+    ])
+    expect(
+      codes(
+        assess(
+          lab,
+          emptyLedger("basic_attack"),
+          { kind: "replace", entryId: "e1", upgradeId: "core.sharpened_strike" },
+          "lab"
+        )
+      )
+    ).toEqual([
       "entry_not_found"
     ])
   })
 
   it("eligibility, slot capacity, maxPerCard and exclusions both ways", () => {
-    expect(codes(assess(lab, emptyLedger("heal"), { kind: "apply", upgradeId: "core.sharpened_strike" }, "lab"))).toEqual(["not_eligible"])
+    expect(codes(assess(lab, emptyLedger("heal"), { kind: "apply", upgradeId: "core.sharpened_strike" }, "lab")))
+      .toEqual(["not_eligible"])
     const ember = build(lab, "basic_attack", ["core.ember.affinity"])
     const full = assess(lab, ember, { kind: "apply", upgradeId: "test.alt_affinity" }, "lab")
     expect(codes(full)).toEqual(["slot_full"])
     expect(full.diagnostics[0]?.details).toMatchObject({ limit: 1, actual: 1 })
     const twice = build(lab, "basic_attack", ["core.sharpened_strike", "core.sharpened_strike"])
     // refinement capacity 2 and maxPerCard 2: both limits are reached
-    expect(codes(assess(lab, twice, { kind: "apply", upgradeId: "core.sharpened_strike" }, "lab"))).toEqual(["slot_full", "max_per_card"])
+    expect(codes(assess(lab, twice, { kind: "apply", upgradeId: "core.sharpened_strike" }, "lab"))).toEqual([
+      "slot_full",
+      "max_per_card"
+    ])
     const sharp = build(lab, "basic_attack", ["core.sharpened_strike"])
-    expect(codes(assess(lab, sharp, { kind: "apply", upgradeId: "test.rival" }, "lab"))).toEqual(["excluded_transformation"])
+    expect(codes(assess(lab, sharp, { kind: "apply", upgradeId: "test.rival" }, "lab"))).toEqual([
+      "excluded_transformation"
+    ])
     const rival = build(lab, "basic_attack", ["test.rival"])
-    expect(codes(assess(lab, rival, { kind: "apply", upgradeId: "core.sharpened_strike" }, "lab"))).toEqual(["excluded_transformation"])
+    expect(codes(assess(lab, rival, { kind: "apply", upgradeId: "core.sharpened_strike" }, "lab"))).toEqual([
+      "excluded_transformation"
+    ])
   })
 
   it("requirements on the complete candidate, and a removal that breaks another entry", () => {
-    expect(codes(assess(lab, emptyLedger("basic_attack"), { kind: "apply", upgradeId: "test.blocked" }, "lab"))).toEqual(["missing_tag"])
-    expect(codes(assess(lab, emptyLedger("basic_attack"), { kind: "apply", upgradeId: "test.needs_ember" }, "lab"))).toEqual(["missing_tag"])
+    expect(codes(assess(lab, emptyLedger("basic_attack"), { kind: "apply", upgradeId: "test.blocked" }, "lab")))
+      .toEqual(["missing_tag"])
+    expect(codes(assess(lab, emptyLedger("basic_attack"), { kind: "apply", upgradeId: "test.needs_ember" }, "lab")))
+      .toEqual(["missing_tag"])
     const both = build(lab, "basic_attack", ["core.ember.affinity", "test.needs_ember"])
     const r = assess(lab, both, { kind: "remove", entryId: "e1" }, "lab")
     expect(codes(r)).toEqual(["dependency_violation"])
@@ -79,14 +103,21 @@ describe("planning codes", () => {
     expect(assess(lab, ledger, ember, "lab").isCompatible).toBe(true) // by category
     // removing an entry needs the activity to authorize its transformation too
     const applied = build(base, "basic_attack", ["core.ember.affinity"], "scenario")
-    expect(codes(assess(base, applied, { kind: "remove", entryId: "e1" }, "journey_opportunity"))).toEqual(["not_authorized"])
+    expect(codes(assess(base, applied, { kind: "remove", entryId: "e1" }, "journey_opportunity"))).toEqual([
+      "not_authorized"
+    ])
   })
 })
 
 describe("results", () => {
   it("replace keeps the position; captured revision/sequence/step are the basis", () => {
     const ledger = build(lab, "basic_attack", ["core.sharpened_strike", "core.ember.affinity"])
-    const p = plan({ runtime: lab, ledger, command: { kind: "replace", entryId: "e1", upgradeId: "test.rival" }, activity: "lab" })
+    const p = plan({
+      runtime: lab,
+      ledger,
+      command: { kind: "replace", entryId: "e1", upgradeId: "test.rival" },
+      activity: "lab"
+    })
     expect(p.assessment.isCompatible).toBe(true)
     expect(p.assessment).toMatchObject({ revision: 2, step: 3 })
     const order = activeEntries(p.change?.ledger ?? ledger).map((e) => [e.entryId, e.upgradeId])
@@ -118,7 +149,10 @@ describe("results", () => {
     const file = `${tmp.dir}/l.db`
     const rt = sqliteAt(file)
     const outcome = await rt.runPromise(
-      Effect.flatMap(CardTransformationPlanner, (p) => p.execute(base, request("s1", { kind: "apply", upgradeId: "core.ember.affinity" }, 0)))
+      Effect.flatMap(
+        CardTransformationPlanner,
+        (p) => p.execute(base, request("s1", { kind: "apply", upgradeId: "core.ember.affinity" }, 0))
+      )
     )
     const state = await rt.runPromise(Effect.flatMap(LedgerStore, (s) => s.read(MAIN, "basic_attack", "basic_attack")))
     const entry = state.ledger.entries[0]
@@ -140,23 +174,33 @@ describe("discovery (issue 9)", () => {
   it("basic_attack in a scenario: ember compatible; after applying it, incompatible because the slot is full", async () => {
     const rt = open(LedgerStore.layerMemory)
     const ref = { branch: MAIN, instanceId: "basic_attack", cardId: "basic_attack" }
-    const first = await rt.runPromise(Effect.flatMap(CardTransformationPlanner, (p) => p.discoverStored(base, ref, "scenario")))
+    const first = await rt.runPromise(
+      Effect.flatMap(CardTransformationPlanner, (p) => p.discoverStored(base, ref, "scenario"))
+    )
     expect(first.offers.map((o) => o.upgradeId)).toEqual(["core.ember.affinity", "core.sharpened_strike"])
     const ember0 = first.offers[0]
     expect(ember0?.assessment.isCompatible).toBe(true)
     expect(ember0?.assessment.changedComponentIds).toContain("strike")
     const applied = await rt.runPromise(
-      Effect.flatMap(CardTransformationPlanner, (p) => p.apply(base, request("d1", { kind: "apply", upgradeId: "core.ember.affinity" }, 0)))
+      Effect.flatMap(
+        CardTransformationPlanner,
+        (p) => p.apply(base, request("d1", { kind: "apply", upgradeId: "core.ember.affinity" }, 0))
+      )
     )
     expect(applied.status).toBe("applied")
-    const after = await rt.runPromise(Effect.flatMap(CardTransformationPlanner, (p) => p.discoverStored(base, ref, "scenario")))
+    const after = await rt.runPromise(
+      Effect.flatMap(CardTransformationPlanner, (p) => p.discoverStored(base, ref, "scenario"))
+    )
     const ember1 = after.offers.find((o) => o.upgradeId === "core.ember.affinity")
     expect(ember1?.assessment.isCompatible).toBe(false)
     expect(codes(ember1?.assessment ?? { diagnostics: [] })).toContain("slot_full")
     expect(after.offers.find((o) => o.upgradeId === "core.sharpened_strike")?.assessment.isCompatible).toBe(true)
     // another affinity item (lab runtime): incompatible for the same reason
-    const labAfter = await rt.runPromise(Effect.flatMap(CardTransformationPlanner, (p) => p.discoverStored(lab, ref, "lab")))
-    expect(codes(labAfter.offers.find((o) => o.upgradeId === "test.alt_affinity")?.assessment ?? { diagnostics: [] })).toEqual(["slot_full"])
+    const labAfter = await rt.runPromise(
+      Effect.flatMap(CardTransformationPlanner, (p) => p.discoverStored(lab, ref, "lab"))
+    )
+    expect(codes(labAfter.offers.find((o) => o.upgradeId === "test.alt_affinity")?.assessment ?? { diagnostics: [] }))
+      .toEqual(["slot_full"])
     await rt.dispose()
   })
 
@@ -164,7 +208,8 @@ describe("discovery (issue 9)", () => {
     const tmp = tempDir("journey")
     const rt = sqliteAt(`${tmp.dir}/j.db`)
     const d = discover(base, emptyLedger("basic_attack"), "journey_opportunity")
-    expect(codes(d.offers.find((o) => o.upgradeId === "core.ember.affinity")?.assessment ?? { diagnostics: [] })).toEqual(["not_authorized"])
+    expect(codes(d.offers.find((o) => o.upgradeId === "core.ember.affinity")?.assessment ?? { diagnostics: [] }))
+      .toEqual(["not_authorized"])
     const before = await rt.runPromise(Effect.flatMap(LedgerStore, (s) => s.dump(MAIN)))
     const r = request("j1", { kind: "apply", upgradeId: "core.ember.affinity" }, 0, { activity: "journey_opportunity" })
     const e = await rt.runPromise(Effect.flip(Effect.flatMap(CardTransformationPlanner, (p) => p.apply(base, r))))

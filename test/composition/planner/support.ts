@@ -12,9 +12,19 @@ export const TEST_TRANSFORMATIONS: ReadonlyArray<Transformation> = [
     requirements: { requiredTags: ["ember_affinity"] },
     patches: [{ op: "addNumber", componentId: "strike", field: "amount", value: 1 }]
   },
-  { upgradeId: "test.rival", category: "Test", excludes: ["core.sharpened_strike"], patches: [{ op: "addTags", tags: ["rival"] }] },
+  {
+    upgradeId: "test.rival",
+    category: "Test",
+    excludes: ["core.sharpened_strike"],
+    patches: [{ op: "addTags", tags: ["rival"] }]
+  },
   { upgradeId: "test.blocked", category: "Test", requirements: { requiredTags: ["never_there"] } },
-  { upgradeId: "test.alt_affinity", category: "Affinity", slotId: "affinity", patches: [{ op: "addTags", tags: ["alt"] }] }
+  {
+    upgradeId: "test.alt_affinity",
+    category: "Affinity",
+    slotId: "affinity",
+    patches: [{ op: "addTags", tags: ["alt"] }]
+  }
 ]
 
 const LAB: Activity = { activityId: "lab", authorizes: { categories: ["Affinity", "Refinement", "Test"] } }

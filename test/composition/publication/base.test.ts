@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { BASE, RESIDUAL, loadAndPublish } from "../../support/content.js"
+import { BASE, loadAndPublish, RESIDUAL } from "../../support/content.js"
 
 describe("publication of the bundled content", () => {
   it("publishes heroscript.base with no diagnostics", async () => {
@@ -7,7 +7,10 @@ describe("publication of the bundled content", () => {
     expect(r.loadDiagnostics).toEqual([])
     expect(r.diagnostics).toEqual([])
     expect(r.runtime?.pin.engineVersion).toBe(17)
-    expect([...(r.runtime?.transformations.keys() ?? [])].sort()).toEqual(["core.ember.affinity", "core.sharpened_strike"])
+    expect([...(r.runtime?.transformations.keys() ?? [])].sort()).toEqual([
+      "core.ember.affinity",
+      "core.sharpened_strike"
+    ])
     expect(r.runtime?.slots.get("affinity")?.capacity).toBe(1)
   })
 

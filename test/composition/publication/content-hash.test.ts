@@ -21,9 +21,11 @@ const readJson = (file: string): Record<string, Json> => JSON.parse(readFileSync
 /** Every definition of the package, as [section, definition]. */
 const definitions = (): Array<readonly [string, Json]> => {
   const out: Array<readonly [string, Json]> = []
-  for (const f of readdirSync(BASE).filter((x) => x.endsWith(".json") && x !== "manifest.json").sort())
-    for (const [section, xs] of Object.entries(readJson(join(BASE, f))))
-      if (Array.isArray(xs)) for (const x of xs as ReadonlyArray<Json>) out.push([section, x])
+  for (const f of readdirSync(BASE).filter((x) => x.endsWith(".json") && x !== "manifest.json").sort()) {
+    for (const [section, xs] of Object.entries(readJson(join(BASE, f)))) {
+      if (Array.isArray(xs)) { for (const x of xs as ReadonlyArray<Json>) out.push([section, x]) }
+    }
+  }
   return out
 }
 
@@ -32,8 +34,8 @@ const reverseKeys = (v: Json): Json =>
   Array.isArray(v)
     ? (v as ReadonlyArray<Json>).map(reverseKeys)
     : v !== null && typeof v === "object"
-      ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverseKeys(x)]))
-      : v
+    ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverseKeys(x)]))
+    : v
 
 const manifest = readFileSync(join(BASE, "manifest.json"), "utf8")
 const dirs: Array<string> = []
@@ -93,8 +95,18 @@ describe("the runtime content hash is canonical by ID (issue 12.3)", () => {
     const hashes = new Set<string>([original.packages[0]?.contentHash ?? ""])
     // Each change is in a different section; each must give a new hash.
     const changes: ReadonlyArray<(section: string, x: Json) => Json | undefined> = [
-      (s, x) => (s === "cards" && (x as { cardId: string }).cardId === "basic_attack" ? { ...(x as object), cost: 9 } : undefined),
-      (s, x) => (s === "statuses" && (x as { statusId: string }).statusId === "burning" ? { ...(x as object), defaultDuration: 7 } : undefined),
+      (
+        s,
+        x
+      ) => (s === "cards" && (x as { cardId: string }).cardId === "basic_attack"
+        ? { ...(x as object), cost: 9 }
+        : undefined),
+      (
+        s,
+        x
+      ) => (s === "statuses" && (x as { statusId: string }).statusId === "burning"
+        ? { ...(x as object), defaultDuration: 7 }
+        : undefined),
       (s, x) =>
         s === "transformations" && (x as { upgradeId: string }).upgradeId === "core.ember.affinity"
           ? { ...(x as object), maxPerCard: 1, category: "Other" }
@@ -127,8 +139,15 @@ describe("the runtime content hash is canonical by ID (issue 12.3)", () => {
     }
     expect([doc.engineVersion, doc.packageId, doc.version]).toEqual([17, "heroscript.base", "1.0.0"])
     const idKey: Record<string, string> = {
-      cards: "cardId", statuses: "statusId", relics: "relicId", buffs: "buffId", attributes: "attributeId",
-      bundles: "bundleId", transformations: "upgradeId", slots: "slotId", activities: "activityId"
+      cards: "cardId",
+      statuses: "statusId",
+      relics: "relicId",
+      buffs: "buffId",
+      attributes: "attributeId",
+      bundles: "bundleId",
+      transformations: "upgradeId",
+      slots: "slotId",
+      activities: "activityId"
     }
     let total = 0
     for (const section of contentSections) {

@@ -9,14 +9,25 @@ import { beforeAll, describe, expect, it } from "vitest"
 import { sealById } from "../../../src/composition/BundleCompiler.js"
 import type { CompiledNode } from "../../../src/composition/Compiled.js"
 import type { EffectiveCardDefinition } from "../../../src/composition/Effective.js"
-import { anchorHash, expansionId, sequenceAnchorId } from "../../../src/composition/Expansion.js"
 import { executeSequence } from "../../../src/composition/executor/Execute.js"
+import { anchorHash, expansionId, sequenceAnchorId } from "../../../src/composition/Expansion.js"
 import { resolveEffectiveCard } from "../../../src/composition/Resolver.js"
 import type { Runtime } from "../../../src/composition/Runtime.js"
 import type { Transformation } from "../../../src/composition/schema/Transformation.js"
 import { sha256Hex } from "../../../src/kernel/Canonical.js"
 import { char, combat } from "../executor/helpers.js"
-import { BASE, card, decodeOverlay, ledgerWith, NUMERIC, overlay, RESIDUAL, readFixture, right, runtimeOf } from "./support.js"
+import {
+  BASE,
+  card,
+  decodeOverlay,
+  ledgerWith,
+  NUMERIC,
+  overlay,
+  readFixture,
+  RESIDUAL,
+  right,
+  runtimeOf
+} from "./support.js"
 
 let base: Runtime
 let full: Runtime
@@ -27,8 +38,18 @@ beforeAll(async () => {
   scopes = overlay(full, decodeOverlay(readFixture("test/fixtures/resolver/scopes.json")))
 })
 
-const resolve = (rt: Runtime, cardId: string, upgrades: ReadonlyArray<string | Transformation>): EffectiveCardDefinition =>
-  right(resolveEffectiveCard({ baseCard: card(rt, cardId), ledger: ledgerWith(rt, cardId, upgrades), statuses: rt.statuses }))
+const resolve = (
+  rt: Runtime,
+  cardId: string,
+  upgrades: ReadonlyArray<string | Transformation>
+): EffectiveCardDefinition =>
+  right(
+    resolveEffectiveCard({
+      baseCard: card(rt, cardId),
+      ledger: ledgerWith(rt, cardId, upgrades),
+      statuses: rt.statuses
+    })
+  )
 
 const root = (e: EffectiveCardDefinition, id: string): CompiledNode => {
   const r = e.compiled.roots.find((x) => x.componentId === id)
@@ -44,7 +65,13 @@ describe("core.ember.affinity", () => {
     expect(strike.effect.type).toBe("DAMAGE")
     expect(strike.children).toHaveLength(1)
     const burn = strike.children[0] as CompiledNode
-    expect(burn.effect).toMatchObject({ type: "APPLY_STATUS", statusId: "burning", stacks: 1, duration: 3, target: "TARGET" })
+    expect(burn.effect).toMatchObject({
+      type: "APPLY_STATUS",
+      statusId: "burning",
+      stacks: 1,
+      duration: 3,
+      target: "TARGET"
+    })
     expect(burn.effect.conditions).toEqual([{ fact: "target.alive" }])
     expect(burn.childTiming).toBe("AfterParentImpact")
     expect(burn.executionScope).toBe("PerImpact")
@@ -60,7 +87,11 @@ describe("core.ember.affinity", () => {
     if (!killed.ok || !survived.ok) throw new Error("execution failed")
     expect(killed.result.events.some((x) => x.type === "skip" && x.reason === "condition")).toBe(true)
     expect(killed.result.state.characters[1]?.statuses).toEqual([])
-    expect(survived.result.state.characters[2]?.statuses.map((s) => [s.statusId, s.stacks, s.remaining])).toEqual([["burning", 1, 3]])
+    expect(survived.result.state.characters[2]?.statuses.map((s) => [s.statusId, s.stacks, s.remaining])).toEqual([[
+      "burning",
+      1,
+      3
+    ]])
   })
 
   it("on heal: a regeneration child on SELF; cost unchanged", () => {
@@ -89,7 +120,11 @@ describe("core.ember.affinity", () => {
       }
     ])
     const h = resolve(base, "heal", ["core.ember.affinity"])
-    expect(h.compositionTrace.map((t) => [t.ruleId, t.bundleId, t.anchorId])).toEqual([["ember.heal", "ember.regeneration", "mend"]])
+    expect(h.compositionTrace.map((t) => [t.ruleId, t.bundleId, t.anchorId])).toEqual([[
+      "ember.heal",
+      "ember.regeneration",
+      "mend"
+    ]])
   })
 
   it("capabilities are declared capabilityIds ∪ effect.<TYPE> of roots (children's types are not capabilities)", () => {
@@ -135,7 +170,9 @@ describe("residual_affinity (parameterized bundle)", () => {
     const sealed = right(sealById(full, "residual_affinity"))
     const member = sealed.closedCompositionRules[0]?.bundle.components[0]
     expect(sealed.closedCompositionRules[0]?.bundle.effectComponentParameters).toBeUndefined()
-    expect(member?.effect.type === "APPLY_STATUS" && member.effect.payloadBindings?.[0]?.cardEffectComponentId).toBe("$anchor")
+    expect(member?.effect.type === "APPLY_STATUS" && member.effect.payloadBindings?.[0]?.cardEffectComponentId).toBe(
+      "$anchor"
+    )
   })
 })
 
@@ -148,7 +185,12 @@ describe("bindings point at structural components only (issue 12.1)", () => {
       bundles: [
         {
           bundleId: "b.extra",
-          components: [{ type: "effect", componentId: "extra", order: 0, effect: { type: "DAMAGE", target: "TARGET", amount: 4 } }]
+          components: [{
+            type: "effect",
+            componentId: "extra",
+            order: 0,
+            effect: { type: "DAMAGE", target: "TARGET", amount: 4 }
+          }]
         }
       ],
       transformations: [
@@ -156,7 +198,14 @@ describe("bindings point at structural components only (issue 12.1)", () => {
           upgradeId: "t.gen",
           category: "Test",
           compositionRules: [
-            { ruleId: "gen", priority: 0, namespace: "gen", bundleId: "b.extra", scope: "AfterImpact", selector: { effectTypes: ["DAMAGE"] } }
+            {
+              ruleId: "gen",
+              priority: 0,
+              namespace: "gen",
+              bundleId: "b.extra",
+              scope: "AfterImpact",
+              selector: { effectTypes: ["DAMAGE"] }
+            }
           ]
         },
         {
@@ -176,15 +225,20 @@ describe("bindings point at structural components only (issue 12.1)", () => {
       ]
     })
 
-  for (const order of [["t.gen", "t.bind"], ["t.bind", "t.gen"]] as const)
+  for (const order of [["t.gen", "t.bind"], ["t.bind", "t.gen"]] as const) {
     it(`naming a member generated by another expansion is invalid_binding (ledger order ${order.join(", ")})`, () => {
       const rt = overlay(full, content())
-      const r = resolveEffectiveCard({ baseCard: card(rt, "basic_attack"), ledger: ledgerWith(rt, "basic_attack", order), statuses: rt.statuses })
+      const r = resolveEffectiveCard({
+        baseCard: card(rt, "basic_attack"),
+        ledger: ledgerWith(rt, "basic_attack", order),
+        statuses: rt.statuses
+      })
       if (Either.isRight(r)) throw new Error("expected invalid_binding, the binding was accepted")
       expect(r.left.map((d) => [d.code, d.transformationId, d.ruleId, d.subject])).toEqual([
         ["invalid_binding", "t.bind", "bind", generatedId()]
       ])
     })
+  }
 
   it("the same binding naming the structural component is accepted", () => {
     const rt = overlay(full, content())
@@ -212,7 +266,9 @@ describe("scopes and their lowering", () => {
     const e = resolve(scopes, "basic_attack", ["t.sequences"])
     const t = e.compositionTrace.find((x) => x.ruleId === "pre.a")
     expect(t?.anchorId).toBeNull()
-    expect(t?.expansionId).toBe(`preA_${sha256Hex(JSON.stringify(sequenceAnchorId("t.sequences", "pre.a"))).slice(0, 16)}`)
+    expect(t?.expansionId).toBe(
+      `preA_${sha256Hex(JSON.stringify(sequenceAnchorId("t.sequences", "pre.a"))).slice(0, 16)}`
+    )
     expect(anchorHash("t.sequences/pre.a")).toHaveLength(16)
   })
 
@@ -225,12 +281,13 @@ describe("scopes and their lowering", () => {
   it("AfterImpact children follow the anchor's existing children; BeforeImpact and OncePerProc set timing/scope", () => {
     const e = resolve(scopes, "parent_with_child", ["t.children"])
     const p = root(e, "parent")
-    expect(p.children.map((c) => [c.componentId.replace(/_[0-9a-f]{16}/, ""), c.childTiming, c.executionScope])).toEqual([
-      ["existing", "AfterParentImpact", "PerImpact"],
-      ["ai.hit", "AfterParentImpact", "PerImpact"],
-      ["bi.hit", "BeforeParentImpact", "PerImpact"],
-      ["op.hit", "AfterParentImpact", "OncePerParentProc"]
-    ])
+    expect(p.children.map((c) => [c.componentId.replace(/_[0-9a-f]{16}/, ""), c.childTiming, c.executionScope]))
+      .toEqual([
+        ["existing", "AfterParentImpact", "PerImpact"],
+        ["ai.hit", "AfterParentImpact", "PerImpact"],
+        ["bi.hit", "BeforeParentImpact", "PerImpact"],
+        ["op.hit", "AfterParentImpact", "OncePerParentProc"]
+      ])
   })
 
   it("generated effects never feed the selection of other rules", () => {
@@ -254,7 +311,16 @@ describe("scopes and their lowering", () => {
   it("anchors are ordered by order then componentId; entries by ledger order; rules by priority then ruleId", () => {
     const e = resolve(scopes, "selector_card", ["t.selectors"])
     expect(e.compositionTrace.map((t) => t.ruleId)).toEqual([
-      "all", "all", "all", "empty_lists", "empty_lists", "empty_lists", "damage", "damage", "damage_ids", "damage_melee"
+      "all",
+      "all",
+      "all",
+      "empty_lists",
+      "empty_lists",
+      "empty_lists",
+      "damage",
+      "damage",
+      "damage_ids",
+      "damage_melee"
     ])
   })
 

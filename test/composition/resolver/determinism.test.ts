@@ -5,9 +5,9 @@
  * changes nothing; the fingerprint is the sha256 of the canonical JSON of the
  * documented fingerprint document.
  */
-import { beforeAll, describe, expect, it } from "vitest"
 import { Either } from "effect"
 import fc from "fast-check"
+import { beforeAll, describe, expect, it } from "vitest"
 import type { CardLedger } from "../../../src/composition/ledger/Ledger.js"
 import { fingerprintDocument, resolveEffectiveCard } from "../../../src/composition/Resolver.js"
 import type { Runtime } from "../../../src/composition/Runtime.js"
@@ -56,7 +56,9 @@ describe("determinism", () => {
     const fingerprints = new Set<string>()
     for (let i = 0; i < 10; i++) {
       const statuses = new Map([...rt.statuses].map(([k, s]) => [k, fresh(s)]))
-      const e = right(resolveEffectiveCard({ baseCard: fresh(card(rt, "basic_attack")), ledger: fresh(ledger), statuses }))
+      const e = right(
+        resolveEffectiveCard({ baseCard: fresh(card(rt, "basic_attack")), ledger: fresh(ledger), statuses })
+      )
       outputs.add(JSON.stringify(e))
       fingerprints.add(e.fingerprint)
     }
@@ -100,8 +102,16 @@ describe("determinism", () => {
   })
 
   it("resolution is pure: failures are values too, and repeatable", () => {
-    const r1 = resolveEffectiveCard({ baseCard: card(rt, "expose"), ledger: ledgerWith(rt, "expose", ["core.ember.affinity"]), statuses: rt.statuses })
-    const r2 = resolveEffectiveCard({ baseCard: card(rt, "expose"), ledger: ledgerWith(rt, "expose", ["core.ember.affinity"]), statuses: rt.statuses })
+    const r1 = resolveEffectiveCard({
+      baseCard: card(rt, "expose"),
+      ledger: ledgerWith(rt, "expose", ["core.ember.affinity"]),
+      statuses: rt.statuses
+    })
+    const r2 = resolveEffectiveCard({
+      baseCard: card(rt, "expose"),
+      ledger: ledgerWith(rt, "expose", ["core.ember.affinity"]),
+      statuses: rt.statuses
+    })
     expect(Either.isLeft(r1)).toBe(true)
     expect(JSON.stringify(r1)).toBe(JSON.stringify(r2))
   })

@@ -8,7 +8,12 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { readdirSync } from "node:fs"
 import { CardBundleCompiler } from "../../../src/composition/BundleCompiler.js"
-import { emptyLedger, LedgerCommands, type CardLedger, type SealedEntryContent } from "../../../src/composition/ledger/Ledger.js"
+import {
+  type CardLedger,
+  emptyLedger,
+  LedgerCommands,
+  type SealedEntryContent
+} from "../../../src/composition/ledger/Ledger.js"
 import { CardResolver } from "../../../src/composition/Resolver.js"
 import type { Runtime } from "../../../src/composition/Runtime.js"
 import type { Card } from "../../../src/composition/schema/Card.js"
@@ -60,13 +65,14 @@ const opts = (ledger: CardLedger) => ({
 
 /** Runs a case up to its failing stage; succeeds only if nothing failed. */
 const runCase = (c: Case) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const compiler = yield* CardBundleCompiler
     const resolver = yield* CardResolver
     let rt = yield* Effect.promise(() => runtimeFor(c.packages ?? [BASE]))
     if (c.content !== undefined) rt = overlay(rt, decodeOverlay(c.content))
-    if (c.generate !== undefined)
+    if (c.generate !== undefined) {
       rt = overlay(rt, { cards: [manyRoots(c.generate.cardId, c.generate.damageRoots)] })
+    }
     let ledger = emptyLedger(c.card)
     for (const id of c.ledger) {
       const t = rt.transformations.get(id)
@@ -83,15 +89,19 @@ const runCase = (c: Case) =>
       for (const s of then.dropStatuses) m.delete(s)
       statuses = m
     }
-    if (then.appendUnsealed !== undefined)
+    if (then.appendUnsealed !== undefined) {
       ledger = yield* LedgerCommands.append(ledger, rt.transformations.get(then.appendUnsealed), opts(ledger))
+    }
     if (then.appendTampered !== undefined) {
       const sealed = yield* compiler.seal(rt, rt.transformations.get(then.appendTampered) ?? ({} as never))
       const rule = sealed.closedCompositionRules[0]
       if (rule === undefined) return yield* Effect.die("fixture: nothing to tamper with")
       const tampered: SealedEntryContent = {
         ...sealed,
-        closedCompositionRules: [{ ...rule, bundle: { ...rule.bundle, components: [] } }, ...sealed.closedCompositionRules.slice(1)]
+        closedCompositionRules: [
+          { ...rule, bundle: { ...rule.bundle, components: [] } },
+          ...sealed.closedCompositionRules.slice(1)
+        ]
       }
       ledger = yield* LedgerCommands.append(ledger, tampered, opts(ledger))
     }
@@ -108,7 +118,7 @@ for (const file of files) {
     for (const c of fixture.cases) {
       seen.add(c.expect.code)
       it.effect(c.name, () =>
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const e = yield* Effect.flip(runCase(c))
           expect(e._tag).toBe(c.expect.tag)
           expect(e.code).toBe(c.expect.code)
@@ -117,32 +127,34 @@ for (const file of files) {
           if (c.expect.subject !== undefined) expect(e.subject).toBe(c.expect.subject)
           if (c.expect.details !== undefined) expect(e.details).toMatchObject(c.expect.details)
           expect(e.message.length).toBeGreaterThan(0)
-        })
-      )
+        }))
     }
   })
 }
 
 describe("coverage of the seed's codes", () => {
   it("every code the issue names has a fixture", () => {
-    for (const code of [
-      "transformation_invalid",
-      "missing_tag",
-      "excluded_tag",
-      "missing_capability",
-      "excluded_capability",
-      "no_matching_rule",
-      "ambiguous_anchor",
-      "component_collision",
-      "invalid_composition",
-      "match_limit",
-      "expansion_limit",
-      "parameter_mismatch",
-      "template_unbound",
-      "invalid_binding",
-      "unsealed_definition",
-      "dependency_violation"
-    ])
+    for (
+      const code of [
+        "transformation_invalid",
+        "missing_tag",
+        "excluded_tag",
+        "missing_capability",
+        "excluded_capability",
+        "no_matching_rule",
+        "ambiguous_anchor",
+        "component_collision",
+        "invalid_composition",
+        "match_limit",
+        "expansion_limit",
+        "parameter_mismatch",
+        "template_unbound",
+        "invalid_binding",
+        "unsealed_definition",
+        "dependency_violation"
+      ]
+    ) {
       expect(seen, code).toContain(code)
+    }
   })
 })

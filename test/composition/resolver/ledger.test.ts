@@ -3,8 +3,8 @@
  * immutability (the current catalog is never read again for sealed rules),
  * hot reload of a base card, admission of sealed content only.
  */
-import { beforeAll, describe, expect, it } from "vitest"
 import { Either, Schema } from "effect"
+import { beforeAll, describe, expect, it } from "vitest"
 import { seal, sealById } from "../../../src/composition/BundleCompiler.js"
 import {
   activeEntries,
@@ -18,7 +18,18 @@ import {
 import { checkRemoval, resolveEffectiveCard } from "../../../src/composition/Resolver.js"
 import type { Runtime } from "../../../src/composition/Runtime.js"
 import type { Card } from "../../../src/composition/schema/Card.js"
-import { BASE, card, decodeOverlay, ledgerWith, NUMERIC, overlay, RESIDUAL, readFixture, right, runtimeOf } from "./support.js"
+import {
+  BASE,
+  card,
+  decodeOverlay,
+  ledgerWith,
+  NUMERIC,
+  overlay,
+  readFixture,
+  RESIDUAL,
+  right,
+  runtimeOf
+} from "./support.js"
 
 let rt: Runtime
 beforeAll(async () => {
@@ -40,18 +51,29 @@ describe("ledger order and replacement", () => {
 
   it("a replacement keeps the replaced entry's position in the expansion order", () => {
     const ledger = ledgerWith(rt, "basic_attack", ["t.first", "t.second"])
-    const replaced = right(replaceEntry(ledger, "e1", right(sealById(rt, "t.first_v2")), { entryId: "e3", captured: at(3) }))
+    const replaced = right(
+      replaceEntry(ledger, "e1", right(sealById(rt, "t.first_v2")), { entryId: "e3", captured: at(3) })
+    )
     expect(activeEntries(replaced).map((x) => [x.entryId, x.position])).toEqual([["e3", 0], ["e2", 1]])
     expect(replaced.entries.find((x) => x.entryId === "e1")?.state).toBe("removed")
     expect(replaced.entries.find((x) => x.entryId === "e3")?.replaces).toBe("e1")
-    const e = right(resolveEffectiveCard({ baseCard: card(rt, "basic_attack"), ledger: replaced, statuses: rt.statuses }))
-    expect(e.compositionTrace.map((t) => [t.entryId, t.transformationId])).toEqual([["e3", "t.first_v2"], ["e2", "t.second"]])
+    const e = right(
+      resolveEffectiveCard({ baseCard: card(rt, "basic_attack"), ledger: replaced, statuses: rt.statuses })
+    )
+    expect(e.compositionTrace.map((t) => [t.entryId, t.transformationId])).toEqual([["e3", "t.first_v2"], [
+      "e2",
+      "t.second"
+    ]])
   })
 
   it("a replacement keeps its position for BeforeSequence roots too (ranks follow expansion order)", () => {
     const ledger = ledgerWith(rt, "basic_attack", ["t.before_first", "t.before_second"])
-    const replaced = right(replaceEntry(ledger, "e1", right(sealById(rt, "t.before_first")), { entryId: "e9", captured: at(9) }))
-    const e = right(resolveEffectiveCard({ baseCard: card(rt, "basic_attack"), ledger: replaced, statuses: rt.statuses }))
+    const replaced = right(
+      replaceEntry(ledger, "e1", right(sealById(rt, "t.before_first")), { entryId: "e9", captured: at(9) })
+    )
+    const e = right(
+      resolveEffectiveCard({ baseCard: card(rt, "basic_attack"), ledger: replaced, statuses: rt.statuses })
+    )
     expect(e.compiled.roots.map((r) => r.componentId.split("_")[0])).toEqual(["bf", "bs", "strike"])
   })
 
@@ -62,7 +84,9 @@ describe("ledger order and replacement", () => {
       { revision: 0, sequence: 0, step: 1 },
       { revision: 1, sequence: 0, step: 2 }
     ])
-    expect(Either.isLeft(appendEntry(ledger, right(sealById(rt, "t.first")), { entryId: "e1", captured: at(3) }))).toBe(true)
+    expect(Either.isLeft(appendEntry(ledger, right(sealById(rt, "t.first")), { entryId: "e1", captured: at(3) }))).toBe(
+      true
+    )
   })
 })
 
@@ -100,7 +124,9 @@ describe("sealed rules never read the current catalog", () => {
     }
     // The mutation is real: sealing again in the mutated runtime fails.
     expect(Either.isLeft(sealById(mutated, "core.ember.affinity"))).toBe(true)
-    const after = right(resolveEffectiveCard({ baseCard: card(mutated, "basic_attack"), ledger, statuses: mutated.statuses }))
+    const after = right(
+      resolveEffectiveCard({ baseCard: card(mutated, "basic_attack"), ledger, statuses: mutated.statuses })
+    )
     expect(after.fingerprint).toBe(before.fingerprint)
     expect(after.components).toEqual(before.components)
   })
@@ -109,7 +135,9 @@ describe("sealed rules never read the current catalog", () => {
     const ledger = ledgerWith(rt, "basic_attack", ["test.heavy_strike", "core.ember.affinity", "residual_affinity"])
     const reloaded = right(verifyLedger(Schema.decodeUnknownSync(CardLedger)(JSON.parse(JSON.stringify(ledger)))))
     const a = right(resolveEffectiveCard({ baseCard: card(rt, "basic_attack"), ledger, statuses: rt.statuses }))
-    const b = right(resolveEffectiveCard({ baseCard: card(rt, "basic_attack"), ledger: reloaded, statuses: rt.statuses }))
+    const b = right(
+      resolveEffectiveCard({ baseCard: card(rt, "basic_attack"), ledger: reloaded, statuses: rt.statuses })
+    )
     expect(JSON.stringify(b)).toBe(JSON.stringify(a))
   })
 
@@ -150,7 +178,15 @@ describe("hot reload of a base card", () => {
     const ledger = ledgerWith(rt, "basic_attack", ["core.ember.affinity"])
     const base = card(rt, "basic_attack")
     // The reloaded card lost its DAMAGE root: the affinity has rules but none applies.
-    const reloaded: Card = { ...base, components: [{ type: "effect", componentId: "mark", order: 1, effect: { type: "APPLY_STATUS", target: "TARGET", statusId: "weak" } }] }
+    const reloaded: Card = {
+      ...base,
+      components: [{
+        type: "effect",
+        componentId: "mark",
+        order: 1,
+        effect: { type: "APPLY_STATUS", target: "TARGET", statusId: "weak" }
+      }]
+    }
     const r = resolveEffectiveCard({ baseCard: reloaded, ledger, statuses: rt.statuses })
     expect(Either.isLeft(r) && r.left.map((d) => d.code)).toEqual(["no_matching_rule"])
   })
@@ -181,14 +217,26 @@ describe("admission: only sealed content enters the ledger", () => {
     const rule = sealed.closedCompositionRules[0]
     if (rule === undefined) throw new Error("fixture")
     const { sealHash: _hash, ...rest } = sealed
-    const many = { ...rest, closedCompositionRules: Array.from({ length: 33 }, (_, i) => ({ ...rule, rule: { ...rule.rule, ruleId: `r${i}` } })) }
+    const many = {
+      ...rest,
+      closedCompositionRules: Array.from(
+        { length: 33 },
+        (_, i) => ({ ...rule, rule: { ...rule.rule, ruleId: `r${i}` } })
+      )
+    }
     const forged = { ...many, sealHash: computeSealHash(many) }
     const r = appendEntry(emptyLedger("basic_attack"), forged, { entryId: "e1", captured: at(1) })
     expect(Either.isLeft(r) && r.left.map((d) => d.code)).toEqual(["unsealed_definition"])
   })
 
   it("seal captures rule + bundle immutably: the sealed bundle is a copy, members sorted", () => {
-    const sealed = right(seal(rt, { upgradeId: "t.x", category: "Test", compositionRules: [{ ruleId: "n", priority: 0, namespace: "n", bundleId: "b.nested", scope: "AfterImpact" }] }))
+    const sealed = right(
+      seal(rt, {
+        upgradeId: "t.x",
+        category: "Test",
+        compositionRules: [{ ruleId: "n", priority: 0, namespace: "n", bundleId: "b.nested", scope: "AfterImpact" }]
+      })
+    )
     expect(sealed.closedCompositionRules[0]?.bundle.components.map((c) => c.componentId)).toEqual(["outer", "tail"])
     expect(sealed.closedCompositionRules[0]?.bundle).not.toBe(rt.bundles.get("b.nested"))
   })

@@ -3,11 +3,11 @@
  * builds cases exactly at the limit, which compose, and one past it, which
  * fail with the limit's own code and the numbers in `details`.
  */
-import { describe, expect, it } from "vitest"
 import { Either } from "effect"
 import fc from "fast-check"
-import { Limits } from "../../../src/kernel/Limits.js"
+import { describe, expect, it } from "vitest"
 import { limitWalkers, runLimitCase } from "../../../src/composition/testing/limits.js"
+import { Limits } from "../../../src/kernel/Limits.js"
 
 const runs = (name: string): number => (name === "expansions per card" || name === "generated-node budget" ? 6 : 15)
 

@@ -10,24 +10,28 @@
  */
 import { describe, expect, expectTypeOf, it } from "@effect/vitest"
 import { Effect, Either, Exit } from "effect"
-import { CardBundleCompiler, type CardBundleCompilerService, type SealError } from "../../../src/composition/BundleCompiler.js"
+import {
+  CardBundleCompiler,
+  type CardBundleCompilerService,
+  type SealError
+} from "../../../src/composition/BundleCompiler.js"
 import { type CompileError } from "../../../src/composition/Compiler.js"
 import { type CardExecutorService, type ExecutorError } from "../../../src/composition/executor/CardExecutor.js"
 import { emptyLedger } from "../../../src/composition/ledger/Ledger.js"
 import { type CardTransformationPlanner, type RejectionError } from "../../../src/composition/planner/Planner.js"
+import { ResolutionCache } from "../../../src/composition/ResolutionCache.js"
 import {
   CardResolver,
   type CardResolverService,
   type RemovalError,
-  type ResolveError,
   resolveEffectiveCard,
+  type ResolveError,
   resolveErrors
 } from "../../../src/composition/Resolver.js"
-import { ResolutionCache } from "../../../src/composition/ResolutionCache.js"
 import type { Runtime } from "../../../src/composition/Runtime.js"
-import type { CardCompilerService } from "../../../src/services/CardCompiler.js"
 import { DiagnosticCodeTable } from "../../../src/kernel/DiagnosticCode.js"
 import type { CardfxError, CommandConflict, InvalidId, StoreCorrupt, StoreFailure } from "../../../src/kernel/Errors.js"
+import type { CardCompilerService } from "../../../src/services/CardCompiler.js"
 import { BASE, card, ledgerWith, right, runtimeOf } from "./support.js"
 
 type ErrorOfEffect<T> = T extends Effect.Effect<infer _A, infer E, infer _R> ? E : never
@@ -47,7 +51,7 @@ const counted = <T extends object>(value: T): { readonly value: T; readonly read
 
 describe("services compute when run (issue 17.4)", () => {
   it.effect("CardResolver.resolve / resolveAll / checkRemoval read nothing until run", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const rt = yield* Effect.promise(() => runtimeOf(BASE))
       const resolver = yield* CardResolver
       const ledger = ledgerWith(rt, "basic_attack", ["core.ember.affinity"])
@@ -59,15 +63,16 @@ describe("services compute when run (issue 17.4)", () => {
       expect([input.reads(), ctx.reads()]).toEqual([0, 0])
       const effective = yield* resolve
       expect(input.reads()).toBeGreaterThan(0)
-      expect(effective.fingerprint).toBe(right(resolveEffectiveCard({ baseCard: card(rt, "basic_attack"), ledger, statuses: rt.statuses })).fingerprint)
+      expect(effective.fingerprint).toBe(
+        right(resolveEffectiveCard({ baseCard: card(rt, "basic_attack"), ledger, statuses: rt.statuses })).fingerprint
+      )
       yield* resolveAll
       yield* removal
       expect(ctx.reads()).toBeGreaterThan(0)
-    }).pipe(Effect.provide(CardResolver.layer))
-  )
+    }).pipe(Effect.provide(CardResolver.layer)))
 
   it.effect("CardBundleCompiler.seal reads nothing until run; a failing input fails only when run", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const rt = yield* Effect.promise(() => runtimeOf(BASE))
       const compiler = yield* CardBundleCompiler
       const runtime = counted<Runtime>(rt)
@@ -78,12 +83,21 @@ describe("services compute when run (issue 17.4)", () => {
       expect(sealed.upgradeId).toBe("core.ember.affinity")
       expect(runtime.reads() + transformation.reads()).toBeGreaterThan(0)
 
-      const unknownBundle = { upgradeId: "t.bad", category: "x", compositionRules: [{ ruleId: "r", priority: 0, namespace: "n", bundleId: "nope", scope: "AfterImpact" as const }] }
+      const unknownBundle = {
+        upgradeId: "t.bad",
+        category: "x",
+        compositionRules: [{
+          ruleId: "r",
+          priority: 0,
+          namespace: "n",
+          bundleId: "nope",
+          scope: "AfterImpact" as const
+        }]
+      }
       const failing = compiler.seal(rt, unknownBundle)
       const exit = yield* Effect.exit(failing)
       expect(Exit.isFailure(exit)).toBe(true)
-    }).pipe(Effect.provide(CardBundleCompiler.layer))
-  )
+    }).pipe(Effect.provide(CardBundleCompiler.layer)))
 
   it("each CardResolver layer build owns its own cache; results do not depend on it", async () => {
     const rt = await runtimeOf(BASE)
@@ -114,7 +128,9 @@ describe("narrow error channels (issue 17.6)", () => {
     expectTypeOf<ExecutorError["_tag"]>().toEqualTypeOf<
       "BudgetExceeded" | "InvalidTarget" | "ActorDefeated" | "UnknownCharacter" | "RngMismatch" | "UnknownReference"
     >()
-    expectTypeOf<Failure<CardTransformationPlanner["Type"]["apply"]>>().toEqualTypeOf<RejectionError | StoreFailure | CommandConflict | InvalidId | StoreCorrupt>()
+    expectTypeOf<Failure<CardTransformationPlanner["Type"]["apply"]>>().toEqualTypeOf<
+      RejectionError | StoreFailure | CommandConflict | InvalidId | StoreCorrupt
+    >()
     // None of them is the whole union: CardfxError does not fit any of these channels.
     expectTypeOf<CardfxError>().not.toMatchTypeOf<ResolveError>()
     expectTypeOf<CardfxError>().not.toMatchTypeOf<SealError>()
@@ -130,22 +146,46 @@ describe("narrow error channels (issue 17.6)", () => {
   it("the resolver's runtime channel and its type agree (tags of the declared codes)", () => {
     const tags = [...resolveErrors.codes].map((c) => DiagnosticCodeTable[c].tag).sort()
     const expected: Array<ResolveError["_tag"]> = [
-      "AmbiguousAnchor", "ComponentCollision", "Contradiction", "DuplicateId", "ExcludedCapability", "ExcludedTag",
-      "ExpansionLimit", "InvalidBinding", "InvalidComposition", "ListLimit", "MatchLimit", "MissingCapability",
-      "MissingTag", "NestingLimit", "NoMatchingRule", "NodeBudget", "OrderOverflow", "RepeatLimit", "SymbolLimit",
-      "TemplateUnbound", "TransformationInvalid", "UnsupportedVersion"
+      "AmbiguousAnchor",
+      "ComponentCollision",
+      "Contradiction",
+      "DuplicateId",
+      "ExcludedCapability",
+      "ExcludedTag",
+      "ExpansionLimit",
+      "InvalidBinding",
+      "InvalidComposition",
+      "ListLimit",
+      "MatchLimit",
+      "MissingCapability",
+      "MissingTag",
+      "NestingLimit",
+      "NoMatchingRule",
+      "NodeBudget",
+      "OrderOverflow",
+      "RepeatLimit",
+      "SymbolLimit",
+      "TemplateUnbound",
+      "TransformationInvalid",
+      "UnsupportedVersion"
     ]
     expect(tags).toEqual(expected)
   })
 
   it.effect("a failure arrives as its own tagged error through the narrow channel", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const rt = yield* Effect.promise(() => runtimeOf(BASE))
       const resolver = yield* CardResolver
-      const e = yield* Effect.flip(resolver.resolve({ baseCard: card(rt, "basic_attack"), ledger: emptyLedger("heal"), statuses: rt.statuses }))
+      const e = yield* Effect.flip(
+        resolver.resolve({ baseCard: card(rt, "basic_attack"), ledger: emptyLedger("heal"), statuses: rt.statuses })
+      )
       expect([e._tag, e.code]).toEqual(["InvalidComposition", "invalid_composition"])
-      const r = yield* Effect.flip(resolver.checkRemoval(emptyLedger("basic_attack"), "nope", { baseCard: card(rt, "basic_attack"), statuses: rt.statuses }))
+      const r = yield* Effect.flip(
+        resolver.checkRemoval(emptyLedger("basic_attack"), "nope", {
+          baseCard: card(rt, "basic_attack"),
+          statuses: rt.statuses
+        })
+      )
       expect(r._tag).toBe("EntryNotFound")
-    }).pipe(Effect.provide(CardResolver.layer))
-  )
+    }).pipe(Effect.provide(CardResolver.layer)))
 })

@@ -34,27 +34,34 @@ export const ledgerWith = (
   for (const u of upgrades) {
     const content = right(typeof u === "string" ? sealById(runtime, u) : seal(runtime, u))
     const n = ledger.entries.length + 1
-    ledger = right(appendEntry(ledger, content, { entryId: `e${n}`, captured: { revision: ledger.revision, sequence: 0, step: n } }))
+    ledger = right(
+      appendEntry(ledger, content, { entryId: `e${n}`, captured: { revision: ledger.revision, sequence: 0, step: n } })
+    )
   }
   return ledger
 }
 
 import { readFileSync } from "node:fs"
-import { makeDecoder } from "../../../src/kernel/Decode.js"
-import { parseJson, type JsonValue } from "../../../src/kernel/Json.js"
 import { ContentFile } from "../../../src/composition/schema/Package.js"
+import { makeDecoder } from "../../../src/kernel/Decode.js"
+import { type JsonValue, parseJson } from "../../../src/kernel/Json.js"
 
 const decodeContent = makeDecoder(ContentFile)
 
 /** Reads a JSON fixture through the hardened parser. */
-export const readFixture = (file: string): JsonValue => right(parseJson(readFileSync(file, "utf8"), { file }).pipe(Either.mapLeft((d) => [d]))).value
+export const readFixture = (file: string): JsonValue =>
+  right(parseJson(readFileSync(file, "utf8"), { file }).pipe(Either.mapLeft((d) => [d]))).value
 
 /** Decodes a content overlay (a ContentFile) from fixture JSON. */
 export const decodeOverlay = (value: unknown): ContentFile => right(decodeContent(value))
 
 /** A runtime with content laid over it (replacing same IDs); the pin is kept. */
 export const overlay = (rt: Runtime, content: ContentFile): Runtime => {
-  const put = <A>(m: ReadonlyMap<string, A>, xs: ReadonlyArray<A> | undefined, id: (a: A) => string): Map<string, A> => {
+  const put = <A>(
+    m: ReadonlyMap<string, A>,
+    xs: ReadonlyArray<A> | undefined,
+    id: (a: A) => string
+  ): Map<string, A> => {
     const out = new Map(m)
     for (const x of xs ?? []) out.set(id(x), x)
     return out

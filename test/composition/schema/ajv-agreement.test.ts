@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest"
 import { Ajv } from "ajv"
 import { Arbitrary, Either, FastCheck as fc, JSONSchema, ParseResult, Schema } from "effect"
+import { describe, expect, it } from "vitest"
 import { ContentFile } from "../../../src/composition/schema/Package.js"
 
 fc.configureGlobal({ baseSize: "xsmall" })
@@ -10,15 +10,38 @@ type Json = null | boolean | number | string | Array<Json> | { [k: string]: Json
 /** Every location in a JSON tree: a parent container and a key. */
 const locations = (v: Json, out: Array<{ parent: Array<Json> | { [k: string]: Json }; key: string | number }> = []) => {
   if (Array.isArray(v)) v.forEach((x, i) => (out.push({ parent: v, key: i }), locations(x, out)))
-  else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) out.push({ parent: v, key: k }), locations(x, out)
+  else if (v !== null && typeof v === "object") {
+    for (const [k, x] of Object.entries(v)) {
+      out.push({ parent: v, key: k })
+      locations(x, out)
+    }
+  }
   return out
 }
 
-const replacements: ReadonlyArray<Json> = [null, true, -1, 1.5, 2_000_000_000_000, "", "not an id!", "x".repeat(130), [], {}, "DAMAGE"]
+const replacements: ReadonlyArray<Json> = [
+  null,
+  true,
+  -1,
+  1.5,
+  2_000_000_000_000,
+  "",
+  "not an id!",
+  "x".repeat(130),
+  [],
+  {},
+  "DAMAGE"
+]
 
 /** A valid content file, or one mutated at a random place in a random way. */
 const candidate = fc
-  .tuple(Arbitrary.make(ContentFile), fc.nat(), fc.nat({ max: 3 }), fc.nat({ max: replacements.length - 1 }), fc.boolean())
+  .tuple(
+    Arbitrary.make(ContentFile),
+    fc.nat(),
+    fc.nat({ max: 3 }),
+    fc.nat({ max: replacements.length - 1 }),
+    fc.boolean()
+  )
   .map(([valid, where, how, which, mutate]) => {
     const value = JSON.parse(JSON.stringify(valid)) as Json
     if (!mutate) return value
@@ -43,7 +66,8 @@ describe("the Effect decoder and Ajv on the exported JSON Schema agree", () => {
       fc.property(candidate, (value) => {
         const effectOk = Either.isRight(decode(value))
         const ajvOk = validate(value)
-        effectOk ? valid++ : invalid++
+        if (effectOk) valid++
+        else invalid++
         expect({ value, effectOk }).toEqual({ value, effectOk: ajvOk })
       }),
       { numRuns: 10_000, seed: 20261129 }

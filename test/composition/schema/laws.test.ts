@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest"
 import { Arbitrary, FastCheck as fc, Schema } from "effect"
+import { describe, expect, it } from "vitest"
 import { Bundle } from "../../../src/composition/schema/Bundle.js"
 import { Card, EffectComponent } from "../../../src/composition/schema/Card.js"
 import { Attribute, Buff, Relic } from "../../../src/composition/schema/Modifier.js"

@@ -16,9 +16,9 @@
 import { Either, FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import { ContentFile } from "../../../src/composition/schema/Package.js"
+import { makeDecoder } from "../../../src/kernel/Decode.js"
 import type { Diagnostic } from "../../../src/kernel/Diagnostic.js"
 import { type DiagnosticCode, limitCodes, limitOf } from "../../../src/kernel/DiagnosticCode.js"
-import { makeDecoder } from "../../../src/kernel/Decode.js"
 import { Limits } from "../../../src/kernel/Limits.js"
 import { runWalkerCase, walkers } from "../../../src/testing/limits.js"
 
@@ -32,10 +32,20 @@ const baseDocument = () => ({
       cost: 1,
       tags: ["t"],
       metadata: { nameKey: "n", artKey: "a" },
-      components: [{ type: "effect", componentId: "strike", order: 0, effect: { type: "DAMAGE", target: "TARGET", amount: 1 } }]
+      components: [{
+        type: "effect",
+        componentId: "strike",
+        order: 0,
+        effect: { type: "DAMAGE", target: "TARGET", amount: 1 }
+      }]
     }
   ],
-  statuses: [{ statusId: "s", stacking: "add", durationRule: "refresh", payloadParameters: [{ parameterId: "p", unit: "hp", profile: "staged", stages: [0.5] }] }],
+  statuses: [{
+    statusId: "s",
+    stacking: "add",
+    durationRule: "refresh",
+    payloadParameters: [{ parameterId: "p", unit: "hp", profile: "staged", stages: [0.5] }]
+  }],
   bundles: [
     {
       bundleId: "b",
@@ -44,7 +54,12 @@ const baseDocument = () => ({
           type: "effect",
           componentId: "m",
           order: 0,
-          effect: { type: "APPLY_STATUS", target: "TARGET", statusId: "s", payloadBindings: [{ parameterId: "p", cardEffectComponentId: "strike" }] }
+          effect: {
+            type: "APPLY_STATUS",
+            target: "TARGET",
+            statusId: "s",
+            payloadBindings: [{ parameterId: "p", cardEffectComponentId: "strike" }]
+          }
         }
       ]
     }
@@ -53,7 +68,14 @@ const baseDocument = () => ({
     {
       upgradeId: "u",
       category: "Test",
-      compositionRules: [{ ruleId: "r", priority: 0, namespace: "ns", bundleId: "b", scope: "AfterImpact", selector: { effectTypes: ["DAMAGE"] } }]
+      compositionRules: [{
+        ruleId: "r",
+        priority: 0,
+        namespace: "ns",
+        bundleId: "b",
+        scope: "AfterImpact",
+        selector: { effectTypes: ["DAMAGE"] }
+      }]
     }
   ]
 })
@@ -76,9 +98,20 @@ const decoded = (pointer: string, value: unknown): ReadonlyArray<Diagnostic> => 
 
 const symbols = (n: number, prefix = "s"): Array<string> => Array.from({ length: n }, (_, i) => `${prefix}${i}`)
 const rules = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({ ruleId: `r${i}`, priority: 0, namespace: "ns", bundleId: "b", scope: "AfterImpact" }))
+  Array.from(
+    { length: n },
+    (_, i) => ({ ruleId: `r${i}`, priority: 0, namespace: "ns", bundleId: "b", scope: "AfterImpact" })
+  )
 const members = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({ type: "effect", componentId: `m${i}`, order: i, effect: { type: "DAMAGE", target: "TARGET", amount: 1 } }))
+  Array.from(
+    { length: n },
+    (_, i) => ({
+      type: "effect",
+      componentId: `m${i}`,
+      order: i,
+      effect: { type: "DAMAGE", target: "TARGET", amount: 1 }
+    })
+  )
 
 /** One place a limit is checked: wrong-typed values there, and how the value one past the limit is produced. */
 interface Row {
@@ -112,19 +145,43 @@ const rows: { readonly [C in DiagnosticCode]?: ReadonlyArray<Row> } = {
       past: { value: Array.from({ length: 65 }, () => "DAMAGE"), limit: 64, actual: 65 }
     }
   ],
-  rule_limit: [{ place: "/transformations/0/compositionRules", wrong: [{}, "r", [5]], past: { value: rules(33), limit: 32, actual: 33 } }],
-  member_limit: [{ place: "/bundles/0/components", wrong: ["m", {}], past: { value: members(65), limit: 64, actual: 65 } }],
+  rule_limit: [{
+    place: "/transformations/0/compositionRules",
+    wrong: [{}, "r", [5]],
+    past: { value: rules(33), limit: 32, actual: 33 }
+  }],
+  member_limit: [{
+    place: "/bundles/0/components",
+    wrong: ["m", {}],
+    past: { value: members(65), limit: 64, actual: 65 }
+  }],
   repeat_limit: [
-    { place: "/cards/0/components/0/effect/repeat", wrong: [2.5, "2", null], past: { value: 17, limit: 16, actual: 17 } },
+    {
+      place: "/cards/0/components/0/effect/repeat",
+      wrong: [2.5, "2", null],
+      past: { value: 17, limit: 16, actual: 17 }
+    },
     { place: "/cards/0/components/0/effect/repeat", wrong: [], past: { value: 0, limit: 1, actual: 0 } }
   ],
   order_overflow: [
-    { place: "/cards/0/components/0/order", wrong: ["ten", 1.5, []], past: { value: Limits.orderMax + 1, limit: Limits.orderMax, actual: Limits.orderMax + 1 } },
-    { place: "/cards/0/components/0/order", wrong: [], past: { value: Limits.orderMin - 1, limit: Limits.orderMin, actual: Limits.orderMin - 1 } }
+    {
+      place: "/cards/0/components/0/order",
+      wrong: ["ten", 1.5, []],
+      past: { value: Limits.orderMax + 1, limit: Limits.orderMax, actual: Limits.orderMax + 1 }
+    },
+    {
+      place: "/cards/0/components/0/order",
+      wrong: [],
+      past: { value: Limits.orderMin - 1, limit: Limits.orderMin, actual: Limits.orderMin - 1 }
+    }
   ],
   nesting_limit: [{ place: "/cards/0/components/0/children", wrong: ["child", 5, [5]], past: "walker" }],
   node_budget: [{ place: "/cards/0/components", wrong: [{}, "x"], past: "walker" }],
-  match_limit: [{ place: "/transformations/0/compositionRules/0/selector", wrong: ["DAMAGE", { effectTypes: "DAMAGE" }], past: "walker" }],
+  match_limit: [{
+    place: "/transformations/0/compositionRules/0/selector",
+    wrong: ["DAMAGE", { effectTypes: "DAMAGE" }],
+    past: "walker"
+  }],
   expansion_limit: [{ place: "/transformations/0/compositionRules", wrong: ["rules"], past: "walker" }],
   budget_exceeded: [{ place: "/cards/0/components/0/effect/repeat", wrong: ["16", 16.5], past: "walker" }]
 }
@@ -143,7 +200,7 @@ describe("limit codes: wrong type → schema_invalid, one past the limit → the
   for (const code of limitCodes) {
     for (const [i, row] of (rows[code] ?? []).entries()) {
       describe(`${code} at ${row.place === "" ? "the document" : row.place}${i > 0 ? ` (${i + 1})` : ""}`, () => {
-        for (const value of row.wrong)
+        for (const value of row.wrong) {
           it(`${JSON.stringify(value)} is schema_invalid with the pointer and the expected type`, () => {
             const ds = decoded(row.place, value)
             expect(ds.length, "the wrong-typed value was accepted").toBeGreaterThan(0)
@@ -155,6 +212,7 @@ describe("limit codes: wrong type → schema_invalid, one past the limit → the
               expect(d.details).toBeUndefined()
             }
           })
+        }
 
         const past = row.past
         if (past === "walker") {
@@ -186,9 +244,11 @@ describe("limit codes: wrong type → schema_invalid, one past the limit → the
     for (const code of limitCodes) {
       const key = limitOf(code)
       expect(key, code).toBeDefined()
-      for (const row of rows[code] ?? [])
-        if (row.past !== "walker" && code !== "repeat_limit" && code !== "order_overflow")
+      for (const row of rows[code] ?? []) {
+        if (row.past !== "walker" && code !== "repeat_limit" && code !== "order_overflow") {
           expect(row.past.limit, code).toBe(Limits[key as keyof typeof Limits])
+        }
+      }
     }
   })
 })

@@ -26,7 +26,9 @@ afterAll(() => tmp.cleanup())
 const alternating = (j: number, instanceId = "basic_attack", prefix = "c"): CommandRequest =>
   request(
     `${prefix}${j}`,
-    j % 2 === 0 ? { kind: "apply", upgradeId: "core.sharpened_strike" } : { kind: "remove", entryId: `e${(j + 1) / 2}` },
+    j % 2 === 0
+      ? { kind: "apply", upgradeId: "core.sharpened_strike" }
+      : { kind: "remove", entryId: `e${(j + 1) / 2}` },
     j,
     { instanceId }
   )
@@ -47,19 +49,33 @@ const fill = async (file: string, count: number, instanceId = "basic_attack") =>
 
 describe("checkpoints", () => {
   it("the ledger text is stored at revisions 1, 2, 4, 8, … only; a cold reader rebuilds the same state", async () => {
-    expect([1, 2, 3, 4, 6, 8, 64, 100, 128].map(isCheckpoint)).toEqual([true, true, false, true, false, true, true, false, true])
+    expect([1, 2, 3, 4, 6, 8, 64, 100, 128].map(isCheckpoint)).toEqual([
+      true,
+      true,
+      false,
+      true,
+      false,
+      true,
+      true,
+      false,
+      true
+    ])
     const file = `${tmp.dir}/checkpoints.db`
     const { rt, store } = await fill(file, 300)
     const hot = await rt.runPromise(store.read("main", "basic_attack", "basic_attack"))
     await rt.dispose()
     const db = new Database(file, { readonly: true })
-    const stored = db.prepare("SELECT revision FROM snapshots WHERE ledger <> '' ORDER BY revision").all() as Array<{ revision: number }>
+    const stored = db.prepare("SELECT revision FROM snapshots WHERE ledger <> '' ORDER BY revision").all() as Array<
+      { revision: number }
+    >
     expect(stored.map((r) => r.revision)).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256])
     expect(db.prepare("SELECT COUNT(*) AS n FROM snapshots WHERE effective <> ''").get()).toEqual({ n: 0 })
     db.close()
     // a fresh process (empty cache): checkpoint 256 + 44 events
     const cold = sqliteAt(file)
-    const state = await cold.runPromise(Effect.flatMap(LedgerStore, (s) => s.read("main", "basic_attack", "basic_attack")))
+    const state = await cold.runPromise(
+      Effect.flatMap(LedgerStore, (s) => s.read("main", "basic_attack", "basic_attack"))
+    )
     expect(state.revision).toBe(300)
     expect(ledgerJson(state.ledger)).toBe(ledgerJson(hot.ledger))
     expect(state.effective).toBe(hot.effective)
@@ -88,14 +104,18 @@ describe("migration from the earlier format", () => {
       const event = history[revision - 1]
       if (event === undefined) throw new Error(`no event for revision ${revision}`)
       const body = event.body
-      entries = entries.map((e) => ((e as { entryId: string }).entryId === body.removedEntryId ? { ...(e as object), state: "removed" } : e))
+      entries = entries.map((
+        e
+      ) => ((e as { entryId: string }).entryId === body.removedEntryId ? { ...(e as object), state: "removed" } : e))
       if (body.entry !== null) entries.push(body.entry)
-      update.run(JSON.stringify({ cardId: "basic_attack", entries, revision }), '{"old":"effective"}', revision)
+      update.run(JSON.stringify({ cardId: "basic_attack", entries, revision }), "{\"old\":\"effective\"}", revision)
     }
     db.prepare("DELETE FROM schema_migrations WHERE version = 2").run()
     db.close()
     const reopened = sqliteAt(file)
-    const after = await reopened.runPromise(Effect.flatMap(LedgerStore, (s) => s.read("main", "basic_attack", "basic_attack")))
+    const after = await reopened.runPromise(
+      Effect.flatMap(LedgerStore, (s) => s.read("main", "basic_attack", "basic_attack"))
+    )
     expect(after.revision).toBe(40)
     expect(after.fingerprint).toBe(before.fingerprint)
     expect(after.effective).toBe(before.effective)
@@ -136,12 +156,14 @@ describe("the store's own checks", () => {
   it("request IDs outside the syntax or over 128 characters are invalid_id, nothing written", async () => {
     const rt = sqliteAt(`${tmp.dir}/ids.db`)
     const store = await rt.runPromise(LedgerStore)
-    for (const bad of [
-      { commandId: "" },
-      { commandId: "x".repeat(129) },
-      { instanceId: "i".repeat(10_000) },
-      { branch: "no spaces" }
-    ]) {
+    for (
+      const bad of [
+        { commandId: "" },
+        { commandId: "x".repeat(129) },
+        { instanceId: "i".repeat(10_000) },
+        { branch: "no spaces" }
+      ]
+    ) {
       const r = { ...alternating(0), ...bad }
       const e = await rt.runPromise(Effect.flip(store.execute(r, decideWith(runtime, r))))
       expect(e._tag).toBe("InvalidId")

@@ -5,10 +5,10 @@
  * node resolves better-sqlite3 and pg from the project. No build of dist/ and
  * no TypeScript loader are needed, and each process starts in a few hundred ms.
  */
+import { build } from "esbuild"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdirSync } from "node:fs"
 import { join } from "node:path"
-import { build } from "esbuild"
 
 export const CHILD = join("node_modules", ".cache", "cardfx", "writer-child.mjs")
 
@@ -34,7 +34,10 @@ export const buildChild = (): Promise<void> => {
 }
 
 /** Spawns the writer; `onLine` sees each complete stdout line. */
-export const spawnChild = (args: ReadonlyArray<string>, onLine: (line: string, child: ChildProcess) => void): { child: ChildProcess; done: Promise<number | null> } => {
+export const spawnChild = (
+  args: ReadonlyArray<string>,
+  onLine: (line: string, child: ChildProcess) => void
+): { child: ChildProcess; done: Promise<number | null> } => {
   const child = spawn(process.execPath, [CHILD, ...args], { stdio: ["ignore", "pipe", "pipe"] })
   let buffer = ""
   let stderr = ""

@@ -5,15 +5,15 @@
  * replay without the catalog, isolated and discardable branches, and
  * store failures as typed errors.
  */
-import { writeFileSync } from "node:fs"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, ManagedRuntime } from "effect"
+import { writeFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CardTransformationPlanner } from "../../../src/composition/planner/Planner.js"
 import type { Runtime } from "../../../src/composition/Runtime.js"
 import { LedgerStore, MAIN, sqliteClientLayer } from "../../../src/composition/store/LedgerStore.js"
 import { buildChild, spawnChild } from "./childProcess.js"
-import { BASE, type Rt, request, runtimeOf, sqliteAt, tempDir } from "./support.js"
+import { BASE, request, type Rt, runtimeOf, sqliteAt, tempDir } from "./support.js"
 
 const tmp = tempDir("store")
 let runtime: Runtime
@@ -28,9 +28,12 @@ afterAll(() => tmp.cleanup())
 const EMBER = { kind: "apply", upgradeId: "core.ember.affinity" } as const
 const SHARP = { kind: "apply", upgradeId: "core.sharpened_strike" } as const
 
-const run = <A, E>(rt: Rt, f: (s: { store: LedgerStore["Type"]; planner: CardTransformationPlanner["Type"] }) => Effect.Effect<A, E>) =>
+const run = <A, E>(
+  rt: Rt,
+  f: (s: { store: LedgerStore["Type"]; planner: CardTransformationPlanner["Type"] }) => Effect.Effect<A, E>
+) =>
   rt.runPromise(
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const store = yield* LedgerStore
       const planner = yield* CardTransformationPlanner
       return yield* f({ store, planner })
@@ -43,8 +46,13 @@ describe("connection settings", () => {
     for (let i = 0; i < 2; i++) {
       const rt = ManagedRuntime.make(Layer.merge(sqliteClientLayer(file), LedgerStore.layerSqlite({ filename: file })))
       const [sync, mode] = await rt.runPromise(
-        Effect.flatMap(SqlClient.SqlClient, (sql) =>
-          Effect.all([sql<{ synchronous: number }>`PRAGMA synchronous`, sql<{ journal_mode: string }>`PRAGMA journal_mode`])
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) =>
+            Effect.all([
+              sql<{ synchronous: number }>`PRAGMA synchronous`,
+              sql<{ journal_mode: string }>`PRAGMA journal_mode`
+            ])
         )
       )
       expect(sync[0]?.synchronous).toBe(2) // FULL
@@ -61,10 +69,11 @@ describe("optimistic concurrency", () => {
       Effect.all(
         Array.from({ length: 12 }, (_, i) => planner.execute(runtime, request(`w${i}`, SHARP, 0))),
         { concurrency: "unbounded" }
-      )
-    )
+      ))
     expect(outcomes.filter((o) => o.status === "applied").length).toBe(1)
-    for (const o of outcomes.filter((o) => o.status === "rejected")) expect(o.diagnostics[0]?.code).toBe("revision_conflict")
+    for (const o of outcomes.filter((o) => o.status === "rejected")) {
+      expect(o.diagnostics[0]?.code).toBe("revision_conflict")
+    }
     const stale = await run(rt, ({ planner }) => Effect.flip(planner.apply(runtime, request("stale", SHARP, 0))))
     expect(stale._tag).toBe("RevisionConflict")
     expect(stale.code).toBe("revision_conflict")
@@ -79,7 +88,10 @@ describe("optimistic concurrency", () => {
     await run(rt, ({ store }) => store.sequence)
     await rt.dispose()
     const lines: Array<string> = []
-    const racers = Array.from({ length: 3 }, (_, i) => spawnChild(["race", file, "20", `r${i}`], (line) => lines.push(line)))
+    const racers = Array.from(
+      { length: 3 },
+      (_, i) => spawnChild(["race", file, "20", `r${i}`], (line) => lines.push(line))
+    )
     await Promise.all(racers.map((r) => r.done))
     expect(lines.length).toBe(60)
     const applied = lines.filter((l) => l.startsWith("race applied")).map((l) => Number(l.split(" ")[2]))
@@ -105,8 +117,13 @@ describe("retry and idempotence", () => {
     const rt2 = sqliteAt(file)
     const afterRestart = await run(rt2, ({ planner }) => planner.execute(runtime, request("c1", EMBER, 0)))
     expect(afterRestart).toEqual(first)
-    const { state, history } = await run(rt2, ({ store }) =>
-      Effect.all({ state: store.read(MAIN, "basic_attack", "basic_attack"), history: store.history(MAIN, "basic_attack") })
+    const { state, history } = await run(
+      rt2,
+      ({ store }) =>
+        Effect.all({
+          state: store.read(MAIN, "basic_attack", "basic_attack"),
+          history: store.history(MAIN, "basic_attack")
+        })
     )
     expect(state.revision).toBe(1)
     expect(history.length).toBe(1)
@@ -144,18 +161,20 @@ describe("replay", () => {
     const file = dbFile()
     const rt = sqliteAt(file)
     const fingerprints = await run(rt, ({ planner }) =>
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const a = yield* planner.execute(runtime, request("a", EMBER, 0))
         const b = yield* planner.execute(runtime, request("b", SHARP, 1))
-        const c = yield* planner.execute(runtime, request("c", { kind: "replace", entryId: "e2", upgradeId: "core.sharpened_strike" }, 2))
+        const c = yield* planner.execute(
+          runtime,
+          request("c", { kind: "replace", entryId: "e2", upgradeId: "core.sharpened_strike" }, 2)
+        )
         const d = yield* planner.execute(runtime, request("d", EMBER, 0, { cardId: "heal" }))
         const e = yield* planner.execute(runtime, request("e", { kind: "remove", entryId: "e1" }, 3))
         return [a, b, c, d, e].map((o) => {
           expect(o.status).toBe("applied")
           return o.fingerprint
         })
-      })
-    )
+      }))
     await rt.dispose()
     // a fresh process with NO runtime: the store alone replays
     const rt2 = ManagedRuntime.make(LedgerStore.layerSqlite({ filename: file }))
@@ -177,8 +196,15 @@ describe("branches", () => {
     const onBranch = await run(rt, ({ store }) => store.read("what-if", "basic_attack", "basic_attack"))
     expect(onBranch.revision).toBe(1) // the branch sees main as of the fork
     const b1 = await run(rt, ({ planner }) => planner.execute(runtime, request("b1", EMBER, 1, { branch: "what-if" })))
-    const b2 = await run(rt, ({ planner }) => planner.execute(runtime, request("b2", { kind: "remove", entryId: "e1" }, 2, { branch: "what-if" })))
-    const b3 = await run(rt, ({ planner }) => planner.execute(runtime, request("b3", EMBER, 0, { branch: "what-if", cardId: "heal" })))
+    const b2 = await run(
+      rt,
+      ({ planner }) =>
+        planner.execute(runtime, request("b2", { kind: "remove", entryId: "e1" }, 2, { branch: "what-if" }))
+    )
+    const b3 = await run(
+      rt,
+      ({ planner }) => planner.execute(runtime, request("b3", EMBER, 0, { branch: "what-if", cardId: "heal" }))
+    )
     expect([b1.status, b2.status, b3.status]).toEqual(["applied", "applied", "applied"])
     expect(await run(rt, ({ store }) => store.dump(MAIN))).toBe(mainBefore)
     const mainState = await run(rt, ({ store }) => store.read(MAIN, "basic_attack", "basic_attack"))
@@ -188,14 +214,19 @@ describe("branches", () => {
     for (const s of steps) expect(s.fingerprint).toBe(s.stored)
     await run(rt, ({ store }) => store.discard("what-if"))
     expect(await run(rt, ({ store }) => store.dump(MAIN))).toBe(mainBefore)
-    expect(await run(rt, ({ store }) => store.dump("what-if"))).toBe('{"branch":"what-if","events":[],"snapshots":[]}')
+    expect(await run(rt, ({ store }) => store.dump("what-if"))).toBe(
+      "{\"branch\":\"what-if\",\"events\":[],\"snapshots\":[]}"
+    )
     const gone = await run(rt, ({ store }) => Effect.flip(store.read("what-if", "basic_attack", "basic_attack")))
     expect(gone._tag).toBe("BranchNotFound")
     const gone2 = await run(rt, ({ store }) => Effect.flip(store.discard("what-if")))
     expect(gone2.code).toBe("branch_not_found")
     const dup = await run(rt, ({ store }) => Effect.flip(store.fork(MAIN)))
     expect(dup._tag).toBe("DuplicateId")
-    const onMissing = await run(rt, ({ planner }) => planner.execute(runtime, request("x", SHARP, 0, { branch: "nope" })))
+    const onMissing = await run(
+      rt,
+      ({ planner }) => planner.execute(runtime, request("x", SHARP, 0, { branch: "nope" }))
+    )
     expect(onMissing.diagnostics[0]?.code).toBe("branch_not_found")
     await rt.dispose()
   })
@@ -222,21 +253,26 @@ describe("serialization", () => {
     const file = dbFile()
     const rt = sqliteAt(file)
     await run(rt, ({ planner }) =>
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         yield* planner.execute(runtime, request("a", EMBER, 0))
         yield* planner.execute(runtime, request("b", SHARP, 1))
         yield* planner.execute(runtime, request("c", { kind: "remove", entryId: "e2" }, 2))
-      })
-    )
-    const { state, history } = await run(rt, ({ store }) =>
-      Effect.all({ state: store.read(MAIN, "basic_attack", "basic_attack"), history: store.history(MAIN, "basic_attack") })
+      }))
+    const { state, history } = await run(
+      rt,
+      ({ store }) =>
+        Effect.all({
+          state: store.read(MAIN, "basic_attack", "basic_attack"),
+          history: store.history(MAIN, "basic_attack")
+        })
     )
     expect(ledgerJson(state.ledger)).toBe(canonicalJson(state.ledger))
     const raw = await Effect.runPromise(
       Effect.scoped(
-        Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ body: string }>`SELECT body FROM events ORDER BY sequence`).pipe(
-          Effect.provide(sqliteClientLayer(file))
-        )
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ body: string }>`SELECT body FROM events ORDER BY sequence`)
+          .pipe(
+            Effect.provide(sqliteClientLayer(file))
+          )
       )
     )
     expect(raw.map((r) => r.body)).toEqual(history.map((e) => canonicalJson(e.body)))

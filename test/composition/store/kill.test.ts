@@ -60,11 +60,12 @@ describe("restart: SIGKILL at random points", () => {
       const db = new Database(dbs[l] as string, { readonly: true })
       try {
         expect(db.pragma("integrity_check", { simple: true })).toBe("ok")
-        const events = db.prepare("SELECT command_id, instance_id, revision FROM events ORDER BY sequence").all() as Array<{
-          command_id: string
-          instance_id: string
-          revision: number
-        }>
+        const events = db.prepare("SELECT command_id, instance_id, revision FROM events ORDER BY sequence")
+          .all() as Array<{
+            command_id: string
+            instance_id: string
+            revision: number
+          }>
         const ids = events.map((e) => e.command_id)
         // 0 duplicated
         expect(new Set(ids).size).toBe(ids.length)
@@ -82,7 +83,9 @@ describe("restart: SIGKILL at random points", () => {
           expect(revs).toEqual(Array.from({ length: revs.length }, (_, i) => i + 1))
         }
         // every recorded outcome is an application (a retry never turned into a rejection)
-        const rejected = db.prepare("SELECT count(*) AS n FROM commands WHERE outcome NOT LIKE '%\"status\":\"applied\"%'").get() as { n: number }
+        const rejected = db.prepare(
+          "SELECT count(*) AS n FROM commands WHERE outcome NOT LIKE '%\"status\":\"applied\"%'"
+        ).get() as { n: number }
         expect(rejected.n).toBe(0)
       } finally {
         db.close()

@@ -17,6 +17,8 @@ export const killCommand = (i: number): CommandRequest => {
     cardId: "basic_attack",
     expectedRevision: j,
     activity: "scenario",
-    command: j % 2 === 0 ? { kind: "apply", upgradeId: "core.sharpened_strike" } : { kind: "remove", entryId: `e${(j + 1) / 2}` }
+    command: j % 2 === 0
+      ? { kind: "apply", upgradeId: "core.sharpened_strike" }
+      : { kind: "remove", entryId: `e${(j + 1) / 2}` }
   }
 }

@@ -5,10 +5,10 @@
  * stores that cannot be opened, IDs at the edge, damaged pages, `verify`,
  * and writes interrupted by SIGINT/SIGTERM.
  */
-import { spawn } from "node:child_process"
-import { existsSync, openSync, readSync, closeSync, writeSync, statSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
 import Database from "better-sqlite3"
+import { spawn } from "node:child_process"
+import { closeSync, existsSync, openSync, readSync, statSync, writeFileSync, writeSync } from "node:fs"
+import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { tempDir } from "./support.js"
 
@@ -26,10 +26,16 @@ interface Run {
 }
 
 /** Runs the bin; `onSpawn` may act on the child (signals, closing its stdout). */
-const cardfx = (args: ReadonlyArray<string>, opts: { onSpawn?: (child: ReturnType<typeof spawn>) => void; cwd?: string } = {}) =>
+const cardfx = (
+  args: ReadonlyArray<string>,
+  opts: { onSpawn?: (child: ReturnType<typeof spawn>) => void; cwd?: string } = {}
+) =>
   new Promise<Run>((resolve) => {
     const t0 = Date.now()
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? tmp.dir, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd ?? tmp.dir,
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     let out = ""
     let err = ""
     child.stdout.on("data", (d: Buffer) => (out += d.toString()))
@@ -46,7 +52,18 @@ const cardfx = (args: ReadonlyArray<string>, opts: { onSpawn?: (child: ReturnTyp
   })
 
 const apply = (store: string, ...extra: ReadonlyArray<string>) =>
-  cardfx(["ledger", "apply", "core.sharpened_strike", "--package", PKG, "--card", "basic_attack", "--store", store, ...extra])
+  cardfx([
+    "ledger",
+    "apply",
+    "core.sharpened_strike",
+    "--package",
+    PKG,
+    "--card",
+    "basic_attack",
+    "--store",
+    store,
+    ...extra
+  ])
 
 const rows = (file: string, sql: string): Array<Record<string, unknown>> => {
   const db = new Database(file, { readonly: true })
@@ -91,7 +108,19 @@ describe("retries", () => {
     const store = join(tmp.dir, "died.db")
     // Closing our end of its stdout pipe: the commit happens, the answer cannot be written.
     const died = await cardfx(
-      ["ledger", "apply", "core.sharpened_strike", "--package", PKG, "--card", "basic_attack", "--store", store, "--format", "json"],
+      [
+        "ledger",
+        "apply",
+        "core.sharpened_strike",
+        "--package",
+        PKG,
+        "--card",
+        "basic_attack",
+        "--store",
+        store,
+        "--format",
+        "json"
+      ],
       { onSpawn: (c) => c.stdout?.destroy() }
     )
     expect(died.out).toBe("")
@@ -106,7 +135,19 @@ describe("retries", () => {
   it("SIGKILL as soon as the commit is visible: the re-run applies nothing twice", async () => {
     const store = join(tmp.dir, "killed.db")
     const killed = await cardfx(
-      ["ledger", "apply", "core.sharpened_strike", "--package", PKG, "--card", "basic_attack", "--store", store, "--format", "json"],
+      [
+        "ledger",
+        "apply",
+        "core.sharpened_strike",
+        "--package",
+        PKG,
+        "--card",
+        "basic_attack",
+        "--store",
+        store,
+        "--format",
+        "json"
+      ],
       {
         onSpawn: (c) => {
           const poll = setInterval(() => {
@@ -170,7 +211,17 @@ describe("words and codes", () => {
   it("ledger remove prints removed:, not applied:; branching past the end is fork_out_of_range", async () => {
     const store = join(tmp.dir, "words.db")
     expect((await apply(store)).code).toBe(0)
-    const removed = await cardfx(["ledger", "remove", "e1", "--package", PKG, "--card", "basic_attack", "--store", store])
+    const removed = await cardfx([
+      "ledger",
+      "remove",
+      "e1",
+      "--package",
+      PKG,
+      "--card",
+      "basic_attack",
+      "--store",
+      store
+    ])
     expect(removed.code, removed.out).toBe(0)
     expect(removed.out).toMatch(/^removed: /)
     expect(removed.out).not.toContain("applied")
@@ -245,27 +296,45 @@ describe("damaged pages and ledger verify", () => {
 })
 
 describe("signals", () => {
-  it.each(["SIGINT", "SIGTERM"] as const)("a ledger write interrupted by %s ends promptly and leaves all or nothing", async (signal) => {
-    const store = join(tmp.dir, `signal-${signal}.db`)
-    expect((await apply(store, "--instance", "warm")).code).toBe(0)
-    // Several delays: the signal lands before, during or after the write transaction.
-    for (const delay of [150, 350, 550, 750]) {
-      const r = await cardfx(
-        ["ledger", "apply", "core.sharpened_strike", "--package", PKG, "--card", "basic_attack", "--instance", `s${delay}`, "--store", store],
-        { onSpawn: (c) => void setTimeout(() => c.kill(signal), delay) }
-      )
-      // it ended by itself after the signal (the 30 s guard did not have to kill it), never as a defect
-      expect(r.signal === "SIGKILL").toBe(false)
-      expect(r.code === 70).toBe(false)
-      expect(r.out + r.err).not.toMatch(/\n\s+at /)
-      const events = rows(store, `SELECT revision FROM events WHERE instance_id = 's${delay}'`)
-      const snapshots = rows(store, `SELECT revision FROM snapshots WHERE instance_id = 's${delay}'`)
-      const commands = rows(store, `SELECT outcome FROM commands WHERE command_id IN (SELECT command_id FROM events WHERE instance_id = 's${delay}')`)
-      expect(events.length).toBeLessThanOrEqual(1)
-      expect(snapshots.length).toBe(events.length)
-      expect(commands.length).toBe(events.length)
-      if (r.code === 0) expect(events.length).toBe(1)
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "a ledger write interrupted by %s ends promptly and leaves all or nothing",
+    async (signal) => {
+      const store = join(tmp.dir, `signal-${signal}.db`)
+      expect((await apply(store, "--instance", "warm")).code).toBe(0)
+      // Several delays: the signal lands before, during or after the write transaction.
+      for (const delay of [150, 350, 550, 750]) {
+        const r = await cardfx(
+          [
+            "ledger",
+            "apply",
+            "core.sharpened_strike",
+            "--package",
+            PKG,
+            "--card",
+            "basic_attack",
+            "--instance",
+            `s${delay}`,
+            "--store",
+            store
+          ],
+          { onSpawn: (c) => void setTimeout(() => c.kill(signal), delay) }
+        )
+        // it ended by itself after the signal (the 30 s guard did not have to kill it), never as a defect
+        expect(r.signal === "SIGKILL").toBe(false)
+        expect(r.code === 70).toBe(false)
+        expect(r.out + r.err).not.toMatch(/\n\s+at /)
+        const events = rows(store, `SELECT revision FROM events WHERE instance_id = 's${delay}'`)
+        const snapshots = rows(store, `SELECT revision FROM snapshots WHERE instance_id = 's${delay}'`)
+        const commands = rows(
+          store,
+          `SELECT outcome FROM commands WHERE command_id IN (SELECT command_id FROM events WHERE instance_id = 's${delay}')`
+        )
+        expect(events.length).toBeLessThanOrEqual(1)
+        expect(snapshots.length).toBe(events.length)
+        expect(commands.length).toBe(events.length)
+        if (r.code === 0) expect(events.length).toBe(1)
+      }
+      expect(rows(store, "PRAGMA integrity_check")[0]).toEqual({ integrity_check: "ok" })
     }
-    expect(rows(store, "PRAGMA integrity_check")[0]).toEqual({ integrity_check: "ok" })
-  })
+  )
 })

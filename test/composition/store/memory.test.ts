@@ -6,8 +6,8 @@
  * the store's ledger cache the heap grows with the instances (every ledger
  * it ever wrote); with it, the last checkpoint is within a few MB of the first.
  */
-import { runInNewContext } from "node:vm"
 import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { decideWith } from "../../../src/composition/planner/Planner.js"
 import type { Runtime } from "../../../src/composition/Runtime.js"
@@ -45,14 +45,18 @@ describe("memory", () => {
         const j = b + k
         const r = request(
           `m${j}`,
-          j % 2 === 0 ? { kind: "apply", upgradeId: "core.sharpened_strike" } : { kind: "remove", entryId: `e${((j % 4) + 1) / 2}` },
+          j % 2 === 0
+            ? { kind: "apply", upgradeId: "core.sharpened_strike" }
+            : { kind: "remove", entryId: `e${((j % 4) + 1) / 2}` },
           j % 4,
           { instanceId: `inst${Math.floor(j / 4)}` }
         )
         return [r, decideWith(runtime, r)] as const
       })
       const outs = await rt.runPromise(store.executeBatch(items))
-      if (outs.some((o) => o.status !== "applied")) throw new Error(JSON.stringify(outs.find((o) => o.status !== "applied")))
+      if (outs.some((o) => o.status !== "applied")) {
+        throw new Error(JSON.stringify(outs.find((o) => o.status !== "applied")))
+      }
       if ((b + BATCH) % every === 0) heap.push(heapAfterGc())
     }
     await rt.dispose()

@@ -7,15 +7,21 @@
  * codes — and every read must be identical. One temp folder; a fresh database
  * file per sequence.
  */
-import fc from "fast-check"
 import { Effect, Either } from "effect"
+import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { plan } from "../../../src/composition/planner/Plan.js"
-import type { Runtime } from "../../../src/composition/Runtime.js"
 import type { CardLedger } from "../../../src/composition/ledger/Ledger.js"
 import { emptyLedger } from "../../../src/composition/ledger/Ledger.js"
-import { type CommandOutcome, type CommandRequest, LedgerStore, MAIN, requestHash } from "../../../src/composition/store/LedgerStore.js"
+import { plan } from "../../../src/composition/planner/Plan.js"
 import { CardTransformationPlanner } from "../../../src/composition/planner/Planner.js"
+import type { Runtime } from "../../../src/composition/Runtime.js"
+import {
+  type CommandOutcome,
+  type CommandRequest,
+  LedgerStore,
+  MAIN,
+  requestHash
+} from "../../../src/composition/store/LedgerStore.js"
 import { BASE, type Rt, runtimeOf, sqliteAt, tempDir } from "./support.js"
 
 const RUNS = Number(process.env.CARDFX_MODEL_RUNS ?? 200)
@@ -61,7 +67,14 @@ const UPGRADES = ["core.ember.affinity", "core.sharpened_strike", "no.such.upgra
 const ACTIVITIES = ["scenario", "canonical_command", "journey_opportunity"]
 const BRANCHES = [MAIN, MAIN, "b1", "b2"]
 
-const newModel = (): Model => ({ sequence: 0, commands: new Map(), branches: new Map(), snaps: new Map(), issued: [], nextId: 0 })
+const newModel = (): Model => ({
+  sequence: 0,
+  commands: new Map(),
+  branches: new Map(),
+  snaps: new Map(),
+  issued: [],
+  nextId: 0
+})
 
 const modelState = (m: Model, branch: string, instanceId: string, cardId: string) => {
   const chain: Array<readonly [string, number]> = [[branch, Number.MAX_SAFE_INTEGER]]
@@ -95,13 +108,29 @@ const modelExecute = (m: Model, r: CommandRequest): CommandOutcome | "command_co
   } else {
     const s = modelState(m, r.branch, r.instanceId, r.cardId)
     if (s.revision !== r.expectedRevision) {
-      outcome = rejected(s.revision, [{ code: "revision_conflict", severity: "error", message: "", subject: r.instanceId }])
+      outcome = rejected(s.revision, [{
+        code: "revision_conflict",
+        severity: "error",
+        message: "",
+        subject: r.instanceId
+      }])
     } else {
-      const p = plan({ runtime, ledger: s.ledger, command: r.command, activity: r.activity, at: { lastSequence: s.sequence, nextSequence: m.sequence + 1 } })
+      const p = plan({
+        runtime,
+        ledger: s.ledger,
+        command: r.command,
+        activity: r.activity,
+        at: { lastSequence: s.sequence, nextSequence: m.sequence + 1 }
+      })
       if (p.change === undefined) outcome = rejected(s.revision, p.assessment.diagnostics)
       else {
         m.sequence++
-        const snap: Snap = { revision: s.revision + 1, sequence: m.sequence, ledger: p.change.ledger, fingerprint: p.change.effective.fingerprint }
+        const snap: Snap = {
+          revision: s.revision + 1,
+          sequence: m.sequence,
+          ledger: p.change.ledger,
+          fingerprint: p.change.effective.fingerprint
+        }
         const byBranch = m.snaps.get(r.branch) ?? new Map<string, Array<Snap>>()
         m.snaps.set(r.branch, byBranch)
         byBranch.set(r.instanceId, [...(byBranch.get(r.instanceId) ?? []), snap])
@@ -124,7 +153,9 @@ const modelExecute = (m: Model, r: CommandRequest): CommandOutcome | "command_co
 
 /** What must agree: everything but diagnostic messages (the model does not spell them). */
 const comparable = (o: CommandOutcome | "command_conflict") =>
-  o === "command_conflict" ? o : { ...o, diagnostics: o.diagnostics.map((d) => [d.code, d.transformationId ?? null, d.subject ?? null]) }
+  o === "command_conflict"
+    ? o
+    : { ...o, diagnostics: o.diagnostics.map((d) => [d.code, d.transformationId ?? null, d.subject ?? null]) }
 
 // ---------------------------------------------------------------------------
 // The real system
@@ -157,7 +188,15 @@ const issue = async (m: Model, real: Real, r: CommandRequest) => {
   const outcome = await realExecute(real, r)
   const actual = comparable(outcome)
   expect(actual).toEqual(expected)
-  if (process.env.DBG) console.log(JSON.stringify(r.command), r.branch, r.instanceId, r.activity, outcome === "command_conflict" ? outcome : outcome.status + " " + outcome.diagnostics.map((d) => d.code).join(","))
+  if (process.env.DBG) {
+    console.log(
+      JSON.stringify(r.command),
+      r.branch,
+      r.instanceId,
+      r.activity,
+      outcome === "command_conflict" ? outcome : outcome.status + " " + outcome.diagnostics.map((d) => d.code).join(",")
+    )
+  }
   if (outcome === "command_conflict") seenCodes.add(outcome)
   else if (outcome.status === "applied") applied++
   else for (const d of outcome.diagnostics) seenCodes.add(d.code)
@@ -166,9 +205,15 @@ const issue = async (m: Model, real: Real, r: CommandRequest) => {
 
 // Weighted towards commands that can succeed, so sequences build real ledgers.
 const pick = fc.record({
-  instance: fc.oneof({ arbitrary: fc.constantFrom(...INSTANCES.slice(0, 3)), weight: 5 }, { arbitrary: fc.constantFrom(...INSTANCES), weight: 1 }),
+  instance: fc.oneof({ arbitrary: fc.constantFrom(...INSTANCES.slice(0, 3)), weight: 5 }, {
+    arbitrary: fc.constantFrom(...INSTANCES),
+    weight: 1
+  }),
   branch: fc.oneof({ arbitrary: fc.constant(MAIN), weight: 3 }, { arbitrary: fc.constantFrom(...BRANCHES), weight: 1 }),
-  activity: fc.oneof({ arbitrary: fc.constant("scenario"), weight: 4 }, { arbitrary: fc.constantFrom(...ACTIVITIES), weight: 1 })
+  activity: fc.oneof({ arbitrary: fc.constant("scenario"), weight: 4 }, {
+    arbitrary: fc.constantFrom(...ACTIVITIES),
+    weight: 1
+  })
 })
 
 class Issue implements Cmd {
@@ -184,13 +229,14 @@ class Issue implements Cmd {
     const [instanceId, cardId] = this.where.instance
     const s = modelState(m, this.where.branch, instanceId, cardId)
     const active = s.ledger.entries.filter((e) => e.state === "active")
-    const entryId = active.length === 0 || this.entryPick === 3 ? "e99" : (active[this.entryPick % active.length]?.entryId ?? "e99")
-    const command =
-      this.kind === "remove"
-        ? ({ kind: "remove", entryId } as const)
-        : this.kind === "replace"
-          ? ({ kind: "replace", entryId, upgradeId: this.upgrade } as const)
-          : ({ kind: "apply", upgradeId: this.upgrade } as const)
+    const entryId = active.length === 0 || this.entryPick === 3
+      ? "e99"
+      : (active[this.entryPick % active.length]?.entryId ?? "e99")
+    const command = this.kind === "remove"
+      ? ({ kind: "remove", entryId } as const)
+      : this.kind === "replace"
+      ? ({ kind: "replace", entryId, upgradeId: this.upgrade } as const)
+      : ({ kind: "apply", upgradeId: this.upgrade } as const)
     const expectedRevision = this.kind === "stale" ? Math.max(0, s.revision + this.delta) : s.revision
     await issue(m, real, {
       commandId: `c${m.nextId++}`,
@@ -202,7 +248,10 @@ class Issue implements Cmd {
       command
     })
   }
-  toString = () => `${this.kind}(${this.where.branch}/${this.where.instance[0]},${this.upgrade},${this.entryPick},${this.where.activity})`
+  toString = () =>
+    `${this.kind}(${this.where.branch}/${
+      this.where.instance[0]
+    },${this.upgrade},${this.entryPick},${this.where.activity})`
 }
 
 class Retry implements Cmd {
@@ -256,7 +305,10 @@ const issueCommand = fc
   .tuple(
     fc.constantFrom("apply", "apply", "apply", "remove", "replace", "stale" as const),
     pick,
-    fc.oneof({ arbitrary: fc.constantFrom(...UPGRADES.slice(0, 2)), weight: 6 }, { arbitrary: fc.constant(UPGRADES[2] as string), weight: 1 }),
+    fc.oneof({ arbitrary: fc.constantFrom(...UPGRADES.slice(0, 2)), weight: 6 }, {
+      arbitrary: fc.constant(UPGRADES[2] as string),
+      weight: 1
+    }),
     fc.integer({ min: 0, max: 3 }),
     fc.integer({ min: -2, max: 2 })
   )
@@ -296,7 +348,19 @@ describe("model-based: real SQLite store vs in-memory model", () => {
     expect(totalCommands).toBeGreaterThan(RUNS)
     // the generated sequences reach applications and every kind of rejection the store and planner make here
     expect(applied).toBeGreaterThan(RUNS / 2)
-    for (const code of ["revision_conflict", "command_conflict", "branch_not_found", "not_authorized", "slot_full", "entry_not_found", "unknown_transformation", "not_eligible"])
+    for (
+      const code of [
+        "revision_conflict",
+        "command_conflict",
+        "branch_not_found",
+        "not_authorized",
+        "slot_full",
+        "entry_not_found",
+        "unknown_transformation",
+        "not_eligible"
+      ]
+    ) {
       expect([code, seenCodes.has(code)]).toEqual([code, true])
+    }
   }, 240_000)
 })

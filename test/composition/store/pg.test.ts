@@ -5,16 +5,21 @@
  * CARDFX_REQUIRE_POSTGRES=1 (set by .ci/run), which makes it fail instead.
  * The same command log run on SQLite and PostgreSQL gives identical fingerprints.
  */
-import { Socket } from "node:net"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, type Layer, Redacted } from "effect"
+import { Socket } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { Runtime } from "../../../src/composition/Runtime.js"
-import { type CommandOutcome, LedgerStore, MAIN, type StoreOpenError } from "../../../src/composition/store/LedgerStore.js"
-import { migrations } from "../../../src/composition/store/Migrations.js"
 import { CardTransformationPlanner } from "../../../src/composition/planner/Planner.js"
-import { BASE, open, type Rt, request, runtimeOf } from "./support.js"
+import type { Runtime } from "../../../src/composition/Runtime.js"
+import {
+  type CommandOutcome,
+  LedgerStore,
+  MAIN,
+  type StoreOpenError
+} from "../../../src/composition/store/LedgerStore.js"
+import { migrations } from "../../../src/composition/store/Migrations.js"
+import { BASE, open, request, type Rt, runtimeOf } from "./support.js"
 
 const URL = process.env.CARDFX_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 const REQUIRED = process.env.CARDFX_REQUIRE_POSTGRES === "1"
@@ -43,7 +48,8 @@ const freshPrefix = () => {
   prefixes.push(p)
   return p
 }
-const pgLayer = (tablePrefix: string): Layer.Layer<LedgerStore, StoreOpenError> => LedgerStore.layerPg({ url: URL, tablePrefix })
+const pgLayer = (tablePrefix: string): Layer.Layer<LedgerStore, StoreOpenError> =>
+  LedgerStore.layerPg({ url: URL, tablePrefix })
 
 let runtime: Runtime
 beforeAll(async () => {
@@ -54,15 +60,23 @@ afterAll(async () => {
   const tables = ["schema_migrations", "meta", "branches", "events", "snapshots", "contexts", "commands"]
   expect(migrations.length).toBe(2) // update the table list when a migration adds tables (2 adds none)
   await Effect.runPromise(
-    Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      Effect.forEach(prefixes.flatMap((p) => tables.map((t) => `${p}${t}`)), (t) => sql.unsafe(`DROP TABLE IF EXISTS ${t}`))
+    Effect.flatMap(
+      SqlClient.SqlClient,
+      (sql) =>
+        Effect.forEach(
+          prefixes.flatMap((p) => tables.map((t) => `${p}${t}`)),
+          (t) => sql.unsafe(`DROP TABLE IF EXISTS ${t}`)
+        )
     ).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(URL) })))
   )
 })
 
-const run = <A, E>(rt: Rt, f: (s: { store: LedgerStore["Type"]; planner: CardTransformationPlanner["Type"] }) => Effect.Effect<A, E>) =>
+const run = <A, E>(
+  rt: Rt,
+  f: (s: { store: LedgerStore["Type"]; planner: CardTransformationPlanner["Type"] }) => Effect.Effect<A, E>
+) =>
   rt.runPromise(
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       return yield* f({ store: yield* LedgerStore, planner: yield* CardTransformationPlanner })
     })
   )
@@ -79,14 +93,18 @@ const commandLog = (rt: Rt) =>
         request("l5", { kind: "apply", upgradeId: "core.ember.affinity" }, 0, { cardId: "heal" }),
         request("l6", { kind: "apply", upgradeId: "core.sharpened_strike" }, 1, { cardId: "heal" }),
         request("l7", { kind: "remove", entryId: "e1" }, 3),
-        request("l8", { kind: "apply", upgradeId: "core.ember.affinity" }, 0, { activity: "journey_opportunity", instanceId: "other" })
+        request("l8", { kind: "apply", upgradeId: "core.ember.affinity" }, 0, {
+          activity: "journey_opportunity",
+          instanceId: "other"
+        })
       ],
       (r) => planner.execute(runtime, r)
-    )
-  )
+    ))
 
 const summary = (os: ReadonlyArray<CommandOutcome>) =>
-  os.map((o) => [o.commandId, o.status, o.revision, o.sequence, o.fingerprint, o.diagnostics.map((d) => d.code).join(",")])
+  os.map((
+    o
+  ) => [o.commandId, o.status, o.revision, o.sequence, o.fingerprint, o.diagnostics.map((d) => d.code).join(",")])
 
 describe.skipIf(!up)("PostgreSQL store", () => {
   it("gives the same outcomes and fingerprints as SQLite for the same command log, and replays them", async () => {
@@ -98,7 +116,10 @@ describe.skipIf(!up)("PostgreSQL store", () => {
     const steps = await run(pg, ({ store }) => store.replay())
     expect(steps.length).toBe(5)
     for (const s of steps) expect(s.fingerprint).toBe(s.stored)
-    const dumps = await Promise.all([run(pg, ({ store }) => store.dump(MAIN)), run(lite, ({ store }) => store.dump(MAIN))])
+    const dumps = await Promise.all([
+      run(pg, ({ store }) => store.dump(MAIN)),
+      run(lite, ({ store }) => store.dump(MAIN))
+    ])
     expect(dumps[0]).toBe(dumps[1])
     await Promise.all([pg.dispose(), lite.dispose()])
   })
@@ -111,10 +132,13 @@ describe.skipIf(!up)("PostgreSQL store", () => {
         rts.map((rt, k) =>
           run(rt, ({ planner }) =>
             Effect.all(
-              Array.from({ length: 4 }, (_, i) => planner.execute(runtime, request(`w${k}-${i}`, { kind: "apply", upgradeId: "core.sharpened_strike" }, 0))),
+              Array.from({ length: 4 }, (_, i) =>
+                planner.execute(
+                  runtime,
+                  request(`w${k}-${i}`, { kind: "apply", upgradeId: "core.sharpened_strike" }, 0)
+                )),
               { concurrency: "unbounded" }
-            )
-          )
+            ))
         )
       )
     ).flat()
@@ -139,9 +163,14 @@ describe.skipIf(!up)("PostgreSQL store", () => {
 
   it("an unauthorized command writes nothing (byte-compared) and is idempotent", async () => {
     const rt = open(pgLayer(freshPrefix()))
-    await run(rt, ({ planner }) => planner.execute(runtime, request("s", { kind: "apply", upgradeId: "core.sharpened_strike" }, 0)))
+    await run(
+      rt,
+      ({ planner }) => planner.execute(runtime, request("s", { kind: "apply", upgradeId: "core.sharpened_strike" }, 0))
+    )
     const before = await run(rt, ({ store }) => store.dump(MAIN))
-    const r = request("deny", { kind: "apply", upgradeId: "core.ember.affinity" }, 1, { activity: "journey_opportunity" })
+    const r = request("deny", { kind: "apply", upgradeId: "core.ember.affinity" }, 1, {
+      activity: "journey_opportunity"
+    })
     const o1 = await run(rt, ({ planner }) => planner.execute(runtime, r))
     const o2 = await run(rt, ({ planner }) => planner.execute(runtime, r))
     expect(o1.diagnostics.map((d) => d.code)).toEqual(["not_authorized"])
@@ -152,10 +181,17 @@ describe.skipIf(!up)("PostgreSQL store", () => {
 
   it("branches are isolated and discardable", async () => {
     const rt = open(pgLayer(freshPrefix()))
-    await run(rt, ({ planner }) => planner.execute(runtime, request("m1", { kind: "apply", upgradeId: "core.sharpened_strike" }, 0)))
+    await run(
+      rt,
+      ({ planner }) => planner.execute(runtime, request("m1", { kind: "apply", upgradeId: "core.sharpened_strike" }, 0))
+    )
     const before = await run(rt, ({ store }) => store.dump(MAIN))
     await run(rt, ({ store }) => store.fork("b"))
-    const o = await run(rt, ({ planner }) => planner.execute(runtime, request("b1", { kind: "apply", upgradeId: "core.ember.affinity" }, 1, { branch: "b" })))
+    const o = await run(
+      rt,
+      ({ planner }) =>
+        planner.execute(runtime, request("b1", { kind: "apply", upgradeId: "core.ember.affinity" }, 1, { branch: "b" }))
+    )
     expect(o.status).toBe("applied")
     expect(await run(rt, ({ store }) => store.dump(MAIN))).toBe(before)
     await run(rt, ({ store }) => store.discard("b"))
@@ -170,15 +206,25 @@ describe.skipIf(!up)("PostgreSQL store: the edges behave as on SQLite", () => {
   it("IDs outside the syntax or over 128 characters are invalid_id on both dialects (never a PostgreSQL index error)", async () => {
     const pg = open(pgLayer(freshPrefix()))
     const lite = open(LedgerStore.layerMemory)
-    for (const bad of [{ commandId: "" }, { commandId: "x".repeat(129) }, { instanceId: "i".repeat(10_000) }, { branch: "a b" }]) {
+    for (
+      const bad of [{ commandId: "" }, { commandId: "x".repeat(129) }, { instanceId: "i".repeat(10_000) }, {
+        branch: "a b"
+      }]
+    ) {
       const r = { ...request("c1", { kind: "apply", upgradeId: "core.sharpened_strike" }, 0), ...bad }
-      const [a, b] = await Promise.all([pg, lite].map((rt) => run(rt, ({ planner }) => Effect.flip(planner.execute(runtime, r)))))
+      const [a, b] = await Promise.all(
+        [pg, lite].map((rt) => run(rt, ({ planner }) => Effect.flip(planner.execute(runtime, r))))
+      )
       expect([a?._tag, b?._tag]).toEqual(["InvalidId", "InvalidId"])
     }
-    const long = request("c".repeat(128), { kind: "apply", upgradeId: "core.sharpened_strike" }, 0, { instanceId: "i".repeat(128) })
+    const long = request("c".repeat(128), { kind: "apply", upgradeId: "core.sharpened_strike" }, 0, {
+      instanceId: "i".repeat(128)
+    })
     const [a, b] = await Promise.all([pg, lite].map((rt) => run(rt, ({ planner }) => planner.execute(runtime, long))))
     expect([a?.status, b?.status]).toEqual(["applied", "applied"])
-    const forks = await Promise.all([pg, lite].map((rt) => run(rt, ({ store }) => Effect.flip(store.fork("later", { atSequence: 5 })))))
+    const forks = await Promise.all(
+      [pg, lite].map((rt) => run(rt, ({ store }) => Effect.flip(store.fork("later", { atSequence: 5 }))))
+    )
     expect(forks.map((e) => e._tag)).toEqual(["ForkOutOfRange", "ForkOutOfRange"])
     const reports = await Promise.all([pg, lite].map((rt) => run(rt, ({ store }) => store.verify)))
     expect(reports.map((r) => [r.ok, r.dialect])).toEqual([
@@ -190,17 +236,25 @@ describe.skipIf(!up)("PostgreSQL store: the edges behave as on SQLite", () => {
 
   it("a reader opening a store that does not exist is store_not_found and creates nothing", async () => {
     const prefix = freshPrefix()
-    const e = await Effect.runPromise(Effect.flip(Effect.provide(LedgerStore, LedgerStore.layerPg({ url: URL, tablePrefix: prefix, create: false }))))
+    const e = await Effect.runPromise(
+      Effect.flip(Effect.provide(LedgerStore, LedgerStore.layerPg({ url: URL, tablePrefix: prefix, create: false })))
+    )
     expect(e._tag).toBe("StoreNotFound")
     const tables = await Effect.runPromise(
-      Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: unknown }>`SELECT COUNT(*) AS n FROM pg_tables WHERE tablename LIKE ${`${prefix}%`}`).pipe(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ n: unknown }>`SELECT COUNT(*) AS n FROM pg_tables WHERE tablename LIKE ${`${prefix}%`}`
+      ).pipe(
         Effect.provide(PgClient.layer({ url: Redacted.make(URL) }))
       )
     )
     expect(Number(tables[0]?.n)).toBe(0)
     // a writer creates it; then a reader opens it
     const w = open(pgLayer(prefix))
-    await run(w, ({ planner }) => planner.execute(runtime, request("c1", { kind: "apply", upgradeId: "core.sharpened_strike" }, 0)))
+    await run(
+      w,
+      ({ planner }) => planner.execute(runtime, request("c1", { kind: "apply", upgradeId: "core.sharpened_strike" }, 0))
+    )
     await w.dispose()
     const r = open(LedgerStore.layerPg({ url: URL, tablePrefix: prefix, create: false }))
     expect((await run(r, ({ store }) => store.read(MAIN, "basic_attack", "basic_attack"))).revision).toBe(1)
@@ -209,8 +263,8 @@ describe.skipIf(!up)("PostgreSQL store: the edges behave as on SQLite", () => {
 })
 
 // Keep a visible trace of the skip in the report when PostgreSQL is absent.
-if (!up)
+if (!up) {
   describe("PostgreSQL store (skipped)", () => {
     it.skip(`PostgreSQL at ${URL} is unreachable; set CARDFX_REQUIRE_POSTGRES=1 to make this a failure`, () => {})
   })
-
+}

@@ -1,11 +1,16 @@
 /** Test support for the store: temp dirs, requests, and a managed runtime over a store layer. */
+import { Layer, ManagedRuntime } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Layer, ManagedRuntime } from "effect"
 import type { LedgerCommand } from "../../../src/composition/planner/Plan.js"
 import { CardTransformationPlanner } from "../../../src/composition/planner/Planner.js"
-import { type CommandRequest, LedgerStore, MAIN, type StoreOpenError } from "../../../src/composition/store/LedgerStore.js"
+import {
+  type CommandRequest,
+  LedgerStore,
+  MAIN,
+  type StoreOpenError
+} from "../../../src/composition/store/LedgerStore.js"
 import { BASE, runtimeOf } from "../../support/content.js"
 
 export { BASE, runtimeOf }

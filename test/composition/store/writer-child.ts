@@ -13,16 +13,15 @@
  *   removes `core.sharpened_strike` with the revision it read.
  */
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
+import { readdirSync, readFileSync } from "node:fs"
 import type { LedgerCommand } from "../../../src/composition/planner/Plan.js"
 import { CardTransformationPlanner } from "../../../src/composition/planner/Planner.js"
 import { LedgerStore } from "../../../src/composition/store/LedgerStore.js"
-import { readdirSync, readFileSync } from "node:fs"
 
 import { decodePackage } from "../../../src/composition/ContentPackage.js"
 import { publish } from "../../../src/composition/Publication.js"
 import { parseJson } from "../../../src/kernel/Json.js"
 import { killCommand } from "./killPlan.js"
-
 
 const [mode, db, arg, label] = process.argv.slice(2)
 // The base package, read with node:fs (not @effect/platform-node, whose import alone doubles start-up time).
@@ -41,25 +40,30 @@ const loadBase = () => {
   return published.runtime
 }
 const runtime = loadBase()
-const rt = ManagedRuntime.make(Layer.provideMerge(CardTransformationPlanner.layer, LedgerStore.layerSqlite({ filename: db ?? "" })))
+const rt = ManagedRuntime.make(
+  Layer.provideMerge(CardTransformationPlanner.layer, LedgerStore.layerSqlite({ filename: db ?? "" }))
+)
 const out = (line: string) => process.stdout.write(`${line}\n`)
 
 if (mode === "kill") {
-  for (let i = Number(arg); ; i++) {
-    const outcome = await rt.runPromise(Effect.flatMap(CardTransformationPlanner, (p) => p.execute(runtime, killCommand(i))))
+  for (let i = Number(arg);; i++) {
+    const outcome = await rt.runPromise(
+      Effect.flatMap(CardTransformationPlanner, (p) => p.execute(runtime, killCommand(i)))
+    )
     out(`ack ${i} ${outcome.status} ${outcome.diagnostics[0]?.code ?? "-"}`)
   }
 } else if (mode === "race") {
   const n = Number(arg)
   for (let k = 0; k < n; k++) {
     const outcome = await rt.runPromise(
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const store = yield* LedgerStore
         const planner = yield* CardTransformationPlanner
         const s = yield* store.read("main", "race", "basic_attack")
         const active = s.ledger.entries.find((e) => e.state === "active")
-        const command: LedgerCommand =
-          active === undefined ? { kind: "apply", upgradeId: "core.sharpened_strike" } : { kind: "remove", entryId: active.entryId }
+        const command: LedgerCommand = active === undefined
+          ? { kind: "apply", upgradeId: "core.sharpened_strike" }
+          : { kind: "remove", entryId: active.entryId }
         return yield* planner.execute(runtime, {
           commandId: `${label}-${k}`,
           branch: "main",

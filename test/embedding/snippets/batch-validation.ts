@@ -1,14 +1,16 @@
-import { Effect } from "effect"
 import { ContentLoader } from "cardfx"
+import { Effect } from "effect"
 
 // Validate every package folder, deck and scenario under some paths in one pass:
 // the same classification and diagnostics as `cardfx validate` (ContentLoader.layerMemory for in-memory files).
 export const validate = (paths: ReadonlyArray<string>) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const report = yield* (yield* ContentLoader).validate(paths)
     return {
       files: report.files,
-      errors: report.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.file}:${d.line ?? 1} ${d.code} ${d.message}`)
+      errors: report.diagnostics.filter((d) => d.severity === "error").map((d) =>
+        `${d.file}:${d.line ?? 1} ${d.code} ${d.message}`
+      )
     }
   }).pipe(Effect.provide(ContentLoader.layerNode), Effect.runPromise)
 

@@ -1,11 +1,11 @@
-import { Effect } from "effect"
 import { CardExecutor, CardfxLive, CardResolver, CardTransformationPlanner, Catalog, LedgerStore, MAIN } from "cardfx"
+import { Effect } from "effect"
 
 // Every service in one layer: packages from disk, the ledger store in a SQLite file
 // (`store: "postgres://..."` for PostgreSQL; default ".cardfx/ledger.db").
 export const layer = (store: string) => CardfxLive({ packages: ["data/heroscript.base"], store })
 
-export const upgradeAndPlay = Effect.gen(function* () {
+export const upgradeAndPlay = Effect.gen(function*() {
   const { runtime } = yield* Catalog
   const planner = yield* CardTransformationPlanner
   const card = { branch: MAIN, instanceId: "hero.basic_attack", cardId: "basic_attack" }
@@ -13,7 +13,13 @@ export const upgradeAndPlay = Effect.gen(function* () {
 
   // Assess (a pure query), then apply the same plan with the revision it saw.
   const assessment = yield* planner.assessStored(runtime, card, command, "scenario")
-  yield* planner.apply(runtime, { commandId: "upgrade-1", ...card, expectedRevision: assessment.revision, activity: "scenario", command })
+  yield* planner.apply(runtime, {
+    commandId: "upgrade-1",
+    ...card,
+    expectedRevision: assessment.revision,
+    activity: "scenario",
+    command
+  })
 
   // Resolve the effective card from the stored (sealed) ledger and play it.
   const { ledger } = yield* (yield* LedgerStore).read(MAIN, card.instanceId, card.cardId)

@@ -1,7 +1,7 @@
-import { Either, FastCheck as fc } from "effect"
-import { expect, it } from "vitest"
 import { compileContainer, isDiagnosticCode } from "cardfx"
 import { cardArbitrary, publishContent, runFuzz, validCompositionContent, walkers } from "cardfx/testing"
+import { Either, FastCheck as fc } from "effect"
+import { expect, it } from "vitest"
 
 it("the compiler never throws on Schema-shaped cards; every rejection is a table code", () => {
   fc.assert(
@@ -21,10 +21,13 @@ it("every limit: exactly at it is accepted, one past it fails with its code", ()
   for (const w of walkers.filter((w) => w.name !== "input bytes")) {
     const run = w.run as (c: unknown) => Either.Either<unknown, ReadonlyArray<{ readonly code: string }>>
     fc.assert(fc.property(w.atLimit as fc.Arbitrary<unknown>, (c) => Either.isRight(run(c))), { numRuns: 2 })
-    fc.assert(fc.property(w.pastLimit as fc.Arbitrary<unknown>, (c) => {
-      const r = run(c)
-      return Either.isLeft(r) && r.left.some((d) => d.code === w.code)
-    }), { numRuns: 2 })
+    fc.assert(
+      fc.property(w.pastLimit as fc.Arbitrary<unknown>, (c) => {
+        const r = run(c)
+        return Either.isLeft(r) && r.left.some((d) => d.code === w.code)
+      }),
+      { numRuns: 2 }
+    )
   }
 })
 

@@ -4,12 +4,12 @@
  * @since 0.1.0
  */
 import { SCANDAL } from "../../Vocabulary.js"
-import { emit, EV_COUNTER_ADDED, EV_COUNTER_REMOVED } from "../Events.js"
-import { amountOf, cardsOf, ownerOf, zoneOf } from "../Reading.js"
-import { scandalCheck } from "../Zones.js"
 import type { Draft } from "../Draft.js"
+import { emit, EV_COUNTER_ADDED, EV_COUNTER_REMOVED } from "../Events.js"
 import type { Op } from "../Operations.js"
+import { amountOf, cardsOf, ownerOf, zoneOf } from "../Reading.js"
 import type { Frame, GameState } from "../State.js"
+import { scandalCheck } from "../Zones.js"
 
 /** `add-counter`. */
 export const addCounterOp = (d: Draft, a: Op<"add-counter">, f: Frame): void => {

@@ -3,13 +3,19 @@
  *
  * @since 0.1.0
  */
-import { amountOf, matches, playerSeats } from "../Reading.js"
 import type { Draft } from "../Draft.js"
 import type { Op } from "../Operations.js"
+import { amountOf, matches, playerSeats } from "../Reading.js"
 import type { Frame, GameState, PathStep, PendingDamage, Seat } from "../State.js"
 
 /** `deal-damage`. */
-export const dealDamageOp = (d: Draft, a: Op<"deal-damage">, f: Frame, path: ReadonlyArray<PathStep>, i: number): void => {
+export const dealDamageOp = (
+  d: Draft,
+  a: Op<"deal-damage">,
+  f: Frame,
+  path: ReadonlyArray<PathStep>,
+  i: number
+): void => {
   const c = d.c
   const s = d.s as GameState
   const n = amountOf(s, a.amount, f, c)

@@ -3,12 +3,12 @@
  *
  * @since 0.1.0
  */
-import { amountOf, cardsOf, playerSeats } from "../Reading.js"
-import { move } from "../Zones.js"
 import type { ZoneName } from "../../Vocabulary.js"
 import type { Draft } from "../Draft.js"
 import type { Op } from "../Operations.js"
+import { amountOf, cardsOf, playerSeats } from "../Reading.js"
 import type { Frame, GameState } from "../State.js"
+import { move } from "../Zones.js"
 
 /** `look-at-top`. */
 export const lookAtTopOp = (d: Draft, a: Op<"look-at-top">, f: Frame): void => {
@@ -18,7 +18,10 @@ export const lookAtTopOp = (d: Draft, a: Op<"look-at-top">, f: Frame): void => {
   if (owner === undefined) return
   const cards = s.players[owner].deck.slice(0, amountOf(s, a.amount, f, c))
   const lookers = new Set(a.players.flatMap((p) => playerSeats(s, f, p)))
-  d.s.looks = [...d.s.looks.filter((l) => !lookers.has(l.player)), ...[...lookers].sort().map((player) => ({ player, owner, cards }))]
+  d.s.looks = [
+    ...d.s.looks.filter((l) => !lookers.has(l.player)),
+    ...[...lookers].sort().map((player) => ({ player, owner, cards }))
+  ]
 }
 
 /** `move-top-to-bottom`. */

@@ -3,9 +3,9 @@
  *
  * @since 0.1.0
  */
-import { cardsOf, tonesOf, zoneOf } from "../Reading.js"
 import type { Draft } from "../Draft.js"
 import type { Op } from "../Operations.js"
+import { cardsOf, tonesOf, zoneOf } from "../Reading.js"
 import type { CostChange, Frame, GameState } from "../State.js"
 
 /** `change-tone`. */
@@ -25,9 +25,8 @@ export const modifyCostOp = (d: Draft, a: Op<"modify-cost">, f: Frame): void => 
   const s = d.s as GameState
   if (typeof a.amount !== "number" || a.duration === "while-source-active") return
   const until = a.duration
-  const change: CostChange =
-    typeof a.card === "object" && "group" in a.card
-      ? { ctrl: f.ctrl, group: a.card.group, inst: null, amount: a.amount, until }
-      : { ctrl: f.ctrl, group: null, inst: cardsOf(c, s, f, a.card)[0] ?? "", amount: a.amount, until }
+  const change: CostChange = typeof a.card === "object" && "group" in a.card
+    ? { ctrl: f.ctrl, group: a.card.group, inst: null, amount: a.amount, until }
+    : { ctrl: f.ctrl, group: null, inst: cardsOf(c, s, f, a.card)[0] ?? "", amount: a.amount, until }
   d.s.costChanges = [...d.s.costChanges, change]
 }

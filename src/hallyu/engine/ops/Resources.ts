@@ -3,20 +3,24 @@
  *
  * @since 0.1.0
  */
-import { amountOf, playerSeats } from "../Reading.js"
-import { draw, gainResource, loseResource } from "../Zones.js"
 import type { Draft } from "../Draft.js"
 import type { Op } from "../Operations.js"
+import { amountOf, playerSeats } from "../Reading.js"
 import type { Frame, GameState } from "../State.js"
+import { draw, gainResource, loseResource } from "../Zones.js"
 
-const RESOURCE = (r: string): "composure" | "fandom" | "trend" => (r === "fandom" ? "fandom" : r === "trend" ? "trend" : "composure")
+const RESOURCE = (
+  r: string
+): "composure" | "fandom" | "trend" => (r === "fandom" ? "fandom" : r === "trend" ? "trend" : "composure")
 
 /** `gain-resource`. */
 export const gainResourceOp = (d: Draft, a: Op<"gain-resource">, f: Frame): void => {
   const c = d.c
   const s = d.s as GameState
   const n = amountOf(s, a.amount, f, c)
-  for (const seat of playerSeats(s, f, a.player)) if (d.s.result === null) gainResource(d, seat, RESOURCE(a.resource), n)
+  for (const seat of playerSeats(s, f, a.player)) {
+    if (d.s.result === null) gainResource(d, seat, RESOURCE(a.resource), n)
+  }
 }
 
 /** `lose-resource`. */
@@ -24,7 +28,9 @@ export const loseResourceOp = (d: Draft, a: Op<"lose-resource">, f: Frame): void
   const c = d.c
   const s = d.s as GameState
   const n = amountOf(s, a.amount, f, c)
-  for (const seat of playerSeats(s, f, a.player)) if (d.s.result === null) loseResource(d, seat, RESOURCE(a.resource), n)
+  for (const seat of playerSeats(s, f, a.player)) {
+    if (d.s.result === null) loseResource(d, seat, RESOURCE(a.resource), n)
+  }
 }
 
 /** `draw`. */

@@ -4,15 +4,21 @@
  * @since 0.1.0
  */
 import { compareOrdinal } from "../../../kernel/Ordinal.js"
-import { canPayActivation } from "../LegalActions.js"
-import { cardOfInst, cardsOf, groupCards, holds, ownerOf, playerSeats, specOf } from "../Reading.js"
-import { counterCard } from "../Zones.js"
 import type { Draft } from "../Draft.js"
+import { canPayActivation } from "../LegalActions.js"
 import type { Op } from "../Operations.js"
+import { cardOfInst, cardsOf, groupCards, holds, ownerOf, playerSeats, specOf } from "../Reading.js"
 import type { Frame, GameState, PathStep } from "../State.js"
+import { counterCard } from "../Zones.js"
 
 /** `choose-one`. */
-export const chooseOneOp = (d: Draft, a: Op<"choose-one">, f: Frame, path: ReadonlyArray<PathStep>, i: number): void => {
+export const chooseOneOp = (
+  d: Draft,
+  a: Op<"choose-one">,
+  f: Frame,
+  path: ReadonlyArray<PathStep>,
+  i: number
+): void => {
   const c = d.c
   const s = d.s as GameState
   const chooser = playerSeats(s, f, a.player)[0]
@@ -30,7 +36,13 @@ export const chooseOneOp = (d: Draft, a: Op<"choose-one">, f: Frame, path: Reado
 }
 
 /** `counter-card`. */
-export const counterCardOp = (d: Draft, a: Op<"counter-card">, f: Frame, path: ReadonlyArray<PathStep>, i: number): void => {
+export const counterCardOp = (
+  d: Draft,
+  a: Op<"counter-card">,
+  f: Frame,
+  path: ReadonlyArray<PathStep>,
+  i: number
+): void => {
   const c = d.c
   const s = d.s as GameState
   const target = cardsOf(c, s, f, a.card)[0]

@@ -62,7 +62,9 @@ export interface HistoryEventDoc {
   readonly revision: number
   readonly commandId: string
   readonly kind: string
-  readonly body: { readonly command?: { readonly kind: string; readonly upgradeId?: string; readonly entryId?: string } }
+  readonly body: {
+    readonly command?: { readonly kind: string; readonly upgradeId?: string; readonly entryId?: string }
+  }
 }
 
 export type LedgerCommand =
@@ -129,7 +131,9 @@ export interface Api {
   readonly runtime: () => Promise<RuntimeDoc>
   readonly cards: () => Promise<ReadonlyArray<CardListItemDoc>>
   readonly effective: (cardId: string) => Promise<InspectDoc>
-  readonly discover: (body: { readonly cardId: string; readonly activity: string; readonly instanceId?: string; readonly branch?: string }) => Promise<DiscoverDoc>
+  readonly discover: (
+    body: { readonly cardId: string; readonly activity: string; readonly instanceId?: string; readonly branch?: string }
+  ) => Promise<DiscoverDoc>
   readonly instance: (instanceId: string, branch: string) => Promise<InstanceDoc>
   readonly history: (instanceId: string, branch: string) => Promise<ReadonlyArray<HistoryEventDoc>>
   readonly command: (
@@ -144,7 +148,10 @@ export interface Api {
     }
   ) => Promise<CommandOutcomeDoc>
   readonly branches: () => Promise<ReadonlyArray<BranchDoc>>
-  readonly createBranch: (instanceId: string, body: { readonly name: string; readonly parent: string }) => Promise<BranchDoc>
+  readonly createBranch: (
+    instanceId: string,
+    body: { readonly name: string; readonly parent: string }
+  ) => Promise<BranchDoc>
   readonly runScenario: (body: unknown) => Promise<RunReportDoc>
   readonly deck: () => Promise<HhxDeckDoc>
   readonly newGame: (seed: string) => Promise<GameDoc>

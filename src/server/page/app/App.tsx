@@ -51,7 +51,9 @@ export const App = ({ api }: { readonly api: Api }) => {
         <p class="runtime muted">
           {runtime === null
             ? ""
-            : `engine ${runtime.engineVersion} · ${runtime.packages.map((p) => `${p.packageId}@${p.version}`).join(", ")} · content ${runtime.contentHash.slice(0, 12)}`}
+            : `engine ${runtime.engineVersion} · ${
+              runtime.packages.map((p) => `${p.packageId}@${p.version}`).join(", ")
+            } · content ${runtime.contentHash.slice(0, 12)}`}
         </p>
       </header>
       <main id="main" data-view={view} data-ready={runtime === null ? "false" : "true"}>

@@ -10,7 +10,7 @@
 import { FetchHttpClient } from "@effect/platform"
 import { Cause, Effect, Exit, Option } from "effect"
 import { makeClient } from "../../../client.js"
-import { ApiError, type Api } from "./Api.js"
+import { type Api, ApiError } from "./Api.js"
 
 const STATUS: Readonly<Record<string, number>> = {
   BadRequest: 400,
@@ -28,14 +28,18 @@ const STATUS: Readonly<Record<string, number>> = {
 /** A typed failure as the page's ApiError: the API's error bodies keep their code; transport and decode failures get `client_error`. */
 const toApiError = (e: unknown): ApiError => {
   if (typeof e === "object" && e !== null && "code" in e && "message" in e && "_tag" in e) {
-    const body = e as { readonly _tag: string; readonly code: string; readonly message: string; readonly diagnostics?: ReadonlyArray<{ code: string; message: string }> }
+    const body = e as {
+      readonly _tag: string
+      readonly code: string
+      readonly message: string
+      readonly diagnostics?: ReadonlyArray<{ code: string; message: string }>
+    }
     return new ApiError(STATUS[body._tag] ?? 0, body.code, body.message, body.diagnostics ?? [])
   }
   return new ApiError(0, "client_error", e instanceof Error ? e.message : String(e))
 }
 
-const client = (origin: string) =>
-  Effect.runPromise(makeClient(origin).pipe(Effect.provide(FetchHttpClient.layer)))
+const client = (origin: string) => Effect.runPromise(makeClient(origin).pipe(Effect.provide(FetchHttpClient.layer)))
 
 export const makeApi = (origin: string): Api => {
   const typed = client(origin)
@@ -43,6 +47,8 @@ export const makeApi = (origin: string): Api => {
     const exit = await Effect.runPromiseExit(f(await typed))
     if (Exit.isSuccess(exit)) return exit.value
     const failure = Cause.failureOption(exit.cause)
+    // The page's views await promises (Preact event handlers): a failed call rejects with the API error.
+    // eslint-disable-next-line no-restricted-syntax
     throw toApiError(Option.isSome(failure) ? failure.value : Cause.squash(exit.cause))
   }
   return {
@@ -51,14 +57,16 @@ export const makeApi = (origin: string): Api => {
     effective: async (cardId) => (await call((c) => c.cards.effective({ path: { cardId }, urlParams: {} }))).inspection,
     discover: (payload) => call((c) => c.cards.discover({ payload })),
     instance: (instanceId, branch) => call((c) => c.instances.get({ path: { instanceId }, urlParams: { branch } })),
-    history: async (instanceId, branch) => (await call((c) => c.instances.history({ path: { instanceId }, urlParams: { branch } }))).events,
+    history: async (instanceId, branch) =>
+      (await call((c) => c.instances.history({ path: { instanceId }, urlParams: { branch } }))).events,
     command: (instanceId, payload) => call((c) => c.instances.command({ path: { instanceId }, payload })),
     branches: async () => (await call((c) => c.instances.branches())).branches,
     createBranch: (instanceId, payload) => call((c) => c.instances.createBranch({ path: { instanceId }, payload })),
     runScenario: async (payload) => (await call((c) => c.scenarios.run({ payload: payload as never }))).report,
     deck: () => call((c) => c.hhx.deck()),
     newGame: (seed) => call((c) => c.hhx.create({ payload: { seed } })),
-    act: (gameId, actionId, expectedStep) => call((c) => c.hhx.act({ path: { gameId }, payload: { actionId, expectedStep } })),
+    act: (gameId, actionId, expectedStep) =>
+      call((c) => c.hhx.act({ path: { gameId }, payload: { actionId, expectedStep } })),
     explain: (gameId, actionId) => call((c) => c.hhx.explain({ path: { gameId }, urlParams: { actionId } })),
     log: (gameId) => call((c) => c.hhx.log({ path: { gameId } }))
   }

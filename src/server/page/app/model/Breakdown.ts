@@ -16,12 +16,20 @@ export interface BreakdownPart {
 
 const num = (v: number): string => String(Object.is(v, -0) ? 0 : v)
 
-export const breakdownParts = (base: number, contributions: ReadonlyArray<ContributionDoc>, amount: number): ReadonlyArray<BreakdownPart> => [
+export const breakdownParts = (
+  base: number,
+  contributions: ReadonlyArray<ContributionDoc>,
+  amount: number
+): ReadonlyArray<BreakdownPart> => [
   { kind: "base", text: `${num(base)} base`, title: "the effective card's number" },
   ...contributions.map((c): BreakdownPart => {
     const title = `${c.source} ${c.sourceId} on ${c.holderId}, ${c.direction}`
-    if (c.bucket === "flat") return { kind: "flat", text: `${c.value < 0 ? "-" : "+"}${num(Math.abs(c.value))} ${c.sourceId}`, title }
-    if (c.bucket === "percent") return { kind: "percent", text: `${c.value < 0 ? "-" : "+"}${num(Math.abs(c.value))}% ${c.sourceId}`, title }
+    if (c.bucket === "flat") {
+      return { kind: "flat", text: `${c.value < 0 ? "-" : "+"}${num(Math.abs(c.value))} ${c.sourceId}`, title }
+    }
+    if (c.bucket === "percent") {
+      return { kind: "percent", text: `${c.value < 0 ? "-" : "+"}${num(Math.abs(c.value))}% ${c.sourceId}`, title }
+    }
     return { kind: "multiplier", text: `×${num(c.value)} ${c.sourceId}`, title }
   }),
   { kind: "result", text: `→ ${num(amount)}`, title: "after flooring" }
@@ -43,5 +51,7 @@ export const statusAppliedText = (e: {
     .sort()
     .map((k) => `${k}=${e.payload[k]}`)
     .join(", ")
-  return `${e.statusId} stacks ${e.stacksBefore} → ${e.stacks}, ${turns(e.remaining)}${payload === "" ? "" : ` {${payload}}`}`
+  return `${e.statusId} stacks ${e.stacksBefore} → ${e.stacks}, ${turns(e.remaining)}${
+    payload === "" ? "" : ` {${payload}}`
+  }`
 }

@@ -124,25 +124,31 @@ export interface ContributionDoc {
 
 export type ExecutorEventDoc =
   | {
-      readonly type: "impact"
-      readonly nodeId: string
-      readonly targetId: string
-      readonly effect: string
-      readonly base: number
-      readonly amount: number
-      readonly hpBefore: number
-      readonly hpAfter: number
-      readonly contributions: ReadonlyArray<ContributionDoc>
-    }
+    readonly type: "impact"
+    readonly nodeId: string
+    readonly targetId: string
+    readonly effect: string
+    readonly base: number
+    readonly amount: number
+    readonly hpBefore: number
+    readonly hpAfter: number
+    readonly contributions: ReadonlyArray<ContributionDoc>
+  }
   | {
-      readonly type: "statusApplied"
-      readonly nodeId: string
-      readonly targetId: string
-      readonly statusId: string
-      readonly stacksBefore: number
-      readonly stacks: number
-      readonly remaining?: number | undefined
-      readonly payload: Readonly<Record<string, number>>
-    }
-  | { readonly type: "skip"; readonly nodeId: string; readonly targetId?: string; readonly reason: string; readonly fact?: string }
+    readonly type: "statusApplied"
+    readonly nodeId: string
+    readonly targetId: string
+    readonly statusId: string
+    readonly stacksBefore: number
+    readonly stacks: number
+    readonly remaining?: number | undefined
+    readonly payload: Readonly<Record<string, number>>
+  }
+  | {
+    readonly type: "skip"
+    readonly nodeId: string
+    readonly targetId?: string
+    readonly reason: string
+    readonly fact?: string
+  }
   | { readonly type: string; readonly [k: string]: unknown }

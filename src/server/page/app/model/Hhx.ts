@@ -63,13 +63,14 @@ export const isDialogDecision = (d: DecisionDoc | null): boolean => d !== null &
 
 /** A button's label: `Cast p0-07 (1/target=p1-03)`, `End turn`, `Choose: option 2`. */
 export const actionLabel = (a: GameActionDoc, cardName: (inst: string) => string = (i) => i): string => {
-  const targets =
-    a.targets === null || a.targets === undefined
-      ? ""
-      : ` → ${Object.keys(a.targets)
-          .sort()
-          .map((k) => cardName(a.targets?.[k] ?? ""))
-          .join(", ")}`
+  const targets = a.targets === null || a.targets === undefined
+    ? ""
+    : ` → ${
+      Object.keys(a.targets)
+        .sort()
+        .map((k) => cardName(a.targets?.[k] ?? ""))
+        .join(", ")
+    }`
   switch (a.kind) {
     case "end-turn":
       return "End turn"
@@ -107,7 +108,12 @@ export const actionButtons = (
   cardName?: (inst: string) => string
 ): ReadonlyArray<ActionButton> => [
   ...legal.map((a) => ({ id: a.id, label: actionLabel(a, cardName), enabled: true, reason: null })),
-  ...unavailable.map((u) => ({ id: u.actionId, label: unavailableLabel(u.actionId, cardName), enabled: false, reason: `${u.reason}: ${u.message}` }))
+  ...unavailable.map((u) => ({
+    id: u.actionId,
+    label: unavailableLabel(u.actionId, cardName),
+    enabled: false,
+    reason: `${u.reason}: ${u.message}`
+  }))
 ]
 
 const unavailableLabel = (id: string, cardName: (inst: string) => string = (i) => i): string => {
@@ -121,7 +127,9 @@ const unavailableLabel = (id: string, cardName: (inst: string) => string = (i) =
 
 /** The parts of the deck file (`GET /v1/hhx/deck`) the table reads. */
 export interface HhxDeckDoc {
-  readonly decks: ReadonlyArray<{ readonly id: string; readonly cards: ReadonlyArray<{ readonly card: string; readonly count: number }> }>
+  readonly decks: ReadonlyArray<
+    { readonly id: string; readonly cards: ReadonlyArray<{ readonly card: string; readonly count: number }> }
+  >
   readonly cards: ReadonlyArray<{ readonly id: string; readonly code: string; readonly name: string }>
 }
 
@@ -130,7 +138,10 @@ export interface HhxDeckDoc {
  * set-up (RULES.md §1.2): `p<seat>-<nn>` in deck-list order, `nn` from 01.
  * `lists` null means the deck file's first two lists.
  */
-export const instanceNames = (deck: HhxDeckDoc, lists: readonly [string, string] | null): ReadonlyMap<string, string> => {
+export const instanceNames = (
+  deck: HhxDeckDoc,
+  lists: readonly [string, string] | null
+): ReadonlyMap<string, string> => {
   const ids = lists ?? [deck.decks[0]?.id ?? "", deck.decks[1]?.id ?? deck.decks[0]?.id ?? ""]
   const byId = new Map(deck.cards.map((c) => [c.id, c.name]))
   const names = new Map<string, string>()
@@ -152,7 +163,10 @@ export const instanceNames = (deck: HhxDeckDoc, lists: readonly [string, string]
  * hand that no legal action casts, and ending the turn when that is not legal
  * — at the table only, never while a dialog decision is open.
  */
-export const unavailableCandidates = (view: PlayerViewDoc | null, legal: ReadonlyArray<GameActionDoc>): ReadonlyArray<string> => {
+export const unavailableCandidates = (
+  view: PlayerViewDoc | null,
+  legal: ReadonlyArray<GameActionDoc>
+): ReadonlyArray<string> => {
   if (view === null || view.result !== null || view.toAct === null || isDialogDecision(view.decision)) return []
   const hand = view.seats[view.toAct].hand ?? []
   const castable = new Set(legal.filter((a) => a.kind === "cast").map((a) => a.inst))

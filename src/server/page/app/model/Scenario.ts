@@ -26,7 +26,10 @@ export interface TryForm {
 }
 
 /** The scenario document for one play of the card (the `cardfx run` format, packages by ID). */
-export const scenarioBody = (runtime: { readonly packages: ReadonlyArray<{ readonly packageId: string }> }, f: TryForm) => {
+export const scenarioBody = (
+  runtime: { readonly packages: ReadonlyArray<{ readonly packageId: string }> },
+  f: TryForm
+) => {
   const holder = (who: "hero" | "target") => {
     const rows = f.sources.filter((s) => s.holder === who && s.id.trim() !== "")
     const attributes: Record<string, number> = {}
@@ -36,7 +39,13 @@ export const scenarioBody = (runtime: { readonly packages: ReadonlyArray<{ reado
       statuses: rows
         .filter((r) => r.kind === "status")
         // A fresh status: no payload bound yet, no tick done (the Schema's decoded shape, which the typed client sends).
-        .map((r) => ({ statusId: r.id, stacks: r.amount, ...(r.turns > 0 ? { remaining: r.turns } : {}), payload: {}, ticks: 0 })),
+        .map((r) => ({
+          statusId: r.id,
+          stacks: r.amount,
+          ...(r.turns > 0 ? { remaining: r.turns } : {}),
+          payload: {},
+          ticks: 0
+        })),
       relics: rows.filter((r) => r.kind === "relic").map((r) => r.id),
       buffs: rows.filter((r) => r.kind === "buff").map((r) => r.id)
     }
@@ -58,4 +67,3 @@ export const scenarioBody = (runtime: { readonly packages: ReadonlyArray<{ reado
     steps: [{ op: "play", actor: "hero", card: f.cardId, targets: ["target"] }]
   }
 }
-

@@ -7,18 +7,18 @@
  *
  * @since 0.1.0
  */
-import type { ComponentDoc, CompiledNodeDoc, EffectDoc, EffectiveDoc, TraceDoc } from "./Docs.js"
+import type { CompiledNodeDoc, ComponentDoc, EffectDoc, EffectiveDoc, TraceDoc } from "./Docs.js"
 
 export type Origin =
   | { readonly kind: "base" }
   | {
-      readonly kind: "rule"
-      readonly entryId: string
-      readonly transformationId: string
-      readonly ruleId: string
-      readonly bundleId: string
-      readonly scope: string
-    }
+    readonly kind: "rule"
+    readonly entryId: string
+    readonly transformationId: string
+    readonly ruleId: string
+    readonly bundleId: string
+    readonly scope: string
+  }
 
 export interface TreeNode {
   readonly componentId: string
@@ -45,7 +45,11 @@ export const effectSummary = (e: EffectDoc): string => {
   let s = `${parts.join(", ")} → ${e.target}`
   if (e.repeat !== undefined && e.repeat !== 1) s += ` ×${e.repeat}`
   if (e.chance !== undefined && e.chance !== 1) s += ` (${Math.round(e.chance * 100)}%)`
-  const conds = (e.conditions ?? []).map((c) => `${c.not === true ? "not " : ""}${c.fact}${c.statusId !== undefined ? ` ${c.statusId}` : ""}${c.value !== undefined ? ` ${c.value}` : ""}`)
+  const conds = (e.conditions ?? []).map((c) =>
+    `${c.not === true ? "not " : ""}${c.fact}${c.statusId !== undefined ? ` ${c.statusId}` : ""}${
+      c.value !== undefined ? ` ${c.value}` : ""
+    }`
+  )
   if (conds.length > 0) s += ` if ${conds.join(" and ")}`
   return s
 }
@@ -74,9 +78,9 @@ const ordered = (xs: ReadonlyArray<ComponentDoc>, ranks: ReadonlyMap<string, num
   ranks.size === 0
     ? xs
     : xs
-        .map((c, i) => ({ c, k: ranks.get(c.componentId) ?? Number.MAX_SAFE_INTEGER, i }))
-        .sort((a, b) => a.k - b.k || a.i - b.i)
-        .map((x) => x.c)
+      .map((c, i) => ({ c, k: ranks.get(c.componentId) ?? Number.MAX_SAFE_INTEGER, i }))
+      .sort((a, b) => a.k - b.k || a.i - b.i)
+      .map((x) => x.c)
 
 export const componentTree = (card: EffectiveDoc, changed: ReadonlyArray<string> = []): ReadonlyArray<TreeNode> => {
   const origins = originIndex(card.compositionTrace)
@@ -84,10 +88,16 @@ export const componentTree = (card: EffectiveDoc, changed: ReadonlyArray<string>
   const ranks = rankIndex(card.compiled?.roots)
   const node = (c: ComponentDoc, isRoot: boolean, inherited: Origin): TreeNode => {
     const t = origins.get(c.componentId)
-    const origin: Origin =
-      t === undefined
-        ? inherited
-        : { kind: "rule", entryId: t.entryId, transformationId: t.transformationId, ruleId: t.ruleId, bundleId: t.bundleId, scope: t.scope }
+    const origin: Origin = t === undefined
+      ? inherited
+      : {
+        kind: "rule",
+        entryId: t.entryId,
+        transformationId: t.transformationId,
+        ruleId: t.ruleId,
+        bundleId: t.bundleId,
+        scope: t.scope
+      }
     return {
       componentId: c.componentId,
       placement: isRoot ? "root" : `${c.childTiming ?? "AfterParentImpact"} · ${c.executionScope ?? "PerImpact"}`,

@@ -27,17 +27,23 @@ const Node = ({ node }: { readonly node: TreeNode }) => (
       <span class="origin">{originLabel(node.origin)}</span>
       {node.changed ? <span class="changed-mark">changed</span> : null}
     </div>
-    {node.children.length > 0 ? (
-      <ul class="children" aria-label={`children of ${node.componentId}`}>
-        {node.children.map((c) => (
-          <Node key={c.componentId} node={c} />
-        ))}
-      </ul>
-    ) : null}
+    {node.children.length > 0 ?
+      (
+        <ul class="children" aria-label={`children of ${node.componentId}`}>
+          {node.children.map((c) => <Node key={c.componentId} node={c} />)}
+        </ul>
+      ) :
+      null}
   </li>
 )
 
-export const CardFace = ({ card, name = null, changed = [] }: { readonly card: EffectiveDoc; readonly name?: string | null; readonly changed?: ReadonlyArray<string> }) => {
+export const CardFace = (
+  { card, name = null, changed = [] }: {
+    readonly card: EffectiveDoc
+    readonly name?: string | null
+    readonly changed?: ReadonlyArray<string>
+  }
+) => {
   const tree = componentTree(card, changed)
   return (
     <article class="card-face" aria-label={`card ${card.cardId}`} data-card-id={card.cardId}>
@@ -57,9 +63,7 @@ export const CardFace = ({ card, name = null, changed = [] }: { readonly card: E
         ))}
       </ul>
       <ul class="tree" aria-label="components">
-        {tree.map((n) => (
-          <Node key={n.componentId} node={n} />
-        ))}
+        {tree.map((n) => <Node key={n.componentId} node={n} />)}
       </ul>
       <footer class="fingerprint" title="fingerprint">
         <code>{card.fingerprint.slice(0, 16)}…</code>

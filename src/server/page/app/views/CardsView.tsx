@@ -59,7 +59,14 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
     const disc = await api.discover({ cardId: id, activity: act, instanceId: iid, branch: br })
     if (disc.revision === 0) {
       const card = await api.effective(id)
-      setInstance({ instanceId: iid, cardId: id, branch: br, revision: 0, ledger: card.ledger, effective: card.effectiveBase })
+      setInstance({
+        instanceId: iid,
+        cardId: id,
+        branch: br,
+        revision: 0,
+        ledger: card.ledger,
+        effective: card.effectiveBase
+      })
       setHistory([])
     } else {
       const [inst, hist] = await Promise.all([api.instance(iid, br), api.history(iid, br)])
@@ -78,7 +85,9 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
 
   // Time to interactive (measured by scripts/bench/workbench.mjs): the first card drawn with its controls.
   useEffect(() => {
-    if (instance !== null && performance.getEntriesByName("workbench:interactive").length === 0) performance.mark("workbench:interactive")
+    if (instance !== null && performance.getEntriesByName("workbench:interactive").length === 0) {
+      performance.mark("workbench:interactive")
+    }
   }, [instance])
 
   const send = (command: LedgerCommand) =>
@@ -119,7 +128,12 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
           <ul>
             {cards.map((c) => (
               <li key={c.cardId}>
-                <button type="button" aria-pressed={c.cardId === cardId} onClick={() => setCardId(c.cardId)} data-card={c.cardId}>
+                <button
+                  type="button"
+                  aria-pressed={c.cardId === cardId}
+                  onClick={() => setCardId(c.cardId)}
+                  data-card={c.cardId}
+                >
                   <span class="cost-chip">{c.cost}</span> {c.cardId}
                 </button>
               </li>
@@ -127,7 +141,9 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
           </ul>
         </nav>
         <div class="card-column">
-          {instance === null ? <p class="muted">{busy ? "Loading…" : "Choose a card."}</p> : <CardFace card={instance.effective} changed={changed} />}
+          {instance === null
+            ? <p class="muted">{busy ? "Loading…" : "Choose a card."}</p>
+            : <CardFace card={instance.effective} changed={changed} />}
           <p class="outcome" role="status" aria-live="polite">
             {outcome ?? ""}
           </p>
@@ -141,14 +157,19 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
               {entries.map((e) => (
                 <li key={e.entryId} data-entry={e.entryId}>
                   <code>{e.entryId}</code> {e.upgradeId}
-                  <button type="button" disabled={busy} onClick={() => void send({ kind: "remove", entryId: e.entryId })}>
+                  <button
+                    type="button"
+                    disabled={busy}
+                    onClick={() => void send({ kind: "remove", entryId: e.entryId })}
+                  >
                     Remove {e.entryId}
                   </button>
                   <label>
                     Replace {e.entryId} with{" "}
                     <select
                       value={replaceWith[e.entryId] ?? ""}
-                      onChange={(ev) => setReplaceWith({ ...replaceWith, [e.entryId]: (ev.target as HTMLSelectElement).value })}
+                      onChange={(ev) =>
+                        setReplaceWith({ ...replaceWith, [e.entryId]: (ev.target as HTMLSelectElement).value })}
                     >
                       <option value="">—</option>
                       {(offers?.offers ?? []).map((o) => (
@@ -161,7 +182,8 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
                   <button
                     type="button"
                     disabled={busy || (replaceWith[e.entryId] ?? "") === ""}
-                    onClick={() => void send({ kind: "replace", entryId: e.entryId, upgradeId: replaceWith[e.entryId] ?? "" })}
+                    onClick={() =>
+                      void send({ kind: "replace", entryId: e.entryId, upgradeId: replaceWith[e.entryId] ?? "" })}
                   >
                     Replace
                   </button>
@@ -170,15 +192,17 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
             </ul>
             <h4>History</h4>
             <ol class="history" aria-label="History">
-              {history.map((h) => (
-                <li key={h.sequence}>{historyLine(h)}</li>
-              ))}
+              {history.map((h) => <li key={h.sequence}>{historyLine(h)}</li>)}
             </ol>
             <h4>Branches</h4>
             <div class="branches">
               <label>
                 Branch{" "}
-                <select value={branch} onChange={(ev) => setBranch((ev.target as HTMLSelectElement).value)} aria-label="Switch branch">
+                <select
+                  value={branch}
+                  onChange={(ev) => setBranch((ev.target as HTMLSelectElement).value)}
+                  aria-label="Switch branch"
+                >
                   {branches.map((b) => (
                     <option key={b} value={b}>
                       {b}
@@ -200,37 +224,49 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
           <h3>Offers</h3>
           <label>
             Activity{" "}
-            <input list="activities" value={activity} onChange={(ev) => setActivity((ev.target as HTMLInputElement).value)} />
+            <input
+              list="activities"
+              value={activity}
+              onChange={(ev) => setActivity((ev.target as HTMLInputElement).value)}
+            />
           </label>
           <datalist id="activities">
-            {(runtime?.activities ?? []).map((a) => (
-              <option key={a} value={a} />
-            ))}
+            {(runtime?.activities ?? []).map((a) => <option key={a} value={a} />)}
           </datalist>
           <ul class="offer-list">
             {sortOffers(offers?.offers ?? []).map((o) => (
-              <li key={o.upgradeId} class={o.assessment.isCompatible ? "offer compatible" : "offer incompatible"} data-offer={o.upgradeId}>
+              <li
+                key={o.upgradeId}
+                class={o.assessment.isCompatible ? "offer compatible" : "offer incompatible"}
+                data-offer={o.upgradeId}
+              >
                 <div class="offer-head">
                   <strong>{o.upgradeId}</strong>
                   <span class="muted">
                     {o.category ?? ""} {o.slotId !== undefined ? `· slot ${o.slotId}` : ""}
                   </span>
                 </div>
-                {o.assessment.isCompatible ? (
-                  <div>
-                    <span class="ok">compatible</span>{" "}
-                    <span class="muted">changes {o.assessment.changedComponentIds.join(", ") || "nothing"}</span>{" "}
-                    <button type="button" disabled={busy} onClick={() => void send({ kind: "apply", upgradeId: o.upgradeId })}>
-                      Apply {o.upgradeId}
-                    </button>
-                  </div>
-                ) : (
-                  <Diagnostics items={o.assessment.diagnostics} />
-                )}
+                {o.assessment.isCompatible ?
+                  (
+                    <div>
+                      <span class="ok">compatible</span>{" "}
+                      <span class="muted">changes {o.assessment.changedComponentIds.join(", ") || "nothing"}</span>{" "}
+                      <button
+                        type="button"
+                        disabled={busy}
+                        onClick={() => void send({ kind: "apply", upgradeId: o.upgradeId })}
+                      >
+                        Apply {o.upgradeId}
+                      </button>
+                    </div>
+                  ) :
+                  <Diagnostics items={o.assessment.diagnostics} />}
               </li>
             ))}
           </ul>
-          {compatible.length === 0 && offers !== null ? <p class="muted">Nothing compatible in {offers.activity}.</p> : null}
+          {compatible.length === 0 && offers !== null
+            ? <p class="muted">Nothing compatible in {offers.activity}.</p>
+            : null}
         </aside>
       </div>
     </section>

@@ -13,15 +13,15 @@ import { useEffect, useRef, useState } from "preact/hooks"
 import type { Api, GameDoc, GameLogDoc } from "../Api.js"
 import { pick, seedOf } from "../model/Chooser.js"
 import {
+  type ActionButton,
   actionButtons,
+  type HhxDeckDoc,
   instanceNames,
   isDialogDecision,
-  unavailableCandidates,
-  type ActionButton,
-  type HhxDeckDoc,
   type PlayerViewDoc,
   type Seat,
   type SeatViewDoc,
+  unavailableCandidates,
   type UnavailableDoc
 } from "../model/Hhx.js"
 import { ErrorBox, useTask } from "./Common.js"
@@ -113,16 +113,16 @@ const SeatPanel = ({
         </li>
       ))}
     </ul>
-    {view.pending.length > 0 ? (
-      <>
-        <h4>Pending</h4>
-        <ul class="zone">
-          {view.pending.map((i) => (
-            <li key={i}>{name(i)}</li>
-          ))}
-        </ul>
-      </>
-    ) : null}
+    {view.pending.length > 0 ?
+      (
+        <>
+          <h4>Pending</h4>
+          <ul class="zone">
+            {view.pending.map((i) => <li key={i}>{name(i)}</li>)}
+          </ul>
+        </>
+      ) :
+      null}
     <p class="muted">archive: {view.archive.length}</p>
   </section>
 )
@@ -159,7 +159,13 @@ export const TableView = ({ api }: { readonly api: Api }) => {
     ])
     setGame(g)
     setLog(l)
-    setUnavailable(reasons.filter((r) => !r.legal).map((r) => ({ actionId: r.actionId, reason: r.reason ?? "not-legal", message: r.message ?? "" })))
+    setUnavailable(
+      reasons.filter((r) => !r.legal).map((r) => ({
+        actionId: r.actionId,
+        reason: r.reason ?? "not-legal",
+        message: r.message ?? ""
+      }))
+    )
   }
 
   /** Lets the random player act while the decision is its own. */
@@ -241,53 +247,85 @@ export const TableView = ({ api }: { readonly api: Api }) => {
         <fieldset class="inline">
           <legend>Opponent</legend>
           <label>
-            <input type="radio" name="mode" value="hot-seat" checked={mode === "hot-seat"} onChange={() => setMode("hot-seat")} /> hot-seat
+            <input
+              type="radio"
+              name="mode"
+              value="hot-seat"
+              checked={mode === "hot-seat"}
+              onChange={() => setMode("hot-seat")}
+            />{" "}
+            hot-seat
           </label>
           <label>
-            <input type="radio" name="mode" value="random" checked={mode === "random"} onChange={() => setMode("random")} /> random player
+            <input
+              type="radio"
+              name="mode"
+              value="random"
+              checked={mode === "random"}
+              onChange={() => setMode("random")}
+            />{" "}
+            random player
           </label>
         </fieldset>
         <button type="submit" disabled={busy}>
           Start game
         </button>
       </form>
-      {game === null ? null : (
-        <div class="table" data-game={game.gameId} data-step={game.step} data-fingerprint={game.fingerprint} data-over={game.result === null ? "false" : "true"}>
-          <p class="status" role="status" aria-live="polite">
-            {game.result !== null
-              ? `Game over: ${game.result.winner === null ? "draw" : `seat ${game.result.winner} wins`} (${game.result.reason})`
-              : `Turn ${game.views[0].turn}, seat ${game.views[0].active} active, seat ${toAct ?? "–"} to act`}{" "}
-            · step {game.step}
-          </p>
-          <div class="seats">
-            {([0, 1] as const).map((s) => (
-              <SeatPanel key={s} seat={s} view={(actingView ?? game.views[0]).seats[s]} counters={game.views[0].counters} name={name} acting={toAct === s} />
-            ))}
-          </div>
-          {actingView !== null && toAct !== null ? (
-            <section class="hand" aria-label="Acting hand">
-              <h3>Seat {toAct}'s hand</h3>
-              <ul class="zone">
-                {(actingView.seats[toAct].hand ?? []).map((i) => (
-                  <li key={i}>{name(i)}</li>
-                ))}
-              </ul>
-            </section>
-          ) : null}
-          {dialog ? (
-            <div class="dialog-backdrop">
-              <div ref={dialogRef} role="dialog" aria-modal="true" aria-labelledby="decision-title" class="dialog">
-                <h3 id="decision-title">
-                  Decision for seat {toAct}: {actingView?.decision?.d}
-                </h3>
-                <ActionButtons buttons={buttons} busy={busy} onAct={(id) => void act(id)} label="Decision" />
-              </div>
+      {game === null ?
+        null :
+        (
+          <div
+            class="table"
+            data-game={game.gameId}
+            data-step={game.step}
+            data-fingerprint={game.fingerprint}
+            data-over={game.result === null ? "false" : "true"}
+          >
+            <p class="status" role="status" aria-live="polite">
+              {game.result !== null
+                ? `Game over: ${
+                  game.result.winner === null ? "draw" : `seat ${game.result.winner} wins`
+                } (${game.result.reason})`
+                : `Turn ${game.views[0].turn}, seat ${game.views[0].active} active, seat ${toAct ?? "–"} to act`} · step
+              {" "}
+              {game.step}
+            </p>
+            <div class="seats">
+              {([0, 1] as const).map((s) => (
+                <SeatPanel
+                  key={s}
+                  seat={s}
+                  view={(actingView ?? game.views[0]).seats[s]}
+                  counters={game.views[0].counters}
+                  name={name}
+                  acting={toAct === s}
+                />
+              ))}
             </div>
-          ) : (
-            <ActionButtons buttons={buttons} busy={busy} onAct={(id) => void act(id)} label="Actions" />
-          )}
-        </div>
-      )}
+            {actingView !== null && toAct !== null ?
+              (
+                <section class="hand" aria-label="Acting hand">
+                  <h3>Seat {toAct}'s hand</h3>
+                  <ul class="zone">
+                    {(actingView.seats[toAct].hand ?? []).map((i) => <li key={i}>{name(i)}</li>)}
+                  </ul>
+                </section>
+              ) :
+              null}
+            {dialog ?
+              (
+                <div class="dialog-backdrop">
+                  <div ref={dialogRef} role="dialog" aria-modal="true" aria-labelledby="decision-title" class="dialog">
+                    <h3 id="decision-title">
+                      Decision for seat {toAct}: {actingView?.decision?.d}
+                    </h3>
+                    <ActionButtons buttons={buttons} busy={busy} onAct={(id) => void act(id)} label="Decision" />
+                  </div>
+                </div>
+              ) :
+              <ActionButtons buttons={buttons} busy={busy} onAct={(id) => void act(id)} label="Actions" />}
+          </div>
+        )}
       {log === null ? null : (
         <section class="log" aria-label="Log">
           <h3>Log</h3>
@@ -297,40 +335,57 @@ export const TableView = ({ api }: { readonly api: Api }) => {
           </p>
           <ol class="log-steps">
             {log.actions.map((a, i) => (
-              <li key={i} class={replay !== null && i < replay.at ? (replay.mismatch === i ? "replayed mismatch" : "replayed") : ""}>
+              <li
+                key={i}
+                class={replay !== null && i < replay.at
+                  ? (replay.mismatch === i ? "replayed mismatch" : "replayed")
+                  : ""}
+              >
                 <code>{a}</code> <code class="muted">{(log.fingerprints[i + 1] ?? "").slice(0, 12)}</code>
               </li>
             ))}
           </ol>
-          {game !== null && game.result !== null ? (
-            <div class="replay">
-              <button type="button" disabled={busy} onClick={() => void startReplay()}>
-                Replay on the server
-              </button>
-              {replay === null ? null : (
-                <>
-                  <button type="button" disabled={busy || replay.at >= log.actions.length || replay.mismatch !== null} onClick={() => void stepReplay(false)}>
-                    Step
-                  </button>
-                  <button type="button" disabled={busy || replay.at >= log.actions.length || replay.mismatch !== null} onClick={() => void stepReplay(true)}>
-                    Replay to the end
-                  </button>
-                  <p
-                    role="status"
-                    class="replay-status"
-                    data-replay-at={replay.at}
-                    data-replay-fingerprint={replay.game.fingerprint}
-                    data-replay-ok={replay.mismatch === null ? "true" : "false"}
-                  >
-                    {replay.mismatch !== null
-                      ? `fingerprint differs ${replay.mismatch < 0 ? "at the start" : `at step ${replay.mismatch + 1}`}`
-                      : `replayed ${replay.at} of ${log.actions.length} steps, fingerprints match`}{" "}
-                    <code>{replay.game.fingerprint.slice(0, 16)}…</code>
-                  </p>
-                </>
-              )}
-            </div>
-          ) : null}
+          {game !== null && game.result !== null ?
+            (
+              <div class="replay">
+                <button type="button" disabled={busy} onClick={() => void startReplay()}>
+                  Replay on the server
+                </button>
+                {replay === null ? null : (
+                  <>
+                    <button
+                      type="button"
+                      disabled={busy || replay.at >= log.actions.length || replay.mismatch !== null}
+                      onClick={() => void stepReplay(false)}
+                    >
+                      Step
+                    </button>
+                    <button
+                      type="button"
+                      disabled={busy || replay.at >= log.actions.length || replay.mismatch !== null}
+                      onClick={() => void stepReplay(true)}
+                    >
+                      Replay to the end
+                    </button>
+                    <p
+                      role="status"
+                      class="replay-status"
+                      data-replay-at={replay.at}
+                      data-replay-fingerprint={replay.game.fingerprint}
+                      data-replay-ok={replay.mismatch === null ? "true" : "false"}
+                    >
+                      {replay.mismatch !== null
+                        ? `fingerprint differs ${
+                          replay.mismatch < 0 ? "at the start" : `at step ${replay.mismatch + 1}`
+                        }`
+                        : `replayed ${replay.at} of ${log.actions.length} steps, fingerprints match`}{" "}
+                      <code>{replay.game.fingerprint.slice(0, 16)}…</code>
+                    </p>
+                  </>
+                )}
+              </div>
+            ) :
+            null}
         </section>
       )}
     </section>

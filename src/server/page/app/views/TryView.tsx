@@ -8,9 +8,9 @@
  */
 import { useEffect, useState } from "preact/hooks"
 import type { Api, CardListItemDoc, RunReportDoc, RuntimeDoc } from "../Api.js"
-import { scenarioBody, type SourceRow } from "../model/Scenario.js"
 import { breakdownParts, breakdownText, statusAppliedText } from "../model/Breakdown.js"
 import type { ExecutorEventDoc } from "../model/Docs.js"
+import { scenarioBody, type SourceRow } from "../model/Scenario.js"
 import { ErrorBox, useTask } from "./Common.js"
 
 const EventView = ({ e }: { readonly e: ExecutorEventDoc }) => {
@@ -46,7 +46,8 @@ const EventView = ({ e }: { readonly e: ExecutorEventDoc }) => {
   if (e.type === "skip" && "reason" in e) {
     return (
       <li class="event skip">
-        skip <code>{String(e["nodeId"])}</code>: {String(e["reason"])} {e["fact"] === undefined ? "" : String(e["fact"])}
+        skip <code>{String(e["nodeId"])}</code>: {String(e["reason"])}{" "}
+        {e["fact"] === undefined ? "" : String(e["fact"])}
       </li>
     )
   }
@@ -92,7 +93,8 @@ export const TryView = ({ api }: { readonly api: Api }) => {
       setReport(await api.runScenario(scenarioBody(runtime, { cardId, upgrades, seed, targetHp, sources })))
     })
 
-  const setRow = (i: number, patch: Partial<SourceRow>) => setSources(sources.map((s, j) => (j === i ? { ...s, ...patch } : s)))
+  const setRow = (i: number, patch: Partial<SourceRow>) =>
+    setSources(sources.map((s, j) => (j === i ? { ...s, ...patch } : s)))
   const play0 = report?.steps[0]
 
   return (
@@ -126,7 +128,10 @@ export const TryView = ({ api }: { readonly api: Api }) => {
                 name="upgrade"
                 value={u}
                 checked={upgrades.includes(u)}
-                onChange={(ev) => setUpgrades((ev.target as HTMLInputElement).checked ? [...upgrades, u] : upgrades.filter((x) => x !== u))}
+                onChange={(ev) =>
+                  setUpgrades(
+                    (ev.target as HTMLInputElement).checked ? [...upgrades, u] : upgrades.filter((x) => x !== u)
+                  )}
               />{" "}
               {u}
             </label>
@@ -151,13 +156,23 @@ export const TryView = ({ api }: { readonly api: Api }) => {
               {sources.map((s, i) => (
                 <tr key={i}>
                   <td>
-                    <select aria-label={`source ${i + 1} holder`} value={s.holder} onChange={(ev) => setRow(i, { holder: (ev.target as HTMLSelectElement).value as SourceRow["holder"] })}>
+                    <select
+                      aria-label={`source ${i + 1} holder`}
+                      value={s.holder}
+                      onChange={(ev) =>
+                        setRow(i, { holder: (ev.target as HTMLSelectElement).value as SourceRow["holder"] })}
+                    >
                       <option value="hero">hero</option>
                       <option value="target">target</option>
                     </select>
                   </td>
                   <td>
-                    <select aria-label={`source ${i + 1} kind`} value={s.kind} onChange={(ev) => setRow(i, { kind: (ev.target as HTMLSelectElement).value as SourceRow["kind"] })}>
+                    <select
+                      aria-label={`source ${i + 1} kind`}
+                      value={s.kind}
+                      onChange={(ev) =>
+                        setRow(i, { kind: (ev.target as HTMLSelectElement).value as SourceRow["kind"] })}
+                    >
                       <option value="attribute">attribute</option>
                       <option value="status">status</option>
                       <option value="relic">relic</option>
@@ -165,16 +180,37 @@ export const TryView = ({ api }: { readonly api: Api }) => {
                     </select>
                   </td>
                   <td>
-                    <input aria-label={`source ${i + 1} id`} list={s.kind === "status" ? "status-ids" : undefined} value={s.id} onInput={(ev) => setRow(i, { id: (ev.target as HTMLInputElement).value })} />
+                    <input
+                      aria-label={`source ${i + 1} id`}
+                      list={s.kind === "status" ? "status-ids" : undefined}
+                      value={s.id}
+                      onInput={(ev) => setRow(i, { id: (ev.target as HTMLInputElement).value })}
+                    />
                   </td>
                   <td>
-                    <input aria-label={`source ${i + 1} amount`} type="number" min={0} value={s.amount} onInput={(ev) => setRow(i, { amount: Number((ev.target as HTMLInputElement).value) })} />
+                    <input
+                      aria-label={`source ${i + 1} amount`}
+                      type="number"
+                      min={0}
+                      value={s.amount}
+                      onInput={(ev) => setRow(i, { amount: Number((ev.target as HTMLInputElement).value) })}
+                    />
                   </td>
                   <td>
-                    <input aria-label={`source ${i + 1} turns`} type="number" min={0} value={s.turns} onInput={(ev) => setRow(i, { turns: Number((ev.target as HTMLInputElement).value) })} />
+                    <input
+                      aria-label={`source ${i + 1} turns`}
+                      type="number"
+                      min={0}
+                      value={s.turns}
+                      onInput={(ev) => setRow(i, { turns: Number((ev.target as HTMLInputElement).value) })}
+                    />
                   </td>
                   <td>
-                    <button type="button" onClick={() => setSources(sources.filter((_, j) => j !== i))} aria-label={`remove source ${i + 1}`}>
+                    <button
+                      type="button"
+                      onClick={() => setSources(sources.filter((_, j) => j !== i))}
+                      aria-label={`remove source ${i + 1}`}
+                    >
                       ×
                     </button>
                   </td>
@@ -183,19 +219,34 @@ export const TryView = ({ api }: { readonly api: Api }) => {
             </tbody>
           </table>
           <datalist id="status-ids">
-            {(runtime?.statuses ?? []).map((id) => (
-              <option key={id} value={id} />
-            ))}
+            {(runtime?.statuses ?? []).map((id) => <option key={id} value={id} />)}
           </datalist>
-          <button type="button" onClick={() => setSources([...sources, { holder: "target", kind: "status", id: "", amount: 1, turns: 0 }])}>
+          <button
+            type="button"
+            onClick={() => setSources([...sources, { holder: "target", kind: "status", id: "", amount: 1, turns: 0 }])}
+          >
             Add a source
           </button>
         </fieldset>
         <label>
-          Target HP <input type="number" name="targetHp" min={1} value={targetHp} onInput={(ev) => setTargetHp(Number((ev.target as HTMLInputElement).value))} />
+          Target HP{" "}
+          <input
+            type="number"
+            name="targetHp"
+            min={1}
+            value={targetHp}
+            onInput={(ev) => setTargetHp(Number((ev.target as HTMLInputElement).value))}
+          />
         </label>
         <label>
-          Seed <input type="number" name="seed" min={0} value={seed} onInput={(ev) => setSeed(Number((ev.target as HTMLInputElement).value))} />
+          Seed{" "}
+          <input
+            type="number"
+            name="seed"
+            min={0}
+            value={seed}
+            onInput={(ev) => setSeed(Number((ev.target as HTMLInputElement).value))}
+          />
         </label>
         <button type="submit" disabled={busy || runtime === null}>
           Play
@@ -205,9 +256,7 @@ export const TryView = ({ api }: { readonly api: Api }) => {
         <section class="try-result" aria-label="Result">
           <h3>Events</h3>
           <ol class="events">
-            {play0.events.map((e, i) => (
-              <EventView key={i} e={e} />
-            ))}
+            {play0.events.map((e, i) => <EventView key={i} e={e} />)}
           </ol>
           <p class="fingerprint">
             fingerprint <code>{play0.fingerprint.slice(0, 16)}…</code>
