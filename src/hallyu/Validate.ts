@@ -17,7 +17,7 @@
  * @since 0.1.0
  */
 import { Either } from "effect"
-import { makeDecoder } from "../kernel/Decode.js"
+import { makeDecoder, MISSING_FIELD } from "../kernel/Decode.js"
 import { type Diagnostic, diagnostic, isError, sortDiagnostics } from "../kernel/Diagnostic.js"
 import type { DiagnosticCode } from "../kernel/DiagnosticCode.js"
 import { type JsonDocument, locate, pointerSegment } from "../kernel/Json.js"
@@ -123,8 +123,8 @@ class Report {
         cardCode: where.cardCode ?? effectWhere(this.doc.value, p).cardCode,
         effectId: where.effectId ?? effectWhere(this.doc.value, p).effectId
       }
-      // Effect Schema's ArrayFormatter words a `Missing` issue as "is missing" (the kernel may prefix "at <path>: "), at the key's own path.
-      if (d.code === "schema_invalid" && (d.message === "is missing" || d.message.endsWith(": is missing"))) {
+      // The kernel reports a missing key as "at <path>: missing field `key`", at the key's own path.
+      if (d.code === "schema_invalid" && d.message.includes(`: ${MISSING_FIELD} \``)) {
         const parent = p.slice(0, p.lastIndexOf("/"))
         const key = unescapeSegment(p.slice(p.lastIndexOf("/") + 1))
         this.add("missing_field", missingField(key), parent, { ...w, subject: key })

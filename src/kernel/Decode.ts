@@ -154,6 +154,9 @@ const collect = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>
   }
 }
 
+/** The words a missing required field is reported with (`at /cards/0: missing field `cost``). */
+export const MISSING_FIELD = "missing field"
+
 /** Flattens a parse issue into diagnostics, located in `doc` when given. */
 export const issuesToDiagnostics = (
   issue: ParseResult.ParseIssue,
@@ -169,6 +172,11 @@ export const issuesToDiagnostics = (
     const formatted = ParseResult.ArrayFormatter.formatIssueSync(leaf.issue)[0]?.message ?? "invalid value"
     const message = leaf.code === "unknown_field"
       ? `unknown field "${String(leaf.path[leaf.path.length - 1] ?? "")}"`
+      : leaf.issue._tag === "Missing"
+      // Name the field, not just the place: "missing field `cost`" (the path ends with the field's key).
+      ? `at ${basePath + toPointer(leaf.path.slice(0, -1)) || "/"}: ${MISSING_FIELD} \`${
+        String(leaf.path[leaf.path.length - 1] ?? "")
+      }\``
       : leaf.code === "schema_invalid"
       ? `at ${path === "" ? "/" : path}: ${formatted}`
       : formatted
