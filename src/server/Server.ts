@@ -38,11 +38,12 @@ import {
 import { NodeFileSystem, NodeHttpServer } from "@effect/platform-node"
 import * as IncomingMessage from "@effect/platform/HttpIncomingMessage"
 import { Cause, Clock, Duration, Effect, Either, Layer, Option, Redacted, Ref, Schedule } from "effect"
-import { createHash, timingSafeEqual } from "node:crypto"
+import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import { CardTransformationPlanner } from "../composition/planner/Planner.js"
 import { LedgerStore } from "../composition/store/LedgerStore.js"
 import { HallyuHex, layer as hallyuHexLayer } from "../hallyu/Service.js"
+import { sha256Hex } from "../kernel/Canonical.js"
 import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
 import { type DiagnosticCode, httpStatusOf } from "../kernel/DiagnosticCode.js"
 import { parseJson, toPointer } from "../kernel/Json.js"
@@ -314,7 +315,7 @@ const translateErrors = HttpApiBuilder.middleware(CardfxApi, (app) =>
     )
   }))
 
-const digest = (s: string): Buffer => createHash("sha256").update(s, "utf8").digest()
+const digest = (s: string): Buffer => Buffer.from(sha256Hex(s), "hex")
 
 /** Bearer check: constant-time comparison of digests (equal lengths whatever the token); the token is never logged. */
 export const authorizationLayer = (token: Option.Option<Redacted.Redacted<string>>): Layer.Layer<Authorization> =>

@@ -130,7 +130,7 @@ describe("src/cli imports only the public API", () => {
         const m of text.matchAll(/(?:import|export)[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)
       ) {
         const spec = m[1] ?? m[2] ?? ""
-        const ok = spec === "../index.js" || spec === "../testing/index.js" || /^\.\/[A-Za-z]+\.js$/.test(spec) ||
+        const ok = spec === "../index.js" || spec === "../testing/index.js" || /^\.\/[A-Za-z-]+\.js$/.test(spec) ||
           spec === "effect" || spec.startsWith("@effect/") || spec.startsWith("node:")
         if (!ok) bad.push(`${f}: ${spec}`)
       }
