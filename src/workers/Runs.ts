@@ -39,14 +39,14 @@ export const FILES_PER_CHUNK = 16
 
 /**
  * Games per worker thread below which an extra thread does not pay for itself.
- * A new thread costs about 1.5 s of CPU before it plays at full speed: loading
- * the worker bundle (~0.9 s, mostly Schema classes built at module load) and
- * warming V8's JIT on the engine (its first few hundred games run several
- * times slower; threads share no compiled code). A game costs ~0.3-0.6 ms, so
- * a thread has to play a few thousand games to win that back (measured in the
- * README's scale-out section).
+ * A new thread costs about 2.5 s of CPU more than the games it plays: compiling
+ * and loading the worker bundle (~1 s, mostly Schema classes built at module
+ * load) and warming V8's JIT on the engine (its first few hundred games run
+ * several times slower; threads share no compiled code). A warm game costs
+ * ~0.25 ms of CPU, so on 2 cores two threads win only past ~20,000 games
+ * (measured in the README's scale-out section).
  */
-export const MIN_GAMES_PER_WORKER = 4000
+export const MIN_GAMES_PER_WORKER = 16000
 
 /**
  * The default number of workers for a simulation of `games` games: one more

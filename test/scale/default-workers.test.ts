@@ -1,6 +1,6 @@
 /**
  * The default number of simulation workers: threads only when the games pay
- * for their start-up (about 1.5 s of CPU each), so a default run is never
+ * for their start-up (about 2.5 s of CPU each), so a default run is never
  * slower than one process (issue 16: 2,000 games took 3.2 s on 2 threads and
  * 2.1 s in process).
  */
