@@ -62,6 +62,7 @@ export * from "./Validation.js"
 
 // ---- across cores: simulation, fuzzing and batch validation on worker threads
 export { defaultWorkers } from "./workers/Pool.js"
+export { MIN_GAMES_PER_WORKER, simulationWorkers } from "./workers/Runs.js"
 export type { OnProgress, SimulationRun } from "./workers/Runs.js"
 export { layer as scaleOutLayer, ScaleOut, type ScaleOutService } from "./workers/ScaleOut.js"
 

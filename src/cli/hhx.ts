@@ -11,6 +11,7 @@ import { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Option } from "effect"
 import {
   type CardfxError,
+  defaultWorkers,
   type Diagnostic,
   diagnostic,
   errorFromDiagnostic,
@@ -18,13 +19,23 @@ import {
   HallyuHex,
   type JsonDocument,
   makeDecoder,
+  MIN_GAMES_PER_WORKER,
   readJsonFile,
-  ScaleOut
+  ScaleOut,
+  simulationWorkers
 } from "../index.js"
 import { atLeastOne, CommandExit, ExitCode } from "./Exit.js"
 import { humanLine, resultFormatOption } from "./Output.js"
 import { checkOutputFile, defaultDeckPath } from "./Paths.js"
-import { quietOption, resolveWorkers, withProgress, workersOption } from "./Scale.js"
+import { quietOption, resolveWorkers, withProgress } from "./Scale.js"
+
+/** `--workers` of simulate: its default depends on the number of games (a thread pays for itself only over many). */
+const simulateWorkersOption = Options.integer("workers").pipe(
+  Options.optional,
+  Options.withDescription(
+    `Worker threads (default: one per ${MIN_GAMES_PER_WORKER} games, at most the machine's available parallelism, since a thread takes over a second to start); 1 runs in this process. The result is the same for any number.`
+  )
+)
 
 type GameLog = Hallyu.GameLog
 type SimulationSummary = Hallyu.SimulationSummary
@@ -114,7 +125,7 @@ export const simulateCommand = Command.make(
       Options.withDefault(1),
       Options.withDescription("Seed, an integer as for run and fuzz; game k uses <seed>/k.")
     ),
-    workers: workersOption,
+    workers: simulateWorkersOption,
     quiet: quietOption,
     format: resultFormatOption,
     log: Options.text("log").pipe(
@@ -128,7 +139,10 @@ export const simulateCommand = Command.make(
   ({ deck, games, seed, workers, quiet, format, log }) =>
     Effect.gen(function*() {
       yield* atLeastOne("--games", games)
-      const threads = yield* resolveWorkers(workers)
+      // Without --workers, threads only when the games pay for their start-up (see simulationWorkers).
+      const threads = Option.isNone(workers)
+        ? simulationWorkers(games, defaultWorkers())
+        : yield* resolveWorkers(workers)
       if (Option.isSome(log)) yield* checkOutputFile("--log", log.value)
       const engine = yield* makeDeckEngine(deck)
       const scale = yield* ScaleOut

@@ -37,6 +37,25 @@ export const RUNS_PER_CHUNK = 8
 /** Standalone files per validation chunk. */
 export const FILES_PER_CHUNK = 16
 
+/**
+ * Games per worker thread below which an extra thread does not pay for itself.
+ * A new thread costs about 2.5 s of CPU more than the games it plays: compiling
+ * and loading the worker bundle (~1 s, mostly Schema classes built at module
+ * load) and warming V8's JIT on the engine (its first few hundred games run
+ * several times slower; threads share no compiled code). A warm game costs
+ * ~0.25 ms of CPU, so on 2 cores two threads win only past ~20,000 games
+ * (measured in the README's scale-out section).
+ */
+export const MIN_GAMES_PER_WORKER = 16000
+
+/**
+ * The default number of workers for a simulation of `games` games: one more
+ * thread per {@link MIN_GAMES_PER_WORKER} games, at most `parallelism`, so
+ * the default never makes a run slower than one process.
+ */
+export const simulationWorkers = (games: number, parallelism: number): number =>
+  Math.max(1, Math.min(parallelism, Math.floor(games / MIN_GAMES_PER_WORKER)))
+
 /** How many units are done out of how many (for progress), called as chunks complete. */
 export type OnProgress = (done: number, total: number) => void
 

@@ -19,10 +19,17 @@ import type { FuzzOptions, FuzzReport } from "../testing/fuzz.js"
 import type { ValidationReport } from "../Validation.js"
 import { deckFromJson } from "./Deck.js"
 import { defaultWorkers } from "./Pool.js"
-import { type OnProgress, runFuzzJob, runSimulation, type SimulationRun, validateWithWorkers } from "./Runs.js"
+import {
+  type OnProgress,
+  runFuzzJob,
+  runSimulation,
+  type SimulationRun,
+  simulationWorkers,
+  validateWithWorkers
+} from "./Runs.js"
 
 export interface ScaleOutService {
-  /** Plays games [0, games) of a deck file with seeds `<seed>/<k>`; the summary is the same for any `workers` (default: available parallelism). */
+  /** Plays games [0, games) of a deck file with seeds `<seed>/<k>`; the summary is the same for any `workers` (default: one per 16,000 games, at most the available parallelism, see `simulationWorkers`). */
   readonly simulate: (o: {
     readonly deck: string
     readonly games: number
@@ -69,7 +76,7 @@ export const make = (fs: FileSystem.FileSystem): ScaleOutService => {
           deck: { json, file: o.deck },
           games: o.games,
           seed: String(o.seed),
-          workers: o.workers ?? defaultWorkers(),
+          workers: o.workers ?? simulationWorkers(o.games, defaultWorkers()),
           ...(o.logs !== undefined ? { logs: o.logs } : {}),
           ...(o.onProgress !== undefined ? { onProgress: o.onProgress } : {})
         }).pipe(Effect.mapError(errorFromDiagnostic))
