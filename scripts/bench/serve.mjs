@@ -9,6 +9,7 @@
  * HTTP stack and the loopback set. Goals (issue 14): cardfx ≥ 50 % of the
  * bare server's requests/s, p99 < 25 ms.
  *
+ * `BENCH_SERVE_LOG_LEVEL=none` runs the server with `--log-level none`.
  * Imports the built `dist/` (run `npm run build` first).
  */
 import autocannon from "autocannon"
@@ -81,7 +82,8 @@ export const run = async () => {
     "--host",
     "127.0.0.1",
     "--port",
-    "0"
+    "0",
+    ...(process.env.BENCH_SERVE_LOG_LEVEL === undefined ? [] : ["--log-level", process.env.BENCH_SERVE_LOG_LEVEL])
   ], { stdio: ["ignore", "pipe", "ignore"] })
   const rows = []
   try {
