@@ -78,7 +78,8 @@ const make = (engine: Engine) =>
         if (cached !== undefined && cached.state.ply === step && cached.fp === game.fingerprints[step]) {
           return { game, state: cached.state, fp: cached.fp }
         }
-        const replayed = replay(engine, logOf(game))
+        // A stored game may be in progress: its log is replayed as a partial one (after a restart the cache is empty).
+        const replayed = replay(engine, { ...logOf(game), partial: true })
         if (Either.isLeft(replayed)) return yield* Effect.fail(apiError([replayed.left]))
         const fp = fingerprint(replayed.right)
         remember(gameId, replayed.right, fp)
@@ -138,7 +139,10 @@ const make = (engine: Engine) =>
           )
         }),
       get: (gameId) => Effect.map(load(gameId), ({ fp, game, state }) => gameDocument(engine, game, state, fp)),
-      log: (gameId) => Effect.map(load(gameId), ({ game }) => logOf(game)),
+      // The log of a game in progress says `partial`, so `cardfx replay` accepts it.
+      log: (gameId) =>
+        Effect.map(load(gameId), ({ game, state }) =>
+          state.result === null ? { ...logOf(game), partial: true } : logOf(game)),
       explain: (gameId, actionId) =>
         Effect.map(load(gameId), ({ state }) => {
           const e = engine.explain(state, actionId)

@@ -17,11 +17,13 @@ import { Effect } from "effect"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
+import { freshStore, startServer } from "../server/support.js"
 import { tempDir } from "../support/tmp.js"
 import { validate } from "./snippets/batch-validation.js"
+import { upgradeOverHttp } from "./snippets/client.js"
 import { layer, upgradeAndPlay } from "./snippets/embedding.js"
 
-const SNIPPETS = ["embedding", "batch-validation", "generative-testing"] as const
+const SNIPPETS = ["embedding", "batch-validation", "generative-testing", "client"] as const
 
 // Made while the file's suites are collected: removed after the file (test/support/tmp.ts).
 const dir = tempDir("cardfx-snippets-")
@@ -54,6 +56,22 @@ describe("README: batch validation", () => {
 describe("README: generative testing", async () => {
   // The snippet's property tests register here.
   await import("./snippets/generative-testing.js")
+})
+
+describe("README: serving, the typed client", () => {
+  it("assesses, applies and gets a typed 404 from a server on an ephemeral port", async () => {
+    const s = await startServer(freshStore("sqlite"))
+    try {
+      expect(await Effect.runPromise(upgradeOverHttp(s.url, "hero-1"))).toEqual({
+        compatible: true,
+        status: "applied",
+        revision: 1,
+        missing: "unknown_card"
+      })
+    } finally {
+      await s.close()
+    }
+  })
 })
 
 describe("README carries the snippets verbatim", () => {

@@ -1,0 +1,219 @@
+/**
+ * Restart: the built bin (`node dist/cli/cardfx.mjs serve`) on a SQLite
+ * store, a stream of commands (each with its own commandId) SIGKILLed in the
+ * middle, the server restarted on the same store, and every unacknowledged
+ * command retried with its ID: each command's effect is present exactly once,
+ * and a Hallyu Hex game advanced before the kill resumes at the same step and
+ * fingerprint. 127.0.0.1 only; every wait is bounded.
+ */
+import { FetchHttpClient } from "@effect/platform"
+import { Effect, Exit } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { createInterface } from "node:readline"
+import { afterEach, describe, expect, it } from "vitest"
+import { type CardfxClient, makeClient } from "../../src/client.js"
+import { PACKAGE } from "./support.js"
+
+const BIN = "dist/cli/cardfx.mjs"
+
+interface Served {
+  readonly child: ChildProcess
+  readonly url: string
+  readonly client: CardfxClient
+}
+
+const children: Array<ChildProcess> = []
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL")
+})
+
+/** Starts the bin and waits (at most 20 s) for its `{"event":"listening","url":...}` line. */
+const serve = (store: string): Promise<Served> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        "serve",
+        "--package",
+        PACKAGE,
+        "--store",
+        store,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--log-level",
+        "none"
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] }
+    )
+    children.push(child)
+    let stderr = ""
+    child.stderr?.on("data", (d: Buffer) => {
+      stderr += d.toString()
+    })
+    const timer = setTimeout(() => reject(new Error(`no listening line within 20 s; stderr: ${stderr}`)), 20_000)
+    child.once("exit", (code) => {
+      clearTimeout(timer)
+      reject(new Error(`serve exited (${code}) before listening; stderr: ${stderr}`))
+    })
+    // stdio "pipe" always gives a stdout stream
+    const lines = createInterface({ input: child.stdout ?? process.stdin })
+    lines.on("line", (line) => {
+      const parsed = ((): { event?: string; url?: string } => {
+        try {
+          return JSON.parse(line) as { event?: string; url?: string }
+        } catch {
+          return {}
+        }
+      })()
+      if (parsed.event !== "listening" || parsed.url === undefined) return
+      clearTimeout(timer)
+      const url = parsed.url
+      Effect.runPromise(makeClient(url).pipe(Effect.provide(FetchHttpClient.layer))).then(
+        (client) => resolve({ child, url, client }),
+        reject
+      )
+    })
+  })
+
+const killed = (child: ChildProcess): Promise<void> =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once("exit", () => resolve())
+    child.kill("SIGKILL")
+  })
+
+const ember = { kind: "apply", upgradeId: "core.ember.affinity" } as const
+const sharpen = { kind: "apply", upgradeId: "core.sharpened_strike" } as const
+
+interface Command {
+  readonly instanceId: string
+  readonly commandId: string
+  readonly expectedRevision: number
+  readonly command: typeof ember | typeof sharpen
+}
+
+const INSTANCES = 24
+/** Each instance gets two commands, in order (ember at revision 0, then sharpen at revision 1). */
+const chains: ReadonlyArray<ReadonlyArray<Command>> = Array.from({ length: INSTANCES }, (_, i) => [
+  { instanceId: `hero-${i}`, commandId: `hero-${i}-ember`, expectedRevision: 0, command: ember },
+  { instanceId: `hero-${i}`, commandId: `hero-${i}-sharpen`, expectedRevision: 1, command: sharpen }
+])
+
+const send = (client: CardfxClient, c: Command) =>
+  Effect.runPromiseExit(
+    client.instances.command({
+      path: { instanceId: c.instanceId },
+      payload: {
+        commandId: c.commandId,
+        cardId: "basic_attack",
+        expectedRevision: c.expectedRevision,
+        command: c.command
+      }
+    })
+  )
+
+describe("cardfx serve survives SIGKILL", () => {
+  it(
+    "every unacknowledged command retried with its ID lands exactly once; an HHX game resumes at its step and fingerprint",
+    async () => {
+      const store = join(mkdtempSync(join(tmpdir(), "cardfx-restart-")), "ledger.db")
+      const first = await serve(store)
+
+      // A game in progress: created and advanced a few steps before the kill.
+      let game = await Effect.runPromise(first.client.hhx.create({ payload: { seed: 7 } }))
+      for (let i = 0; i < 4 && game.result === null; i++) {
+        const action = game.legalActions[0]
+        if (action === undefined) break
+        game = await Effect.runPromise(
+          first.client.hhx.act({
+            path: { gameId: game.gameId },
+            payload: { actionId: action.id, expectedStep: game.step }
+          })
+        )
+      }
+      expect(game.step).toBeGreaterThan(0)
+
+      // The stream: 4 clients, each walking its instances' chains in order; SIGKILL after 10 acknowledgements,
+      // while the other clients' requests are in flight.
+      const acknowledged = new Set<string>()
+      let dead = false
+      let kill: Promise<void> | undefined
+      const worker = async (w: number) => {
+        for (let i = w; i < INSTANCES && !dead; i += 4) {
+          for (const c of chains[i] ?? []) {
+            const exit = await send(first.client, c)
+            if (Exit.isFailure(exit)) return // the server is gone: this chain resumes after the restart
+            expect(exit.value.status).toBe("applied")
+            acknowledged.add(c.commandId)
+            if (acknowledged.size === 10) {
+              dead = true
+              kill = killed(first.child)
+            }
+          }
+        }
+      }
+      await Promise.all([0, 1, 2, 3].map(worker))
+      await (kill ?? killed(first.child))
+      const all = chains.flat()
+      expect(acknowledged.size).toBeGreaterThanOrEqual(10)
+      expect(acknowledged.size).toBeLessThan(all.length)
+
+      // Restart on the same store; retry every unacknowledged command, in each instance's order, with its ID.
+      const second = await serve(store)
+      for (const c of all.filter((c) => !acknowledged.has(c.commandId))) {
+        const exit = await send(second.client, c)
+        if (Exit.isFailure(exit)) throw new Error(`retry of ${c.commandId} failed: ${String(exit.cause)}`)
+        // applied now, or the outcome recorded before the kill: the same revision either way
+        expect(exit.value.status).toBe("applied")
+        expect(exit.value.revision).toBe(c.expectedRevision + 1)
+      }
+      // A retry of an acknowledged command answers its recorded outcome, not a second application.
+      const firstCommand = all[0]
+      if (firstCommand === undefined) throw new Error("no commands")
+      const again = await send(second.client, firstCommand)
+      expect(Exit.isSuccess(again) && again.value.revision).toBe(1)
+
+      for (let i = 0; i < INSTANCES; i++) {
+        const instanceId = `hero-${i}`
+        const history = await Effect.runPromise(
+          second.client.instances.history({ path: { instanceId }, urlParams: {} })
+        )
+        expect(history.events.map((e) => e.commandId), instanceId).toEqual([
+          `${instanceId}-ember`,
+          `${instanceId}-sharpen`
+        ])
+        const doc = await Effect.runPromise(second.client.instances.get({ path: { instanceId }, urlParams: {} }))
+        expect(doc.ledger.entries.map((e) => e.upgradeId), instanceId).toEqual([
+          "core.ember.affinity",
+          "core.sharpened_strike"
+        ])
+        const replay = await Effect.runPromise(second.client.instances.replay({ path: { instanceId }, urlParams: {} }))
+        expect(replay.matches, instanceId).toBe(true)
+      }
+
+      // The game resumes where it was, and plays on.
+      const resumed = await Effect.runPromise(second.client.hhx.get({ path: { gameId: game.gameId } }))
+      expect(resumed.step).toBe(game.step)
+      expect(resumed.fingerprint).toBe(game.fingerprint)
+      expect(resumed.legalActions).toEqual(game.legalActions)
+      const next = resumed.legalActions[0]
+      if (next !== undefined) {
+        const moved = await Effect.runPromise(
+          second.client.hhx.act({
+            path: { gameId: game.gameId },
+            payload: { actionId: next.id, expectedStep: resumed.step }
+          })
+        )
+        expect(moved.step).toBe(game.step + 1)
+      }
+      await killed(second.child)
+    },
+    90_000
+  )
+})
