@@ -50,7 +50,8 @@ export const serveCommand = Command.make(
     ),
     watch: Options.boolean("watch").pipe(Options.withDescription("Reload the packages when their files change.")),
     logLevel: Options.choice("log-level", ["all", "debug", "info", "warning", "error", "none"]).pipe(
-      Options.withDefault("info" as const)
+      Options.withDefault("info" as const),
+      Options.withDescription("The least severe request log line written (JSON lines on stdout).")
     ),
     deck: Options.file("deck").pipe(
       Options.withDefault(defaultDeckPath),
