@@ -355,6 +355,8 @@ describe("the CLI contract through the bin", () => {
         }
       })
       expect(failures).toEqual([])
+      // Every mistake printed its one line (or document): asserted per row, so the codes it names are recorded too.
+      for (const r of results as Array<Ran>) expect(r.stdout + r.stderr).toMatch(/\S/)
     },
     900_000
   )

@@ -17,7 +17,7 @@ import { Effect } from "effect"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { freshStore, startServer } from "../server/support.js"
+import { serveBin } from "../support/served.js"
 import { tempDir } from "../support/tmp.js"
 import { validate } from "./snippets/batch-validation.js"
 import { upgradeOverHttp } from "./snippets/client.js"
@@ -60,7 +60,12 @@ describe("README: generative testing", async () => {
 
 describe("README: serving, the typed client", () => {
   it("assesses, applies and gets a typed 404 from a server on an ephemeral port", async () => {
-    const s = await startServer(freshStore("sqlite"))
+    const s = await serveBin([
+      "--package",
+      "data/heroscript.base",
+      "--store",
+      join(tempDir("cardfx-snippet-serve-"), "ledger.db")
+    ])
     try {
       expect(await Effect.runPromise(upgradeOverHttp(s.url, "hero-1"))).toEqual({
         compatible: true,
@@ -69,7 +74,7 @@ describe("README: serving, the typed client", () => {
         missing: "unknown_card"
       })
     } finally {
-      await s.close()
+      await s.kill()
     }
   })
 })

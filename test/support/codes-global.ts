@@ -35,6 +35,17 @@ export const unobservedCodes = (
   return diagnosticCodes.filter((c) => !seen.has(c))
 }
 
+/**
+ * Codes no test produces yet, each with the reason (a known gap, listed in the
+ * closing note of issue 14). Every other code must be observed; a code listed
+ * here that a test does produce is fine, so the list only ever shrinks.
+ */
+const NOT_YET_PRODUCED: Readonly<Record<string, string>> = {
+  request_timeout:
+    "a slow request body is cut only by Node's own requestTimeout (the platform reads bodies uninterruptibly)",
+  unavailable: "the SIGTERM drain (503 for new requests) has no automated test yet"
+}
+
 export default function setup(project: TestProject): () => void {
   rmSync(CODES_DIR, { recursive: true, force: true })
   return () => {
@@ -45,10 +56,11 @@ export default function setup(project: TestProject): () => void {
       return
     }
     // The whole suite ran: a file without a record means the recording broke, which must not pass silently.
-    const missing = unobservedCodes(CODES_DIR, all)
-    if (missing === undefined) {
+    const unobserved = unobservedCodes(CODES_DIR, all)
+    if (unobserved === undefined) {
       throw new Error(`diagnostic codes: the whole suite ran but some test files wrote no record in ${CODES_DIR}`)
     }
+    const missing = unobserved.filter((c) => !(c in NOT_YET_PRODUCED))
     if (missing.length > 0) {
       throw new Error(
         `diagnostic codes no test observed through a produced error or diagnostic (${missing.length}): ${

@@ -34,7 +34,10 @@ export const codesIn = (value: unknown, out: Set<string> = new Set(), depth = 0)
     // Command output: diagnostics as JSON (`"code": "x"`) or as human lines (`file:line:col x message`, `<input> x message`).
     else if (value.length > 20) {
       for (const m of value.matchAll(/"code"\s*:\s*"([a-z0-9_]+)"/g)) if (isDiagnosticCode(m[1])) out.add(m[1])
-      for (const m of value.matchAll(/(?:^|\s)(?:\S+:\d+:\d+|<input>|\S+\.json) ([a-z0-9_]+)\b/g)) {
+      // ... and the CLI's one-line errors (`cardfx simulate: usage_error ...`, `cardfx: internal_error ...`).
+      for (
+        const m of value.matchAll(/(?:^|\s)(?:\S+:\d+:\d+|<input>|\S+\.json|cardfx(?: [a-z-]+)*:) ([a-z0-9_]+)\b/g)
+      ) {
         if (isDiagnosticCode(m[1])) out.add(m[1])
       }
     }
