@@ -8,16 +8,14 @@
  */
 import { FetchHttpClient } from "@effect/platform"
 import { Effect, Exit } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { createInterface } from "node:readline"
 import { afterEach, describe, expect, it } from "vitest"
 import { type CardfxClient, makeClient } from "../../src/client.js"
+import { killed, serveBin } from "../support/served.js"
 import { PACKAGE } from "./support.js"
-
-const BIN = "dist/cli/cardfx.mjs"
 
 interface Served {
   readonly child: ChildProcess
@@ -30,63 +28,13 @@ afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL")
 })
 
-/** Starts the bin and waits (at most 20 s) for its `{"event":"listening","url":...}` line. */
-const serve = (store: string): Promise<Served> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        BIN,
-        "serve",
-        "--package",
-        PACKAGE,
-        "--store",
-        store,
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--log-level",
-        "none"
-      ],
-      { stdio: ["ignore", "pipe", "pipe"] }
-    )
-    children.push(child)
-    let stderr = ""
-    child.stderr?.on("data", (d: Buffer) => {
-      stderr += d.toString()
-    })
-    const timer = setTimeout(() => reject(new Error(`no listening line within 20 s; stderr: ${stderr}`)), 20_000)
-    child.once("exit", (code) => {
-      clearTimeout(timer)
-      reject(new Error(`serve exited (${code}) before listening; stderr: ${stderr}`))
-    })
-    // stdio "pipe" always gives a stdout stream
-    const lines = createInterface({ input: child.stdout ?? process.stdin })
-    lines.on("line", (line) => {
-      const parsed = ((): { event?: string; url?: string } => {
-        try {
-          return JSON.parse(line) as { event?: string; url?: string }
-        } catch {
-          return {}
-        }
-      })()
-      if (parsed.event !== "listening" || parsed.url === undefined) return
-      clearTimeout(timer)
-      const url = parsed.url
-      Effect.runPromise(makeClient(url).pipe(Effect.provide(FetchHttpClient.layer))).then(
-        (client) => resolve({ child, url, client }),
-        reject
-      )
-    })
-  })
-
-const killed = (child: ChildProcess): Promise<void> =>
-  new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    child.once("exit", () => resolve())
-    child.kill("SIGKILL")
-  })
+/** Starts the built bin on `store` (test/support/served.ts) and a typed client for it. */
+const serve = async (store: string): Promise<Served> => {
+  const s = await serveBin(["--package", PACKAGE, "--store", store])
+  children.push(s.child)
+  const client = await Effect.runPromise(makeClient(s.url).pipe(Effect.provide(FetchHttpClient.layer)))
+  return { child: s.child, url: s.url, client }
+}
 
 const ember = { kind: "apply", upgradeId: "core.ember.affinity" } as const
 const sharpen = { kind: "apply", upgradeId: "core.sharpened_strike" } as const

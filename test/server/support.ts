@@ -9,29 +9,15 @@ import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { type Duration, Effect, Exit, Layer, Logger, LogLevel, Option, Redacted, Scope } from "effect"
 import { mkdtempSync } from "node:fs"
-import { Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type CardfxClient, type ErrorBody, makeClient } from "../../src/client.js"
 import { makeLifecycle, serverLayer, serverUrl } from "../../src/server/Server.js"
+import { PG_REQUIRED as REQUIRED, PG_URL, pgReachable } from "../support/pg.js"
 
-export const PG_URL = process.env.CARDFX_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test"
-const REQUIRED = process.env.CARDFX_REQUIRE_POSTGRES === "1"
+export { PG_URL }
 
-const reachable = (): Promise<boolean> =>
-  new Promise((resolve) => {
-    const u = new globalThis.URL(PG_URL)
-    const s = new Socket()
-    const done = (ok: boolean) => {
-      s.destroy()
-      resolve(ok)
-    }
-    s.setTimeout(1500, () => done(false))
-    s.once("error", () => done(false))
-    s.connect(Number(u.port || 5432), u.hostname, () => done(true))
-  })
-
-export const pgUp = await reachable()
+export const pgUp = await pgReachable()
 if (!pgUp && REQUIRED) {
   throw new Error(`PostgreSQL is required (CARDFX_REQUIRE_POSTGRES=1) but ${PG_URL} is unreachable`)
 }

@@ -16,7 +16,8 @@ export interface ServedBin {
   readonly kill: () => Promise<void>
 }
 
-const killed = (child: ChildProcess): Promise<void> =>
+/** SIGKILLs a child (if still running) and waits for it to exit. */
+export const killed = (child: ChildProcess): Promise<void> =>
   new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve()
     child.once("exit", () => resolve())

@@ -8,7 +8,6 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, type Layer, Redacted } from "effect"
-import { Socket } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CardTransformationPlanner } from "../../../src/composition/planner/Planner.js"
 import type { Runtime } from "../../../src/composition/Runtime.js"
@@ -19,25 +18,10 @@ import {
   type StoreOpenError
 } from "../../../src/composition/store/LedgerStore.js"
 import { migrations } from "../../../src/composition/store/Migrations.js"
+import { PG_REQUIRED as REQUIRED, PG_URL as URL, pgReachable } from "../../support/pg.js"
 import { BASE, open, request, type Rt, runtimeOf } from "./support.js"
 
-const URL = process.env.CARDFX_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test"
-const REQUIRED = process.env.CARDFX_REQUIRE_POSTGRES === "1"
-
-const reachable = (): Promise<boolean> =>
-  new Promise((resolve) => {
-    const u = new globalThis.URL(URL)
-    const s = new Socket()
-    const done = (ok: boolean) => {
-      s.destroy()
-      resolve(ok)
-    }
-    s.setTimeout(1500, () => done(false))
-    s.once("error", () => done(false))
-    s.connect(Number(u.port || 5432), u.hostname, () => done(true))
-  })
-
-const up = await reachable()
+const up = await pgReachable()
 if (!up && REQUIRED) throw new Error(`PostgreSQL is required (CARDFX_REQUIRE_POSTGRES=1) but ${URL} is unreachable`)
 if (!up) console.warn(`[cardfx] PostgreSQL at ${URL} is unreachable: the PostgreSQL store suite is SKIPPED`)
 
