@@ -9,6 +9,10 @@ export default defineConfig({
     setupFiles: ["test/support/codes-setup.ts"],
     // Property tests and real-database tests take seconds, never minutes; benchmarks time things, tests don't.
     testTimeout: 60_000,
+    // Two files at a time: vitest's default (cores − 1) runs files one by one on a 2-core machine, while most of
+    // the slow files wait on child processes (the bin, servers, writers, runners) and leave a core idle.
+    maxWorkers: 2,
+    minWorkers: 1,
     hookTimeout: 60_000,
     reporters: ["default"]
   }

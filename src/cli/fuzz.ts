@@ -20,7 +20,7 @@ import { fuzzPropertyNames, renderFuzzReport } from "../testing/index.js"
 import { atLeastOne, CommandExit, ExitCode, usageError } from "./Exit.js"
 import { deckOption, loadDeck } from "./hhx.js"
 import { resultFormatOption } from "./Output.js"
-import { defaultPackage } from "./Paths.js"
+import { defaultDeckPath, defaultPackage } from "./Paths.js"
 import { quietOption, resolveWorkers, withProgress, workersOption } from "./Scale.js"
 
 export { defaultPackage }
@@ -88,7 +88,11 @@ export const fuzzCommand = Command.make(
       const scale = yield* ScaleOut
       const report = yield* withProgress("runs", quiet, (progress) =>
         scale.fuzz({ options, deckFile: deck, packageDirs: dirs, workers: threads, onProgress: progress.update }))
-      yield* Console.log(format === "json" ? JSON.stringify(report, null, 2) : renderFuzzReport(report))
+      const contentArgs = [
+        ...packages.flatMap((dir) => ["--package", dir]),
+        ...(deck !== defaultDeckPath ? ["--deck", deck] : [])
+      ]
+      yield* Console.log(format === "json" ? JSON.stringify(report, null, 2) : renderFuzzReport(report, contentArgs))
       if (!report.ok) {
         return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
       }

@@ -400,21 +400,30 @@ export const mergeFuzzPartials = (
   return { ok: reports.every((r) => r.ok), seed: options.seed, runs: options.runs, properties: reports, codes: sorted }
 }
 
+/** A word as a POSIX shell reads it back: bare when it holds only safe characters, else single-quoted. */
+const shellWord = (w: string): string => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`)
+
 /** Runs every fuzz property (pure: no I/O, no clock; the same options give the same report). */
 export const runFuzz = (options: FuzzOptions): FuzzReport => {
   const names = selectedProperties(options)
   return mergeFuzzPartials(options, names, names.map((name) => runFuzzRange(options, name, 0, options.runs)))
 }
 
-/** A human rendering of a fuzz report (one line per property; failures with their minimal case). */
-export const renderFuzzReport = (r: FuzzReport): string => {
+/**
+ * A human rendering of a fuzz report (one line per property; failures with
+ * their minimal case). `contentArgs` are the command-line arguments that chose
+ * the content (`--package DIR`, `--deck FILE`), repeated in each replay line
+ * so that the line replays the same case against the same content.
+ */
+export const renderFuzzReport = (r: FuzzReport, contentArgs: ReadonlyArray<string> = []): string => {
+  const content = contentArgs.length === 0 ? "" : ` ${contentArgs.map(shellWord).join(" ")}`
   const lines: Array<string> = [`cardfx fuzz: seed ${r.seed}, ${r.runs} runs per property`]
   for (const p of r.properties) {
     lines.push(`  ${p.ok ? "ok  " : "FAIL"} ${p.name} (${p.runs} runs)`)
     if (p.failure !== undefined) {
       lines.push(`       ${p.failure.error}`)
       lines.push(`       minimal case after ${p.failure.shrinks} shrinks: ${safeJson(p.failure.counterexample)}`)
-      lines.push(`       replay: cardfx fuzz --seed ${r.seed} --only ${p.name} --path ${p.failure.path}`)
+      lines.push(`       replay: cardfx fuzz --seed ${r.seed} --only ${p.name} --path ${p.failure.path}${content}`)
     }
   }
   const codes = Object.entries(r.codes)
