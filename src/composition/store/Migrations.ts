@@ -80,8 +80,9 @@ export const migrate = (prefix: string): Effect.Effect<void, SqlError, SqlClient
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const table = sql.literal(`${prefix}schema_migrations`)
-    yield* sql.withTransaction(
+    const applied = yield* sql.withTransaction(
       Effect.gen(function*() {
+        const versions: Array<number> = []
         yield* sql.onDialectOrElse({
           pg: () => sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`,
           orElse: () => Effect.void
@@ -94,9 +95,17 @@ export const migrate = (prefix: string): Effect.Effect<void, SqlError, SqlClient
           // The statements are constants; the prefix was checked by isTablePrefix.
           for (const s of migrations[i] ?? []) yield* sql.unsafe(s.replaceAll("{p}", prefix))
           yield* sql`INSERT INTO ${table} (version) VALUES (${version})`
+          versions.push(version)
         }
+        return versions
       })
     )
+    // Migration 2 empties most of an existing store's ledger text; SQLite keeps the freed pages in the file until
+    // VACUUM (which cannot run inside a transaction). A new store (migration 1 in the same run) has nothing to free.
+    // PostgreSQL's autovacuum reclaims the space itself.
+    if (applied.includes(2) && !applied.includes(1)) {
+      yield* sql.onDialectOrElse({ sqlite: () => sql`VACUUM`, orElse: () => Effect.void })
+    }
   })
 
 /** The PostgreSQL advisory lock key that serializes migrations. */

@@ -111,6 +111,7 @@ describe("migration from the earlier format", () => {
       update.run(JSON.stringify({ cardId: "basic_attack", entries, revision }), "{\"old\":\"effective\"}", revision)
     }
     db.prepare("DELETE FROM schema_migrations WHERE version = 2").run()
+    const pagesBefore = Number(db.pragma("page_count", { simple: true }))
     db.close()
     const reopened = sqliteAt(file)
     const after = await reopened.runPromise(
@@ -127,6 +128,9 @@ describe("migration from the earlier format", () => {
     await reopened.dispose()
     const check = new Database(file, { readonly: true })
     expect(check.prepare("SELECT MAX(version) AS v FROM schema_migrations").get()).toEqual({ v: 2 })
+    // The pages the migration freed were returned (VACUUM), not kept in the file.
+    expect(check.pragma("freelist_count", { simple: true })).toBe(0)
+    expect(Number(check.pragma("page_count", { simple: true }))).toBeLessThan(pagesBefore)
     expect(check.prepare("SELECT revision FROM snapshots WHERE ledger <> '' ORDER BY revision").all()).toEqual(
       [1, 2, 4, 8, 16, 32].map((revision) => ({ revision }))
     )
