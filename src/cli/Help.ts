@@ -51,12 +51,19 @@ export const synopsis = (spec: CommandSpec): Array<string> =>
     : ["cardfx", ...spec.path, ...spec.args.map(argSynopsis), ...spec.options.map(optionSynopsis)]
 
 const note = (
-  x: { readonly optional: boolean; readonly repeatable: boolean; readonly defaultValue: string | undefined },
+  x: {
+    readonly optional: boolean
+    readonly repeatable: boolean
+    readonly defaultValue: string | undefined
+    readonly description: string
+  },
   flag: boolean
 ): string => {
   const parts = [flag ? "optional" : x.optional ? "optional" : "required"]
   if (x.repeatable) parts.push("repeatable")
-  if (x.defaultValue !== undefined) parts.push(`default: ${x.defaultValue}`)
+  // A description that names its default in words ("the starter deck of the installed package") says it better
+  // than the value, which for a path is where this machine installed the package.
+  if (x.defaultValue !== undefined && !x.description.includes("(default:")) parts.push(`default: ${x.defaultValue}`)
   return `(${parts.join("; ")})`
 }
 

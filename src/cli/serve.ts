@@ -55,7 +55,7 @@ export const serveCommand = Command.make(
     ),
     deck: Options.file("deck").pipe(
       Options.withDefault(defaultDeckPath),
-      Options.withDescription("The Hallyu Hex deck served.")
+      Options.withDescription("The Hallyu Hex deck served (default: the starter deck of the installed package).")
     )
   },
   (o) =>

@@ -60,7 +60,17 @@ describe("the command tree", () => {
           described: true
         })
         expect(o.description).not.toMatch(/A user-defined piece of text|^A file\.$|^An integer\.$/)
-        if (o.defaultValue !== undefined) expect(help.replace(/\s+/g, " ")).toContain(`default: ${o.defaultValue}`)
+        if (o.defaultValue !== undefined) {
+          // Stated once: as the value, or in words by a description that names it (never a machine's absolute path).
+          const flat = help.replace(/\s+/g, " ")
+          if (o.description.includes("(default:")) expect(flat).not.toContain(`default: ${o.defaultValue}`)
+          else expect(flat).toContain(`default: ${o.defaultValue}`)
+          expect({ where, option: o.names[0], absolute: flat.includes(`default: ${process.cwd()}`) }).toEqual({
+            where,
+            option: o.names[0],
+            absolute: false
+          })
+        }
         if (o.optional) expect(help).toMatch(new RegExp(`\\[${o.names[0]}`))
       }
       for (const a of spec.args) {
