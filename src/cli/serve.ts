@@ -1,6 +1,6 @@
 /**
  * `cardfx serve --package DIR... [--store PATH|postgres://…] [--host 127.0.0.1]
- * [--port 8787] [--token-env NAME] [--watch] [--log-level LEVEL] [--deck FILE]`.
+ * [--port 8787] [--token-env NAME] [--watch] [--log-level LEVEL] [--body-timeout MS] [--deck FILE]`.
  *
  * Serves the HTTP API (see `src/server/Api.ts`, `/openapi.json`, `/docs`).
  * Prints one JSON line `{"event":"listening","url":...}` on stdout when it
@@ -12,7 +12,7 @@
  * @since 0.1.0
  */
 import { Command, Options } from "@effect/cli"
-import { Config, Console, Effect, Layer, Logger, LogLevel, Option, Runtime } from "effect"
+import { Config, Console, Duration, Effect, Layer, Logger, LogLevel, Option, Runtime } from "effect"
 import { watch } from "node:fs"
 import { DEFAULT_STORE, drain, makeLifecycle, reloadServedContent as reload, serverLayer, serverUrl } from "../index.js"
 import { packagesOption } from "./assess.js"
@@ -53,6 +53,12 @@ export const serveCommand = Command.make(
       Options.withDefault("info" as const),
       Options.withDescription("The least severe request log line written (JSON lines on stdout).")
     ),
+    bodyTimeout: Options.integer("body-timeout").pipe(
+      Options.withDefault(800),
+      Options.withDescription(
+        "Milliseconds a request body may take to arrive after its headers (then 408 request_timeout)."
+      )
+    ),
     deck: Options.file("deck").pipe(
       Options.withDefault(defaultDeckPath),
       Options.withDescription("The Hallyu Hex deck served (default: the starter deck of the installed package).")
@@ -62,6 +68,10 @@ export const serveCommand = Command.make(
     Effect.gen(function*() {
       if (o.port < 0 || o.port > 65535) {
         yield* Console.error("cardfx: --port must be 0..65535 (see --help)")
+        return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
+      }
+      if (o.bodyTimeout < 1 || o.bodyTimeout > 600_000) {
+        yield* Console.error("cardfx: --body-timeout must be 1..600000 milliseconds (see --help)")
         return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
       }
       const tokenEnv = Option.getOrUndefined(o.tokenEnv)
@@ -81,7 +91,15 @@ export const serveCommand = Command.make(
         Effect.gen(function*() {
           const context = yield* Layer.build(
             serverLayer(
-              { packages: o.packages, store: o.store, deckFile: o.deck, host: o.host, port: o.port, token },
+              {
+                packages: o.packages,
+                store: o.store,
+                deckFile: o.deck,
+                host: o.host,
+                port: o.port,
+                token,
+                bodyTimeout: Duration.millis(o.bodyTimeout)
+              },
               lifecycle
             )
           ).pipe(

@@ -12,7 +12,7 @@
  * - the body guard: a body needs `Content-Length` (a chunked body is 400
  *   `schema_invalid`); `Content-Length` over the cap is 413
  *   `body_too_large` before a byte is read; the body is read with the cap and the body
- *   timeout (408 `request_timeout`) and must pass the project's hardened JSON
+ *   timeout (408 `request_timeout` with `Connection: close`) and must pass the project's hardened JSON
  *   parser (depth, `__proto__`, duplicate keys, unsafe numbers: 400 with the
  *   parser's code and JSON pointer) before any Schema sees it;
  * - the handler timeout (408 `request_timeout`);
@@ -37,7 +37,7 @@ import {
 } from "@effect/platform"
 import { NodeFileSystem, NodeHttpServer } from "@effect/platform-node"
 import * as IncomingMessage from "@effect/platform/HttpIncomingMessage"
-import { Cause, Clock, Duration, Effect, Either, Layer, Option, Redacted, Ref, Schedule } from "effect"
+import { Cause, Clock, Duration, Effect, Either, Fiber, Layer, Option, Redacted, Ref, Schedule } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import { CardTransformationPlanner } from "../composition/planner/Planner.js"
@@ -84,13 +84,15 @@ export interface ServeOptions {
   readonly token: Option.Option<Redacted.Redacted<string>>
   /** Body cap in bytes (default 1 MiB). */
   readonly bodyLimit?: number | undefined
-  /** Time to receive a body (default 10 s). */
+  /** Time to receive a body once the headers are in (default {@link DEFAULT_BODY_TIMEOUT}: a slow client is answered within a second). */
   readonly bodyTimeout?: Duration.DurationInput | undefined
   /** Time to answer once the body is in (default 30 s). */
   readonly handlerTimeout?: Duration.DurationInput | undefined
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
+/** A body that has not fully arrived after this is answered 408 `request_timeout` (a slow or stalled client). */
+export const DEFAULT_BODY_TIMEOUT: Duration.DurationInput = "800 millis"
 
 /** Draining state shared by the request middleware and the SIGTERM finalizer. */
 export interface Lifecycle {
@@ -136,7 +138,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 /** The request middleware described in the module comment. */
 const guard = (lifecycle: Lifecycle, options: ServeOptions) => {
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
-  const bodyTimeout = options.bodyTimeout ?? "10 seconds"
+  const bodyTimeout = options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT
   const handlerTimeout = options.handlerTimeout ?? "30 seconds"
   return HttpMiddleware.make((app) =>
     Effect.gen(function*() {
@@ -177,28 +179,29 @@ const guard = (lifecycle: Lifecycle, options: ServeOptions) => {
               requestId
             )
           }
-          const text = yield* request.text.pipe(
-            IncomingMessage.withMaxBodySize(Option.some(limit)),
-            // The platform caches the body read uninterruptibly: let the timeout answer without waiting for it.
-            Effect.disconnect,
-            Effect.timeoutFail({
-              duration: bodyTimeout,
-              onTimeout: () => "timeout" as const
-            }),
-            // HttpApp runs a request uninterruptibly; the timeout needs to interrupt the read.
-            Effect.interruptible,
-            Effect.either
+          // The platform's read runs in its own fiber and is never interrupted: interrupting it destroys the
+          // socket, and the client would get no answer. The timeout only stops waiting for it; the 408 closes
+          // the connection, and the read ends when the socket does (or Node's requestTimeout backstop fires).
+          const reading = yield* Effect.forkDaemon(
+            request.text.pipe(IncomingMessage.withMaxBodySize(Option.some(limit)), Effect.either)
           )
-          if (Either.isLeft(text)) {
-            return text.left === "timeout"
-              ? errorResponse(
+          const read = yield* Fiber.join(reading).pipe(Effect.timeoutOption(bodyTimeout), Effect.interruptible)
+          if (Option.isNone(read)) {
+            return HttpServerResponse.setHeader(
+              errorResponse(
                 one(
                   "request_timeout",
                   `the body did not arrive within ${Duration.format(Duration.decode(bodyTimeout))}`
                 ),
                 requestId
-              )
-              : String(text.left.cause).includes("maxBytes")
+              ),
+              "connection",
+              "close"
+            )
+          }
+          const text = read.value
+          if (Either.isLeft(text)) {
+            return String(text.left.cause).includes("maxBytes")
               ? errorResponse(
                 one("body_too_large", `the body is larger than the cap of ${limit} bytes`, { details: { limit } }),
                 requestId
@@ -379,7 +382,13 @@ export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
     Layer.provide(api),
     Layer.provideMerge(servicesLayer(options)),
     Layer.provideMerge(
-      NodeHttpServer.layer(() => createServer({ requestTimeout: 60_000, headersTimeout: 20_000 }), {
+      // Node's own limits are the backstop for a client the 408 did not stop (it closes its socket after them).
+      NodeHttpServer.layer(() =>
+        createServer({
+          headersTimeout: 10_000,
+          requestTimeout: Duration.toMillis(Duration.decode(options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT)) + 10_000,
+          connectionsCheckingInterval: 1_000
+        }), {
         host: options.host,
         port: options.port
       })

@@ -1,21 +1,23 @@
 /**
  * Restart: the built bin (`node dist/cli/cardfx.mjs serve`) on a SQLite
- * store, a stream of commands (each with its own commandId) SIGKILLed in the
+ * store and on PostgreSQL (a throw-away database, when reachable), a stream of commands (each with its own commandId) SIGKILLed in the
  * middle, the server restarted on the same store, and every unacknowledged
  * command retried with its ID: each command's effect is present exactly once,
  * and a Hallyu Hex game advanced before the kill resumes at the same step and
  * fingerprint. 127.0.0.1 only; every wait is bounded.
  */
 import { FetchHttpClient } from "@effect/platform"
-import { Effect, Exit } from "effect"
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Exit, Redacted } from "effect"
 import type { ChildProcess } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
+import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { type CardfxClient, makeClient } from "../../src/client.js"
 import { killed, serveBin } from "../support/served.js"
-import { PACKAGE } from "./support.js"
+import { PACKAGE, PG_URL, pgUp } from "./support.js"
 
 interface Served {
   readonly child: ChildProcess
@@ -66,11 +68,42 @@ const send = (client: CardfxClient, c: Command) =>
     })
   )
 
-describe("cardfx serve survives SIGKILL", () => {
-  it(
+/** Runs one statement on the PostgreSQL server of PG_URL (database administration: no transaction). */
+const pgAdmin = (statement: string) =>
+  Effect.runPromise(
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)).pipe(
+      Effect.scoped,
+      Effect.provide(PgClient.layer({ url: Redacted.make(PG_URL) }))
+    )
+  )
+
+/** A throw-away PostgreSQL database for this process (the bin takes a URL, no table prefix). */
+const PG_DATABASE = `cardfx_restart_${process.pid}`
+const pgStore = (): string => {
+  const u = new URL(PG_URL)
+  u.pathname = `/${PG_DATABASE}`
+  return u.toString()
+}
+let pgCreated = false
+afterAll(async () => {
+  if (pgCreated) await pgAdmin(`DROP DATABASE IF EXISTS ${PG_DATABASE} WITH (FORCE)`)
+})
+
+const stores = [
+  ["SQLite", async () => join(mkdtempSync(join(tmpdir(), "cardfx-restart-")), "ledger.db")],
+  ["PostgreSQL", async () => {
+    await pgAdmin(`DROP DATABASE IF EXISTS ${PG_DATABASE} WITH (FORCE)`)
+    await pgAdmin(`CREATE DATABASE ${PG_DATABASE}`)
+    pgCreated = true
+    return pgStore()
+  }]
+] as const
+
+describe.each(stores)("cardfx serve on %s survives SIGKILL", (kind, makeStore) => {
+  it.skipIf(kind === "PostgreSQL" && !pgUp)(
     "every unacknowledged command retried with its ID lands exactly once; an HHX game resumes at its step and fingerprint",
     async () => {
-      const store = join(mkdtempSync(join(tmpdir(), "cardfx-restart-")), "ledger.db")
+      const store = await makeStore()
       const first = await serve(store)
 
       // A game in progress: created and advanced a few steps before the kill.
