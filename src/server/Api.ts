@@ -23,12 +23,17 @@ import {
   OpenApi
 } from "@effect/platform"
 import { Schema } from "effect"
-import { AssessResult, Discovery } from "../composition/planner/Plan.js"
-import { CommandOutcome } from "../composition/store/LedgerStore.js"
-import { StarterDeck } from "../hallyu/Schema.js"
-import type { Diagnostic } from "../kernel/Diagnostic.js"
-import { diagnostic } from "../kernel/Diagnostic.js"
-import { type DiagnosticCode, type HttpStatus, httpStatusOf } from "../kernel/DiagnosticCode.js"
+import {
+  AssessResult,
+  CommandOutcome,
+  type Diagnostic,
+  diagnostic,
+  type DiagnosticCode,
+  Discovery,
+  type HttpStatus,
+  httpStatusOf,
+  StarterDeck
+} from "../Schemas.js"
 import {
   AssessRequest,
   BranchDocument,

@@ -11,17 +11,22 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { CardInspection, EffectiveCardDefinition } from "../composition/Effective.js"
-import { CombatState } from "../composition/executor/CombatState.js"
-import { CardLedger } from "../composition/ledger/Ledger.js"
-import { LedgerCommand } from "../composition/planner/Plan.js"
-import { ScenarioReport } from "../composition/scenario/Runner.js"
-import { ScenarioLedgers, ScenarioStep } from "../composition/scenario/Scenario.js"
-import { AuthoredId } from "../composition/schema/Symbols.js"
-import { EventBody } from "../composition/store/LedgerStore.js"
-import { GameLogSchema } from "../hallyu/engine/Simulate.js"
-import { Diagnostic, DiagnosticCodeSchema } from "../kernel/Diagnostic.js"
-import { optional } from "../kernel/SchemaExt.js"
+import {
+  AuthoredId,
+  CardInspection,
+  CardLedger,
+  CombatState,
+  Diagnostic,
+  DiagnosticCodeSchema,
+  EffectiveCardDefinition,
+  EventBody,
+  GameLogSchema,
+  LedgerCommand,
+  optional,
+  ScenarioLedgers,
+  ScenarioReport,
+  ScenarioStep
+} from "../Schemas.js"
 
 // ---------------------------------------------------------------- errors
 

@@ -14,8 +14,7 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { sqliteClientLayer } from "../composition/store/LedgerStore.js"
-import { StoreFailure } from "../kernel/Errors.js"
+import { sqliteClientLayer, StoreFailure } from "../Library.js"
 
 /** A stored game: its log. */
 export interface StoredGame {

@@ -8,12 +8,8 @@
  * @since 0.1.0
  */
 import { Context, Effect, Either, Layer, Option } from "effect"
-import type { Engine } from "../hallyu/engine/Engine.js"
-import { fingerprint, type GameLog, replay } from "../hallyu/engine/Simulate.js"
-import type { GameState } from "../hallyu/engine/State.js"
-import { observe } from "../hallyu/engine/View.js"
-import { diagnostic } from "../kernel/Diagnostic.js"
-import { diagnosticFromError } from "../kernel/Errors.js"
+import { type Engine, fingerprint, type GameLog, type GameState, observe, replay } from "../hallyu/index.js"
+import { diagnostic, diagnosticFromError } from "../Library.js"
 import { type ApiError, apiError, apiErrorOf } from "./Api.js"
 import type { ExplainDocument, GameActionRequest, GameDocument, NewGameRequest } from "./Documents.js"
 import { GameStore, type StoredGame } from "./GameStore.js"

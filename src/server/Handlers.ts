@@ -8,21 +8,30 @@
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { Context, Effect, Either, Layer } from "effect"
-import { componentOrigins } from "../cli/inspect.js"
-import { sealById } from "../composition/BundleCompiler.js"
-import type { EffectiveCardDefinition } from "../composition/Effective.js"
-import { appendEntry, type CardLedger, emptyLedger, verifyLedger } from "../composition/ledger/Ledger.js"
-import { CardTransformationPlanner } from "../composition/planner/Planner.js"
-import { resolveEffectiveCard } from "../composition/Resolver.js"
-import type { Runtime } from "../composition/Runtime.js"
-import { runScenarioWith } from "../composition/scenario/Runner.js"
-import { decodeScenario } from "../composition/scenario/Scenario.js"
-import { LedgerStore, MAIN } from "../composition/store/LedgerStore.js"
-import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
-import { type CardfxError, diagnosticFromError } from "../kernel/Errors.js"
-import { parseJson } from "../kernel/Json.js"
-import { compareOrdinal } from "../kernel/Ordinal.js"
-import { ContentLoader, LiveCatalog } from "../services/Catalog.js"
+import {
+  appendEntry,
+  type CardfxError,
+  type CardLedger,
+  CardTransformationPlanner,
+  compareOrdinal,
+  componentOrigins,
+  ContentLoader,
+  decodeScenario,
+  type Diagnostic,
+  diagnostic,
+  diagnosticFromError,
+  type EffectiveCardDefinition,
+  emptyLedger,
+  LedgerStore,
+  LiveCatalog,
+  MAIN,
+  parseJson,
+  resolveEffectiveCard,
+  runScenarioWith,
+  type Runtime,
+  sealById,
+  verifyLedger
+} from "../Library.js"
 import { type ApiError, apiError, apiErrorOf, CardfxApi } from "./Api.js"
 import type { AssessRequest, DiscoverRequest, InstanceDocument, ReloadReport } from "./Documents.js"
 import { Games } from "./Games.js"

@@ -9,12 +9,16 @@
  * @since 0.1.0
  */
 import { Effect, Either } from "effect"
-import { resolveEffectiveCard } from "../composition/Resolver.js"
-import type { Runtime } from "../composition/Runtime.js"
-import { type LedgerStoreService, MAIN } from "../composition/store/LedgerStore.js"
-import { hashCanonical } from "../kernel/Canonical.js"
-import type { BranchNotFound, StoreFailure } from "../kernel/Errors.js"
-import { compareOrdinal } from "../kernel/Ordinal.js"
+import {
+  type BranchNotFound,
+  compareOrdinal,
+  hashCanonical,
+  type LedgerStoreService,
+  MAIN,
+  resolveEffectiveCard,
+  type Runtime,
+  type StoreFailure
+} from "../Library.js"
 import type { BrokenInstance, RuntimeInfo } from "./Documents.js"
 
 /** The package version of cardfx (kept in step with package.json by the public-surface test). */

@@ -40,14 +40,21 @@ import * as IncomingMessage from "@effect/platform/HttpIncomingMessage"
 import { Cause, Clock, Duration, Effect, Either, Fiber, Layer, Option, Redacted, Ref, Schedule } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
-import { CardTransformationPlanner } from "../composition/planner/Planner.js"
-import { LedgerStore } from "../composition/store/LedgerStore.js"
-import { HallyuHex, layer as hallyuHexLayer } from "../hallyu/Service.js"
-import { sha256Hex } from "../kernel/Canonical.js"
-import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
-import { type DiagnosticCode, httpStatusOf } from "../kernel/DiagnosticCode.js"
-import { parseJson, toPointer } from "../kernel/Json.js"
-import { ContentLoader, LiveCatalog } from "../services/Catalog.js"
+import {
+  CardTransformationPlanner,
+  ContentLoader,
+  type Diagnostic,
+  diagnostic,
+  type DiagnosticCode,
+  HallyuHex,
+  hallyuHexLayer,
+  httpStatusOf,
+  LedgerStore,
+  LiveCatalog,
+  parseJson,
+  sha256Hex,
+  toPointer
+} from "../Library.js"
 import {
   type ApiError,
   apiError,

@@ -148,3 +148,45 @@ describe("src/cli imports only the public API", () => {
     expect(bad).toEqual([])
   })
 })
+
+describe("src/server imports only the public API", () => {
+  // src/index.ts re-exports the server's modules, so the server imports the same public names through
+  // src/Library.ts (the public API without its faces), src/Schemas.ts (the documents' Schemas, light enough
+  // for the typed client and the workbench page) and src/hallyu/index.ts (the public `Hallyu` namespace).
+  const allowed = ["../Library.js", "../Schemas.js", "../hallyu/index.js"]
+  it("every import of src/server is Library, Schemas, the Hallyu namespace, another src/server module, effect, @effect/* or node:*", () => {
+    const bad: Array<string> = []
+    for (const f of readdirSync("src/server").filter((x) => x.endsWith(".ts"))) {
+      const text = readFileSync(join("src/server", f), "utf8")
+      for (
+        const m of text.matchAll(/(?:import|export)[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)
+      ) {
+        const spec = m[1] ?? m[2] ?? ""
+        const ok = allowed.includes(spec) || /^\.\/[A-Za-z-]+\.js$/.test(spec) || spec === "./page/Page.js" ||
+          spec === "effect" || spec.startsWith("@effect/") || spec.startsWith("node:")
+        if (!ok) bad.push(`${f}: ${spec}`)
+      }
+    }
+    expect(bad).toEqual([])
+  })
+
+  it("every value Library, Schemas and the Hallyu namespace export is the package root's", async () => {
+    const root: Record<string, unknown> = await import("../../src/index.js")
+    const hallyu = root["Hallyu"] as Record<string, unknown>
+    const notPublic: Array<string> = []
+    const modules = [
+      ["Library", await import("../../src/Library.js")],
+      ["Schemas", await import("../../src/Schemas.js")],
+      ["hallyu/index", await import("../../src/hallyu/index.js")]
+    ] as const
+    for (const [module, mod] of modules) {
+      for (const [name, value] of Object.entries(mod)) {
+        if (root[name] !== value && hallyu[name] !== value) notPublic.push(`${module}: ${name}`)
+      }
+    }
+    expect(notPublic).toEqual([])
+    // And the check can fail: an internal helper is not among them.
+    const internal: Record<string, unknown> = await import("../../src/hallyu/validate/Report.js")
+    expect(Object.keys(internal).filter((k) => root[k] === internal[k] || hallyu[k] === internal[k])).toEqual([])
+  })
+})
