@@ -2,7 +2,7 @@ import fs from "node:fs"
 const src = fs.readFileSync("src/kernel/DiagnosticCode.ts", "utf8")
 const rows = [
   ...src.matchAll(
-    /^\s+(\w+): \{ tag: "(\w+)", domain: "(\w+)", meaning: "([^"]*)"(?:, limit: "\w+")?(?:, status: \d+)? \}/gm
+    /^\s+(\w+): \{\s*tag: "(\w+)",\s*domain: "(\w+)",\s*meaning: "([^"]*)",?(?:\s*limit: "\w+",?)?(?:\s*status: \d+,?)?\s*\}/gm
   )
 ]
 let out = `/**

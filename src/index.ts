@@ -20,3 +20,6 @@ export * from "./server/Documents.js"
 export { reload as reloadServedContent } from "./server/Handlers.js"
 export { checkStoredInstances, runtimeInfo } from "./server/Reload.js"
 export { drain, makeLifecycle, serverLayer, serverUrl } from "./server/Server.js"
+
+// ---- across machines: simulation shards on an @effect/cluster cluster over PostgreSQL
+export * as Cluster from "./cluster/index.js"

@@ -7,6 +7,7 @@
  */
 import type { Command } from "@effect/cli"
 import { assessCommand } from "./assess.js"
+import { clusterCommand } from "./cluster.js"
 import { discoverCommand } from "./discover.js"
 import { fuzzCommand } from "./fuzz.js"
 import { hhxCommand, replayCommand, simulateCommand } from "./hhx.js"
@@ -36,5 +37,6 @@ export const commands: ReadonlyArray<AnyCommand> = [
   register(simulateCommand),
   register(replayCommand),
   register(fuzzCommand),
-  register(serveCommand)
+  register(serveCommand),
+  register(clusterCommand)
 ]

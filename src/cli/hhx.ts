@@ -8,9 +8,10 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
-import { Console, Effect, Either, Option } from "effect"
+import { Console, Effect, Either, Logger, LogLevel, Option } from "effect"
 import {
   type CardfxError,
+  Cluster,
   defaultWorkers,
   type Diagnostic,
   diagnostic,
@@ -24,7 +25,8 @@ import {
   ScaleOut,
   simulationWorkers
 } from "../index.js"
-import { atLeastOne, CommandExit, ExitCode } from "./Exit.js"
+import { clusterOption, shardGamesOption } from "./cluster.js"
+import { atLeastOne, CommandExit, ExitCode, usageError } from "./Exit.js"
 import { humanLine, resultFormatOption } from "./Output.js"
 import { checkOutputFile, defaultDeckPath } from "./Paths.js"
 import { quietOption, resolveWorkers, withProgress } from "./Scale.js"
@@ -82,6 +84,14 @@ export const hhxCommand = Command.make("hhx").pipe(
 
 // ------------------------------------------------------------------ simulate and replay
 
+/** A deck file's text (for cluster runners, which validate it again). */
+const readDeckText = (file: string) =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(file)).pipe(
+    Effect.mapError((e) =>
+      errorFromDiagnostic(diagnostic("file_unreadable", `cannot read ${file}: ${e.message}`, { file }))
+    )
+  )
+
 const makeDeckEngine = (file: string) => Effect.flatMap(HallyuHex, (h) => h.engine(file))
 
 /** The human summary of a simulation. */
@@ -126,6 +136,8 @@ export const simulateCommand = Command.make(
       Options.withDescription("Seed, an integer as for run and fuzz; game k uses <seed>/k.")
     ),
     workers: simulateWorkersOption,
+    cluster: clusterOption,
+    shardGames: shardGamesOption,
     quiet: quietOption,
     format: resultFormatOption,
     log: Options.text("log").pipe(
@@ -136,9 +148,18 @@ export const simulateCommand = Command.make(
       )
     )
   },
-  ({ deck, games, seed, workers, quiet, format, log }) =>
+  ({ cluster, deck, format, games, log, quiet, seed, shardGames, workers }) =>
     Effect.gen(function*() {
       yield* atLeastOne("--games", games)
+      yield* atLeastOne("--shard-games", shardGames)
+      if (Option.isSome(cluster) && Option.isSome(workers)) {
+        yield* Effect.fail(
+          usageError("--workers is a runner's option with --cluster (cardfx cluster runner --workers N)")
+        )
+      }
+      if (Option.isSome(cluster) && Option.isSome(log)) {
+        yield* Effect.fail(usageError("--log cannot be used with --cluster"))
+      }
       // Without --workers, threads only when the games pay for their start-up (see simulationWorkers).
       const threads = Option.isNone(workers)
         ? simulationWorkers(games, defaultWorkers())
@@ -147,7 +168,29 @@ export const simulateCommand = Command.make(
       const engine = yield* makeDeckEngine(deck)
       const scale = yield* ScaleOut
       const run = yield* withProgress("games", quiet, (progress) =>
-        scale.simulate({ deck, games, seed, workers: threads, logs: Option.isSome(log), onProgress: progress.update }))
+        Option.isSome(cluster)
+          ? Effect.flatMap(readDeckText(deck), (json) =>
+            Cluster.simulateOnCluster({
+              url: cluster.value,
+              deck: { json, file: deck },
+              games,
+              seed: String(seed),
+              shardGames,
+              onProgress: progress.update
+            }).pipe(
+              Effect.map((r) => ({ summary: r.summary, logs: [] })),
+              Effect.mapError(errorFromDiagnostic),
+              // The cluster logs its own retries (a runner gone); the command reports only its outcome.
+              Logger.withMinimumLogLevel(LogLevel.Error)
+            ))
+          : scale.simulate({
+            deck,
+            games,
+            seed,
+            workers: threads,
+            logs: Option.isSome(log),
+            onProgress: progress.update
+          }))
       const logs: ReadonlyArray<GameLog> = run.logs
       const result = { right: run.summary }
       if (Option.isSome(log)) {
@@ -160,9 +203,7 @@ export const simulateCommand = Command.make(
           ))
       }
       const names = (code: string): string =>
-        engine.deck.cards.find((c) =>
-          c.code === code
-        )?.name ?? ""
+        engine.deck.cards.find((c) => c.code === code)?.name ?? ""
       // The default deck is named as in the package, so the document is the same wherever cardfx is installed.
       const shownDeck = deck === defaultDeckPath ? "data/hallyu-hex/starter-deck.v0.json" : deck
       yield* Console.log(

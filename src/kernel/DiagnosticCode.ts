@@ -546,6 +546,24 @@ const table = {
     meaning: "A worker thread or cluster runner failed or died before answering.",
     status: 503
   },
+  cluster_unreachable: {
+    tag: "ClusterUnreachable",
+    domain: "scale",
+    meaning: "The cluster's PostgreSQL (--pg, --cluster) cannot be reached or its storage fails.",
+    status: 503
+  },
+  cluster_no_runners: {
+    tag: "ClusterNoRunners",
+    domain: "scale",
+    meaning: "No cluster runner is alive to play the shards of a --cluster simulation.",
+    status: 503
+  },
+  cluster_port_in_use: {
+    tag: "ClusterPortInUse",
+    domain: "scale",
+    meaning: "A cluster runner cannot listen on its --host/--port.",
+    status: 503
+  },
 
   // ---- the HTTP server (cardfx serve) ----
   unauthorized: {

@@ -364,6 +364,21 @@ export class SimulationSplit
 export class WorkerFailed
   extends Schema.TaggedError<WorkerFailed>()("WorkerFailed", { code: Schema.tag("worker_failed"), ...fields })
 {}
+/** `cluster_unreachable`: The cluster's PostgreSQL (--pg, --cluster) cannot be reached or its storage fails. */
+export class ClusterUnreachable extends Schema.TaggedError<ClusterUnreachable>()("ClusterUnreachable", {
+  code: Schema.tag("cluster_unreachable"),
+  ...fields
+}) {}
+/** `cluster_no_runners`: No cluster runner is alive to play the shards of a --cluster simulation. */
+export class ClusterNoRunners extends Schema.TaggedError<ClusterNoRunners>()("ClusterNoRunners", {
+  code: Schema.tag("cluster_no_runners"),
+  ...fields
+}) {}
+/** `cluster_port_in_use`: A cluster runner cannot listen on its --host/--port. */
+export class ClusterPortInUse extends Schema.TaggedError<ClusterPortInUse>()("ClusterPortInUse", {
+  code: Schema.tag("cluster_port_in_use"),
+  ...fields
+}) {}
 /** `unauthorized`: A mutating request has no Authorization: Bearer token. */
 export class Unauthorized
   extends Schema.TaggedError<Unauthorized>()("Unauthorized", { code: Schema.tag("unauthorized"), ...fields })
@@ -493,6 +508,9 @@ export const errorClassByCode = {
   file_unwritable: FileUnwritable,
   simulation_split: SimulationSplit,
   worker_failed: WorkerFailed,
+  cluster_unreachable: ClusterUnreachable,
+  cluster_no_runners: ClusterNoRunners,
+  cluster_port_in_use: ClusterPortInUse,
   unauthorized: Unauthorized,
   forbidden: Forbidden,
   unknown_route: UnknownRoute,

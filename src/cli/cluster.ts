@@ -1,0 +1,88 @@
+/**
+ * `cardfx cluster runner --pg URL [--host H] [--port N] [--workers N]`: a
+ * cluster runner, one per machine. It joins the `@effect/cluster` cluster
+ * whose storage is the PostgreSQL database at `--pg`, listens for its peers
+ * at `--host:--port`, and plays the game shards of `simulate --cluster` on
+ * `--workers` threads. It prints one JSON line
+ * `{"event":"runner","runner":"HOST:PORT","workers":N}` once it has joined,
+ * then runs until SIGINT/SIGTERM: it leaves the cluster (its unfinished
+ * shards move to the other runners), stops its threads and exits 130.
+ *
+ * Also the `--cluster URL` and `--shard-games N` options of `simulate`.
+ *
+ * @since 0.1.0
+ */
+import { Command, Options } from "@effect/cli"
+import { Console, Effect, Layer, Logger, LogLevel } from "effect"
+import { Cluster, errorFromDiagnostic } from "../index.js"
+import { usageError } from "./Exit.js"
+import { resolveWorkers } from "./Scale.js"
+
+/** `simulate --cluster URL`. */
+export const clusterOption = Options.text("cluster").pipe(
+  Options.withPseudoName("URL"),
+  Options.optional,
+  Options.withDescription(
+    "Play the games on the cluster runners whose PostgreSQL is at URL (postgres://...), in shards; the summary is a local run's."
+  )
+)
+
+/** `simulate --shard-games N`. */
+export const shardGamesOption = Options.integer("shard-games").pipe(
+  Options.withDefault(Cluster.DEFAULT_SHARD_GAMES),
+  Options.withDescription("With --cluster: games per shard (one cluster message and one ledger row each).")
+)
+
+const runnerCommand = Command.make(
+  "runner",
+  {
+    pg: Options.text("pg").pipe(
+      Options.withPseudoName("URL"),
+      Options.withDescription(
+        "The cluster's PostgreSQL (postgres://...): its message, runner and shard-ledger storage."
+      )
+    ),
+    host: Options.text("host").pipe(
+      Options.withDefault("127.0.0.1"),
+      Options.withDescription("The address other cluster members reach this runner at, and it listens on.")
+    ),
+    port: Options.integer("port").pipe(
+      Options.withDefault(Cluster.DEFAULT_RUNNER_PORT),
+      Options.withDescription("The TCP port this runner listens on for its peers.")
+    ),
+    workers: Options.integer("workers").pipe(
+      Options.optional,
+      Options.withDescription(
+        "Worker threads playing shards (default: the machine's available parallelism; threads stay warm across shards); 1 plays in the runner's process."
+      )
+    )
+  },
+  (o) =>
+    Effect.gen(function*() {
+      const workers = yield* resolveWorkers(o.workers)
+      if (o.port < 1 || o.port > 65535) return yield* Effect.fail(usageError(`--port must be 1..65535 (got ${o.port})`))
+      if (!/^postgres(ql)?:\/\//.test(o.pg)) {
+        return yield* Effect.fail(usageError(`--pg must be a postgres:// URL (got ${o.pg})`))
+      }
+      yield* Effect.scoped(
+        Effect.gen(function*() {
+          yield* Layer.build(Cluster.runnerLayer({ pg: o.pg, host: o.host, port: o.port, workers })).pipe(
+            Effect.mapError(errorFromDiagnostic)
+          )
+          yield* Console.log(
+            JSON.stringify({ event: "runner", runner: Cluster.runnerName({ host: o.host, port: o.port }), workers })
+          )
+          return yield* Effect.never
+        })
+      )
+    }).pipe(
+      // The cluster logs at Info about assignments; a runner's stderr keeps warnings and errors.
+      Logger.withMinimumLogLevel(LogLevel.Warning)
+    )
+).pipe(Command.withDescription("Run a cluster runner: plays simulate --cluster shards on this machine's cores."))
+
+/** `cardfx cluster`: scale-out across machines. */
+export const clusterCommand = Command.make("cluster").pipe(
+  Command.withDescription("Scale-out across machines on @effect/cluster over PostgreSQL."),
+  Command.withSubcommands([runnerCommand])
+)

@@ -1,0 +1,137 @@
+/**
+ * `simulate --cluster URL`: a client-only member of the cluster that sends a
+ * run's game shards as persisted entity messages, waits for every answer and
+ * merges them. Each message is stored in PostgreSQL before it is delivered,
+ * so a shard whose runner dies is delivered again to the runner that takes
+ * over its partition, and the client's wait simply lasts longer.
+ *
+ * @since 0.1.0
+ */
+import { SqlClient } from "@effect/sql"
+import { Duration, Effect, Either, Layer, Schedule } from "effect"
+import { randomUUID } from "node:crypto"
+import type { SimulationSummary } from "../hallyu/engine/Simulate.js"
+import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
+import { clusterLayer, displayUrl, pgLayer } from "./ClusterLayer.js"
+import { clusterTimings } from "./Config.js"
+import { shardEntityId, SimulationShard } from "./ShardEntity.js"
+import { layer as ledgerLayer, ShardLedger } from "./ShardLedger.js"
+import { DEFAULT_SHARD_GAMES, mergeShards, shardsOf } from "./Shards.js"
+
+/** A simulation to run on a cluster. */
+export interface ClusterSimulationJob {
+  /** The cluster's PostgreSQL URL. */
+  readonly url: string
+  readonly deck: { readonly json: string; readonly file: string }
+  readonly games: number
+  readonly seed: string
+  /** Games per shard (default {@link DEFAULT_SHARD_GAMES}). */
+  readonly shardGames?: number
+  /** How long to wait for a first live runner (default 10 s). */
+  readonly waitForRunners?: Duration.DurationInput
+  readonly onProgress?: (done: number, total: number) => void
+}
+
+/** What a cluster run returns: the summary, the run's id in the ledger, and who played each shard. */
+export interface ClusterSimulationRun {
+  readonly summary: SimulationSummary
+  readonly runId: string
+  readonly shards: ReadonlyArray<
+    { readonly index: number; readonly from: number; readonly to: number; readonly runner: string }
+  >
+}
+
+/** Runners whose heartbeat is recent (the runner storage's own rule for a live runner). */
+const liveRunners = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const seconds = Duration.toSeconds(clusterTimings.shardLockExpiration)
+  const rows = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM cluster_runners
+    WHERE last_heartbeat > now() - make_interval(secs => ${seconds})`.pipe(
+    // No table yet: no runner has ever joined this database.
+    Effect.orElseSucceed(() => [{ n: 0 }])
+  )
+  return rows[0]?.n ?? 0
+})
+
+const waitForRunners = (url: string, within: Duration.DurationInput) =>
+  liveRunners.pipe(
+    Effect.filterOrFail((n) => n > 0, () => "none" as const),
+    Effect.retry(Schedule.spaced(Duration.millis(250)).pipe(Schedule.upTo(within))),
+    Effect.mapError(() =>
+      diagnostic(
+        "cluster_no_runners",
+        `no cluster runner is alive on ${displayUrl(url)} (start one with 'cardfx cluster runner --pg URL')`,
+        { subject: displayUrl(url) }
+      )
+    )
+  )
+
+const asDiagnostic = (e: unknown): Diagnostic =>
+  typeof e === "object" && e !== null && "code" in e && "severity" in e && "message" in e
+    ? (e as Diagnostic)
+    : diagnostic(
+      "worker_failed",
+      `a cluster shard failed: ${typeof e === "object" && e !== null && "_tag" in e ? String(e._tag) : String(e)}`,
+      { subject: "cluster" }
+    )
+
+/** Plays a simulation's games on the cluster's runners; the summary is a local run's. */
+export const simulateOnCluster = (job: ClusterSimulationJob): Effect.Effect<ClusterSimulationRun, Diagnostic> => {
+  const shards = shardsOf(job.games, job.shardGames ?? DEFAULT_SHARD_GAMES)
+  // The run id names the run's ledger rows and entities; it never reaches a result.
+  const runId = randomUUID()
+  const program = Effect.gen(function*() {
+    yield* waitForRunners(job.url, job.waitForRunners ?? Duration.seconds(10))
+    const client = yield* SimulationShard.client
+    let done = 0
+    const answers = yield* Effect.forEach(
+      shards,
+      (shard) =>
+        client(shardEntityId(runId, shard.index))
+          .PlayShard({
+            runId,
+            index: shard.index,
+            deckJson: job.deck.json,
+            deckFile: job.deck.file,
+            seed: job.seed,
+            from: shard.from,
+            to: shard.to
+          })
+          .pipe(
+            Effect.mapError(asDiagnostic),
+            Effect.tap(() =>
+              Effect.sync(() => {
+                done += shard.to - shard.from
+                job.onProgress?.(done, job.games)
+              })
+            )
+          ),
+      { concurrency: "unbounded" }
+    )
+    // The ledger is what counts: one row per shard (its primary key), whoever played it and however often.
+    const rows = yield* Effect.flatMap(ShardLedger, (l) => l.rows(runId))
+    const agree = rows.length === shards.length &&
+      rows.every((r, k) => r.index === k && r.runner === answers[k]?.runner)
+    if (!agree) {
+      return yield* Effect.fail(
+        diagnostic("simulation_split", `run ${runId}: the ledger holds ${rows.length} of ${shards.length} shards`, {
+          subject: runId
+        })
+      )
+    }
+    const summary = mergeShards(job.seed, job.games, rows.map((r) => r.partial))
+    if (Either.isLeft(summary)) return yield* Effect.fail(summary.left)
+    return {
+      summary: summary.right,
+      runId,
+      shards: rows.map((r) => ({ index: r.index, from: r.from, to: r.to, runner: r.runner }))
+    }
+  })
+  const sql = pgLayer(job.url)
+  return Effect.scoped(
+    Effect.provide(
+      program,
+      Layer.mergeAll(clusterLayer(undefined), ledgerLayer, sql).pipe(Layer.provide(sql))
+    )
+  )
+}

@@ -1,0 +1,99 @@
+/**
+ * `@effect/cluster` over PostgreSQL for cardfx: the socket runner (or a
+ * client-only member for `simulate --cluster`), its message and runner
+ * storage in the cluster's database (`SqlMessageStorage`,
+ * `SqlRunnerStorage`), and the shared timings of `Config.ts`. Composed here
+ * rather than through `NodeClusterSocket.layer`, which also reads the
+ * sharding settings from environment variables (`HOST`, `PORT`, ...): a
+ * cardfx runner's settings are its command line.
+ *
+ * @since 0.1.0
+ */
+import { RunnerAddress, RunnerHealth, Runners, ShardingConfig, SocketRunner } from "@effect/cluster"
+import type { Sharding } from "@effect/cluster/Sharding"
+import * as SqlMessageStorage from "@effect/cluster/SqlMessageStorage"
+import * as SqlRunnerStorage from "@effect/cluster/SqlRunnerStorage"
+import { layerClientProtocol, layerSocketServer } from "@effect/platform-node/NodeClusterSocket"
+import { RpcSerialization } from "@effect/rpc"
+import type { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
+import { clusterTimings } from "./Config.js"
+
+const messageOf = (e: unknown): string => {
+  if (typeof e !== "object" || e === null) return String(e)
+  const own = "message" in e ? String(e.message) : String(e)
+  const cause = "cause" in e && e.cause instanceof Error ? e.cause.message : ""
+  return cause !== "" && cause !== own ? `${own}: ${cause}` : own
+}
+
+/** A URL as it may be shown: a password is hidden. */
+export const displayUrl = (url: string): string => url.replace(/^(postgres(?:ql)?:\/\/[^:/@]+):[^@]*@/, "$1:***@")
+
+/** The cluster's PostgreSQL client; a connection that fails is `cluster_unreachable`. */
+export const pgLayer = (url: string): Layer.Layer<SqlClient.SqlClient, Diagnostic> =>
+  PgClient.layer({
+    url: Redacted.make(url),
+    maxConnections: 8,
+    connectTimeout: "5 seconds",
+    applicationName: "cardfx-cluster"
+  }).pipe(
+    Layer.mapError((e) =>
+      diagnostic(
+        "cluster_unreachable",
+        `cannot reach the cluster's PostgreSQL at ${displayUrl(url)}: ${messageOf(e)}`,
+        {
+          subject: displayUrl(url)
+        }
+      )
+    )
+  )
+
+/** Where a runner listens and how other members reach it. */
+export interface RunnerAddressOptions {
+  readonly host: string
+  readonly port: number
+}
+
+const shardingConfig = (address: RunnerAddressOptions | undefined) =>
+  ShardingConfig.layer({
+    ...clusterTimings,
+    runnerAddress: address === undefined
+      ? Option.none()
+      : Option.some(RunnerAddress.make(address.host, address.port)),
+    runnerListenAddress: Option.none()
+  })
+
+const storage = Layer.mergeAll(Layer.orDie(SqlMessageStorage.layer), Layer.orDie(SqlRunnerStorage.layer))
+
+/**
+ * A member of the cluster on PostgreSQL: a runner at `address` (it hosts
+ * entities and listens there), or a client only (`address` undefined).
+ */
+export const clusterLayer = (
+  address: RunnerAddressOptions | undefined
+): Layer.Layer<Sharding, Diagnostic, SqlClient.SqlClient> => {
+  const config = shardingConfig(address)
+  const serialization = RpcSerialization.layerMsgPack
+  const member = address === undefined
+    ? SocketRunner.layerClientOnly.pipe(Layer.provide(layerClientProtocol))
+    : SocketRunner.layer.pipe(
+      Layer.provide(RunnerHealth.layerPing.pipe(Layer.provide(Runners.layerRpc), Layer.provide(layerClientProtocol))),
+      Layer.provide([layerSocketServer, layerClientProtocol])
+    )
+  return member.pipe(
+    Layer.provide(storage),
+    Layer.provide(config),
+    Layer.provide(serialization),
+    Layer.mapError((e) =>
+      diagnostic(
+        "cluster_port_in_use",
+        `a cluster runner cannot listen on ${address?.host ?? "?"}:${address?.port ?? "?"}: ${messageOf(e)}`,
+        { subject: `${address?.host ?? ""}:${address?.port ?? ""}` }
+      )
+    ),
+    Effect.succeed,
+    Layer.unwrapEffect
+  )
+}

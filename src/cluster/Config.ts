@@ -1,0 +1,38 @@
+/**
+ * The `@effect/cluster` settings every cardfx runner and client shares. They
+ * must agree across a cluster: the number of cluster shards decides which
+ * runner owns an entity, and the lock expiration decides when a silent runner
+ * is considered gone and its work moves elsewhere.
+ *
+ * The library's defaults suit long-lived services (a dead runner's shards
+ * move after 35 s, unprocessed messages are polled every 10 s); a simulation
+ * shard is a few seconds of work, so cardfx notices a dead runner within
+ * about 5 s and picks up its messages within a second after that.
+ *
+ * @since 0.1.0
+ */
+import { Duration } from "effect"
+
+/** Sharding settings shared by runners and clients (see `ShardingConfig` in `@effect/cluster`). */
+export const clusterTimings = {
+  /** Entity partitions ("cluster shards"), hashed onto runners; not cardfx's game shards. */
+  shardsPerGroup: 300,
+  /** A runner refreshes its locks and heartbeat this often... */
+  shardLockRefreshInterval: Duration.seconds(1),
+  /** ...and is dropped, its partitions reassigned, when it has not for this long. */
+  shardLockExpiration: Duration.seconds(5),
+  /** How often runners re-read the runner table (a new or dead runner moves partitions). */
+  refreshAssignmentsInterval: Duration.seconds(1),
+  /** How often a runner reads unprocessed messages (those of a dead runner among them) from storage. */
+  entityMessagePollInterval: Duration.seconds(1),
+  /** How often a client reads replies from storage. */
+  entityReplyPollInterval: Duration.millis(100),
+  sendRetryInterval: Duration.millis(100),
+  runnerHealthCheckInterval: Duration.seconds(5),
+  /** A game shard runs for seconds; an entity is not kept once its message is answered. */
+  entityMaxIdleTime: Duration.seconds(10),
+  entityTerminationTimeout: Duration.seconds(5)
+} as const
+
+/** The runner port when `--port` is not given. */
+export const DEFAULT_RUNNER_PORT = 34431

@@ -1,0 +1,71 @@
+/**
+ * A cardfx cluster runner (`cardfx cluster runner --pg URL`): one process per
+ * machine, a member of the `@effect/cluster` cluster on PostgreSQL that hosts
+ * the game-shard entity and plays shards on the machine's cores (the worker
+ * pool). A shard is answered from the ledger when it is already recorded (a
+ * message delivered again), otherwise played, recorded, and answered with
+ * the row that stands in the ledger, so it is counted once whoever played it.
+ *
+ * Shards run one at a time per runner, each spread over every worker: a
+ * runner that dies holds at most one shard in progress, and its queued
+ * shards move to the runners that take over its partitions.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Layer } from "effect"
+import type { Diagnostic } from "../kernel/Diagnostic.js"
+import { clusterLayer, pgLayer, type RunnerAddressOptions } from "./ClusterLayer.js"
+import { SimulationShard } from "./ShardEntity.js"
+import { layer as ledgerLayer, ShardLedger } from "./ShardLedger.js"
+import { layer as playerLayer, ShardPlayer } from "./ShardPlayer.js"
+
+export interface RunnerOptions extends RunnerAddressOptions {
+  /** The cluster's PostgreSQL URL. */
+  readonly pg: string
+  /** Worker threads for shards (1: the runner's own process). */
+  readonly workers: number
+}
+
+/** The runner's name in the ledger: its cluster address. */
+export const runnerName = (o: RunnerAddressOptions): string => `${o.host}:${o.port}`
+
+const handlers = (name: string) =>
+  Effect.gen(function*() {
+    const ledger = yield* ShardLedger
+    const player = yield* ShardPlayer
+    const oneAtATime = yield* Effect.makeSemaphore(1)
+    return SimulationShard.of({
+      PlayShard: ({ payload: shard }) =>
+        Effect.flatMap(ledger.find(shard.runId, shard.index), (found) =>
+          found._tag === "Some"
+            ? Effect.succeed({ partial: found.value.partial, runner: found.value.runner })
+            : oneAtATime.withPermits(1)(player.play(shard)).pipe(
+              Effect.flatMap((partial) =>
+                ledger.record({
+                  runId: shard.runId,
+                  index: shard.index,
+                  from: shard.from,
+                  to: shard.to,
+                  runner: name,
+                  partial
+                })
+              ),
+              Effect.map((row) => ({ partial: row.partial, runner: row.runner }))
+            ))
+    })
+  })
+
+/**
+ * The runner as a layer: building it joins the cluster and starts serving
+ * shards; closing its scope (SIGINT/SIGTERM) leaves the cluster, stops the
+ * worker threads and closes the connections.
+ */
+export const runnerLayer = (o: RunnerOptions): Layer.Layer<never, Diagnostic> => {
+  const sql = pgLayer(o.pg)
+  const entity = SimulationShard.toLayer(handlers(runnerName(o)), { concurrency: 1 })
+  return entity.pipe(
+    Layer.provide(clusterLayer({ host: o.host, port: o.port })),
+    Layer.provide(Layer.mergeAll(ledgerLayer, playerLayer(o.workers))),
+    Layer.provide(sql)
+  )
+}

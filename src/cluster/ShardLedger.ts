@@ -1,0 +1,129 @@
+/**
+ * The shard ledger: one PostgreSQL row per game shard of a cluster run (run
+ * id, shard index, game range, the runner that played it, its partial). The
+ * primary key (run id, shard index) makes the first answer recorded the only
+ * one: a shard played twice (its runner died after recording, or a message
+ * was delivered again) is still counted once, and every later delivery
+ * answers with the recorded partial instead of playing the games again.
+ *
+ * @since 0.1.0
+ */
+import { SqlClient } from "@effect/sql"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { type SimulationPartial, SimulationPartialSchema } from "../hallyu/engine/Simulate.js"
+import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
+
+/** The ledger table's name (in the database the cluster's storage uses). */
+export const LEDGER_TABLE = "cardfx_shard_ledger"
+
+/** One recorded shard. */
+export interface LedgerRow {
+  readonly runId: string
+  readonly index: number
+  readonly from: number
+  readonly to: number
+  readonly runner: string
+  readonly partial: SimulationPartial
+}
+
+export interface ShardLedgerService {
+  /** The row of a shard, when it is recorded. */
+  readonly find: (runId: string, index: number) => Effect.Effect<Option.Option<LedgerRow>, Diagnostic>
+  /** Records a shard unless it already is; answers the row that stands (the first one recorded). */
+  readonly record: (row: LedgerRow) => Effect.Effect<LedgerRow, Diagnostic>
+  /** Every recorded shard of a run, by shard index. */
+  readonly rows: (runId: string) => Effect.Effect<ReadonlyArray<LedgerRow>, Diagnostic>
+}
+
+export class ShardLedger extends Context.Tag("cardfx/ShardLedger")<ShardLedger, ShardLedgerService>() {}
+
+const PartialJson = Schema.parseJson(SimulationPartialSchema)
+const encodePartial = Schema.encodeSync(PartialJson)
+const decodePartial = Schema.decodeUnknownEither(PartialJson)
+
+const unavailable = (e: unknown): Diagnostic =>
+  diagnostic(
+    "cluster_unreachable",
+    `the cluster's PostgreSQL failed: ${
+      typeof e === "object" && e !== null && "message" in e ? String(e.message) : String(e)
+    }`,
+    { subject: LEDGER_TABLE }
+  )
+
+interface RawRow {
+  readonly run_id: string
+  readonly shard_index: number
+  readonly game_from: number
+  readonly game_to: number
+  readonly runner: string
+  readonly partial: string
+}
+
+const fromRaw = (r: RawRow): Effect.Effect<LedgerRow, Diagnostic> => {
+  const partial = decodePartial(r.partial)
+  return partial._tag === "Left"
+    ? Effect.fail(
+      diagnostic("cluster_unreachable", `ledger row ${r.run_id}/${r.shard_index} does not hold a partial`, {
+        subject: LEDGER_TABLE
+      })
+    )
+    : Effect.succeed({
+      runId: r.run_id,
+      index: Number(r.shard_index),
+      from: Number(r.game_from),
+      to: Number(r.game_to),
+      runner: r.runner,
+      partial: partial.right
+    })
+}
+
+/** Creates the table once per database (an advisory lock keeps concurrent runners from racing on it). */
+const ensureTable = (sql: SqlClient.SqlClient) =>
+  sql.withTransaction(
+    Effect.zipRight(
+      sql`SELECT pg_advisory_xact_lock(hashtext(${LEDGER_TABLE}))`,
+      sql.unsafe(`CREATE TABLE IF NOT EXISTS ${LEDGER_TABLE} (
+        run_id TEXT NOT NULL,
+        shard_index INTEGER NOT NULL,
+        game_from INTEGER NOT NULL,
+        game_to INTEGER NOT NULL,
+        runner TEXT NOT NULL,
+        partial TEXT NOT NULL,
+        recorded_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        CONSTRAINT ${LEDGER_TABLE}_once PRIMARY KEY (run_id, shard_index)
+      )`)
+    )
+  )
+
+export const make: Effect.Effect<ShardLedgerService, Diagnostic, SqlClient.SqlClient> = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* Effect.mapError(ensureTable(sql), unavailable)
+  const select = (runId: string, index: number) =>
+    sql<RawRow>`SELECT run_id, shard_index, game_from, game_to, runner, partial FROM ${
+      sql(LEDGER_TABLE)
+    } WHERE run_id = ${runId} AND shard_index = ${index}`.pipe(
+      Effect.mapError(unavailable),
+      Effect.flatMap((rows) => rows[0] === undefined ? Effect.succeed(Option.none()) : Effect.asSome(fromRaw(rows[0])))
+    )
+  const service: ShardLedgerService = {
+    find: select,
+    record: (row) =>
+      sql`INSERT INTO ${sql(LEDGER_TABLE)} (run_id, shard_index, game_from, game_to, runner, partial)
+        VALUES (${row.runId}, ${row.index}, ${row.from}, ${row.to}, ${row.runner}, ${encodePartial(row.partial)})
+        ON CONFLICT (run_id, shard_index) DO NOTHING`.pipe(
+        Effect.mapError(unavailable),
+        Effect.zipRight(select(row.runId, row.index)),
+        Effect.map(Option.getOrElse(() => row))
+      ),
+    rows: (runId) =>
+      sql<RawRow>`SELECT run_id, shard_index, game_from, game_to, runner, partial FROM ${
+        sql(LEDGER_TABLE)
+      } WHERE run_id = ${runId} ORDER BY shard_index`.pipe(
+        Effect.mapError(unavailable),
+        Effect.flatMap((rows) => Effect.forEach(rows, fromRaw))
+      )
+  }
+  return service
+})
+
+export const layer: Layer.Layer<ShardLedger, Diagnostic, SqlClient.SqlClient> = Layer.effect(ShardLedger, make)

@@ -1,0 +1,247 @@
+/**
+ * Across machines, on this machine: three `cardfx cluster runner` processes
+ * (the built bin) against the local PostgreSQL, each test in a throw-away
+ * database. One runner is SIGKILLed while the run is under way; the merged
+ * summary of `simulate --cluster` is still the single-process summary, byte
+ * for byte, and the shard ledger holds every shard exactly once. The others
+ * end cleanly on SIGTERM (exit 130, nothing left running, unregistered).
+ * Also the cluster's diagnostics: an unreachable PostgreSQL, no live runner,
+ * a runner port already in use.
+ *
+ * Skipped with a message when PostgreSQL is unreachable, unless
+ * CARDFX_REQUIRE_POSTGRES=1, which makes it fail instead.
+ */
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Redacted } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import { createServer } from "node:net"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { PG_REQUIRED, PG_URL, pgReachable } from "../support/pg.js"
+
+const up = await pgReachable()
+if (!up && PG_REQUIRED) {
+  throw new Error(`PostgreSQL is required (CARDFX_REQUIRE_POSTGRES=1) but ${PG_URL} is unreachable`)
+}
+if (!up) console.warn(`[cardfx] PostgreSQL at ${PG_URL} is unreachable: the cluster suite is SKIPPED`)
+
+const BIN = "dist/cli/cardfx.mjs"
+const GAMES = 12_000
+const SHARD_GAMES = 256
+const SHARDS = Math.ceil(GAMES / SHARD_GAMES)
+
+/** Runs SQL against a database of the server. */
+const sqlAt = <A>(url: string, f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>): Promise<A> =>
+  Effect.runPromise(
+    Effect.scoped(Effect.flatMap(SqlClient.SqlClient, f)).pipe(
+      Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 }))
+    )
+  )
+
+const databases: Array<string> = []
+/** A new empty database; its URL. Dropped after the file. */
+const freshDatabase = async (): Promise<string> => {
+  const name = `cardfx_cluster_${process.pid}_${databases.length}`
+  await sqlAt(
+    PG_URL,
+    (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name}`).pipe(Effect.zipRight(sql.unsafe(`CREATE DATABASE ${name}`)))
+  )
+  databases.push(name)
+  const u = new globalThis.URL(PG_URL)
+  u.pathname = `/${name}`
+  return u.toString()
+}
+
+/** A TCP port nothing listens on now. */
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once("error", reject)
+    s.listen(0, "127.0.0.1", () => {
+      const a = s.address()
+      s.close(() => resolve(typeof a === "object" && a !== null ? a.port : 0))
+    })
+  })
+
+interface Proc {
+  readonly child: ChildProcess
+  readonly out: () => string
+  readonly err: () => string
+  readonly exited: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>
+}
+
+const children: Array<ChildProcess> = []
+const start = (args: ReadonlyArray<string>): Proc => {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] })
+  children.push(child)
+  let out = ""
+  let err = ""
+  child.stdout?.on("data", (d: Buffer) => void (out += d.toString()))
+  child.stderr?.on("data", (d: Buffer) => void (err += d.toString()))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal }))
+  )
+  return { child, out: () => out, err: () => err, exited }
+}
+
+/** Polls `f` every 100 ms until it returns a value (not undefined), at most `ms`. */
+const until = async <A>(what: string, ms: number, f: () => Promise<A | undefined> | A | undefined): Promise<A> => {
+  const end = Date.now() + ms
+  while (Date.now() < end) {
+    const a = await f()
+    if (a !== undefined) return a
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+const alive = (pid: number | undefined): boolean => {
+  if (pid === undefined) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+interface LedgerRow {
+  readonly run_id: string
+  readonly shard_index: number
+  readonly game_from: number
+  readonly game_to: number
+  readonly runner: string
+}
+const ledger = (url: string): Promise<ReadonlyArray<LedgerRow>> =>
+  sqlAt(
+    url,
+    (sql) =>
+      sql<
+        LedgerRow
+      >`SELECT run_id, shard_index, game_from, game_to, runner FROM cardfx_shard_ledger ORDER BY run_id, shard_index`
+        .pipe(
+          // No table before the first runner made it.
+          Effect.orElseSucceed(() => [])
+        )
+  )
+
+afterAll(async () => {
+  for (const c of children) if (alive(c.pid)) c.kill("SIGKILL")
+  if (!up) return
+  for (const name of databases) {
+    await sqlAt(PG_URL, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+  }
+}, 30_000)
+
+describe.skipIf(!up)("cluster runners on PostgreSQL (built bin)", () => {
+  let url = ""
+  let emptyUrl = ""
+  beforeAll(async () => {
+    url = await freshDatabase()
+    emptyUrl = await freshDatabase()
+  }, 30_000)
+
+  it(
+    "3 runners, one SIGKILLed mid-run: the single-process summary, every shard counted once, clean SIGTERM",
+    async () => {
+      // A client against a database no runner ever joined: it waits (10 s), then says so. Runs meanwhile.
+      const lonely = start(["simulate", "--cluster", emptyUrl, "--games", "10", "--seed", "9", "--format", "json"])
+      const ports = [await freePort(), await freePort(), await freePort()]
+      const runners = ports.map((port, k) =>
+        start(["cluster", "runner", "--pg", url, "--port", String(port), "--workers", k === 0 ? "2" : "1"])
+      )
+      for (const r of runners) {
+        await until("a runner to join", 30_000, () => (r.out().includes("\"event\":\"runner\"") ? true : undefined))
+      }
+
+      // A second runner on a port in use: a diagnostic, not a crash.
+      const clash = start(["cluster", "runner", "--pg", url, "--port", String(ports[1]), "--workers", "1"])
+      expect(await clash.exited).toEqual({ code: 1, signal: null })
+      expect(clash.err()).toMatch(/cluster runner: cluster_port_in_use /)
+
+      const client = start([
+        "simulate",
+        "--cluster",
+        url,
+        "--games",
+        String(GAMES),
+        "--seed",
+        "9",
+        "--shard-games",
+        String(SHARD_GAMES),
+        "--format",
+        "json"
+      ])
+      // Kill the runner that recorded the first shard, while shards remain to play.
+      const victim = await until("a first recorded shard", 60_000, async () => {
+        const rows = await ledger(url)
+        const first = rows[0]
+        return first !== undefined && rows.length < SHARDS ? first.runner : undefined
+      })
+      const v = ports.findIndex((p) => victim === `127.0.0.1:${p}`)
+      expect(v).toBeGreaterThanOrEqual(0)
+      runners[v]?.child.kill("SIGKILL")
+      const recordedAtKill = (await ledger(url)).length
+      expect(recordedAtKill).toBeLessThan(SHARDS)
+
+      const done = await client.exited
+      expect({ done, err: client.err() }).toEqual({ done: { code: 0, signal: null }, err: "" })
+
+      // The same summary as one process playing every game.
+      const local = start(["simulate", "--games", String(GAMES), "--seed", "9", "--workers", "1", "--format", "json"])
+      expect(await local.exited).toEqual({ code: 0, signal: null })
+      expect(client.out()).toBe(local.out())
+
+      // The ledger: one row per shard of the run, covering [0, GAMES) in order, each played once.
+      const rows = await ledger(url)
+      expect(new Set(rows.map((r) => r.run_id)).size).toBe(1)
+      expect(rows.map((r) => r.shard_index)).toEqual(Array.from({ length: SHARDS }, (_, k) => k))
+      expect(rows.map((r) => [r.game_from, r.game_to])).toEqual(
+        Array.from({ length: SHARDS }, (_, k) => [k * SHARD_GAMES, Math.min(GAMES, (k + 1) * SHARD_GAMES)])
+      )
+      // The survivors played what the dead runner left.
+      const survivors = ports.filter((_, k) => k !== v).map((p) => `127.0.0.1:${p}`)
+      const byVictim = rows.filter((r) => r.runner === victim).length
+      expect(byVictim).toBeGreaterThanOrEqual(1)
+      expect(byVictim).toBeLessThan(SHARDS)
+      expect(rows.filter((r) => survivors.includes(r.runner)).length).toBe(SHARDS - byVictim)
+
+      // SIGTERM: the survivors leave the cluster and exit 130, nothing left running.
+      for (const [k, r] of runners.entries()) if (k !== v) r.child.kill("SIGTERM")
+      for (const [k, r] of runners.entries()) {
+        const e = await r.exited
+        if (k === v) expect(e.signal).toBe("SIGKILL")
+        else {expect({ e, stack: /at .*\.m?js:\d+/.test(r.err()) }).toEqual({
+            e: { code: 130, signal: null },
+            stack: false
+          })}
+        expect(alive(r.child.pid)).toBe(false)
+      }
+      const registered = await sqlAt(
+        url,
+        (sql) => sql<{ readonly address: string }>`SELECT address FROM cluster_runners`
+      )
+      for (const s of survivors) expect(registered.map((r) => r.address).join(" ")).not.toContain(s)
+
+      const lonelyDone = await lonely.exited
+      expect(lonelyDone.code).toBe(1)
+      expect(JSON.parse(lonely.out()).diagnostics[0].code).toBe("cluster_no_runners")
+    },
+    120_000
+  )
+
+  it("simulate --cluster with an unreachable PostgreSQL: cluster_unreachable, exit 1", async () => {
+    const port = await freePort()
+    const c = start([
+      "simulate",
+      "--cluster",
+      `postgres://postgres@127.0.0.1:${port}/x`,
+      "--games",
+      "10",
+      "--format",
+      "json"
+    ])
+    expect((await c.exited).code).toBe(1)
+    expect(JSON.parse(c.out()).diagnostics[0].code).toBe("cluster_unreachable")
+  }, 30_000)
+})
