@@ -1,10 +1,10 @@
 /**
  * A pool of cardfx worker threads (`@effect/platform`'s serialized
  * `WorkerPool` over `@effect/platform-node`'s `NodeWorker`), and the
- * split/merge runs built on it: simulation, fuzzing and batch validation.
- * Work is cut into chunks of a fixed size (never derived from the number of
- * workers); answers come back in chunk order and are merged by the same pure
- * functions a single process uses, so the result does not depend on the split.
+ * helpers the split/merge runs (`Runs.ts`, `Split.ts`) build on: simulation,
+ * fuzzing and batch validation. Answers are merged in range order by the same
+ * pure functions a single process uses, so the result does not depend on the
+ * split.
  *
  * Shutting down (an interrupt: SIGINT, SIGTERM, a failed chunk) terminates
  * every thread at once, even one busy with a chunk, so a run ends within a

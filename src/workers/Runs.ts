@@ -49,20 +49,22 @@ export const RUNS_PER_CHUNK = 8
 export const FILES_PER_CHUNK = 16
 
 /**
- * Games per worker thread below which an extra thread does not pay for itself.
- * A new thread costs about 2.5 s of CPU more than the games it plays: compiling
- * and loading the worker bundle (~1 s, mostly Schema classes built at module
- * load) and warming V8's JIT on the engine (its first few hundred games run
- * several times slower; threads share no compiled code). A warm game costs
- * ~0.25 ms of CPU, so on 2 cores two threads win only past ~20,000 games
- * (measured in the README's scale-out section).
+ * Games per worker thread below which an extra thread does not pay for
+ * itself. This thread plays from the first moment (see `runSplit`), so a
+ * thread only adds: it costs ~0.25 s of CPU to start (the simulation-only
+ * bundle) and then plays its first few thousand games slowly while V8
+ * compiles the engine for it (threads share no compiled code) — about a
+ * second of CPU more than warm play, against ~0.3 ms of CPU per warm game.
+ * Below ~5,000 games per thread that CPU buys little or nothing, and on a
+ * loaded machine it is taken from someone else (measured in the README's
+ * scale-out section).
  */
-export const MIN_GAMES_PER_WORKER = 16000
+export const MIN_GAMES_PER_WORKER = 5000
 
 /**
- * The default number of workers for a simulation of `games` games: one more
- * thread per {@link MIN_GAMES_PER_WORKER} games, at most `parallelism`, so
- * the default never makes a run slower than one process.
+ * The default number of workers for a simulation of `games` games: this
+ * thread, plus one more per {@link MIN_GAMES_PER_WORKER} games, at most
+ * `parallelism` in all.
  */
 export const simulationWorkers = (games: number, parallelism: number): number =>
   Math.max(1, Math.min(parallelism, Math.floor(games / MIN_GAMES_PER_WORKER)))
