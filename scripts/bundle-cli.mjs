@@ -6,7 +6,9 @@
  * bundled file starts about 2.5× faster (measured: `--version` 1.43 s → 0.62 s).
  * Native and optional drivers stay external and load from node_modules.
  * The worker thread entry (dist/workers/worker.js) is bundled the same way
- * beside it, as dist/cli/cardfx-worker.mjs: the bin's worker pools spawn it.
+ * beside it, as dist/cli/cardfx-worker.mjs: the bin's worker pools spawn it;
+ * simulations spawn the slimmer dist/cli/cardfx-simulation-worker.mjs (the
+ * engine only: a thread's start-up is mostly loading code).
  * Part of `npm run build` (and so of `npm ci` through `prepare`), with the
  * workbench page's browser bundle (`bundlePage`, below).
  */
@@ -35,6 +37,7 @@ const bundle = (entry, outfile) =>
 export const bundleCli = async () => {
   await bundle("dist/cli/main.js", "dist/cli/cardfx.mjs")
   await bundle("dist/workers/worker.js", "dist/cli/cardfx-worker.mjs")
+  await bundle("dist/workers/simulation-worker.js", "dist/cli/cardfx-simulation-worker.mjs")
   chmodSync("dist/cli/cardfx.mjs", 0o755)
 }
 

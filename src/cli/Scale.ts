@@ -15,7 +15,7 @@ import { usageError } from "./Exit.js"
 export const workersOption = Options.integer("workers").pipe(
   Options.optional,
   Options.withDescription(
-    "Worker threads (default: the machine's available parallelism); 1 runs in this process. The result is the same for any number."
+    "Threads working: this process's and N − 1 worker threads (default: the machine's available parallelism); 1 runs in this process only. The result is the same for any number."
   )
 )
 

@@ -35,7 +35,7 @@ import { quietOption, resolveWorkers, withProgress } from "./Scale.js"
 const simulateWorkersOption = Options.integer("workers").pipe(
   Options.optional,
   Options.withDescription(
-    `Worker threads (default: one per ${MIN_GAMES_PER_WORKER} games, at most the machine's available parallelism, since a thread takes over a second to start); 1 runs in this process. The result is the same for any number.`
+    `Threads playing: this process's and N − 1 worker threads (default: one per ${MIN_GAMES_PER_WORKER} games, at most the machine's available parallelism, since a new thread plays slowly at first); 1 runs in this process only. The result is the same for any number.`
   )
 )
 

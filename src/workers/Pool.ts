@@ -1,10 +1,10 @@
 /**
  * A pool of cardfx worker threads (`@effect/platform`'s serialized
  * `WorkerPool` over `@effect/platform-node`'s `NodeWorker`), and the
- * split/merge runs built on it: simulation, fuzzing and batch validation.
- * Work is cut into chunks of a fixed size (never derived from the number of
- * workers); answers come back in chunk order and are merged by the same pure
- * functions a single process uses, so the result does not depend on the split.
+ * helpers the split/merge runs (`Runs.ts`, `Split.ts`) build on: simulation,
+ * fuzzing and batch validation. Answers are merged in range order by the same
+ * pure functions a single process uses, so the result does not depend on the
+ * split.
  *
  * Shutting down (an interrupt: SIGINT, SIGTERM, a failed chunk) terminates
  * every thread at once, even one busy with a chunk, so a run ends within a
@@ -29,12 +29,17 @@ export const defaultWorkers = (): number => availableParallelism()
  * The worker entry: beside the bundled bin (`dist/cli/cardfx-worker.mjs`),
  * beside this module in the built library (`dist/workers/worker.js`), or, when
  * this module runs from its TypeScript source (tests), the built package's.
+ * `"simulation"`: the simulation-only worker (`cardfx-simulation-worker.mjs`,
+ * `simulation-worker.js`), which starts faster and answers `SimulateGames` only.
  */
-export const workerEntry = (): URL => {
+export const workerEntry = (kind: "all" | "simulation" = "all"): URL => {
+  const [bundled, built] = kind === "simulation"
+    ? ["cardfx-simulation-worker.mjs", "simulation-worker.js"]
+    : ["cardfx-worker.mjs", "worker.js"]
   const candidates = [
-    new URL("./cardfx-worker.mjs", import.meta.url),
-    new URL("./worker.js", import.meta.url),
-    new URL("../../dist/cli/cardfx-worker.mjs", import.meta.url)
+    new URL(`./${bundled}`, import.meta.url),
+    new URL(`./${built}`, import.meta.url),
+    new URL(`../../dist/cli/${bundled}`, import.meta.url)
   ]
   return candidates.find((u) => u.protocol === "file:" && existsSync(fileURLToPath(u))) ?? (candidates[0] as URL)
 }
@@ -61,13 +66,20 @@ const isDiagnostic = (e: unknown): e is Diagnostic =>
   typeof e === "object" && e !== null && "code" in e && "severity" in e && "message" in e && !("_tag" in e)
 
 /**
- * A pool of `size` threads running `entry` (default {@link workerEntry}).
- * Closing the layer's scope terminates every thread at once. A thread that
+ * A pool of `size` threads running `entry` (default {@link workerEntry}),
+ * each holding up to `options.concurrency` requests at once (default 1; more
+ * queue in the thread, so it starts the next one without waiting for this
+ * thread). Closing the layer's scope terminates every thread at once, also
+ * while the pool is still starting. A thread that
  * dies fails the requests it held with `worker_failed`, naming how it died
  * (the serialized pool itself reports that only as a failure that does not
  * decode as the request's failure).
  */
-export const layer = (size: number, entry: URL = workerEntry()): Layer.Layer<CardfxWorkerPool, Diagnostic> =>
+export const layer = (
+  size: number,
+  entry: URL = workerEntry(),
+  options?: { readonly concurrency?: number }
+): Layer.Layer<CardfxWorkerPool, Diagnostic> =>
   Layer.scoped(
     CardfxWorkerPool,
     Effect.suspend(() => {
@@ -89,15 +101,16 @@ export const layer = (size: number, entry: URL = workerEntry()): Layer.Layer<Car
         const why = deaths[0] ?? (typeof e === "object" && e !== null && "message" in e ? String(e.message) : String(e))
         return diagnostic("worker_failed", `a worker failed: ${why}`, { subject: "worker" })
       }
+      const terminate = Effect.promise(() => {
+        closing = true
+        return Promise.all([...threads].map((t) => t.terminate()))
+      })
       return Effect.gen(function*() {
-        const pool = yield* Worker.makePoolSerialized<WorkerRequest>({ size, concurrency: 1 })
+        // For a pool interrupted while starting (its threads are not the pool's yet).
+        yield* Effect.addFinalizer(() => terminate)
+        const pool = yield* Worker.makePoolSerialized<WorkerRequest>({ size, concurrency: options?.concurrency ?? 1 })
         // Added after the pool, so it runs before the pool's own finalizers (which wait for idle threads).
-        yield* Effect.addFinalizer(() =>
-          Effect.promise(() => {
-            closing = true
-            return Promise.all([...threads].map((t) => t.terminate()))
-          })
-        )
+        yield* Effect.addFinalizer(() => terminate)
         const service: CardfxWorkerPoolService = {
           simulateGames: (r) => Effect.mapError(pool.executeEffect(r), failed),
           fuzzRuns: (r) => Effect.mapError(pool.executeEffect(r), failed),

@@ -4,33 +4,19 @@
  * worker holds no state a request depends on (it only caches what it built
  * from a request's own bytes).
  *
- * - `SimulateGames`: games [from, to) of a seeded simulation → a partial.
+ * - `SimulateGames` (in ./SimulateGames.ts): games [from, to) of a seeded simulation → a partial.
  * - `FuzzRuns`: runs [from, to) of one fuzz property → a partial.
  * - `ValidateFiles`: standalone files → one validation per file, in order.
  *
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { GameLogSchema, SimulationPartialSchema } from "../hallyu/engine/Simulate.js"
 import { Diagnostic } from "../kernel/Diagnostic.js"
 import { FuzzPartialSchema } from "../testing/fuzz.js"
 import { FileValidation } from "../Validation.js"
+import { SimulateGames } from "./SimulateGames.js"
 
-/** Games [from, to) of the simulation seeded `seed`, on the deck given as its JSON text. */
-export class SimulateGames extends Schema.TaggedRequest<SimulateGames>()("SimulateGames", {
-  failure: Diagnostic,
-  success: Schema.Struct({ partial: SimulationPartialSchema, logs: Schema.Array(GameLogSchema) }),
-  payload: {
-    /** The deck file's text (validated again by the worker; engines are cached by it). */
-    deckJson: Schema.String,
-    deckFile: Schema.String,
-    seed: Schema.String,
-    from: Schema.Int,
-    to: Schema.Int,
-    /** Also return every game's log (with fingerprints). */
-    logs: Schema.Boolean
-  }
-}) {}
+export { SimulateGames }
 
 /** Runs [from, to) of fuzz property `property`. */
 export class FuzzRuns extends Schema.TaggedRequest<FuzzRuns>()("FuzzRuns", {

@@ -27,31 +27,44 @@ import {
   selectedProperties
 } from "../testing/fuzz.js"
 import { type FileValidation, validateFile, validatePaths, type ValidationReport } from "../Validation.js"
-import { CardfxWorkerPool, chunks, inProcess, layer } from "./Pool.js"
+import { chunks, inProcess, workerEntry } from "./Pool.js"
 import { FuzzRuns, SimulateGames, ValidateFiles } from "./Requests.js"
+import { runSplit } from "./Split.js"
 
-/** Games per chunk: about a tenth of a second of play, so an interrupt lands quickly and progress moves. */
+/**
+ * Games per chunk played in this thread: a few milliseconds of play once warm,
+ * so the event loop (worker messages, signals, progress) is served between
+ * chunks; also the first request to a worker thread.
+ */
 export const GAMES_PER_CHUNK = 32
+/**
+ * Games per request to a warm worker thread: ~0.1 s of play, against a message
+ * round trip of ~1 ms of CPU (encoding, posting and decoding the request and its
+ * partial), so messages cost about 1%.
+ */
+export const GAMES_PER_REQUEST = 512
 /** Fuzz runs per chunk. */
 export const RUNS_PER_CHUNK = 8
 /** Standalone files per validation chunk. */
 export const FILES_PER_CHUNK = 16
 
 /**
- * Games per worker thread below which an extra thread does not pay for itself.
- * A new thread costs about 2.5 s of CPU more than the games it plays: compiling
- * and loading the worker bundle (~1 s, mostly Schema classes built at module
- * load) and warming V8's JIT on the engine (its first few hundred games run
- * several times slower; threads share no compiled code). A warm game costs
- * ~0.25 ms of CPU, so on 2 cores two threads win only past ~20,000 games
- * (measured in the README's scale-out section).
+ * Games per worker thread below which an extra thread does not pay for
+ * itself. This thread plays from the first moment (see `runSplit`), so a
+ * thread only adds: it costs ~0.25 s of CPU to start (the simulation-only
+ * bundle) and then plays its first few thousand games slowly while V8
+ * compiles the engine for it (threads share no compiled code) — about a
+ * second of CPU more than warm play, against ~0.3 ms of CPU per warm game.
+ * Below ~5,000 games per thread that CPU buys little or nothing, and on a
+ * loaded machine it is taken from someone else (measured in the README's
+ * scale-out section).
  */
-export const MIN_GAMES_PER_WORKER = 16000
+export const MIN_GAMES_PER_WORKER = 5000
 
 /**
- * The default number of workers for a simulation of `games` games: one more
- * thread per {@link MIN_GAMES_PER_WORKER} games, at most `parallelism`, so
- * the default never makes a run slower than one process.
+ * The default number of workers for a simulation of `games` games: this
+ * thread, plus one more per {@link MIN_GAMES_PER_WORKER} games, at most
+ * `parallelism` in all.
  */
 export const simulationWorkers = (games: number, parallelism: number): number =>
   Math.max(1, Math.min(parallelism, Math.floor(games / MIN_GAMES_PER_WORKER)))
@@ -61,24 +74,15 @@ export type OnProgress = (done: number, total: number) => void
 
 const counter = (onProgress: OnProgress | undefined, total: number) => {
   let done = 0
-  return (n: number) =>
-    Effect.sync(() => {
-      done += n
-      onProgress?.(done, total)
-    })
+  return (n: number): void => {
+    done += n
+    onProgress?.(done, total)
+  }
 }
 
-/** Runs `work` on a pool of `min(workers, chunks)` threads, or in this process when that is 1. */
-const withWorkers = <A>(
-  workers: number,
-  nChunks: number,
-  local: Effect.Effect<A, Diagnostic, never>,
-  pooled: Effect.Effect<A, Diagnostic, CardfxWorkerPool>,
-  entry?: URL
-): Effect.Effect<A, Diagnostic> => {
-  const size = Math.max(1, Math.min(workers, nChunks))
-  return size <= 1 || workers <= 1 ? local : Effect.scoped(Effect.provide(pooled, layer(size, entry)))
-}
+/** Worker threads besides this one for `workers` over `units` units of `chunk`: none when one chunk holds them all. */
+const threadsFor = (workers: number, units: number, chunk: number): number =>
+  Math.max(0, Math.min(workers - 1, Math.ceil(units / chunk) - 1))
 
 // ------------------------------------------------------------------ simulation
 
@@ -102,33 +106,31 @@ export interface SimulationRun {
 }
 
 export const runSimulation = (job: SimulationJob): Effect.Effect<SimulationRun, Diagnostic> => {
-  const ranges = chunks(job.games, GAMES_PER_CHUNK)
-  const progress = counter(job.onProgress, job.games)
   const logs = job.logs === true
-  const local = Effect.forEach(ranges, ([from, to]) =>
-    inProcess(() => {
-      const gameLogs: Array<GameLog> = []
-      const partial = simulateRange(job.engine, from, to, {
-        seed: job.seed,
-        fingerprints: logs,
-        ...(logs
-          ? { onGame: (_k, g) => void gameLogs.push(g.log) }
-          : {})
-      })
-      return Either.map(partial, (p) => ({ partial: p, logs: gameLogs }))
-    }).pipe(Effect.tap(() => progress(to - from))))
-  const pooled = Effect.flatMap(CardfxWorkerPool, (pool) =>
-    Effect.forEach(
-      ranges,
-      ([from, to]) =>
-        pool
-          .simulateGames(
-            new SimulateGames({ deckJson: job.deck.json, deckFile: job.deck.file, seed: job.seed, from, to, logs })
-          )
-          .pipe(Effect.tap(() => progress(to - from))),
-      { concurrency: job.workers }
-    ))
-  return Effect.flatMap(withWorkers(job.workers, ranges.length, local, pooled, job.workerEntry), (answers) => {
+  const progress = counter(job.onProgress, job.games)
+  const answers = runSplit({
+    total: job.games,
+    threads: threadsFor(job.workers, job.games, GAMES_PER_CHUNK),
+    entry: job.workerEntry ?? workerEntry("simulation"),
+    localChunk: GAMES_PER_CHUNK,
+    remoteChunk: GAMES_PER_REQUEST,
+    onDone: (from, to) => progress(to - from),
+    local: (from, to) =>
+      inProcess(() => {
+        const gameLogs: Array<GameLog> = []
+        const partial = simulateRange(job.engine, from, to, {
+          seed: job.seed,
+          fingerprints: logs,
+          ...(logs ? { onGame: (_k, g) => void gameLogs.push(g.log) } : {})
+        })
+        return Either.map(partial, (p) => ({ partial: p, logs: gameLogs }))
+      }),
+    remote: (pool, from, to) =>
+      pool.simulateGames(
+        new SimulateGames({ deckJson: job.deck.json, deckFile: job.deck.file, seed: job.seed, from, to, logs })
+      )
+  })
+  return Effect.flatMap(answers, (answers) => {
     const merged = mergeAllPartials(job.seed, 0, answers.map((a): SimulationPartial => a.partial))
     return Either.isLeft(merged)
       ? Effect.fail(merged.left)
@@ -161,38 +163,39 @@ export const runFuzzJob = (job: FuzzJob): Effect.Effect<FuzzReport, Diagnostic> 
     : chunks(o.runs, RUNS_PER_CHUNK).map(([from, to]) => [name, from, to] as const))
   )
   const progress = counter(job.onProgress, units.reduce((n, [, from, to]) => n + to - from, 0))
-  const local = Effect.forEach(
-    units,
-    ([name, from, to]) =>
-      inProcess(() => Either.right<FuzzPartial>(runFuzzRange(o, name, from, to))).pipe(
-        Effect.tap(() => progress(to - from))
+  const unit = (i: number) => units[i] ?? (["", 0, 0] as const)
+  const parts = runSplit({
+    total: units.length,
+    threads: threadsFor(job.workers, units.length, 1),
+    entry: workerEntry(),
+    localChunk: 1,
+    remoteChunk: 1,
+    onDone: (i) => {
+      const [, from, to] = unit(i)
+      progress(to - from)
+    },
+    local: (i) => {
+      const [name, from, to] = unit(i)
+      return inProcess(() => Either.right<FuzzPartial>(runFuzzRange(o, name, from, to)))
+    },
+    remote: (pool, i) => {
+      const [name, from, to] = unit(i)
+      return pool.fuzzRuns(
+        new FuzzRuns({
+          seed: o.seed,
+          property: name,
+          from,
+          to,
+          ...(o.path !== undefined ? { path: o.path } : {}),
+          ...(o.deck !== undefined && job.deck !== undefined
+            ? { deck: { json: job.deck.json, file: job.deck.file } }
+            : {}),
+          ...(o.packages !== undefined && job.packageDirs !== undefined ? { packages: job.packageDirs } : {})
+        })
       )
-  )
-  const pooled = Effect.flatMap(CardfxWorkerPool, (pool) =>
-    Effect.forEach(
-      units,
-      ([name, from, to]) =>
-        pool
-          .fuzzRuns(
-            new FuzzRuns({
-              seed: o.seed,
-              property: name,
-              from,
-              to,
-              ...(o.path !== undefined ? { path: o.path } : {}),
-              ...(o.deck !== undefined && job.deck !== undefined
-                ? { deck: { json: job.deck.json, file: job.deck.file } }
-                : {}),
-              ...(o.packages !== undefined && job.packageDirs !== undefined ? { packages: job.packageDirs } : {})
-            })
-          )
-          .pipe(Effect.tap(() => progress(to - from))),
-      { concurrency: job.workers }
-    ))
-  return Effect.map(
-    withWorkers(job.workers, units.length, local, pooled),
-    (parts) => mergeFuzzPartials(o, names, parts)
-  )
+    }
+  })
+  return Effect.map(parts, (parts) => mergeFuzzPartials(o, names, parts))
 }
 
 // ------------------------------------------------------------------ validation
@@ -211,24 +214,29 @@ export const validateWithWorkers = (
     const validateFiles = (files: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<FileValidation>, Diagnostic> => {
       const progress = counter(o.onProgress, files.length)
       const ranges = chunks(files.length, FILES_PER_CHUNK)
-      const local = Effect.forEach(
-        ranges,
-        ([from, to]) =>
-          Effect.forEach(files.slice(from, to), (f) => validateFile(f, documentKinds)).pipe(
-            Effect.provide(context),
-            Effect.zipLeft(progress(to - from))
+      const range = (i: number) => ranges[i] ?? ([0, 0] as const)
+      const answers = runSplit({
+        total: ranges.length,
+        threads: threadsFor(o.workers, ranges.length, 1),
+        entry: workerEntry(),
+        localChunk: 1,
+        remoteChunk: 1,
+        onDone: (i) => {
+          const [from, to] = range(i)
+          progress(to - from)
+        },
+        local: (i) => {
+          const [from, to] = range(i)
+          return Effect.forEach(files.slice(from, to), (f) => validateFile(f, documentKinds)).pipe(
+            Effect.provide(context)
           )
-      )
-      const pooled = Effect.flatMap(CardfxWorkerPool, (pool) =>
-        Effect.forEach(
-          ranges,
-          ([from, to]) =>
-            pool.validateFiles(new ValidateFiles({ files: files.slice(from, to) })).pipe(
-              Effect.tap(() => progress(to - from))
-            ),
-          { concurrency: o.workers }
-        ))
-      return Effect.map(withWorkers(o.workers, ranges.length, local, pooled), (answers) => answers.flat())
+        },
+        remote: (pool, i) => {
+          const [from, to] = range(i)
+          return pool.validateFiles(new ValidateFiles({ files: files.slice(from, to) }))
+        }
+      })
+      return Effect.map(answers, (answers) => answers.flat())
     }
     return validatePaths(paths, documentKinds, { validateFiles, includeHidden: o.includeHidden ?? false })
   })

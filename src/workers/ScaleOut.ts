@@ -29,7 +29,7 @@ import {
 } from "./Runs.js"
 
 export interface ScaleOutService {
-  /** Plays games [0, games) of a deck file with seeds `<seed>/<k>`; the summary is the same for any `workers` (default: one per 16,000 games, at most the available parallelism, see `simulationWorkers`). */
+  /** Plays games [0, games) of a deck file with seeds `<seed>/<k>`; the summary is the same for any `workers` (this thread and `workers` − 1 worker threads; default: one per 5,000 games, at most the available parallelism, see `simulationWorkers`). */
   readonly simulate: (o: {
     readonly deck: string
     readonly games: number

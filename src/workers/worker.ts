@@ -17,46 +17,20 @@ import * as WorkerRunner from "@effect/platform/WorkerRunner"
 import { Effect, Either, Layer } from "effect"
 import { type DecodedPackage, loadPackage } from "../composition/ContentPackage.js"
 import { documentKinds } from "../DocumentKinds.js"
-import { type Engine, makeEngine } from "../hallyu/engine/Engine.js"
-import { type GameLog, simulateRange } from "../hallyu/engine/Simulate.js"
 import type { StarterDeck } from "../hallyu/Schema.js"
 import type { Diagnostic } from "../kernel/Diagnostic.js"
 import { runFuzzRange } from "../testing/fuzz.js"
 import { validateFile } from "../Validation.js"
 import { deckFromJson } from "./Deck.js"
 import { WorkerRequest } from "./Requests.js"
-
-/** Memoizes the last few values built from a key (a deck's text, a list of folders). */
-const memo = <A>() => {
-  const cache = new Map<string, A>()
-  return (key: string, make: () => A): A => {
-    const hit = cache.get(key)
-    if (hit !== undefined) return hit
-    const made = make()
-    if (cache.size >= 4) cache.clear()
-    cache.set(key, made)
-    return made
-  }
-}
+import { memo, simulateGamesHandler } from "./SimulateGames.js"
 
 const handlers = () => {
-  const engines = memo<Either.Either<Engine, Diagnostic>>()
   const decks = memo<Either.Either<StarterDeck, Diagnostic>>()
   const packages = memo<Effect.Effect<ReadonlyArray<DecodedPackage>, Diagnostic, never>>()
   const fs = NodeFileSystem.layer
   return {
-    SimulateGames: (r: { deckJson: string; deckFile: string; seed: string; from: number; to: number; logs: boolean }) =>
-      Effect.suspend(() => {
-        const engine = engines(r.deckJson, () => Either.flatMap(deckFromJson(r.deckJson, r.deckFile), makeEngine))
-        if (Either.isLeft(engine)) return Effect.fail(engine.left)
-        const logs: Array<GameLog> = []
-        const partial = simulateRange(engine.right, r.from, r.to, {
-          seed: r.seed,
-          fingerprints: r.logs,
-          ...(r.logs ? { onGame: (_k: number, g: { readonly log: GameLog }) => void logs.push(g.log) } : {})
-        })
-        return Either.isLeft(partial) ? Effect.fail(partial.left) : Effect.succeed({ partial: partial.right, logs })
-      }),
+    SimulateGames: simulateGamesHandler(),
     FuzzRuns: (r: {
       seed: number
       property: string

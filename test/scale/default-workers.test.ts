@@ -1,8 +1,7 @@
 /**
  * The default number of simulation workers: threads only when the games pay
- * for their start-up (about 2.5 s of CPU each), so a default run is never
- * slower than one process (issue 16: 2,000 games took 3.2 s on 2 threads and
- * 2.1 s in process).
+ * for their start-up (~0.25 s of CPU to load, then a cold JIT for the first
+ * few thousand games), so a short run does not spend CPU it cannot win back.
  */
 import { describe, expect, it } from "vitest"
 import { MIN_GAMES_PER_WORKER, simulationWorkers } from "../../src/workers/Runs.js"
