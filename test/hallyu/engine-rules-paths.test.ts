@@ -7,7 +7,7 @@ import { Either } from "effect"
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { currentCost, type Engine, makeEngine } from "../../src/hallyu/engine/Engine.js"
-import { playRandom, simulate } from "../../src/hallyu/engine/Simulate.js"
+import { fingerprint, playRandom, simulate } from "../../src/hallyu/engine/Simulate.js"
 import type { GameState } from "../../src/hallyu/engine/State.js"
 import { observe } from "../../src/hallyu/engine/View.js"
 import type { StarterDeck } from "../../src/hallyu/Schema.js"
@@ -312,5 +312,51 @@ describe("simulate reports what a run covered", () => {
   it("on the rule-paths deck every operation runs", () => {
     const sum = games(rp, 150, "cover")
     for (const [op, n] of Object.entries(sum.operations)) expect(n, op).toBeGreaterThan(0)
+  })
+})
+
+// ------------------------------------------------------------------ the in-place playout (issue 17.10)
+
+describe("a playout played in place gives what the immutable path gives", () => {
+  // `playRandom` without `onStep` or fingerprints plays on one long-lived draft (Playout.ts); with an
+  // `onStep` it applies action by action through `Engine.apply`. Both must give the same game.
+  const compare = (e: Engine, seed: string, problems: Array<string>): number => {
+    const inPlace = playRandom(e, { seed })
+    const states: Array<GameState> = []
+    const watched = playRandom(e, { seed, onStep: (s) => states.push(s) })
+    if (Either.isLeft(inPlace) || Either.isLeft(watched)) throw new Error(`${seed}: a playout failed`)
+    const a = inPlace.right
+    const b = watched.right
+    if (a.actions.join(" ") !== b.actions.join(" ")) problems.push(`${seed}: other actions`)
+    // JSON text, so the statistics' key order counts too.
+    if (JSON.stringify(a.stats) !== JSON.stringify(b.stats)) problems.push(`${seed}: other statistics`)
+    if (JSON.stringify(a.result) !== JSON.stringify(b.result) || a.turns !== b.turns) {
+      problems.push(`${seed}: other end`)
+    }
+    if (fingerprint(a.final) !== fingerprint(b.final)) problems.push(`${seed}: another final state`)
+    // The game's start state (shared with the in-place draft until it copies on write) is not mutated.
+    const start = e.newGame({ seed })
+    if (Either.isLeft(start) || fingerprint(start.right) !== fingerprint(states[0] as GameState)) {
+      problems.push(`${seed}: another start state`)
+    }
+    return a.actions.length
+  }
+  it("on the starter deck and on the rule-paths deck (every operation, static cost changes), game by game", () => {
+    const problems: Array<string> = []
+    let actions = 0
+    for (let g = 0; g < 150; g++) {
+      actions += compare(engine, `in-place/${g}`, problems)
+      actions += compare(rp, `in-place/${g}`, problems)
+    }
+    expect(problems).toEqual([])
+    expect(actions).toBeGreaterThan(150 * 2 * 10)
+  })
+  it("a playout cut by maxActions stops at the same state", () => {
+    const a = playRandom(rp, { seed: "cut", maxActions: 17 })
+    const b = playRandom(rp, { seed: "cut", maxActions: 17, onStep: () => undefined })
+    if (Either.isLeft(a) || Either.isLeft(b)) return expect.fail("a playout failed")
+    expect(a.right.actions).toHaveLength(17)
+    expect(a.right.log.partial).toBe(true)
+    expect(fingerprint(a.right.final)).toBe(fingerprint(b.right.final))
   })
 })

@@ -88,7 +88,7 @@ export class Draft {
   readonly s: MState
   readonly work: Array<Work>
   queue: Array<Frame> | null = null
-  /** Resolution steps per `apply` (see `run`). */
+  /** Resolution steps per `apply` (see `run`); a playout's long-lived draft starts a new one per action (`begin`). */
   readonly budget: Budget = makeBudget(RESOLUTION_BUDGET)
   /** Counts operations executed, for simulation summaries. */
   ops: OperationTally | null = null
@@ -100,6 +100,8 @@ export class Draft {
   private eventsOwned = false
   private usesOwned = false
   private targetsOwned = false
+  /** Counts `zone(_, "stage")` calls: a stage may have changed when it moved (see `Playout.ts`). */
+  stageTouches = 0
 
   constructor(
     readonly c: Runtime,
@@ -107,6 +109,15 @@ export class Draft {
   ) {
     this.s = copyState(state)
     this.work = state.work.slice()
+  }
+
+  /**
+   * Starts the next action on a draft that lives across actions (a playout's, see `Playout.ts`): a
+   * fresh budget and tally. What the draft copied stays owned, so later actions mutate in place.
+   */
+  begin(ops: OperationTally | null): void {
+    this.budget.used = 0
+    this.ops = ops
   }
 
   finish(): GameState {
@@ -133,6 +144,7 @@ export class Draft {
   }
 
   zone(seat: Seat, z: ZoneName): Array<string> {
+    if (z === "stage") this.stageTouches++
     const p = this.player(seat)
     const bit = 1 << (2 + seat * 5 + zoneIndex(z))
     if ((this.owned & bit) !== 0) return zoneArray(p, z) as Array<string> // owned: copied earlier in this draft

@@ -22,6 +22,7 @@ import type { StarterDeck } from "../Schema.js"
 import { isValidated } from "../Validated.js"
 import { type CompiledDeck, compileDeck } from "./Compiled.js"
 import { enumerate, explainIllegal, type Explanation } from "./LegalActions.js"
+import { makeMutablePlayout, type MutablePlayout } from "./Playout.js"
 import { costOf, type StaticSource } from "./Reading.js"
 import { applyLegal } from "./Resolution.js"
 import { makeRuntime } from "./Runtime.js"
@@ -107,8 +108,12 @@ export const makeEngine = (deck: StarterDeck): Either.Either<Engine, Diagnostic>
     }
     return applyLegal(c, s, found, ops)
   }
-  // `applyTallied` is internal (not in the `Engine` interface): playouts count operations by index with it.
-  const engine: Engine & { readonly applyTallied: TalliedApply } = {
+  // `applyTallied` and `mutablePlayout` are internal (not in the `Engine` interface): playouts count
+  // operations by index with the first, and play a game in place with the second (`Playout.ts`).
+  const engine: Engine & {
+    readonly applyTallied: TalliedApply
+    readonly mutablePlayout: (start: GameState) => MutablePlayout
+  } = {
     deck,
     compiled,
     newGame: (o) => newGame(c, o),
@@ -121,7 +126,8 @@ export const makeEngine = (deck: StarterDeck): Either.Either<Engine, Diagnostic>
       addTally(tally, ops)
       return r
     },
-    applyTallied: apply
+    applyTallied: apply,
+    mutablePlayout: (start) => makeMutablePlayout(c, start)
   }
   return Either.right(engine)
 }

@@ -124,7 +124,8 @@ const castActions = (
   seat: Seat,
   win: string,
   about: string | null,
-  out: Array<GameAction>
+  out: Array<GameAction>,
+  staticsOf: StaticsOf
 ): void => {
   const p = s.players[seat]
   const hand = p.hand
@@ -134,7 +135,7 @@ const castActions = (
     const inst = hand[k] as string
     const card = cardOfInst(c, s, inst)
     if (!castsIn(card, win)) continue
-    statics ??= enumerationStatics(c, s)
+    statics ??= staticsOf(c, s)
     if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom)) continue
     if (!card.hasTargets) {
       out.push(c.memo.untargetedCast(seat, inst))
@@ -231,18 +232,29 @@ const END_TURN: ReadonlyArray<GameAction> = [
 ]
 const PASS: ReadonlyArray<GameAction> = [simple("pass", 0, "pass", null), simple("pass", 1, "pass", null)]
 
-export const enumerate = (c: Runtime, s: GameState): ReadonlyArray<GameAction> => {
+/** Where enumeration gets the static sources of a state (a memo of them). */
+export type StaticsOf = (c: Runtime, s: GameState) => ReadonlyArray<StaticSource>
+
+/**
+ * The legal actions of a state. `staticsOf` defaults to the memo for finished, immutable states;
+ * a playout enumerating its live draft passes its own (see `Playout.ts`).
+ */
+export const enumerate = (
+  c: Runtime,
+  s: GameState,
+  staticsOf: StaticsOf = enumerationStatics
+): ReadonlyArray<GameAction> => {
   const d = s.decision
   if (s.result !== null || d === null) return []
   const out: Array<GameAction> = []
   switch (d.d) {
     case "main":
-      castActions(c, s, d.player, "main", null, out)
+      castActions(c, s, d.player, "main", null, out, staticsOf)
       activateActions(c, s, d.player, out)
       out.push(END_TURN[d.player] as GameAction)
       break
     case "window":
-      castActions(c, s, d.player, d.win, d.about, out)
+      castActions(c, s, d.player, d.win, d.about, out, staticsOf)
       out.push(PASS[d.player] as GameAction)
       break
     case "choose": {

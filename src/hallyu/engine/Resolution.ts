@@ -49,9 +49,19 @@ export const applyLegal = (
 ): Either.Either<GameState, Diagnostic> => {
   const d = new Draft(c, s)
   d.ops = ops
-  const dec = s.decision as Decision // legal actions exist only under a decision
+  const bad = applyOn(d, a)
+  return bad === null ? Either.right(d.finish()) : Either.left(bad)
+}
+
+/**
+ * Applies a legal action to a draft holding the state it was enumerated on, and resolves (the draft
+ * is left unfinished); the diagnostic when the resolution budget runs out.
+ */
+export const applyOn = (d: Draft, a: GameAction): Diagnostic | null => {
+  const c = d.c
+  const dec = d.s.decision as Decision // legal actions exist only under a decision
   d.s.decision = null
-  d.s.ply = s.ply + 1
+  d.s.ply = d.s.ply + 1
   switch (a.kind) {
     case "end-turn":
       d.work.push({ w: "step", s: "cleanup" }, { w: "step", s: "turn-end" })
@@ -98,8 +108,7 @@ export const applyLegal = (
       }
       break
   }
-  if (!run(d)) return Either.left(budgetExceeded(d.budget, "resolution steps of one action", a.id))
-  return Either.right(d.finish())
+  return run(d) ? null : budgetExceeded(d.budget, "resolution steps of one action", a.id)
 }
 
 const castCard = (

@@ -15,6 +15,7 @@ import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { RngStream } from "../../kernel/Rng.js"
 import type { Engine, GameOptions } from "./Engine.js"
+import { mutablePlayoutOf } from "./Playout.js"
 import type { GameAction, GameResult, GameState, TerminalReason } from "./State.js"
 import { addTally, emptyRecord, makeTally, OP_NAMES, talliedApplyOf } from "./Tally.js"
 
@@ -79,21 +80,44 @@ export const playRandom = (
   const playOrder: Array<number> = []
   const operations = emptyRecord<number>()
   const tally = makeTally()
+  const cardOf = s.cardOf // never changes during a game
+  const countPlay = (a: GameAction): void => {
+    if (a.kind === "cast" && a.inst !== null) {
+      const ci = cardOf[a.inst] ?? 0
+      const n = playCounts[ci] ?? 0
+      if (n === 0) playOrder.push(ci)
+      playCounts[ci] = n + 1
+    }
+  }
   const tallied = talliedApplyOf(engine)
   const max = o.maxActions ?? 100_000
-  o.onStep?.(s, null)
+  // With no caller watching the states in between, the game is played in place (`Playout.ts`);
+  // otherwise (and on an engine without in-place playouts) action by action through `apply`.
+  const inPlace = o.onStep === undefined && o.fingerprints !== true ? mutablePlayoutOf(engine) : undefined
+  if (inPlace !== undefined) {
+    const game = inPlace(s)
+    while (s.result === null && actions.length < max) {
+      const legal = game.legal()
+      const a = legal[rng.int(legal.length)]
+      if (a === undefined) {
+        return Either.left(diagnostic("illegal_action", "a live game has no legal action", { subject: String(s.ply) }))
+      }
+      countPlay(a)
+      const bad = game.step(a, tally)
+      if (bad !== null) return Either.left(bad)
+      s = game.state()
+      actions.push(a.id)
+    }
+  } else {
+    o.onStep?.(s, null)
+  }
   while (s.result === null && actions.length < max) {
     const legal = engine.legalActions(s)
     const a = legal[rng.int(legal.length)]
     if (a === undefined) {
       return Either.left(diagnostic("illegal_action", "a live game has no legal action", { subject: String(s.ply) }))
     }
-    if (a.kind === "cast" && a.inst !== null) {
-      const ci = s.cardOf[a.inst] ?? 0
-      const n = playCounts[ci] ?? 0
-      if (n === 0) playOrder.push(ci)
-      playCounts[ci] = n + 1
-    }
+    countPlay(a)
     const next = tallied !== undefined ? tallied(s, a, tally) : engine.apply(s, a, operations)
     if (Either.isLeft(next)) return Either.left(next.left)
     s = next.right

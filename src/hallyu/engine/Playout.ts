@@ -1,0 +1,66 @@
+/**
+ * The mutable playout: one draft that lives for a whole random playout, so
+ * an action mutates what earlier actions of the game already copied instead
+ * of copying the players, zones, counters and event counts again. Every
+ * action still copies on write what the game's start state shares (so that
+ * state, and the engine's memo tables, are never mutated), and resolves
+ * through the same `applyOn` and `run` as `Engine.apply`: the actions, the
+ * states and the operation counts are the ones the immutable path gives.
+ *
+ * Internal to the engine: `playRandom` uses it when no caller sees the
+ * intermediate states (no `onStep`, no fingerprints); the public `Engine`
+ * interface and the immutable states it returns are unchanged.
+ *
+ * @since 0.1.0
+ */
+import type { Diagnostic } from "../../kernel/Diagnostic.js"
+import { Draft } from "./Draft.js"
+import { enumerate, type StaticsOf } from "./LegalActions.js"
+import { type StaticSource, staticSources } from "./Reading.js"
+import { applyOn } from "./Resolution.js"
+import type { Runtime } from "./Runtime.js"
+import type { GameAction, GameState } from "./State.js"
+import type { OperationTally } from "./Tally.js"
+
+/** A game played in place: enumerate, apply one of the actions, repeat. */
+export interface MutablePlayout {
+  /** The live state: valid between steps, changed in place by `step` (the last one is the final state). */
+  readonly state: () => GameState
+  /** The legal actions of the live state (as `Engine.legalActions` gives them). */
+  readonly legal: () => ReadonlyArray<GameAction>
+  /** Applies an action returned by `legal` (and counts its operations); the diagnostic when it fails. */
+  readonly step: (action: GameAction, tally: OperationTally) => Diagnostic | null
+}
+
+/** A mutable playout from `start` (not mutated). */
+export const makeMutablePlayout = (c: Runtime, start: GameState): MutablePlayout => {
+  const d = new Draft(c, start)
+  d.finish()
+  // The static sources by the draft's count of stage moves: the engine's memo keys them by the
+  // identity of the stage arrays, which this draft changes in place.
+  let staticsAt = -1
+  let statics: ReadonlyArray<StaticSource> = []
+  const staticsOf: StaticsOf = (rt, s) => {
+    if (staticsAt !== d.stageTouches) {
+      statics = staticSources(rt, s)
+      staticsAt = d.stageTouches
+    }
+    return statics
+  }
+  return {
+    state: () => d.s,
+    legal: () => enumerate(c, d.s, staticsOf),
+    step: (a, tally) => {
+      d.begin(tally)
+      const bad = applyOn(d, a)
+      d.finish()
+      return bad
+    }
+  }
+}
+
+/** The mutable playouts of an engine built by `makeEngine` (an engine built otherwise has none). */
+export const mutablePlayoutOf = (engine: object): ((start: GameState) => MutablePlayout) | undefined =>
+  "mutablePlayout" in engine && typeof engine.mutablePlayout === "function"
+    ? (engine.mutablePlayout as (start: GameState) => MutablePlayout)
+    : undefined
