@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
- * Bundles the built CLI (dist/cli/main.js) into one ES module,
- * dist/cli/cardfx.mjs — the `cardfx` bin. Node resolves and loads several
- * hundred ES modules for `effect` and its platform packages at start-up; one
- * bundled file starts about 2.5× faster (measured: `--version` 1.43 s → 0.62 s).
+ * Bundles the built CLI (dist/cli/main.js) into one file, dist/cli/cardfx.cjs,
+ * run by the `cardfx` bin (dist/cli/cardfx.mjs) from V8's code cache. Node
+ * resolves and loads several hundred ES modules for `effect` and its platform
+ * packages at start-up; one bundled file starts about 2.5× faster (measured:
+ * `--version` 1.43 s → 0.62 s), and the code cache takes a start from about
+ * 0.7 s to 0.4 s of CPU.
  * Native and optional drivers stay external and load from node_modules.
  * The worker thread entry (dist/workers/worker.js) is bundled the same way
  * beside it, as dist/cli/cardfx-worker.mjs: the bin's worker pools spawn it;
@@ -13,7 +15,8 @@
  * workbench page's browser bundle (`bundlePage`, below).
  */
 import { build } from "esbuild"
-import { chmodSync, copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { builtinModules } from "node:module"
 import { dirname, resolve } from "node:path"
 
@@ -34,11 +37,40 @@ const bundle = (entry, outfile) =>
     logLevel: "warning"
   })
 
+/**
+ * The bin's bundle is CommonJS (dist/cli/cardfx.cjs) so that the loader
+ * (scripts/code-cache-loader.mjs, copied to dist/cli/cardfx.mjs) can compile
+ * it as a `vm.Script` with V8's code cache: measured on this 2-core machine,
+ * a start then costs about 0.4 s of CPU instead of 0.7 s.
+ */
+const bundleBin = async () => {
+  await build({
+    entryPoints: ["dist/cli/main.js"],
+    outfile: "dist/cli/cardfx.cjs",
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: ["better-sqlite3", "pg", "pg-native"],
+    define: { "import.meta.url": "__cardfxModuleUrl" },
+    banner: { js: "const __cardfxModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    logLevel: "warning"
+  })
+  copyFileSync("scripts/code-cache-loader.mjs", "dist/cli/cardfx.mjs")
+  chmodSync("dist/cli/cardfx.mjs", 0o755)
+  rmSync("dist/cli/cardfx.cache", { force: true })
+  // One run that renders the help (the command spec, the runtime, the output path) fills the cache.
+  const made = spawnSync(process.execPath, ["dist/cli/cardfx.mjs", "--help"], {
+    env: { ...process.env, CARDFX_WRITE_CODE_CACHE: "1" },
+    stdio: "ignore"
+  })
+  if (made.status !== 0) throw new Error(`the bin did not run after bundling (exit ${made.status})`)
+}
+
 export const bundleCli = async () => {
-  await bundle("dist/cli/main.js", "dist/cli/cardfx.mjs")
+  await bundleBin()
   await bundle("dist/workers/worker.js", "dist/cli/cardfx-worker.mjs")
   await bundle("dist/workers/simulation-worker.js", "dist/cli/cardfx-simulation-worker.mjs")
-  chmodSync("dist/cli/cardfx.mjs", 0o755)
 }
 
 /**

@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+/**
+ * The loader the build puts at dist/cli/cardfx.mjs (the `cardfx` bin): it runs
+ * the bundled CLI beside it (cardfx.cjs) through V8's code cache
+ * (cardfx.cache, written by the build), so a start skips parsing and
+ * compiling several MB of JavaScript. A cache that V8 rejects (another Node.js
+ * version or other V8 flags), or a missing one, costs only the compile it
+ * would have saved. The build writes the cache by running the bin once with
+ * CARDFX_WRITE_CODE_CACHE set; nothing else ever writes it.
+ */
+import { readFileSync, writeFileSync } from "node:fs"
+import Module, { createRequire } from "node:module"
+import { dirname } from "node:path"
+import { fileURLToPath } from "node:url"
+import { Script } from "node:vm"
+
+const file = fileURLToPath(new URL(import.meta.url.replace(/\.mjs$/, ".cjs")))
+const cacheFile = file.replace(/\.cjs$/, ".cache")
+let cachedData
+try {
+  cachedData = readFileSync(cacheFile)
+} catch {
+  cachedData = undefined
+}
+// The bundle's own `#!` line is not JavaScript inside the CommonJS wrapper.
+const script = new Script(Module.wrap(readFileSync(file, "utf8").replace(/^#!.*/, "")), { filename: file, cachedData })
+if (process.env.CARDFX_WRITE_CODE_CACHE === "1") {
+  // At exit the functions this run compiled are in the cache too, not only the top level.
+  process.once("exit", () => writeFileSync(cacheFile, script.createCachedData()))
+}
+const module = { exports: {} }
+script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file))
