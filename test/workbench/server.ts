@@ -15,8 +15,14 @@ export interface Served {
 const exited = (child: ChildProcess) =>
   new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", () => resolve())))
 
-/** Starts the server on an ephemeral port; resolves once it prints its `listening` line (bounded: 90 s on a loaded machine). */
-export const serve = async (packages: ReadonlyArray<string>): Promise<Served> => {
+/**
+ * Starts the server on an ephemeral port; resolves once it prints its `listening` line (bounded: 90 s on a loaded machine).
+ * With `token`, the server runs with `--token-env` (its mutating endpoints need that bearer token).
+ */
+export const serve = async (
+  packages: ReadonlyArray<string>,
+  options: { readonly token?: string } = {}
+): Promise<Served> => {
   const dir = mkdtempSync(join(tmpdir(), "cardfx-workbench-"))
   const args = [
     "dist/cli/cardfx.mjs",
@@ -27,9 +33,13 @@ export const serve = async (packages: ReadonlyArray<string>): Promise<Served> =>
     "--host",
     "127.0.0.1",
     "--port",
-    "0"
+    "0",
+    ...(options.token === undefined ? [] : ["--token-env", "CARDFX_WORKBENCH_TOKEN"])
   ]
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] })
+  const child = spawn(process.execPath, args, {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...(options.token === undefined ? {} : { CARDFX_WORKBENCH_TOKEN: options.token }) }
+  })
   let stdout = ""
   let stderr = ""
   child.stderr?.on("data", (b: Buffer) => (stderr += b.toString("utf8")))

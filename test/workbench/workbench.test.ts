@@ -9,13 +9,18 @@
  * breakdown shows the numbers `cardfx run` shows; a Hallyu Hex game is played
  * to its end by clicking legal actions a seeded script chooses, and its log
  * replays on the server (and in `cardfx replay`) to the same fingerprints; a
- * disabled action shows its reason on focus.
+ * disabled action shows its reason on focus. The server runs with
+ * `--token-env`: the pages get the token in their tab's sessionStorage (as
+ * the token field stores it), except one that has none: its change shows the
+ * 401 diagnostic and where to enter the token, and is applied once it is
+ * typed.
  */
 import { spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { TOKEN_KEY } from "../../src/server/page/app/model/Auth.js"
 import { pick, seedOf } from "../../src/server/page/app/model/Chooser.js"
 import {
   type Browser,
@@ -29,6 +34,7 @@ import {
 import { serve, type Served } from "./server.js"
 
 const SHOTS = "test/workbench/screenshots"
+const TOKEN = "workbench-token"
 const PACKAGES = ["data/heroscript.base", "test/fixtures/residual-extension"]
 const VIEWS = [
   { name: "cards", ready: ".card-face .component" },
@@ -50,7 +56,7 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
     if (!browserAvailable) throw new Error(skipBrowserReason ?? "Chromium is missing")
     mkdirSync(SHOTS, { recursive: true })
     const t0 = Date.now()
-    server = await serve(PACKAGES)
+    server = await serve(PACKAGES, { token: TOKEN })
     const t1 = Date.now()
     browsers.desktop = await launch("desktop")
     browsers.phone = await launch("phone")
@@ -63,10 +69,15 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
     await server?.stop()
   }, 60_000)
 
-  const open = async (size: SizeName, view: string) => {
+  /** A fresh page (tab) on `view`; its sessionStorage holds the token unless `withToken` is false. */
+  const open = async (size: SizeName, view: string, withToken = true) => {
     const b = browsers[size]
     if (b === undefined || server === null) throw new Error("not started")
     const page = await b.context.newPage()
+    // A script run in the page before its own (as text: the test's scope does not travel to the page).
+    if (withToken) {
+      await page.addInitScript(`sessionStorage.setItem(${JSON.stringify(TOKEN_KEY)}, ${JSON.stringify(TOKEN)})`)
+    }
     const problems = watch(page)
     await page.goto(`${server.origin}/#${view}`)
     await page.waitForSelector("main[data-ready=true]")
@@ -212,6 +223,35 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
       expect(replay.status, replay.stdout + replay.stderr).toBe(0)
     },
     180_000
+  )
+
+  it(
+    "without the token a change shows the 401 diagnostic and where to enter it; typed in, the change is applied",
+    async () => {
+      const { page, problems } = await open("desktop", "cards", false)
+      await page.click("button[data-card=heal]")
+      await page.waitForSelector(".card-face[data-card-id=heal]")
+      await page.click("[data-offer=\"core.ember.affinity\"] button")
+      const alert = await page.waitForSelector(".error[role=alert]")
+      expect(await alert.$eval(".code", (e) => e.textContent)).toBe("unauthorized")
+      expect(await alert.$eval(".token-hint", (e) => e.textContent)).toContain("Token")
+      const ember = ".card-face[data-card-id=heal] .component[data-origin-transformation=\"core.ember.affinity\"]"
+      expect(await page.$$(ember)).toHaveLength(0)
+      await page.fill("input[name=token]", TOKEN)
+      expect(await page.evaluate(`sessionStorage.getItem(${JSON.stringify(TOKEN_KEY)})`)).toBe(TOKEN)
+      await page.click("[data-offer=\"core.ember.affinity\"] button")
+      await page.waitForSelector(ember)
+      expect(await page.$(".error[role=alert]")).toBeNull()
+      // The one failed request is the change sent without the token (Chromium also logs it on the console).
+      expect(problems.all.filter((p) => p.startsWith("HTTP "))).toEqual([
+        expect.stringMatching(/^HTTP 401: POST .*\/v1\/instances\/workbench\.heal\/commands$/)
+      ])
+      expect(problems.all.filter((p) => !p.startsWith("HTTP "))).toEqual([
+        expect.stringMatching(/^console error: .*\b401\b/)
+      ])
+      await page.close()
+    },
+    60_000
   )
 
   for (const size of ["desktop", "phone"] as const) {

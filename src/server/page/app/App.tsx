@@ -6,6 +6,7 @@
  */
 import { useEffect, useState } from "preact/hooks"
 import type { Api, RuntimeDoc } from "./Api.js"
+import { readToken, writeToken } from "./model/Auth.js"
 import { CardsView } from "./views/CardsView.js"
 import { TableView } from "./views/TableView.js"
 import { TryView } from "./views/TryView.js"
@@ -20,6 +21,28 @@ const VIEWS: ReadonlyArray<{ readonly name: ViewName; readonly label: string }> 
 const fromHash = (): ViewName => {
   const h = location.hash.replace(/^#/, "")
   return h === "try" || h === "table" ? h : "cards"
+}
+
+/** The bearer token of a server run with --token-env; kept in this tab's sessionStorage. */
+const TokenField = () => {
+  const [token, setToken] = useState(() => readToken(sessionStorage))
+  return (
+    <label class="token">
+      Token{" "}
+      <input
+        type="password"
+        name="token"
+        autocomplete="off"
+        placeholder="needed with --token-env"
+        value={token}
+        onInput={(e) => {
+          const value = e.currentTarget.value
+          setToken(value)
+          writeToken(sessionStorage, value)
+        }}
+      />
+    </label>
+  )
 }
 
 export const App = ({ api }: { readonly api: Api }) => {
@@ -48,6 +71,7 @@ export const App = ({ api }: { readonly api: Api }) => {
             ))}
           </ul>
         </nav>
+        <TokenField />
         <p class="runtime muted">
           {runtime === null
             ? ""

@@ -1,16 +1,18 @@
 /**
  * The `Api` port over the typed client `cardfx/client` (src/client.ts: made
  * by `HttpApiClient.make` from the API definition the server is built
- * from), on the browser's `fetch`. Each call resolves to the endpoint's document;
+ * from), on the browser's `fetch`. Mutating calls carry the token the
+ * designer entered (`model/Auth.ts`) as `Authorization: Bearer`. Each call resolves to the endpoint's document;
  * an error response rejects with an `ApiError` carrying the body's `code`,
  * `message` and `diagnostics` and the status of its class.
  *
  * @since 0.1.0
  */
-import { FetchHttpClient } from "@effect/platform"
+import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Cause, Effect, Exit, Option } from "effect"
-import { makeClient } from "../../../client.js"
+import { CardfxApi } from "../../../client.js"
 import { type Api, ApiError } from "./Api.js"
+import { authorizationFor } from "./model/Auth.js"
 
 const STATUS: Readonly<Record<string, number>> = {
   BadRequest: 400,
@@ -39,10 +41,22 @@ const toApiError = (e: unknown): ApiError => {
   return new ApiError(0, "client_error", e instanceof Error ? e.message : String(e))
 }
 
-const client = (origin: string) => Effect.runPromise(makeClient(origin).pipe(Effect.provide(FetchHttpClient.layer)))
+/** The typed client of `cardfx/client`, with the token read at each request (the designer may enter it any time). */
+const client = (origin: string, token: () => string) =>
+  Effect.runPromise(
+    HttpApiClient.make(CardfxApi, {
+      baseUrl: origin,
+      transformClient: HttpClient.mapRequest((request) => {
+        const authorization = authorizationFor(request.method, token())
+        return authorization === undefined
+          ? request
+          : HttpClientRequest.setHeader(request, "authorization", authorization)
+      })
+    }).pipe(Effect.provide(FetchHttpClient.layer))
+  )
 
-export const makeApi = (origin: string): Api => {
-  const typed = client(origin)
+export const makeApi = (origin: string, token: () => string = () => ""): Api => {
+  const typed = client(origin, token)
   const call = async <A, E>(f: (c: Awaited<typeof typed>) => Effect.Effect<A, E>): Promise<A> => {
     const exit = await Effect.runPromiseExit(f(await typed))
     if (Exit.isSuccess(exit)) return exit.value

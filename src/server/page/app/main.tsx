@@ -7,7 +7,8 @@
 import { render } from "preact"
 import { App } from "./App.js"
 import { makeApi } from "./Client.js"
+import { readToken } from "./model/Auth.js"
 import "./style.css"
 
 const root = document.getElementById("app")
-if (root !== null) render(<App api={makeApi(location.origin)} />, root)
+if (root !== null) render(<App api={makeApi(location.origin, () => readToken(sessionStorage))} />, root)

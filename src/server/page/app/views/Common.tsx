@@ -6,6 +6,7 @@
  */
 import { useCallback, useState } from "preact/hooks"
 import { ApiError } from "../Api.js"
+import { needsToken } from "../model/Auth.js"
 import type { DiagnosticDoc } from "../model/Docs.js"
 
 export interface Failure {
@@ -34,6 +35,13 @@ export const ErrorBox = ({ failure }: { readonly failure: Failure | null }) =>
   failure === null ? null : (
     <div class="error" role="alert">
       <code class="code">{failure.code}</code> {failure.message}
+      {needsToken(failure.code) && (
+        <p class="token-hint">
+          This server (run with <code>--token-env</code>) accepts changes only with its bearer token: enter it in the
+          {" "}
+          <strong>Token</strong> field at the top, then try again.
+        </p>
+      )}
       <Diagnostics items={failure.diagnostics} />
     </div>
   )
