@@ -19,7 +19,7 @@ import { NodeFileSystem } from "@effect/platform-node"
 import { Effect, Either } from "effect"
 import { loadPackage } from "../../dist/composition/ContentPackage.js"
 import { CardExecutor } from "../../dist/composition/executor/CardExecutor.js"
-import { executeSequence } from "../../dist/composition/executor/Execute.js"
+import { executeSequence, ExecutionPlans } from "../../dist/composition/executor/Execute.js"
 import { publish } from "../../dist/composition/Publication.js"
 import { resolveLedgerCard } from "../../dist/composition/scenario/Runner.js"
 import { seedState } from "../../dist/kernel/Rng.js"
@@ -89,12 +89,14 @@ export async function run() {
 
   const service = Effect.runSync(Effect.map(CardExecutor, (s) => s).pipe(Effect.provide(CardExecutor.layer(rt))))
   const compiled = card.compiled
+  // The pure core memoizes a container's execution plan in a table its caller owns (as the service does).
+  const plans = new ExecutionPlans()
   let sink = 0
   // The same batch as `playBatch`: every result is kept in an array until the batch ends.
   const pureBatch = () => {
     const out = new Array(BATCH)
     for (let i = 0; i < BATCH; i++) {
-      const r = executeSequence(rt, compiled, state, requests[i])
+      const r = executeSequence(rt, compiled, state, requests[i], plans)
       if (!r.ok) throw new Error(r.diagnostic.message)
       out[i] = r.result
     }

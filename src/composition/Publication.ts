@@ -16,6 +16,7 @@ import { locate } from "../kernel/Json.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
 import { compileContainer } from "./Compiler.js"
 import type { DecodedPackage } from "./ContentPackage.js"
+import { PlanningCache } from "./planner/PlanningCache.js"
 import { ResolutionCache } from "./ResolutionCache.js"
 import type { PackagePin, Runtime, RuntimePin } from "./Runtime.js"
 import type { Bundle } from "./schema/Bundle.js"
@@ -192,7 +193,8 @@ export const publish = (packages: ReadonlyArray<DecodedPackage>): PublicationRes
       slots,
       activities,
       origins,
-      resolutionCache: new ResolutionCache()
+      resolutionCache: new ResolutionCache(),
+      planningCache: new PlanningCache()
     },
     diagnostics: all
   }

@@ -11,11 +11,13 @@
  * @since 0.1.0
  */
 import { FingerprintText } from "./FingerprintText.js"
+import { ActiveOrders } from "./ledger/Ledger.js"
 import { Preparation } from "./Lowering.js"
 import { StructuralStates } from "./Structural.js"
 
-/** Memo tables of the resolver: structural states, prepared sealed content, fingerprint text. */
+/** Memo tables of the resolver: ledgers' active orders, structural states, prepared sealed content, fingerprint text. */
 export class ResolutionCache {
+  readonly active = new ActiveOrders()
   readonly structural = new StructuralStates()
   readonly preparation = new Preparation()
   readonly text = new FingerprintText()

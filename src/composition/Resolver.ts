@@ -148,7 +148,7 @@ export const resolveEffectiveCard = (
 ): Either.Either<EffectiveCardDefinition, Array<Diagnostic>> => {
   const { baseCard, ledger, statuses } = input
   const cardId = baseCard.cardId
-  const entries = activeEntries(ledger)
+  const entries = activeEntries(ledger, cache.active)
   const out: Array<Diagnostic> = []
 
   if (ledger.cardId !== cardId) {

@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import type { PlanningCache } from "./planner/PlanningCache.js"
 import type { ResolutionCache } from "./ResolutionCache.js"
 import type { Bundle } from "./schema/Bundle.js"
 import type { Card } from "./schema/Card.js"
@@ -47,6 +48,11 @@ export interface Runtime {
    * built by hand resolves cold.
    */
   readonly resolutionCache?: ResolutionCache | undefined
+  /**
+   * The planner's memo tables this runtime owns (see `PlanningCache.ts`).
+   * Optional: a runtime built by hand plans cold.
+   */
+  readonly planningCache?: PlanningCache | undefined
   /** Where each declaration came from, for diagnostics: "<kind>:<id>" → file and JSON pointer. */
   readonly origins: ReadonlyMap<string, { readonly file: string; readonly path: string }>
 }

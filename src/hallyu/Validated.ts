@@ -9,7 +9,26 @@
  */
 import type { StarterDeck } from "./Schema.js"
 
-const validated = new WeakSet<StarterDeck>()
+/** Returns its argument from `new`, so a subclass's fields are stamped onto that object (not a new one). */
+class Stamped {
+  constructor(deck: StarterDeck) {
+    // The return-override: `new` evaluates to `deck`, and subclass fields are added to it.
+    return deck as unknown as Stamped
+  }
+}
+
+/**
+ * The mark: a private field stamped onto the deck object itself. The deck
+ * carries its mark, so no module holds a table of decks; the mark is
+ * invisible to reflection, copies and serialization (the prototype stays
+ * `Object.prototype`), and no other code can add it.
+ */
+class ValidatedMark extends Stamped {
+  readonly #validated = true
+  static has(deck: StarterDeck): boolean {
+    return #validated in deck
+  }
+}
 
 const deepFreeze = <A>(value: A): A => {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
@@ -21,10 +40,10 @@ const deepFreeze = <A>(value: A): A => {
 
 /** @internal Called by `validateDeck` on the deck it returns: returns a deeply frozen copy, marked validated. */
 export const markValidated = (deck: StarterDeck): StarterDeck => {
-  const own = deepFreeze(structuredClone(deck))
-  validated.add(own)
-  return own
+  const own = structuredClone(deck)
+  new ValidatedMark(own)
+  return deepFreeze(own)
 }
 
 /** Whether `validateDeck` returned this deck value. */
-export const isValidated = (deck: StarterDeck): boolean => validated.has(deck)
+export const isValidated = (deck: StarterDeck): boolean => ValidatedMark.has(deck)

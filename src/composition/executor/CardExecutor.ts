@@ -14,7 +14,7 @@ import type { CompiledContainer } from "../Compiled.js"
 import type { ExecutorLookups } from "./Buckets.js"
 import type { CombatState, Side } from "./CombatState.js"
 import type { SequenceResult, TurnResult } from "./Events.js"
-import { executeSequence, type SequenceRequest } from "./Execute.js"
+import { executeSequence, ExecutionPlans, type SequenceRequest } from "./Execute.js"
 import { endTurn, startTurn } from "./Statuses.js"
 
 /** Every code the executor can fail with: its error channel. */
@@ -59,11 +59,11 @@ export interface CardExecutorService {
   readonly endTurn: (state: CombatState, side: Side) => Effect.Effect<TurnResult, ExecutorError>
 }
 
-/** Builds the service over a catalog (a published `Runtime` satisfies `ExecutorLookups`). */
-export const make = (lookups: ExecutorLookups): CardExecutorService => ({
+/** Builds the service over a catalog (a published `Runtime` satisfies `ExecutorLookups`); the instance owns its execution plans. */
+export const make = (lookups: ExecutorLookups, plans: ExecutionPlans = new ExecutionPlans()): CardExecutorService => ({
   play: (card, state, request) =>
     Effect.suspend(() => {
-      const r = executeSequence(lookups, compiledOf(card), state, request)
+      const r = executeSequence(lookups, compiledOf(card), state, request, plans)
       return r.ok ? Effect.succeed(r.result) : executorErrors.fail([r.diagnostic])
     }),
   playBatch: (card, state, requests) =>
@@ -71,7 +71,7 @@ export const make = (lookups: ExecutorLookups): CardExecutorService => ({
       const compiled = compiledOf(card)
       const out: Array<SequenceResult> = new Array(requests.length)
       for (let i = 0; i < requests.length; i++) {
-        const r = executeSequence(lookups, compiled, state, requests[i] as SequenceRequest)
+        const r = executeSequence(lookups, compiled, state, requests[i] as SequenceRequest, plans)
         if (!r.ok) return executorErrors.fail([r.diagnostic])
         out[i] = r.result
       }

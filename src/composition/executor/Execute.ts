@@ -138,16 +138,26 @@ const planNode = (node: CompiledNode, onceSlot: number): PlanNode => {
   }
 }
 
-const plans = new WeakMap<CompiledContainer, Plan>()
-
 const planOf = (compiled: CompiledContainer): Plan => {
-  let plan = plans.get(compiled)
-  if (plan === undefined) {
-    const roots = compiled.roots.map((r) => planNode(r, -1))
-    plan = { roots, needsChosenTarget: roots.some((r) => r.kind === K_TARGET) }
-    plans.set(compiled, plan)
+  const roots = compiled.roots.map((r) => planNode(r, -1))
+  return { roots, needsChosenTarget: roots.some((r) => r.kind === K_TARGET) }
+}
+
+/**
+ * Execution plans of compiled containers, each made once: containers are
+ * immutable. Owned by whoever executes repeatedly (a `CardExecutor` service
+ * instance, a scenario run); no module holds them.
+ */
+export class ExecutionPlans {
+  private readonly plans = new WeakMap<CompiledContainer, Plan>()
+  of(compiled: CompiledContainer): Plan {
+    let plan = this.plans.get(compiled)
+    if (plan === undefined) {
+      plan = planOf(compiled)
+      this.plans.set(compiled, plan)
+    }
+    return plan
   }
-  return plan
 }
 
 // ---------------------------------------------------------------------------
@@ -483,15 +493,17 @@ const failed = (state: CombatState, d: Diagnostic): SequenceOutcome => ({ ok: fa
 /**
  * Executes one sequence: `compiled` played by `request.actorId` at
  * `request.targetIds` over `state`. Pure and total: never throws; on failure
- * returns the original `state` object.
+ * returns the original `state` object. `plans` memoizes the container's
+ * execution plan across calls; without it the plan is made for this call.
  */
 export const executeSequence = (
   lookups: ExecutorLookups,
   compiled: CompiledContainer,
   state: CombatState,
-  request: SequenceRequest
+  request: SequenceRequest,
+  plans?: ExecutionPlans
 ): SequenceOutcome => {
-  const plan = planOf(compiled)
+  const plan = plans === undefined ? planOf(compiled) : plans.of(compiled)
   if (request.actorId === "") {
     return failed(state, diagnostic("actor_defeated", "no actor was named", { cardCode: compiled.cardId }))
   }

@@ -185,19 +185,30 @@ export const verifySealed = (
   return Either.right(full)
 }
 
-/** Active entries in ledger order: `position`, then `entryId` ordinal. */
-export const activeEntries = (ledger: CardLedger): ReadonlyArray<LedgerEntry> => {
-  let cached = activeCache.get(ledger)
-  if (cached === undefined) {
-    cached = ledger.entries
-      .filter((e) => e.state === "active")
-      .sort((a, b) => a.position - b.position || compareOrdinal(a.entryId, b.entryId))
-    activeCache.set(ledger, cached)
+const activeOf = (ledger: CardLedger): ReadonlyArray<LedgerEntry> =>
+  ledger.entries
+    .filter((e) => e.state === "active")
+    .sort((a, b) => a.position - b.position || compareOrdinal(a.entryId, b.entryId))
+
+/**
+ * Ledgers' active orders, memoized: ledgers are immutable values, so each
+ * order is computed once. Owned by a `ResolutionCache` (no module holds it).
+ */
+export class ActiveOrders {
+  private readonly memo = new WeakMap<CardLedger, ReadonlyArray<LedgerEntry>>()
+  of(ledger: CardLedger): ReadonlyArray<LedgerEntry> {
+    let cached = this.memo.get(ledger)
+    if (cached === undefined) {
+      cached = activeOf(ledger)
+      this.memo.set(ledger, cached)
+    }
+    return cached
   }
-  return cached
 }
-// Ledgers are immutable values: their active order is computed once.
-const activeCache = new WeakMap<CardLedger, ReadonlyArray<LedgerEntry>>()
+
+/** Active entries in ledger order: `position`, then `entryId` ordinal (memoized in `orders` when given). */
+export const activeEntries = (ledger: CardLedger, orders?: ActiveOrders): ReadonlyArray<LedgerEntry> =>
+  orders === undefined ? activeOf(ledger) : orders.of(ledger)
 
 /** Options of a ledger command: the new entry's ID and when it was applied. */
 export interface EntryOptions {

@@ -45,6 +45,7 @@ import type { Card, EffectComponent } from "../schema/Card.js"
 import type { Status } from "../schema/Status.js"
 import { AuthoredId } from "../schema/Symbols.js"
 import type { Transformation } from "../schema/Transformation.js"
+import type { ComponentFacts, PlanningCache, Resolved, Sealed } from "./PlanningCache.js"
 
 /** A ledger command: apply an upgrade, remove an entry, or replace an entry (keeping its position). */
 export const LedgerCommand = Schema.Union(
@@ -155,7 +156,7 @@ const policy = (
       )
     )
   }
-  const active = activeEntries(ledger).filter((e) => e.entryId !== excluding)
+  const active = activeEntries(ledger, runtime.resolutionCache?.active).filter((e) => e.entryId !== excluding)
   if (t.slotId !== undefined) {
     const slot = runtime.slots.get(t.slotId)
     const inSlot = active.filter((e) => runtime.transformations.get(e.upgradeId)?.slotId === t.slotId)
@@ -198,21 +199,16 @@ const policy = (
 // ---------------------------------------------------------------------------
 // changedComponentIds: component identity + origin + own payload + child IDs.
 
-interface ComponentFacts {
-  readonly payload: string
-  readonly children: string
-  readonly origin: string
-}
-
-// Effective cards are immutable: each is indexed once (a card is the "after" of one plan and the
-// "before" of the next).
-const indexCache = new WeakMap<EffectiveCardDefinition, Map<string, ComponentFacts>>()
-const indexComponents = (eff: EffectiveCardDefinition | undefined): Map<string, ComponentFacts> => {
+const indexComponents = (
+  eff: EffectiveCardDefinition | undefined,
+  cache: PlanningCache | undefined
+): Map<string, ComponentFacts> => {
   if (eff === undefined) return new Map()
-  let out = indexCache.get(eff)
+  if (cache === undefined) return indexComponentsOf(eff)
+  let out = cache.componentIndex.get(eff)
   if (out === undefined) {
     out = indexComponentsOf(eff)
-    indexCache.set(eff, out)
+    cache.componentIndex.set(eff, out)
   }
   return out
 }
@@ -251,10 +247,11 @@ const indexComponentsOf = (eff: EffectiveCardDefinition): Map<string, ComponentF
 /** IDs added, removed, or whose payload, child list or origin differ between two effective cards. */
 export const changedComponentIds = (
   before: EffectiveCardDefinition | undefined,
-  after: EffectiveCardDefinition | undefined
+  after: EffectiveCardDefinition | undefined,
+  cache?: PlanningCache
 ): Array<string> => {
-  const a = indexComponents(before)
-  const b = indexComponents(after)
+  const a = indexComponents(before, cache)
+  const b = indexComponents(after, cache)
   const changed = new Set<string>()
   for (const [id, fa] of a) {
     const fb = b.get(id)
@@ -279,42 +276,24 @@ export interface PlanInput {
   readonly before?: Either.Either<EffectiveCardDefinition, ReadonlyArray<Diagnostic>> | undefined
 }
 
-type Resolved = Either.Either<EffectiveCardDefinition, ReadonlyArray<Diagnostic>>
-// Ledgers and runtimes are immutable values: a ledger resolved once in a runtime (or just
-// produced by a plan, with its effective card) is not resolved again.
-const resolvedCache = new WeakMap<Runtime, WeakMap<CardLedger, Resolved>>()
 const remember = (runtime: Runtime, ledger: CardLedger, r: Resolved): Resolved => {
-  let m = resolvedCache.get(runtime)
-  if (m === undefined) {
-    m = new WeakMap()
-    resolvedCache.set(runtime, m)
-  }
-  m.set(ledger, r)
+  runtime.planningCache?.resolved(runtime).set(ledger, r)
   return r
 }
 
-type Sealed = ReturnType<typeof seal>
-// Sealing reads only the runtime (an immutable published catalog) and the transformation: each
-// transformation is sealed once per runtime. Entries made from it share the sealed objects, so the
-// resolver's per-rule preparation (keyed by those objects) is shared too.
-const sealCache = new WeakMap<Runtime, WeakMap<Transformation, Sealed>>()
 const sealed = (runtime: Runtime, t: Transformation): Sealed => {
-  let m = sealCache.get(runtime)
-  if (m === undefined) {
-    m = new WeakMap()
-    sealCache.set(runtime, m)
-  }
-  let r = m.get(t)
+  const memo = runtime.planningCache?.sealed(runtime)
+  let r = memo?.get(t)
   if (r === undefined) {
     r = seal(runtime, t)
-    m.set(t, r)
+    memo?.set(t, r)
   }
   return r
 }
 
 /** Resolves the current ledger of a card against a runtime's base card. */
 export const resolveCurrent = (runtime: Runtime, ledger: CardLedger): Resolved => {
-  const hit = resolvedCache.get(runtime)?.get(ledger)
+  const hit = runtime.planningCache?.resolved(runtime).get(ledger)
   if (hit !== undefined) return hit
   const baseCard = runtime.cards.get(ledger.cardId)
   if (baseCard === undefined) {
@@ -448,7 +427,7 @@ export const plan = (input: PlanInput): Plan => {
     }
   }
 
-  const after = resolvedCache.get(runtime)?.get(candidate) ??
+  const after = runtime.planningCache?.resolved(runtime).get(candidate) ??
     remember(
       runtime,
       candidate,
@@ -459,7 +438,7 @@ export const plan = (input: PlanInput): Plan => {
     assessment: {
       isCompatible: true,
       ...basis,
-      changedComponentIds: changedComponentIds(current, after.right),
+      changedComponentIds: changedComponentIds(current, after.right, runtime.planningCache),
       compositionTrace: after.right.compositionTrace,
       diagnostics: []
     },

@@ -27,18 +27,27 @@ import {
   type ReplayContext
 } from "../store/LedgerStore.js"
 import { type AssessResult, discover, type Discovery, type LedgerCommand, plan } from "./Plan.js"
+import type { PlanningCache } from "./PlanningCache.js"
 
-const contexts = new WeakMap<Card, WeakMap<ReadonlyMap<string, Status>, ReplayContext>>()
-/** The replay context of a base card and statuses, one object per pair (so the store serializes it once). */
-export const replayContext = (baseCard: Card, statuses: ReadonlyMap<string, Status>): ReplayContext => {
-  let byStatuses = contexts.get(baseCard)
-  if (byStatuses === undefined) {
-    byStatuses = new WeakMap()
-    contexts.set(baseCard, byStatuses)
-  }
+const contextOf = (baseCard: Card, statuses: ReadonlyMap<string, Status>): ReplayContext => ({
+  baseCard,
+  statuses: [...statuses.values()].sort((a, b) => compareOrdinal(a.statusId, b.statusId))
+})
+
+/**
+ * The replay context of a base card and statuses: one object per pair in a
+ * `PlanningCache` (so the store serializes it once), a new one without.
+ */
+export const replayContext = (
+  baseCard: Card,
+  statuses: ReadonlyMap<string, Status>,
+  cache?: PlanningCache
+): ReplayContext => {
+  if (cache === undefined) return contextOf(baseCard, statuses)
+  const byStatuses = cache.replayContexts(baseCard)
   let c = byStatuses.get(statuses)
   if (c === undefined) {
-    c = { baseCard, statuses: [...statuses.values()].sort((a, b) => compareOrdinal(a.statusId, b.statusId)) }
+    c = contextOf(baseCard, statuses)
     byStatuses.set(statuses, c)
   }
   return c
@@ -66,7 +75,7 @@ export const decideWith =
         entry: change.entry ?? null,
         removedEntryId: change.removedEntryId ?? null
       },
-      context: replayContext(change.baseCard, change.statuses),
+      context: replayContext(change.baseCard, change.statuses, runtime.planningCache),
       changedComponentIds: p.assessment.changedComponentIds
     }
   }

@@ -30,7 +30,7 @@ import { loadPackage } from "../ContentPackage.js"
 import type { EffectiveCardDefinition } from "../Effective.js"
 import { CombatState, Side, stateFingerprint } from "../executor/CombatState.js"
 import { ExecutorEvent, type RandomInput, RandomInput as RandomInputSchema } from "../executor/Events.js"
-import { executeSequence } from "../executor/Execute.js"
+import { executeSequence, ExecutionPlans } from "../executor/Execute.js"
 import { endTurn, startTurn } from "../executor/Statuses.js"
 import { appendEntry, type CardLedger, emptyLedger } from "../ledger/Ledger.js"
 import { publish } from "../Publication.js"
@@ -118,6 +118,7 @@ export const runScenarioWith = (
   let state = scenario.state
   const cards = new Map<string, EffectiveCardDefinition>()
   const steps: Array<StepReport> = []
+  const plans = new ExecutionPlans()
   for (let index = 0; index < scenario.steps.length; index++) {
     const step = scenario.steps[index] as Scenario["steps"][number]
     const path = `/steps/${index}`
@@ -137,7 +138,7 @@ export const runScenarioWith = (
         targetIds: step.targets,
         ...(replay !== undefined ? { replay } : { rng }),
         ...(step.budget !== undefined ? { budget: step.budget } : {})
-      })
+      }, plans)
       if (!outcome.ok) return Either.left([withContext(outcome.diagnostic, { file, path })])
       const r = outcome.result
       state = r.state
