@@ -17,6 +17,8 @@ import { Effect, Redacted } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { createServer } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { simulateCommand } from "../../src/cli/hhx.js"
+import { runCli } from "../support/cli.js"
 import { PG_REQUIRED, PG_URL, pgReachable } from "../support/pg.js"
 
 const up = await pgReachable()
@@ -252,4 +254,14 @@ describe.skipIf(!up)("cluster runners on PostgreSQL (built bin)", () => {
     expect((await c.exited).code).toBe(1)
     expect(JSON.parse(c.out()).diagnostics[0].code).toBe("cluster_unreachable")
   }, 30_000)
+})
+
+describe("simulate --cluster: the options that do not apply", () => {
+  it("--workers and --log with --cluster are usage errors (exit 2), before anything connects", async () => {
+    for (const extra of [["--workers", "2"], ["--log", "x.json"]]) {
+      const r = await runCli(simulateCommand, "--cluster", "postgres://nobody@127.0.0.1:1/x", "--games", "10", ...extra)
+      expect(r.code).toBe(2)
+      expect(r.err).toMatch(/^cardfx simulate: usage_error .*--cluster/)
+    }
+  })
 })
