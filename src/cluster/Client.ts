@@ -66,6 +66,30 @@ const waitForRunners = (url: string, within: Duration.DurationInput) =>
     )
   )
 
+/**
+ * Fails once no runner has been alive for `within`: persisted messages wait
+ * for a runner to take them, so without this a run whose every runner died
+ * would wait forever. Never succeeds.
+ */
+const noRunnersFor = (url: string, within: Duration.Duration) =>
+  Effect.gen(function*() {
+    let emptyChecks = 0
+    const limit = Math.ceil(Duration.toMillis(within) / 1000)
+    while (true) {
+      yield* Effect.sleep(Duration.seconds(1))
+      emptyChecks = (yield* liveRunners) > 0 ? 0 : emptyChecks + 1
+      if (emptyChecks > limit) {
+        return yield* Effect.fail(
+          diagnostic(
+            "cluster_no_runners",
+            `every cluster runner on ${displayUrl(url)} is gone; the run's remaining shards wait for one`,
+            { subject: displayUrl(url) }
+          )
+        )
+      }
+    }
+  })
+
 const asDiagnostic = (e: unknown): Diagnostic =>
   typeof e === "object" && e !== null && "code" in e && "severity" in e && "message" in e
     ? (e as Diagnostic)
@@ -81,7 +105,7 @@ export const simulateOnCluster = (job: ClusterSimulationJob): Effect.Effect<Clus
   // The run id names the run's ledger rows and entities; it never reaches a result.
   const runId = randomUUID()
   const program = Effect.gen(function*() {
-    yield* waitForRunners(job.url, job.waitForRunners ?? Duration.seconds(10))
+    const runners = yield* waitForRunners(job.url, job.waitForRunners ?? Duration.seconds(10))
     const client = yield* SimulationShard.client
     let done = 0
     const answers = yield* Effect.forEach(
@@ -106,8 +130,9 @@ export const simulateOnCluster = (job: ClusterSimulationJob): Effect.Effect<Clus
               })
             )
           ),
-      { concurrency: "unbounded" }
-    )
+      // Each shard in flight holds a stored message and a reply poll: enough to keep every runner busy, not all at once.
+      { concurrency: Math.max(32, 4 * runners) }
+    ).pipe(Effect.raceFirst(noRunnersFor(job.url, Duration.decode(job.waitForRunners ?? Duration.seconds(10)))))
     // The ledger is what counts: one row per shard (its primary key), whoever played it and however often.
     const rows = yield* Effect.flatMap(ShardLedger, (l) => l.rows(runId))
     const agree = rows.length === shards.length &&

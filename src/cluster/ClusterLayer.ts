@@ -36,7 +36,7 @@ export const pgLayer = (url: string): Layer.Layer<SqlClient.SqlClient, Diagnosti
   PgClient.layer({
     url: Redacted.make(url),
     maxConnections: 8,
-    connectTimeout: "5 seconds",
+    connectTimeout: "15 seconds",
     applicationName: "cardfx-cluster"
   }).pipe(
     Layer.mapError((e) =>

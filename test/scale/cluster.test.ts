@@ -17,6 +17,8 @@ import { Effect, Redacted } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { createServer } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { simulateCommand } from "../../src/cli/hhx.js"
+import { runCli } from "../support/cli.js"
 import { PG_REQUIRED, PG_URL, pgReachable } from "../support/pg.js"
 
 const up = await pgReachable()
@@ -26,8 +28,8 @@ if (!up && PG_REQUIRED) {
 if (!up) console.warn(`[cardfx] PostgreSQL at ${PG_URL} is unreachable: the cluster suite is SKIPPED`)
 
 const BIN = "dist/cli/cardfx.mjs"
-const GAMES = 12_000
-const SHARD_GAMES = 256
+const GAMES = 4000
+const SHARD_GAMES = 50
 const SHARDS = Math.ceil(GAMES / SHARD_GAMES)
 
 /** Runs SQL against a database of the server. */
@@ -84,15 +86,19 @@ const start = (args: ReadonlyArray<string>): Proc => {
   return { child, out: () => out, err: () => err, exited }
 }
 
-/** Polls `f` every 100 ms until it returns a value (not undefined), at most `ms`. */
-const until = async <A>(what: string, ms: number, f: () => Promise<A | undefined> | A | undefined): Promise<A> => {
+/** Polls `f` every 20 ms until it returns a value (not undefined), at most `ms`. */
+const until = async <A>(
+  what: () => string,
+  ms: number,
+  f: () => Promise<A | undefined> | A | undefined
+): Promise<A> => {
   const end = Date.now() + ms
   while (Date.now() < end) {
     const a = await f()
     if (a !== undefined) return a
-    await new Promise((r) => setTimeout(r, 100))
+    await new Promise((r) => setTimeout(r, 20))
   }
-  throw new Error(`timed out waiting for ${what}`)
+  throw new Error(`timed out waiting for ${what()}`)
 }
 
 const alive = (pid: number | undefined): boolean => {
@@ -151,13 +157,12 @@ describe.skipIf(!up)("cluster runners on PostgreSQL (built bin)", () => {
         start(["cluster", "runner", "--pg", url, "--port", String(port), "--workers", k === 0 ? "2" : "1"])
       )
       for (const r of runners) {
-        await until("a runner to join", 30_000, () => (r.out().includes("\"event\":\"runner\"") ? true : undefined))
+        await until(
+          () => `a runner to join (stderr: ${r.err().slice(0, 400)})`,
+          30_000,
+          () => (r.out().includes("\"event\":\"runner\"") ? true : undefined)
+        )
       }
-
-      // A second runner on a port in use: a diagnostic, not a crash.
-      const clash = start(["cluster", "runner", "--pg", url, "--port", String(ports[1]), "--workers", "1"])
-      expect(await clash.exited).toEqual({ code: 1, signal: null })
-      expect(clash.err()).toMatch(/cluster runner: cluster_port_in_use /)
 
       const client = start([
         "simulate",
@@ -172,8 +177,11 @@ describe.skipIf(!up)("cluster runners on PostgreSQL (built bin)", () => {
         "--format",
         "json"
       ])
+      // Meanwhile: a second runner on a port in use (a diagnostic, not a crash), and the one-process run.
+      const clash = start(["cluster", "runner", "--pg", url, "--port", String(ports[1]), "--workers", "1"])
+      const local = start(["simulate", "--games", String(GAMES), "--seed", "9", "--workers", "1", "--format", "json"])
       // Kill the runner that recorded the first shard, while shards remain to play.
-      const victim = await until("a first recorded shard", 60_000, async () => {
+      const victim = await until(() => "a first recorded shard", 60_000, async () => {
         const rows = await ledger(url)
         const first = rows[0]
         return first !== undefined && rows.length < SHARDS ? first.runner : undefined
@@ -187,8 +195,10 @@ describe.skipIf(!up)("cluster runners on PostgreSQL (built bin)", () => {
       const done = await client.exited
       expect({ done, err: client.err() }).toEqual({ done: { code: 0, signal: null }, err: "" })
 
+      expect(await clash.exited).toEqual({ code: 1, signal: null })
+      expect(clash.err()).toMatch(/cluster runner: cluster_port_in_use /)
+
       // The same summary as one process playing every game.
-      const local = start(["simulate", "--games", String(GAMES), "--seed", "9", "--workers", "1", "--format", "json"])
       expect(await local.exited).toEqual({ code: 0, signal: null })
       expect(client.out()).toBe(local.out())
 
@@ -227,7 +237,7 @@ describe.skipIf(!up)("cluster runners on PostgreSQL (built bin)", () => {
       expect(lonelyDone.code).toBe(1)
       expect(JSON.parse(lonely.out()).diagnostics[0].code).toBe("cluster_no_runners")
     },
-    120_000
+    180_000
   )
 
   it("simulate --cluster with an unreachable PostgreSQL: cluster_unreachable, exit 1", async () => {
@@ -244,4 +254,14 @@ describe.skipIf(!up)("cluster runners on PostgreSQL (built bin)", () => {
     expect((await c.exited).code).toBe(1)
     expect(JSON.parse(c.out()).diagnostics[0].code).toBe("cluster_unreachable")
   }, 30_000)
+})
+
+describe("simulate --cluster: the options that do not apply", () => {
+  it("--workers and --log with --cluster are usage errors (exit 2), before anything connects", async () => {
+    for (const extra of [["--workers", "2"], ["--log", "x.json"]]) {
+      const r = await runCli(simulateCommand, "--cluster", "postgres://nobody@127.0.0.1:1/x", "--games", "10", ...extra)
+      expect(r.code).toBe(2)
+      expect(r.err).toMatch(/^cardfx simulate: usage_error .*--cluster/)
+    }
+  })
 })
