@@ -6,11 +6,10 @@
 import { Deferred, Effect, Either } from "effect"
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
-import { simulate, simulateRange, summarize } from "../../src/hallyu/engine/Simulate.js"
-import { mergeAllPartials } from "../../src/hallyu/engine/Simulate.js"
-import { inProcess, workerEntry } from "../../src/workers/Pool.js"
+import { mergeAllPartials, simulate, simulateRange, summarize } from "../../src/hallyu/engine/Simulate.js"
+import { CardfxWorkerPool, inProcess, layer, workerEntry } from "../../src/workers/Pool.js"
 import { SimulateGames } from "../../src/workers/Requests.js"
-import { runSplit } from "../../src/workers/Split.js"
+import { REQUESTS_PER_THREAD, runSplit } from "../../src/workers/Split.js"
 import { engine } from "../hallyu/engine-fixtures.js"
 
 const deckFile = "data/hallyu-hex/starter-deck.v0.json"
@@ -58,6 +57,35 @@ describe("runSplit", () => {
     expect(Either.isRight(merged) && Either.isRight(one)).toBe(true)
     if (Either.isRight(merged) && Either.isRight(one)) {
       expect(JSON.stringify(summarize(merged.right))).toBe(JSON.stringify(one.right))
+    }
+  })
+
+  it("on a running pool (threads kept warm across runs): the same merged partial as one process", async () => {
+    const parts = await Effect.runPromise(
+      Effect.flatMap(CardfxWorkerPool, (pool) =>
+        Effect.forEach([0, 1], () =>
+          runSplit({
+            total: 200,
+            threads: 1,
+            pool,
+            entry: workerEntry("simulation"),
+            localChunk: 32,
+            remoteChunk: 512,
+            local: (from, to) => inProcess(() => simulateRange(engine, from, to, { seed: "warm" })),
+            remote: (pool, from, to) =>
+              Effect.map(
+                pool.simulateGames(new SimulateGames({ deckJson, deckFile, seed: "warm", from, to, logs: false })),
+                (a) => a.partial
+              )
+          }))).pipe(Effect.provide(layer(1, workerEntry("simulation"), { concurrency: REQUESTS_PER_THREAD })))
+    )
+    const one = simulate(engine, { seed: "warm", games: 200 })
+    for (const answers of parts) {
+      const merged = mergeAllPartials("warm", 0, answers)
+      expect(Either.isRight(merged) && Either.isRight(one)).toBe(true)
+      if (Either.isRight(merged) && Either.isRight(one)) {
+        expect(JSON.stringify(summarize(merged.right))).toBe(JSON.stringify(one.right))
+      }
     }
   })
 
