@@ -8,10 +8,14 @@
  * JIT) is amortized, and it is inside every window, as a command pays it.
  * Windows alternate (1, all, 1, all, ...) so a change in the machine's load
  * falls on both; the speed-up is the median of the per-pair ratios. The
- * in-process figures follow a warm-up run.
+ * in-process figures follow a warm-up run. CPU per game (every thread of the
+ * process) on all cores against in process is the split's own cost, and
+ * holds on a loaded machine, where the wall-time speed-up cannot show (the
+ * kernel shares the cores between sessions, not threads).
  *
  * Then the CLI as a user runs it: the built bin, `simulate --games 20000`,
- * with the default `--workers` against `--workers 1`, process start included.
+ * with the default `--workers` against `--workers 1`, process start included
+ * (alternating, median of 3 each).
  */
 import { Effect } from "effect"
 import { execFileSync } from "node:child_process"
@@ -38,23 +42,31 @@ export const run = async () => {
   const engine = makeEngine(deck.right)
   if (engine._tag === "Left") throw new Error(engine.left.message)
   const cores = availableParallelism()
-  const gamesPerSecond = async (workers, seed) => {
+  // CPU of every thread of this process (ms).
+  const cpu = () => {
+    const u = process.cpuUsage()
+    return (u.user + u.system) / 1000
+  }
+  const window = async (workers, seed, games = GAMES) => {
     const t0 = performance.now()
+    const c0 = cpu()
     await Effect.runPromise(
-      runSimulation({ engine: engine.right, deck: { json, file }, games: GAMES, seed, workers, workerEntry })
+      runSimulation({ engine: engine.right, deck: { json, file }, games, seed, workers, workerEntry })
     )
-    return (GAMES * 1000) / (performance.now() - t0)
+    return { rate: (games * 1000) / (performance.now() - t0), cpu: cpu() - c0 }
   }
   // Warm-up: JIT the engine in this process.
-  await gamesPerSecond(1, "bench/warm-up")
+  await window(1, "bench/warm-up", 5000)
   const load = loadavg()[0]
   const one = []
   const all = []
   for (let w = 0; w < WINDOWS; w++) {
-    one.push(await gamesPerSecond(1, `bench/${w}`))
-    all.push(await gamesPerSecond(cores, `bench/${w}`))
+    one.push(await window(1, `bench/${w}`))
+    all.push(await window(cores, `bench/${w}`))
   }
-  const ratio = median(all.map((a, i) => a / one[i]))
+  const ratio = median(all.map((a, i) => a.rate / (one[i]?.rate ?? 1)))
+  // CPU per game on all cores against in process: what the split costs (start-up, cold JIT, messages), load aside.
+  const cpuRatio = median(all.map((a, i) => a.cpu / (one[i]?.cpu ?? 1)))
   const cli = (workers) => {
     const t0 = performance.now()
     execFileSync(process.execPath, [
@@ -70,11 +82,22 @@ export const run = async () => {
     ])
     return (CLI_GAMES * 1000) / (performance.now() - t0)
   }
-  const cliOne = cli(1)
-  const cliDefault = cli(undefined)
+  const cliOnes = []
+  const cliDefaults = []
+  for (let w = 0; w < WINDOWS; w++) {
+    cliOnes.push(cli(1))
+    cliDefaults.push(cli(undefined))
+  }
+  const cliOne = median(cliOnes)
+  const cliDefault = median(cliDefaults)
+  const cliRatio = median(cliDefaults.map((d, i) => d / (cliOnes[i] ?? 1)))
   return [
-    { name: `simulate ${GAMES} games, 1 worker (in process)`, value: median(one), unit: "games/s" },
-    { name: `simulate ${GAMES} games, ${cores} workers (all cores)`, value: median(all), unit: "games/s" },
+    { name: `simulate ${GAMES} games, 1 worker (in process)`, value: median(one.map((o) => o.rate)), unit: "games/s" },
+    {
+      name: `simulate ${GAMES} games, ${cores} workers (all cores)`,
+      value: median(all.map((a) => a.rate)),
+      unit: "games/s"
+    },
     {
       name: `speed-up, ${cores} workers vs 1 (${GAMES} games, start-up included)`,
       value: ratio,
@@ -82,6 +105,7 @@ export const run = async () => {
       goal: cores >= 2 ? "≥ 1.8× on 2 cores" : "n/a (1 core)",
       ok: cores >= 2 ? ratio >= 1.8 : undefined
     },
+    { name: `CPU per game, ${cores} workers vs 1 (the split's overhead)`, value: cpuRatio, unit: "×" },
     { name: "load average (1 min) when the windows began", value: load, unit: "" },
     { name: `cardfx simulate --games ${CLI_GAMES} --workers 1 (bin, end to end)`, value: cliOne, unit: "games/s" },
     {
@@ -91,6 +115,6 @@ export const run = async () => {
       value: cliDefault,
       unit: "games/s"
     },
-    { name: "speed-up of the CLI default vs --workers 1", value: cliDefault / cliOne, unit: "×" }
+    { name: "speed-up of the CLI default vs --workers 1", value: cliRatio, unit: "×" }
   ]
 }

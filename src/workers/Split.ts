@@ -30,7 +30,14 @@ export interface SplitOptions<A> {
   readonly total: number
   /** Worker threads besides this one (0: everything in this thread). */
   readonly threads: number
+  /** The threads' entry, for a pool started for this run. */
   readonly entry: URL
+  /**
+   * A running pool of `threads` threads, each taking {@link REQUESTS_PER_THREAD}
+   * requests at once (its threads stay warm across runs, e.g. a cluster
+   * runner's shards); without it, a pool is started for this run and closed after.
+   */
+  readonly pool?: CardfxWorkerPoolService
   /** Plays [from, to) in this thread (and yields to the event loop). */
   readonly local: (from: number, to: number) => Effect.Effect<A, Diagnostic>
   /** Plays [from, to) on a worker thread of the pool. */
@@ -86,16 +93,20 @@ export const runSplit = <A>(o: SplitOptions<A>): Effect.Effect<Array<A>, Diagnos
       })
     const sorted = () => answers.sort((a, b) => a[0] - b[0]).map(([, a]) => a)
     if (o.threads <= 0) return Effect.map(here, sorted)
+    const feeders = (pool: CardfxWorkerPoolService) =>
+      Effect.all(Array.from({ length: o.threads * REQUESTS_PER_THREAD }, () => feeder(pool)), {
+        concurrency: "unbounded",
+        discard: true
+      })
+    if (o.pool !== undefined) {
+      return Effect.map(Effect.all([here, feeders(o.pool)], { concurrency: "unbounded", discard: true }), sorted)
+    }
     return Effect.scoped(Effect.gen(function*() {
       const hereDone = yield* Deferred.make<void>()
       // The pool starts while this thread plays; its threads join when ready.
       const threads = Effect.flatMap(
         Layer.build(layer(o.threads, o.entry, { concurrency: REQUESTS_PER_THREAD })),
-        (context) => {
-          const pool = Context.get(context, CardfxWorkerPool)
-          const feeders = Array.from({ length: o.threads * REQUESTS_PER_THREAD }, () => feeder(pool))
-          return Effect.all(feeders, { concurrency: "unbounded", discard: true })
-        }
+        (context) => feeders(Context.get(context, CardfxWorkerPool))
       )
       // This thread played everything before any thread was ready: stop waiting for the pool.
       const unneeded = Effect.zipRight(

@@ -21,12 +21,13 @@ const cardfx = (...args: Array<string>): Promise<{ code: number | null; out: str
     }, (_e, out, err) => resolve({ code: child.exitCode, out, err }))
   })
 
-/** The command's results for --workers 1, 2 and 3 (one after the other); all three must print the same bytes. */
-const acrossWorkers = async (...args: Array<string>) => {
-  const out = []
-  for (const n of [1, 2, 3]) out.push(await cardfx(...args, "--workers", String(n)))
-  return out
-}
+/**
+ * The command's results for --workers 1, 2 and 3; all three must print the
+ * same bytes. The three run at once: vitest runs one test file at a time on
+ * 2 cores, and a run in process leaves the other core idle.
+ */
+const acrossWorkers = (...args: Array<string>) =>
+  Promise.all([1, 2, 3].map((n) => cardfx(...args, "--workers", String(n))))
 
 const starter = readFileSync("data/hallyu-hex/starter-deck.v0.json", "utf8")
 
@@ -201,9 +202,17 @@ describe("worker failures", () => {
       const both = await Effect.runPromise(
         Effect.gen(function*() {
           const scale = yield* ScaleOut
+          // With every game's log: the logs come back in game order whichever thread played them.
           const sims = yield* Effect.forEach(
             [1, 2],
-            (workers) => scale.simulate({ deck: "data/hallyu-hex/starter-deck.v0.json", games: 70, seed: "e", workers })
+            (workers) =>
+              scale.simulate({
+                deck: "data/hallyu-hex/starter-deck.v0.json",
+                games: 70,
+                seed: "e",
+                workers,
+                logs: true
+              })
           )
           const reports = yield* Effect.forEach([1, 2], (workers) => scale.validate([root], { workers }))
           const missing = yield* Effect.flip(
@@ -214,6 +223,8 @@ describe("worker failures", () => {
       )
       expect(both.sims[0]?.summary.games).toBe(70)
       expect(JSON.stringify(both.sims[1]?.summary)).toBe(JSON.stringify(both.sims[0]?.summary))
+      expect(both.sims[1]?.logs.map((l) => l.seed)).toEqual(Array.from({ length: 70 }, (_, k) => `e/${k}`))
+      expect(JSON.stringify(both.sims[1]?.logs)).toBe(JSON.stringify(both.sims[0]?.logs))
       expect(both.reports[0]?.files).toBe(500)
       expect(JSON.stringify(both.reports[1]?.diagnostics)).toBe(JSON.stringify(both.reports[0]?.diagnostics))
       expect(both.reports[1]?.documents).toEqual(both.reports[0]?.documents)
