@@ -10,6 +10,7 @@
  */
 import { type Budget, makeBudget } from "../../kernel/Budget.js"
 import type { ZoneName } from "../Vocabulary.js"
+import { type StaticSource, staticSources, zoneArray } from "./Reading.js"
 import type { Runtime } from "./Runtime.js"
 import type { Frame, GameState, PlayerState, Seat, Work } from "./State.js"
 import type { OperationTally } from "./Tally.js"
@@ -20,22 +21,6 @@ export const RESOLUTION_BUDGET = 100_000
 export const zoneIndex = (
   z: ZoneName
 ): number => (z === "deck" ? 0 : z === "hand" ? 1 : z === "stage" ? 2 : z === "archive" ? 3 : 4)
-
-/** A player's zone by name, read with named property loads (a computed key is a megamorphic keyed load). */
-export const zoneArray = (p: PlayerState, z: ZoneName): ReadonlyArray<string> => {
-  switch (z) {
-    case "deck":
-      return p.deck
-    case "hand":
-      return p.hand
-    case "stage":
-      return p.stage
-    case "archive":
-      return p.archive
-    case "pending":
-      return p.pending
-  }
-}
 
 export type MPlayer = { -readonly [K in keyof PlayerState]: PlayerState[K] }
 export type MState = { -readonly [K in keyof GameState]: GameState[K] }
@@ -100,8 +85,10 @@ export class Draft {
   private eventsOwned = false
   private usesOwned = false
   private targetsOwned = false
-  /** Counts `zone(_, "stage")` calls: a stage may have changed when it moved (see `Playout.ts`). */
+  /** Counts `zone(_, "stage")` calls: stages change only through `zone`, so a count seen before means the same stages. */
   stageTouches = 0
+  private staticsMemo: ReadonlyArray<StaticSource> | null = null
+  private staticsAt = -1
 
   constructor(
     readonly c: Runtime,
@@ -118,6 +105,18 @@ export class Draft {
   begin(ops: OperationTally | null): void {
     this.budget.used = 0
     this.ops = ops
+  }
+
+  /**
+   * `staticSources` of the draft's state, kept until a stage changes (the engine's memo for finished
+   * states keys them by the identity of the stage arrays, which a draft changes in place).
+   */
+  readonly staticsOf = (): ReadonlyArray<StaticSource> => {
+    if (this.staticsMemo === null || this.staticsAt !== this.stageTouches) {
+      this.staticsMemo = staticSources(this.c, this.s)
+      this.staticsAt = this.stageTouches
+    }
+    return this.staticsMemo
   }
 
   finish(): GameState {

@@ -19,8 +19,7 @@ import {
   holds,
   playerSeats,
   resolveList,
-  type StaticSource,
-  staticSources
+  type StaticSource
 } from "./Reading.js"
 import type { Runtime } from "./Runtime.js"
 import type { Decision, Frame, GameAction, GameState, Seat } from "./State.js"
@@ -156,7 +155,14 @@ const castActions = (
 }
 
 /** Whether `castActions` would offer anything (a window with nothing to declare is skipped). */
-export const hasCastAction = (c: Runtime, s: GameState, seat: Seat, win: string, about: string | null): boolean => {
+export const hasCastAction = (
+  c: Runtime,
+  s: GameState,
+  seat: Seat,
+  win: string,
+  about: string | null,
+  staticsOf: StaticsOf
+): boolean => {
   const p = s.players[seat]
   const hand = p.hand
   if (hand.length === 0) return false
@@ -165,7 +171,7 @@ export const hasCastAction = (c: Runtime, s: GameState, seat: Seat, win: string,
     const inst = hand[k] as string
     const card = cardOfInst(c, s, inst)
     if (!castsIn(card, win)) continue
-    statics ??= staticSources(c, s)
+    statics ??= staticsOf(c, s)
     if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom)) continue
     if (hasTargetChoice(c, s, card, effectsForWindow(card, win), win, seat)) return true
   }

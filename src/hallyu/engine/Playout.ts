@@ -15,8 +15,7 @@
  */
 import type { Diagnostic } from "../../kernel/Diagnostic.js"
 import { Draft } from "./Draft.js"
-import { enumerate, type StaticsOf } from "./LegalActions.js"
-import { type StaticSource, staticSources } from "./Reading.js"
+import { enumerate } from "./LegalActions.js"
 import { applyOn } from "./Resolution.js"
 import type { Runtime } from "./Runtime.js"
 import type { GameAction, GameState } from "./State.js"
@@ -36,20 +35,11 @@ export interface MutablePlayout {
 export const makeMutablePlayout = (c: Runtime, start: GameState): MutablePlayout => {
   const d = new Draft(c, start)
   d.finish()
-  // The static sources by the draft's count of stage moves: the engine's memo keys them by the
-  // identity of the stage arrays, which this draft changes in place.
-  let staticsAt = -1
-  let statics: ReadonlyArray<StaticSource> = []
-  const staticsOf: StaticsOf = (rt, s) => {
-    if (staticsAt !== d.stageTouches) {
-      statics = staticSources(rt, s)
-      staticsAt = d.stageTouches
-    }
-    return statics
-  }
   return {
     state: () => d.s,
-    legal: () => enumerate(c, d.s, staticsOf),
+    // The draft's own memo of the static sources: the engine's keys them by the identity of the
+    // stage arrays, which this draft changes in place.
+    legal: () => enumerate(c, d.s, d.staticsOf),
     step: (a, tally) => {
       d.begin(tally)
       const bad = applyOn(d, a)

@@ -20,9 +20,24 @@ import type {
 } from "../Schema.js"
 import type { ZoneName } from "../Vocabulary.js"
 import type { CompiledCard } from "./Compiled.js"
-import { zoneArray } from "./Draft.js"
 import type { Runtime } from "./Runtime.js"
-import type { Frame, GameState, PathStep, Seat } from "./State.js"
+import type { Frame, GameState, PathStep, PlayerState, Seat } from "./State.js"
+
+/** A player's zone by name, read with named property loads (a computed key is a megamorphic keyed load). */
+export const zoneArray = (p: PlayerState, z: ZoneName): ReadonlyArray<string> => {
+  switch (z) {
+    case "deck":
+      return p.deck
+    case "hand":
+      return p.hand
+    case "stage":
+      return p.stage
+    case "archive":
+      return p.archive
+    case "pending":
+      return p.pending
+  }
+}
 
 export const other = (s: Seat): Seat => (s === 0 ? 1 : 0)
 /** The owner of an instance `p<seat>-…` (§1.2). */

@@ -122,7 +122,7 @@ const castCard = (
   const c = d.c
   const card = cardOfInst(c, d.s, inst)
   // Targets were chosen with the action (§7.2 step 1); now pay the cost (step 2).
-  const cost = costOf(c, d.s, inst)
+  const cost = costOf(c, d.s, inst, d.staticsOf())
   const p = d.player(seat)
   p.fandom -= cost
   const hand = d.zone(seat, "hand")
@@ -269,7 +269,7 @@ export const run = (d: Draft): boolean => {
             break
           }
         }
-        if (!hasCastAction(c, s, top.player, top.win, top.about)) {
+        if (!hasCastAction(c, s, top.player, top.win, top.about, d.staticsOf)) {
           d.work.pop() // a window with nothing to declare is skipped (§8.1)
           break
         }

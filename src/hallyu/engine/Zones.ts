@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import { SCANDAL, type ZoneName } from "../Vocabulary.js"
-import { type Draft, type MPlayer, zoneArray } from "./Draft.js"
+import type { Draft, MPlayer } from "./Draft.js"
 import {
   emit,
   EV_CARD_ARCHIVED,
@@ -19,7 +19,7 @@ import {
   EV_RESOURCE_GAINED,
   EV_RESOURCE_LOST
 } from "./Events.js"
-import { cardOfInst, isPending, ownerOf } from "./Reading.js"
+import { cardOfInst, isPending, ownerOf, zoneArray } from "./Reading.js"
 import type { GameState, PlayerState, Seat } from "./State.js"
 
 const leaveStage = (d: Draft, inst: string): void => {
