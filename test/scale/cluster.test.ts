@@ -28,8 +28,8 @@ if (!up && PG_REQUIRED) {
 if (!up) console.warn(`[cardfx] PostgreSQL at ${PG_URL} is unreachable: the cluster suite is SKIPPED`)
 
 const BIN = "dist/cli/cardfx.mjs"
-const GAMES = 4000
-const SHARD_GAMES = 50
+const GAMES = 2000
+const SHARD_GAMES = 25
 const SHARDS = Math.ceil(GAMES / SHARD_GAMES)
 
 /** Runs SQL against a database of the server. */
