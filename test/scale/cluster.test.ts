@@ -28,8 +28,8 @@ if (!up && PG_REQUIRED) {
 if (!up) console.warn(`[cardfx] PostgreSQL at ${PG_URL} is unreachable: the cluster suite is SKIPPED`)
 
 const BIN = "dist/cli/cardfx.mjs"
-const GAMES = 4000
-const SHARD_GAMES = 50
+const GAMES = 2000
+const SHARD_GAMES = 25
 const SHARDS = Math.ceil(GAMES / SHARD_GAMES)
 
 /** Runs SQL against a database of the server. */
@@ -239,7 +239,9 @@ describe.skipIf(!up)("cluster runners on PostgreSQL (built bin)", () => {
     },
     180_000
   )
+})
 
+describe("simulate --cluster: failures before any runner (no PostgreSQL needed)", () => {
   it("simulate --cluster with an unreachable PostgreSQL: cluster_unreachable, exit 1", async () => {
     const port = await freePort()
     const c = start([
@@ -254,9 +256,6 @@ describe.skipIf(!up)("cluster runners on PostgreSQL (built bin)", () => {
     expect((await c.exited).code).toBe(1)
     expect(JSON.parse(c.out()).diagnostics[0].code).toBe("cluster_unreachable")
   }, 30_000)
-})
-
-describe("simulate --cluster: the options that do not apply", () => {
   it("--workers and --log with --cluster are usage errors (exit 2), before anything connects", async () => {
     for (const extra of [["--workers", "2"], ["--log", "x.json"]]) {
       const r = await runCli(simulateCommand, "--cluster", "postgres://nobody@127.0.0.1:1/x", "--games", "10", ...extra)
