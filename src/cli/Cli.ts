@@ -26,7 +26,7 @@ import {
   type Diagnostic,
   diagnostic,
   diagnosticFromError,
-  hallyuHexLayer,
+  HallyuHex,
   isCardfxError,
   scaleOutLayer
 } from "../index.js"
@@ -115,7 +115,7 @@ export const runCardfx = (
         onSuccess: () =>
           Cmd.run(root, { name: "cardfx", version: VERSION })(["node", ...line]).pipe(
             // The public services a command uses, over the platform's file system.
-            Effect.provide(Layer.mergeAll(ContentLoader.layer, hallyuHexLayer, scaleOutLayer)),
+            Effect.provide(Layer.mergeAll(ContentLoader.layer, HallyuHex.layer, scaleOutLayer)),
             Effect.as(ExitCode.ok as number),
             Effect.catchAllCause((cause) => onFailure(cause, format, request.spec))
           )
