@@ -77,7 +77,7 @@ export * from "./Validation.js"
 export { defaultWorkers } from "./workers/Pool.js"
 export { MIN_GAMES_PER_WORKER, simulationWorkers } from "./workers/Runs.js"
 export type { OnProgress, SimulationRun } from "./workers/Runs.js"
-export { layer as scaleOutLayer, ScaleOut, type ScaleOutService } from "./workers/ScaleOut.js"
+export { ScaleOut, type ScaleOutService } from "./workers/ScaleOut.js"
 
 // ---- services and the all-in-one layers
 export * from "./services/CardCompiler.js"
