@@ -4,13 +4,29 @@
  * import from here (or from `Schemas.ts`), never from internal modules, and
  * not from `index.ts`, which re-exports them (that would be an import cycle).
  * Every name exported here is exported by `index.ts` (test/cli/spec.test.ts).
+ * Modules of helpers are namespaces (`export * as Json from ...`), as in
+ * Effect's own packages, so `parseJson`, `spend` or `next` are not
+ * top-level names; services, Schemas, errors and layers are.
  *
  * @since 0.1.0
  */
 
 // ---- the kernel: diagnostics, the code table, tagged errors, JSON, hashing, RNG, budgets, limits
-export * from "./kernel/index.js"
-export { fsReason, listFiles, readJsonFile } from "./kernel/JsonFile.js"
+// The main names at the top level: diagnostics, the code table, the tagged errors, limits, the Rng service.
+export * from "./kernel/Diagnostic.js"
+export * from "./kernel/DiagnosticCode.js"
+export * from "./kernel/Errors.js"
+export * from "./kernel/Limits.js"
+export { Rng, RngState, RngStream } from "./kernel/Rng.js"
+// Helpers as namespaces, the way Effect's packages export modules (`Json.parseJson`, `Random.next`, ...).
+export * as Budget from "./kernel/Budget.js"
+export * as Canonical from "./kernel/Canonical.js"
+export * as Decode from "./kernel/Decode.js"
+export * as Json from "./kernel/Json.js"
+export * as JsonFile from "./kernel/JsonFile.js"
+export * as Ordinal from "./kernel/Ordinal.js"
+export * as Random from "./kernel/Rng.js"
+export * as SchemaExt from "./kernel/SchemaExt.js"
 
 // ---- composition content Schemas
 export * from "./composition/schema/Bundle.js"
@@ -50,7 +66,7 @@ export * from "./composition/scenario/index.js"
 
 // ---- Hallyu Hex (namespaced) and its service
 export * as Hallyu from "./hallyu/index.js"
-export { HallyuHex, type HallyuHexService, layer as hallyuHexLayer } from "./hallyu/Service.js"
+export { HallyuHex, type HallyuHexService } from "./hallyu/Service.js"
 
 // ---- batch validation and JSON Schemas
 export * from "./DocumentKinds.js"
@@ -61,7 +77,7 @@ export * from "./Validation.js"
 export { defaultWorkers } from "./workers/Pool.js"
 export { MIN_GAMES_PER_WORKER, simulationWorkers } from "./workers/Runs.js"
 export type { OnProgress, SimulationRun } from "./workers/Runs.js"
-export { layer as scaleOutLayer, ScaleOut, type ScaleOutService } from "./workers/ScaleOut.js"
+export { ScaleOut, type ScaleOutService } from "./workers/ScaleOut.js"
 
 // ---- services and the all-in-one layers
 export * from "./services/CardCompiler.js"

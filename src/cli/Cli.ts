@@ -26,9 +26,9 @@ import {
   type Diagnostic,
   diagnostic,
   diagnosticFromError,
-  hallyuHexLayer,
+  HallyuHex,
   isCardfxError,
-  scaleOutLayer
+  ScaleOut
 } from "../index.js"
 import { ExitCode } from "./Exit.js"
 import { renderHelp } from "./Help.js"
@@ -115,7 +115,7 @@ export const runCardfx = (
         onSuccess: () =>
           Cmd.run(root, { name: "cardfx", version: VERSION })(["node", ...line]).pipe(
             // The public services a command uses, over the platform's file system.
-            Effect.provide(Layer.mergeAll(ContentLoader.layer, hallyuHexLayer, scaleOutLayer)),
+            Effect.provide(Layer.mergeAll(ContentLoader.layer, HallyuHex.layer, ScaleOut.layer)),
             Effect.as(ExitCode.ok as number),
             Effect.catchAllCause((cause) => onFailure(cause, format, request.spec))
           )

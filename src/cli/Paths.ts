@@ -13,7 +13,7 @@ import { FileSystem } from "@effect/platform"
 import { Effect, Either } from "effect"
 import { dirname } from "node:path"
 import { fileURLToPath } from "node:url"
-import { type CardfxError, diagnostic, errorFromDiagnostic, fsReason } from "../index.js"
+import { type CardfxError, diagnostic, errorFromDiagnostic, JsonFile } from "../index.js"
 import { usageError } from "./Exit.js"
 
 /** A path inside the installed cardfx package. */
@@ -73,5 +73,5 @@ export const prepareOutputFolder = (
     }
     yield* checkFolderWritable(fs, dirname(folder), folder)
     const made = yield* Effect.either(fs.makeDirectory(folder))
-    if (Either.isLeft(made)) return yield* Effect.fail(unwritable(folder, fsReason(made.left)))
+    if (Either.isLeft(made)) return yield* Effect.fail(unwritable(folder, JsonFile.fsReason(made.left)))
   })

@@ -25,16 +25,16 @@ import {
   type CardfxError,
   CardLedger,
   ContentLoader,
+  Decode,
   type Diagnostic,
   diagnostic,
   emptyLedger,
   errorFromDiagnostic,
+  JsonFile,
   type LedgerCommand,
   LedgerStore,
-  makeDecoder,
   plan,
   type PlanAt,
-  readJsonFile,
   type Runtime,
   verifyLedger
 } from "../index.js"
@@ -147,7 +147,7 @@ const first = (ds: ReadonlyArray<Diagnostic>, file: string): CardfxError =>
       diagnostic("schema_invalid", `${file} is not a valid ledger`, { file })
   )
 
-const decodeLedger = makeDecoder(CardLedger)
+const decodeLedger = Decode.makeDecoder(CardLedger)
 
 /** Reads a sealed ledger file for a card (or an empty ledger). */
 export const readLedger = (
@@ -156,7 +156,7 @@ export const readLedger = (
 ): Effect.Effect<CardLedger, CardfxError, FileSystem.FileSystem> =>
   Effect.gen(function*() {
     if (file === undefined) return emptyLedger(cardId)
-    const doc = yield* readJsonFile(file)
+    const doc = yield* JsonFile.readJsonFile(file)
     if (Either.isLeft(doc)) return yield* Effect.fail(errorFromDiagnostic(doc.left))
     const decoded = decodeLedger(doc.right.value, doc.right)
     if (Either.isLeft(decoded)) return yield* Effect.fail(first(decoded.left, file))

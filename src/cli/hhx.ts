@@ -9,19 +9,19 @@
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Logger, LogLevel, Option } from "effect"
+import type { Json } from "../index.js"
 import {
   type CardfxError,
   Cluster,
+  Decode,
   defaultWorkers,
   type Diagnostic,
   diagnostic,
   errorFromDiagnostic,
   Hallyu,
   HallyuHex,
-  type JsonDocument,
-  makeDecoder,
+  JsonFile,
   MIN_GAMES_PER_WORKER,
-  readJsonFile,
   ScaleOut,
   simulationWorkers
 } from "../index.js"
@@ -110,8 +110,11 @@ export const renderSummary = (s: SimulationSummary, names: (code: string) => str
   return lines.join("\n")
 }
 
-const decodeLog = makeDecoder(Hallyu.GameLogSchema)
-const decodeLogs = (value: unknown, doc: JsonDocument): Either.Either<ReadonlyArray<GameLog>, Array<Diagnostic>> => {
+const decodeLog = Decode.makeDecoder(Hallyu.GameLogSchema)
+const decodeLogs = (
+  value: unknown,
+  doc: Json.JsonDocument
+): Either.Either<ReadonlyArray<GameLog>, Array<Diagnostic>> => {
   if (!Array.isArray(value)) return Either.map(decodeLog(value, doc), (l) => [l])
   const out: Array<GameLog> = []
   for (let k = 0; k < value.length; k++) {
@@ -223,7 +226,7 @@ export const replayCommand = Command.make(
   ({ log, deck, format }) =>
     Effect.gen(function*() {
       const engine = yield* makeDeckEngine(deck)
-      const doc = yield* readJsonFile(log)
+      const doc = yield* JsonFile.readJsonFile(log)
       if (Either.isLeft(doc)) return yield* Effect.fail(errorFromDiagnostic(doc.left))
       const decoded = decodeLogs(doc.right.value, doc.right)
       if (Either.isLeft(decoded)) {

@@ -35,18 +35,18 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Layer, Option } from "effect"
 import {
+  Canonical,
   type CardfxError,
   CardTransformationPlanner,
   type CommandOutcome,
   CommandRequest,
+  Decode,
   DEFAULT_STORE,
   type Diagnostic,
   errorFromDiagnostic,
-  hashCanonical,
   type LedgerCommand,
   LedgerStore,
   MAIN,
-  makeDecoder,
   outcomeJson,
   type VerifyReport
 } from "../index.js"
@@ -97,7 +97,7 @@ const withStore = <A>(
     )
   )
 
-const decodeRequest = makeDecoder(CommandRequest)
+const decodeRequest = Decode.makeDecoder(CommandRequest)
 
 /** What an applied command did, in words ("removed", not "applied", for a removal). */
 const verb = (o: CommandOutcome, command: LedgerCommand): string =>
@@ -167,7 +167,7 @@ const runCommand = (o: CommandOptions, command: LedgerCommand) =>
       command
     }
     const decoded = decodeRequest({
-      commandId: Option.getOrElse(o.commandId, () => `cli-${hashCanonical(stated).slice(0, 16)}`),
+      commandId: Option.getOrElse(o.commandId, () => `cli-${Canonical.hashCanonical(stated).slice(0, 16)}`),
       ...stated
     })
     if (decoded._tag === "Left") {

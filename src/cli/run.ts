@@ -19,7 +19,7 @@ import {
   diagnostic,
   documentKinds,
   errorFromDiagnostic,
-  readJsonFile,
+  JsonFile,
   renderEvent,
   runScenarioFile,
   type ScenarioReport
@@ -82,7 +82,7 @@ const firstError = (ds: ReadonlyArray<Diagnostic>, file: string): CardfxError =>
  */
 export const checkScenarioFile = (file: string) =>
   Effect.gen(function*() {
-    const doc = yield* readJsonFile(file)
+    const doc = yield* JsonFile.readJsonFile(file)
     if (Either.isLeft(doc)) return yield* Effect.fail(errorFromDiagnostic(doc.left))
     const kind = documentKinds.find((k) => k.name === "scenario")
     const own = kind === undefined ? [] : kind.validate(doc.right)

@@ -25,8 +25,6 @@ export interface HallyuHexService {
   readonly engine: (file: string) => Effect.Effect<Engine, CardfxError>
 }
 
-export class HallyuHex extends Context.Tag("cardfx/HallyuHex")<HallyuHex, HallyuHexService>() {}
-
 export const make = (fs: FileSystem.FileSystem): HallyuHexService => {
   const validateFile = (file: string): Effect.Effect<DeckValidation, CardfxError> =>
     // A regular file within the size cap, checked before a byte is read (never /dev/zero or a FIFO).
@@ -51,8 +49,11 @@ export const make = (fs: FileSystem.FileSystem): HallyuHexService => {
   return { validateFile, loadDeck, engine }
 }
 
-/** The service over the platform file system. */
-export const layer: Layer.Layer<HallyuHex, never, FileSystem.FileSystem> = Layer.effect(
-  HallyuHex,
-  Effect.map(FileSystem.FileSystem, make)
-)
+/** The Hallyu Hex service. */
+export class HallyuHex extends Context.Tag("cardfx/HallyuHex")<HallyuHex, HallyuHexService>() {
+  /** The service over the platform file system. */
+  static readonly layer: Layer.Layer<HallyuHex, never, FileSystem.FileSystem> = Layer.effect(
+    HallyuHex,
+    Effect.map(FileSystem.FileSystem, make)
+  )
+}

@@ -7,7 +7,7 @@
 export * from "./engine/index.js"
 export * from "./Explain.js"
 export * from "./Schema.js"
-export { HallyuHex, type HallyuHexService, layer as hallyuHexLayer, make as makeHallyuHex } from "./Service.js"
+export { HallyuHex, type HallyuHexService, make as makeHallyuHex } from "./Service.js"
 export * from "./Validate.js"
 export * from "./Validated.js"
 export * from "./Vocabulary.js"

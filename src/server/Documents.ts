@@ -22,10 +22,10 @@ import {
   EventBody,
   GameLogSchema,
   LedgerCommand,
-  optional,
   ScenarioLedgers,
   ScenarioReport,
-  ScenarioStep
+  ScenarioStep,
+  SchemaExt
 } from "../Schemas.js"
 
 // ---------------------------------------------------------------- errors
@@ -101,13 +101,13 @@ export type InspectDocument = typeof InspectDocument.Type
 const ledgerSourceFields = {
   cardId: AuthoredId,
   /** The activity (mode); default `canonical_command`. */
-  activity: optional(Schema.String),
+  activity: SchemaExt.optional(Schema.String),
   /** A sealed `CardLedger` document (as `--ledger FILE`). */
-  ledger: optional(CardLedger),
+  ledger: SchemaExt.optional(CardLedger),
   /** A stored instance of the served store (as `--store --instance`). */
-  instanceId: optional(Schema.String),
+  instanceId: SchemaExt.optional(Schema.String),
   /** With `instanceId`: the branch (default main). */
-  branch: optional(Schema.String)
+  branch: SchemaExt.optional(Schema.String)
 }
 
 /** `POST /v1/assess`: the body of `cardfx assess` (its answer is `AssessResult`). */
@@ -133,8 +133,8 @@ export const InstanceCommand = strict(
     /** The revision the client saw (`revision` of the instance or of an Assess). */
     expectedRevision: Schema.NonNegativeInt,
     command: LedgerCommand,
-    activity: optional(Schema.String),
-    branch: optional(Schema.String)
+    activity: SchemaExt.optional(Schema.String),
+    branch: SchemaExt.optional(Schema.String)
   }),
   "InstanceCommand"
 )
@@ -198,9 +198,9 @@ export const BranchRequest = strict(
   Schema.Struct({
     name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)),
     /** Default main. */
-    parent: optional(Schema.String),
+    parent: SchemaExt.optional(Schema.String),
     /** Default: now. */
-    atSequence: optional(Schema.NonNegativeInt)
+    atSequence: SchemaExt.optional(Schema.NonNegativeInt)
   }),
   "BranchRequest"
 )
@@ -227,15 +227,15 @@ export type BranchList = typeof BranchList.Type
  */
 export const ScenarioRunRequest = strict(
   Schema.Struct({
-    $schema: optional(Schema.String),
+    $schema: SchemaExt.optional(Schema.String),
     scenario: Schema.Literal(1),
-    name: optional(Schema.String),
-    description: optional(Schema.String),
+    name: SchemaExt.optional(Schema.String),
+    description: SchemaExt.optional(Schema.String),
     /** Package IDs of the served runtime. */
     packages: Schema.NonEmptyArray(Schema.String),
     seed: Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER)),
     state: CombatState,
-    ledgers: optional(ScenarioLedgers),
+    ledgers: SchemaExt.optional(ScenarioLedgers),
     steps: Schema.Array(ScenarioStep)
   }),
   "ScenarioRunRequest"
@@ -310,7 +310,7 @@ export const NewGameRequest = strict(
       Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER))
     ),
     /** Deck list IDs for seat 0 and seat 1 (default: the deck file's first two). */
-    decks: optional(Schema.Tuple(Schema.String, Schema.String))
+    decks: SchemaExt.optional(Schema.Tuple(Schema.String, Schema.String))
   }),
   "NewGameRequest"
 )

@@ -13,7 +13,6 @@ import {
   type CardfxError,
   type CardLedger,
   CardTransformationPlanner,
-  compareOrdinal,
   componentOrigins,
   ContentLoader,
   decodeScenario,
@@ -22,10 +21,11 @@ import {
   diagnosticFromError,
   type EffectiveCardDefinition,
   emptyLedger,
+  Json,
   LedgerStore,
   LiveCatalog,
   MAIN,
-  parseJson,
+  Ordinal,
   resolveEffectiveCard,
   runScenarioWith,
   type Runtime,
@@ -120,7 +120,7 @@ const CardsLive = HttpApiBuilder.group(CardfxApi, "cards", (handlers) =>
       .handle("list", () =>
         Effect.map(catalog.current, (runtime) => ({
           cards: [...runtime.cards.values()]
-            .sort((a, b) => compareOrdinal(a.cardId, b.cardId))
+            .sort((a, b) => Ordinal.compareOrdinal(a.cardId, b.cardId))
             .map((c) => ({ cardId: c.cardId, nameKey: c.metadata.nameKey, cost: c.cost, tags: c.tags ?? [] }))
         })))
       .handle("effective", ({ path, urlParams }) =>
@@ -282,7 +282,7 @@ const ScenariosLive = HttpApiBuilder.group(CardfxApi, "scenarios", (handlers) =>
         )
         if (unknown.length > 0) return yield* Effect.fail(fromDiagnostics(unknown))
         // The body was decoded already; decodeScenario adds the in-document reference checks.
-        const doc = parseJson(JSON.stringify(payload))
+        const doc = Json.parseJson(JSON.stringify(payload))
         if (Either.isLeft(doc)) return yield* Effect.fail(fromDiagnostics([doc.left]))
         const scenario = decodeScenario(doc.right)
         if (Either.isLeft(scenario)) return yield* Effect.fail(fromDiagnostics(scenario.left))

@@ -11,10 +11,10 @@
 import { Effect, Either } from "effect"
 import {
   type BranchNotFound,
-  compareOrdinal,
-  hashCanonical,
+  Canonical,
   type LedgerStoreService,
   MAIN,
+  Ordinal,
   resolveEffectiveCard,
   type Runtime,
   type StoreFailure
@@ -26,11 +26,11 @@ export const SERVER_VERSION = "0.1.0"
 
 /** The `GET /v1/runtime` document of a runtime. */
 export const runtimeInfo = (runtime: Runtime): RuntimeInfo => {
-  const ids = (m: ReadonlyMap<string, unknown>) => [...m.keys()].sort(compareOrdinal)
+  const ids = (m: ReadonlyMap<string, unknown>) => [...m.keys()].sort(Ordinal.compareOrdinal)
   return {
     engineVersion: runtime.pin.engineVersion,
     serverVersion: SERVER_VERSION,
-    contentHash: hashCanonical(runtime.pin),
+    contentHash: Canonical.hashCanonical(runtime.pin),
     packages: runtime.pin.packages.map((p) => ({
       packageId: p.packageId,
       version: p.version,

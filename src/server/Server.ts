@@ -41,19 +41,17 @@ import { Cause, Clock, Duration, Effect, Either, Fiber, Layer, Option, Redacted,
 import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import {
+  Canonical,
   CardTransformationPlanner,
   ContentLoader,
   type Diagnostic,
   diagnostic,
   type DiagnosticCode,
   HallyuHex,
-  hallyuHexLayer,
   httpStatusOf,
+  Json,
   LedgerStore,
-  LiveCatalog,
-  parseJson,
-  sha256Hex,
-  toPointer
+  LiveCatalog
 } from "../Library.js"
 import {
   type ApiError,
@@ -216,7 +214,7 @@ const guard = (lifecycle: Lifecycle, options: ServeOptions) => {
               : errorResponse(one("json_syntax", "the body could not be read"), requestId)
           }
           if (text.right.trim() !== "") {
-            const parsed = parseJson(text.right, { maxBytes: limit })
+            const parsed = Json.parseJson(text.right, { maxBytes: limit })
             if (Either.isLeft(parsed)) {
               const d = parsed.left
               return errorResponse([
@@ -272,10 +270,12 @@ const decodeDiagnostics = (e: HttpApiError.HttpApiDecodeError): Array<Diagnostic
     ? [diagnostic("schema_invalid", e.message)]
     : e.issues.map((i) =>
       i._tag === "Unexpected"
-        ? diagnostic("unknown_field", `${toPointer(i.path)} is not a field of this request`, {
-          path: toPointer(i.path)
+        ? diagnostic("unknown_field", `${Json.toPointer(i.path)} is not a field of this request`, {
+          path: Json.toPointer(i.path)
         })
-        : diagnostic("schema_invalid", `${toPointer(i.path) || "the body"}: ${i.message}`, { path: toPointer(i.path) })
+        : diagnostic("schema_invalid", `${Json.toPointer(i.path) || "the body"}: ${i.message}`, {
+          path: Json.toPointer(i.path)
+        })
     )
 
 const apiErrorClasses = [
@@ -325,7 +325,7 @@ const translateErrors = HttpApiBuilder.middleware(CardfxApi, (app) =>
     )
   }))
 
-const digest = (s: string): Buffer => Buffer.from(sha256Hex(s), "hex")
+const digest = (s: string): Buffer => Buffer.from(Canonical.sha256Hex(s), "hex")
 
 /** Bearer check: constant-time comparison of digests (equal lengths whatever the token); the token is never logged. */
 export const authorizationLayer = (token: Option.Option<Redacted.Redacted<string>>): Layer.Layer<Authorization> =>
@@ -357,7 +357,7 @@ export const authorizationLayer = (token: Option.Option<Redacted.Redacted<string
 /** The application services of a server (no HTTP): catalog, store, planner, games. */
 export const servicesLayer = (options: Pick<ServeOptions, "packages" | "store" | "tablePrefix" | "deckFile">) => {
   const prefix = options.tablePrefix === undefined ? {} : { tablePrefix: options.tablePrefix }
-  const files = Layer.mergeAll(ContentLoader.layer, hallyuHexLayer).pipe(Layer.provide(NodeFileSystem.layer))
+  const files = Layer.mergeAll(ContentLoader.layer, HallyuHex.layer).pipe(Layer.provide(NodeFileSystem.layer))
   const catalog = LiveCatalog.load(options.packages).pipe(Layer.provideMerge(files))
   const store = CardTransformationPlanner.layer.pipe(Layer.provideMerge(LedgerStore.layerFor(options.store, prefix)))
   const games = Layer.unwrapEffect(

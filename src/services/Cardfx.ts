@@ -18,8 +18,7 @@ import { CardTransformationPlanner } from "../composition/planner/Planner.js"
 import { CardResolver } from "../composition/Resolver.js"
 import type { Runtime } from "../composition/Runtime.js"
 import { LedgerStore } from "../composition/store/LedgerStore.js"
-import type { HallyuHex } from "../hallyu/Service.js"
-import { layer as hallyuHexLayer } from "../hallyu/Service.js"
+import { HallyuHex } from "../hallyu/Service.js"
 import type { CardfxError } from "../kernel/Errors.js"
 import { CardCompiler } from "./CardCompiler.js"
 import { Catalog, ContentLoader, memoryFileSystem } from "./Catalog.js"
@@ -66,7 +65,7 @@ const assemble = (
   catalog: Layer.Layer<Catalog, CardfxError, ContentLoader>,
   store: Layer.Layer<LedgerStore, CardfxError>
 ): Layer.Layer<CardfxServices, CardfxError> => {
-  const files = Layer.mergeAll(ContentLoader.layer, hallyuHexLayer).pipe(Layer.provide(fileSystem))
+  const files = Layer.mergeAll(ContentLoader.layer, HallyuHex.layer).pipe(Layer.provide(fileSystem))
   const content = catalog.pipe(Layer.provideMerge(files))
   const planning = CardTransformationPlanner.layer.pipe(Layer.provideMerge(store))
   const execution = executorFromCatalog.pipe(Layer.provideMerge(content))

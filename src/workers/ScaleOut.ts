@@ -56,8 +56,6 @@ export interface ScaleOutService {
   }) => Effect.Effect<FuzzReport, CardfxError>
 }
 
-export class ScaleOut extends Context.Tag("cardfx/ScaleOut")<ScaleOut, ScaleOutService>() {}
-
 export const make = (fs: FileSystem.FileSystem): ScaleOutService => {
   const readText = (file: string) =>
     fs.readFileString(file).pipe(
@@ -104,8 +102,11 @@ export const make = (fs: FileSystem.FileSystem): ScaleOutService => {
   }
 }
 
-/** The service over the platform file system (workers read files from the disk). */
-export const layer: Layer.Layer<ScaleOut, never, FileSystem.FileSystem> = Layer.effect(
-  ScaleOut,
-  Effect.map(FileSystem.FileSystem, make)
-)
+/** The scale-out service: simulation, validation and fuzzing on worker threads. */
+export class ScaleOut extends Context.Tag("cardfx/ScaleOut")<ScaleOut, ScaleOutService>() {
+  /** The service over the platform file system (workers read files from the disk). */
+  static readonly layer: Layer.Layer<ScaleOut, never, FileSystem.FileSystem> = Layer.effect(
+    ScaleOut,
+    Effect.map(FileSystem.FileSystem, make)
+  )
+}

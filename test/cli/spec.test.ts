@@ -137,9 +137,11 @@ describe("src/cli imports only the public API", () => {
     for (const f of readdirSync("src/cli").filter((x) => x.endsWith(".ts"))) {
       const text = readFileSync(join("src/cli", f), "utf8")
       for (
-        const m of text.matchAll(/(?:import|export)[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)
+        const m of text.matchAll(
+          /(?:import|export)[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^import\s+["']([^"']+)["']/gm
+        )
       ) {
-        const spec = m[1] ?? m[2] ?? ""
+        const spec = m[1] ?? m[2] ?? m[3] ?? ""
         const ok = spec === "../index.js" || spec === "../testing/index.js" || /^\.\/[A-Za-z-]+\.js$/.test(spec) ||
           spec === "effect" || spec.startsWith("@effect/") || spec.startsWith("node:")
         if (!ok) bad.push(`${f}: ${spec}`)
@@ -159,9 +161,11 @@ describe("src/server imports only the public API", () => {
     for (const f of readdirSync("src/server").filter((x) => x.endsWith(".ts"))) {
       const text = readFileSync(join("src/server", f), "utf8")
       for (
-        const m of text.matchAll(/(?:import|export)[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)
+        const m of text.matchAll(
+          /(?:import|export)[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^import\s+["']([^"']+)["']/gm
+        )
       ) {
-        const spec = m[1] ?? m[2] ?? ""
+        const spec = m[1] ?? m[2] ?? m[3] ?? ""
         const ok = allowed.includes(spec) || /^\.\/[A-Za-z-]+\.js$/.test(spec) || spec === "./page/Page.js" ||
           spec === "effect" || spec.startsWith("@effect/") || spec.startsWith("node:")
         if (!ok) bad.push(`${f}: ${spec}`)

@@ -81,6 +81,34 @@ describe("the built package's public types", () => {
   })
 })
 
+describe("helpers are namespaces, services carry their layers", () => {
+  it("the kernel's helpers are reached through their module's namespace, never at the top level", async () => {
+    const root: Record<string, unknown> = await import("cardfx")
+    const namespaced: Record<string, ReadonlyArray<string>> = {
+      Json: ["parseJson", "lineColumn", "locate", "toPointer"],
+      JsonFile: ["readJsonFile", "listFiles"],
+      Canonical: ["canonicalJson", "sha256Hex", "hashCanonical"],
+      Decode: ["makeDecoder"],
+      Budget: ["spend", "makeBudget", "remaining"],
+      Random: ["next", "nextInt", "seedState"],
+      Ordinal: ["compareOrdinal"],
+      SchemaExt: ["optional"]
+    }
+    for (const [ns, names] of Object.entries(namespaced)) {
+      const m = root[ns] as Record<string, unknown> | undefined
+      for (const name of names) {
+        expect(typeof m?.[name], `${ns}.${name}`).toBe("function")
+        expect(root[name], `top-level ${name}`).toBeUndefined()
+      }
+    }
+    expect(root["hallyuHexLayer"]).toBeUndefined()
+    expect(root["scaleOutLayer"]).toBeUndefined()
+    for (const tag of ["HallyuHex", "ScaleOut", "ContentLoader", "CardExecutor"]) {
+      expect(typeof (root[tag] as { layer?: unknown } | undefined)?.layer, `${tag}.layer`).not.toBe("undefined")
+    }
+  })
+})
+
 /** The requirements left by a service's methods (never when every method is self-contained). */
 type Leftover<S> = {
   [K in keyof S]: S[K] extends (...args: never[]) => Effect.Effect<unknown, unknown, infer R> ? R

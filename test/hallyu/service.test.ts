@@ -3,10 +3,10 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { HallyuHex, layer } from "../../src/hallyu/Service.js"
+import { HallyuHex } from "../../src/hallyu/Service.js"
 import { scopedTempDir } from "../support/tmp.js"
 
-const live = layer.pipe(Layer.provide(NodeContext.layer))
+const live = HallyuHex.layer.pipe(Layer.provide(NodeContext.layer))
 
 describe("the HallyuHex service", () => {
   it.effect("loads the starter deck and hands out an engine", () =>

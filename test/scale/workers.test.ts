@@ -8,7 +8,7 @@ import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { runSimulation } from "../../src/workers/Runs.js"
-import { layer as scaleOutLayer, ScaleOut } from "../../src/workers/ScaleOut.js"
+import { ScaleOut } from "../../src/workers/ScaleOut.js"
 import { engine } from "../hallyu/engine-fixtures.js"
 import { writeTree } from "../support/tmp.js"
 
@@ -219,7 +219,7 @@ describe("worker failures", () => {
             scale.simulate({ deck: `${root}/nope.json`, games: 1, seed: 1, workers: 2 })
           )
           return { sims, reports, missing }
-        }).pipe(Effect.provide(scaleOutLayer), Effect.provide(NodeFileSystem.layer))
+        }).pipe(Effect.provide(ScaleOut.layer), Effect.provide(NodeFileSystem.layer))
       )
       expect(both.sims[0]?.summary.games).toBe(70)
       expect(JSON.stringify(both.sims[1]?.summary)).toBe(JSON.stringify(both.sims[0]?.summary))
