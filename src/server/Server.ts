@@ -184,6 +184,8 @@ const guard = (lifecycle: Lifecycle, options: ServeOptions) => {
           // the connection, and the read ends when the socket does (or Node's requestTimeout backstop fires).
           const body = request.text.pipe(IncomingMessage.withMaxBodySize(Option.some(limit)), Effect.either)
           // Most bodies arrive with their headers: when Node has the whole message, read it without the race.
+          // (The request handler runs before Node parses the rest of the packet: one yield lets it finish.)
+          yield* Effect.yieldNow()
           const read = NodeHttpServerRequest.toIncomingMessage(request).complete
             ? Option.some(yield* body)
             : yield* Effect.flatMap(
