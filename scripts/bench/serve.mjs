@@ -142,12 +142,14 @@ export const run = async () => {
             ok: c.rps / b.rps >= 0.5
           },
           { name: `${e.label} cardfx p99`, value: c.p99, unit: "ms", goal: "< 25 ms", ok: c.p99 < 25 },
-          { name: `${e.label} bare p99`, value: b.p99, unit: "ms" },
-          ...(c.cpu === undefined || b.cpu === undefined ? [] : [
+          { name: `${e.label} bare p99`, value: b.p99, unit: "ms" }
+        )
+        if (c.cpu !== undefined && b.cpu !== undefined) {
+          rows.push(
             { name: `${e.label} cardfx CPU per request`, value: c.cpu, unit: "ms" },
             { name: `${e.label} bare CPU per request`, value: b.cpu, unit: "ms" }
-          ])
-        )
+          )
+        }
       } finally {
         await stop(bare)
       }
