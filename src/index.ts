@@ -19,6 +19,7 @@ export * from "./server/Documents.js"
 // ---- the HTTP face's server layer and the hot-reload check (what `cardfx serve` and `cardfx ledger check` run)
 export { reload as reloadServedContent } from "./server/Handlers.js"
 export { checkStoredInstances, runtimeInfo } from "./server/Reload.js"
+export { batchedJsonLog, type BatchedLog } from "./server/RequestLog.js"
 export { drain, makeLifecycle, serverLayer, serverUrl } from "./server/Server.js"
 
 // ---- across machines: simulation shards on an @effect/cluster cluster over PostgreSQL

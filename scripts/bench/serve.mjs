@@ -14,7 +14,7 @@
  */
 import autocannon from "autocannon"
 import { spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
@@ -54,6 +54,13 @@ const s = createServer((req, res) => {
 })
 s.listen(0, "127.0.0.1", () => console.log(JSON.stringify({ event: "listening", url: "http://127.0.0.1:" + s.address().port })))
 `
+
+/** CPU time (user + system, ms) a process has used, from /proc (Linux); undefined elsewhere. */
+const cpuMs = (pid) => {
+  if (!existsSync(`/proc/${pid}/stat`)) return undefined
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * 10 // clock ticks of 10 ms
+}
 
 const load = (opts) =>
   new Promise((resolve, reject) => {
@@ -109,16 +116,21 @@ export const run = async () => {
       })
       try {
         const bareOrigin = await listening(bare, "the bare server")
-        const measure = async (url) => {
+        // CPU per request (from /proc) besides requests/s: on a machine other work loads, the process's own
+        // CPU time per request is the steadier figure of the two.
+        const measure = async (url, pid) => {
           await load({ url, ...request, duration: 1 }) // warm-up
+          const before = cpuMs(pid)
           const r = await load({ url, ...request, duration: SECONDS })
+          const after = cpuMs(pid)
           if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) {
             throw new Error(`bench serve: ${url}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`)
           }
-          return { rps: r.requests.average, p99: r.latency.p99 }
+          const cpu = before === undefined || after === undefined ? undefined : (after - before) / r.requests.total
+          return { rps: r.requests.average, p99: r.latency.p99, cpu }
         }
-        const c = await measure(origin + e.path)
-        const b = await measure(bareOrigin + e.path)
+        const c = await measure(origin + e.path, server.pid)
+        const b = await measure(bareOrigin + e.path, bare.pid)
         rows.push(
           { name: `${e.label} (${bytes.length} B) cardfx, 64 conns`, value: c.rps, unit: "req/s" },
           { name: `${e.label} bare node:http, same bytes`, value: b.rps, unit: "req/s" },
@@ -132,6 +144,12 @@ export const run = async () => {
           { name: `${e.label} cardfx p99`, value: c.p99, unit: "ms", goal: "< 25 ms", ok: c.p99 < 25 },
           { name: `${e.label} bare p99`, value: b.p99, unit: "ms" }
         )
+        if (c.cpu !== undefined && b.cpu !== undefined) {
+          rows.push(
+            { name: `${e.label} cardfx CPU per request`, value: c.cpu, unit: "ms" },
+            { name: `${e.label} bare CPU per request`, value: b.cpu, unit: "ms" }
+          )
+        }
       } finally {
         await stop(bare)
       }

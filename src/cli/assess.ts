@@ -106,7 +106,8 @@ export const readSource = (
           LedgerStore,
           (s) => s.read(source.branch, Option.getOrElse(source.instance, () => cardId), cardId)
         ).pipe(
-          Effect.provide(LedgerStore.layerFor(store))
+          // A query only reads: a store that does not exist is store_not_found, never created.
+          Effect.provide(LedgerStore.layerFor(store, { create: false }))
         )
         return {
           ledger: state.ledger,

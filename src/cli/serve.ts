@@ -14,7 +14,15 @@
 import { Command, Options } from "@effect/cli"
 import { Config, Console, Duration, Effect, Layer, Logger, LogLevel, Option, Runtime } from "effect"
 import { watch } from "node:fs"
-import { DEFAULT_STORE, drain, makeLifecycle, reloadServedContent as reload, serverLayer, serverUrl } from "../index.js"
+import {
+  batchedJsonLog,
+  DEFAULT_STORE,
+  drain,
+  makeLifecycle,
+  reloadServedContent as reload,
+  serverLayer,
+  serverUrl
+} from "../index.js"
 import { packagesOption } from "./assess.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { defaultDeckPath } from "./hhx.js"
@@ -65,89 +73,107 @@ export const serveCommand = Command.make(
     )
   },
   (o) =>
-    Effect.gen(function*() {
-      if (o.port < 0 || o.port > 65535) {
-        yield* Console.error("cardfx: --port must be 0..65535 (see --help)")
-        return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
-      }
-      if (o.bodyTimeout < 1 || o.bodyTimeout > 600_000) {
-        yield* Console.error("cardfx: --body-timeout must be 1..600000 milliseconds (see --help)")
-        return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
-      }
-      const tokenEnv = Option.getOrUndefined(o.tokenEnv)
-      const token = tokenEnv !== undefined
-        ? Option.some(
-          yield* Config.redacted(tokenEnv).pipe(
-            Effect.catchAll(() =>
-              Console.error(`cardfx: --token-env ${tokenEnv}: the variable is not set`).pipe(
-                Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.usage })))
-              )
-            )
-          )
-        )
-        : Option.none()
-      const lifecycle = yield* makeLifecycle
-      yield* Effect.scoped(
-        Effect.gen(function*() {
-          const context = yield* Layer.build(
-            serverLayer(
-              {
-                packages: o.packages,
-                store: o.store,
-                deckFile: o.deck,
-                host: o.host,
-                port: o.port,
-                token,
-                bodyTimeout: Duration.millis(o.bodyTimeout)
-              },
-              lifecycle
-            )
-          ).pipe(
-            Effect.catchAll((e) =>
-              Console.error(
-                `cardfx: cannot serve: ${
-                  typeof e === "object" && e !== null && "message" in e ? String(e.message) : String(e)
-                }`
-              ).pipe(
-                Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors })))
-              )
-            )
-          )
-          // Runs before the layers' own finalizers: stop taking requests, let in-flight ones finish, then the store closes.
-          yield* Effect.addFinalizer(() => drain(lifecycle))
-          const url = yield* Effect.provide(serverUrl, context)
-          yield* Console.log(JSON.stringify({ event: "listening", url }))
-          if (o.watch) {
-            const runtime = yield* Effect.runtime<never>()
-            const reloadOnce = Effect.provide(reload, context).pipe(
-              Effect.tap((r) =>
-                Effect.logInfo("reload").pipe(Effect.annotateLogs({ switched: r.switched, checked: r.checked }))
-              ),
-              Effect.catchAll((e) =>
-                Effect.logWarning("reload rejected").pipe(Effect.annotateLogs({ code: e.code, message: e.message }))
-              ),
-              Effect.asVoid
-            )
-            let timer: ReturnType<typeof setTimeout> | undefined
-            const watchers = o.packages.map((dir) =>
-              watch(dir, { recursive: true }, () => {
-                // Editors write in bursts: reload once the folder is quiet for 200 ms.
-                if (timer !== undefined) clearTimeout(timer)
-                timer = setTimeout(() => Runtime.runFork(runtime)(reloadOnce), 200)
-              })
-            )
-            yield* Effect.addFinalizer(() => Effect.sync(() => watchers.forEach((w) => w.close())))
-          }
-          return yield* Effect.never
-        })
+    Effect.suspend(() => {
+      const log = batchedJsonLog((chunk) => process.stdout.write(chunk))
+      return serve(o).pipe(
+        Effect.ensuring(Effect.sync(log.flush)),
+        // JSON lines only: runMain's pretty logger would print each request a second time.
+        Effect.provide(
+          Layer.merge(Logger.replace(Logger.defaultLogger, log.logger), Logger.remove(Logger.prettyLoggerDefault))
+        ),
+        Logger.withMinimumLogLevel(levels[o.logLevel])
       )
-    }).pipe(
-      // JSON lines only: runMain's pretty logger would print each request a second time.
-      Effect.provide(Layer.merge(Logger.json, Logger.remove(Logger.prettyLoggerDefault))),
-      Logger.withMinimumLogLevel(levels[o.logLevel])
-    )
+    })
 ).pipe(
   Command.withDescription(
     "Serve the HTTP API (OpenAPI at /openapi.json, docs at /docs) on 127.0.0.1 unless --host says otherwise."
   )
 )
+
+const serve = (o: {
+  readonly packages: ReadonlyArray<string>
+  readonly store: string
+  readonly host: string
+  readonly port: number
+  readonly tokenEnv: Option.Option<string>
+  readonly watch: boolean
+  readonly bodyTimeout: number
+  readonly deck: string
+}) =>
+  Effect.gen(function*() {
+    if (o.port < 0 || o.port > 65535) {
+      yield* Console.error("cardfx: --port must be 0..65535 (see --help)")
+      return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
+    }
+    if (o.bodyTimeout < 1 || o.bodyTimeout > 600_000) {
+      yield* Console.error("cardfx: --body-timeout must be 1..600000 milliseconds (see --help)")
+      return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
+    }
+    const tokenEnv = Option.getOrUndefined(o.tokenEnv)
+    const token = tokenEnv !== undefined
+      ? Option.some(
+        yield* Config.redacted(tokenEnv).pipe(
+          Effect.catchAll(() =>
+            Console.error(`cardfx: --token-env ${tokenEnv}: the variable is not set`).pipe(
+              Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.usage })))
+            )
+          )
+        )
+      )
+      : Option.none()
+    const lifecycle = yield* makeLifecycle
+    yield* Effect.scoped(
+      Effect.gen(function*() {
+        const context = yield* Layer.build(
+          serverLayer(
+            {
+              packages: o.packages,
+              store: o.store,
+              deckFile: o.deck,
+              host: o.host,
+              port: o.port,
+              token,
+              bodyTimeout: Duration.millis(o.bodyTimeout)
+            },
+            lifecycle
+          )
+        ).pipe(
+          Effect.catchAll((e) =>
+            Console.error(
+              `cardfx: cannot serve: ${
+                typeof e === "object" && e !== null && "message" in e ? String(e.message) : String(e)
+              }`
+            ).pipe(
+              Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors })))
+            )
+          )
+        )
+        // Runs before the layers' own finalizers: stop taking requests, let in-flight ones finish, then the store closes.
+        yield* Effect.addFinalizer(() => drain(lifecycle))
+        const url = yield* Effect.provide(serverUrl, context)
+        yield* Console.log(JSON.stringify({ event: "listening", url }))
+        if (o.watch) {
+          const runtime = yield* Effect.runtime<never>()
+          const reloadOnce = Effect.provide(reload, context).pipe(
+            Effect.tap((r) =>
+              Effect.logInfo("reload").pipe(Effect.annotateLogs({ switched: r.switched, checked: r.checked }))
+            ),
+            Effect.catchAll((e) =>
+              Effect.logWarning("reload rejected").pipe(Effect.annotateLogs({ code: e.code, message: e.message }))
+            ),
+            Effect.asVoid
+          )
+          let timer: ReturnType<typeof setTimeout> | undefined
+          const watchers = o.packages.map((dir) =>
+            watch(dir, { recursive: true }, () => {
+              // Editors write in bursts: reload once the folder is quiet for 200 ms.
+              if (timer !== undefined) clearTimeout(timer)
+              timer = setTimeout(() => Runtime.runFork(runtime)(reloadOnce), 200)
+            })
+          )
+          yield* Effect.addFinalizer(() => Effect.sync(() => watchers.forEach((w) => w.close())))
+        }
+        return yield* Effect.never
+      })
+    )
+  })

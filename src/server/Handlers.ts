@@ -6,10 +6,11 @@
  *
  * @since 0.1.0
  */
-import { HttpApiBuilder } from "@effect/platform"
-import { Context, Effect, Either, Layer } from "effect"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Context, Effect, Either, Layer, type ParseResult, Schema } from "effect"
 import {
   appendEntry,
+  AssessResult,
   type CardfxError,
   type CardLedger,
   CardTransformationPlanner,
@@ -33,7 +34,13 @@ import {
   verifyLedger
 } from "../Library.js"
 import { type ApiError, apiError, apiErrorOf, CardfxApi } from "./Api.js"
-import type { AssessRequest, DiscoverRequest, InstanceDocument, ReloadReport } from "./Documents.js"
+import {
+  type AssessRequest,
+  type DiscoverRequest,
+  InspectDocument,
+  type InstanceDocument,
+  type ReloadReport
+} from "./Documents.js"
 import { Games } from "./Games.js"
 import { checkStoredInstances, runtimeInfo } from "./Reload.js"
 
@@ -104,6 +111,51 @@ const inspectCard = (runtime: Runtime, cardId: string, upgrades: ReadonlyArray<s
     }
   })
 
+/** Entries kept per runtime; past it the oldest goes (a bound on what hostile query variety can hold). */
+const DOCUMENT_CACHE_LIMIT = 512
+/** Keys longer than this (a big ledger in the body) are not kept: their documents are computed each time. */
+const DOCUMENT_KEY_LIMIT = 16 * 1024
+
+/**
+ * Answers of pure queries (`effective`, and `assess` of a ledger in the
+ * body), encoded once per runtime: the response is a function of the runtime
+ * and the request, so a repeat is the stored bytes, with no planning,
+ * resolving or Schema encoding. The runtime is the key of a `WeakMap`: a
+ * reload's new runtime starts empty and the old one's entries go with it.
+ * Failures are not kept.
+ */
+const makeDocumentCache = () => {
+  const byRuntime = new WeakMap<Runtime, Map<string, HttpServerResponse.HttpServerResponse>>()
+  return {
+    cached: <A, I, E>(
+      runtime: Runtime,
+      key: string,
+      compute: Effect.Effect<A, E>,
+      encode: (a: A) => Effect.Effect<I, ParseResult.ParseError>
+    ): Effect.Effect<HttpServerResponse.HttpServerResponse, E> => {
+      const entries = byRuntime.get(runtime) ?? new Map<string, HttpServerResponse.HttpServerResponse>()
+      byRuntime.set(runtime, entries)
+      const hit = entries.get(key)
+      if (hit !== undefined) return Effect.succeed(hit)
+      return Effect.map(
+        // The documents are the endpoints' own success Schemas: an encode failure is a defect, as in the platform.
+        Effect.flatMap(compute, (a) => Effect.orDie(encode(a))),
+        (encoded) => {
+          const response = HttpServerResponse.unsafeJson(encoded)
+          if (key.length <= DOCUMENT_KEY_LIMIT) {
+            if (entries.size >= DOCUMENT_CACHE_LIMIT) {
+              const oldest = entries.keys().next()
+              if (oldest.done !== true) entries.delete(oldest.value)
+            }
+            entries.set(key, response)
+          }
+          return response
+        }
+      )
+    }
+  }
+}
+
 const RuntimeLive = HttpApiBuilder.group(CardfxApi, "runtime", (handlers) =>
   Effect.gen(function*() {
     const catalog = yield* LiveCatalog
@@ -112,10 +164,14 @@ const RuntimeLive = HttpApiBuilder.group(CardfxApi, "runtime", (handlers) =>
       .handle("runtime", () => Effect.map(catalog.current, runtimeInfo))
   }))
 
+const encodeInspect = Schema.encode(InspectDocument)
+const encodeAssess = Schema.encode(AssessResult)
+
 const CardsLive = HttpApiBuilder.group(CardfxApi, "cards", (handlers) =>
   Effect.gen(function*() {
     const catalog = yield* LiveCatalog
     const planner = yield* CardTransformationPlanner
+    const documents = makeDocumentCache()
     return handlers
       .handle("list", () =>
         Effect.map(catalog.current, (runtime) => ({
@@ -125,26 +181,39 @@ const CardsLive = HttpApiBuilder.group(CardfxApi, "cards", (handlers) =>
         })))
       .handle("effective", ({ path, urlParams }) =>
         Effect.flatMap(catalog.current, (runtime) =>
-          inspectCard(runtime, path.cardId, urlParams.with ?? [])))
+          documents.cached(
+            runtime,
+            JSON.stringify(["effective", path.cardId, urlParams.with ?? []]),
+            inspectCard(runtime, path.cardId, urlParams.with ?? []),
+            encodeInspect
+          )))
       .handle("assess", ({ payload }) =>
         Effect.gen(function*() {
           const runtime = yield* catalog.current
           yield* bothSources(payload)
           yield* requireCard(runtime, payload.cardId)
           const activity = payload.activity ?? DEFAULT_ACTIVITY
-          if (payload.instanceId !== undefined) {
-            return yield* Effect.mapError(
-              planner.assessStored(
-                runtime,
-                { branch: payload.branch ?? MAIN, instanceId: payload.instanceId, cardId: payload.cardId },
-                payload.command,
-                activity
+          if (payload.instanceId === undefined) {
+            // A pure query (the ledger is in the body, or empty): its answer depends on the runtime and the body only.
+            return yield* documents.cached(
+              runtime,
+              JSON.stringify(["assess", payload]),
+              Effect.flatMap(
+                bodyLedger(payload),
+                (ledger) => planner.assess(runtime, ledger, payload.command, activity)
               ),
-              fromError
+              encodeAssess
             )
           }
-          const ledger = yield* bodyLedger(payload)
-          return yield* planner.assess(runtime, ledger, payload.command, activity)
+          return yield* Effect.mapError(
+            planner.assessStored(
+              runtime,
+              { branch: payload.branch ?? MAIN, instanceId: payload.instanceId, cardId: payload.cardId },
+              payload.command,
+              activity
+            ),
+            fromError
+          )
         }))
       .handle("discover", ({ payload }) =>
         Effect.gen(function*() {

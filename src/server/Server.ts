@@ -35,7 +35,7 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { NodeFileSystem, NodeHttpServer } from "@effect/platform-node"
+import { NodeFileSystem, NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
 import * as IncomingMessage from "@effect/platform/HttpIncomingMessage"
 import { Cause, Clock, Duration, Effect, Either, Fiber, Layer, Option, Redacted, Ref, Schedule } from "effect"
 import { timingSafeEqual } from "node:crypto"
@@ -187,10 +187,16 @@ const guard = (lifecycle: Lifecycle, options: ServeOptions) => {
           // The platform's read runs in its own fiber and is never interrupted: interrupting it destroys the
           // socket, and the client would get no answer. The timeout only stops waiting for it; the 408 closes
           // the connection, and the read ends when the socket does (or Node's requestTimeout backstop fires).
-          const reading = yield* Effect.forkDaemon(
-            request.text.pipe(IncomingMessage.withMaxBodySize(Option.some(limit)), Effect.either)
-          )
-          const read = yield* Fiber.join(reading).pipe(Effect.timeoutOption(bodyTimeout), Effect.interruptible)
+          const body = request.text.pipe(IncomingMessage.withMaxBodySize(Option.some(limit)), Effect.either)
+          // Most bodies arrive with their headers: when Node has the whole message, read it without the race.
+          // (The request handler runs before Node parses the rest of the packet: one yield lets it finish.)
+          yield* Effect.yieldNow()
+          const read = NodeHttpServerRequest.toIncomingMessage(request).complete
+            ? Option.some(yield* body)
+            : yield* Effect.flatMap(
+              Effect.forkDaemon(body),
+              (reading) => Fiber.join(reading).pipe(Effect.timeoutOption(bodyTimeout), Effect.interruptible)
+            )
           if (Option.isNone(read)) {
             return HttpServerResponse.setHeader(
               errorResponse(
@@ -381,6 +387,8 @@ export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
     Layer.provide(authorizationLayer(options.token))
   )
   return HttpApiBuilder.serve(guard(lifecycle, options)).pipe(
+    // No tracer is installed, so the platform's per-request span would be built and dropped: skip it.
+    HttpMiddleware.withTracerDisabledWhen(() => true),
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
     // The workbench page at `/` (src/server/page): a client of the API above, nothing more.
     Layer.provide(WorkbenchPage.layer()),

@@ -10,7 +10,7 @@ import { spawn } from "node:child_process"
 import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { dirname, join, resolve } from "node:path"
 import { describe, expect, it } from "vitest"
 
 const bin = resolve("dist/cli/cardfx.mjs")
@@ -55,6 +55,7 @@ symlinkSync(join(tmp, "nowhere.json"), join(oddPackage, "dangling.json"))
 symlinkSync(join(oddPackage, "loop-b"), join(oddPackage, "loop-a"))
 symlinkSync(join(oddPackage, "loop-a"), join(oddPackage, "loop-b"))
 const store = join(tmp, "ledger.db")
+const absentStore = join(tmp, "absent", "ledger.db")
 
 interface Row {
   readonly args: ReadonlyArray<string>
@@ -165,6 +166,27 @@ const rows: ReadonlyArray<Row> = [
     args: ["assess", "--package", P, "--card", "basic_attack", "--aply", "x"],
     code: 2,
     says: /unknown option --aply; did you mean --apply\?/
+  },
+  {
+    // a query only reads: the missing store is reported, not created (checked below)
+    args: [
+      "assess",
+      "--package",
+      P,
+      "--card",
+      "basic_attack",
+      "--apply",
+      "core.ember.affinity",
+      "--store",
+      absentStore
+    ],
+    code: 1,
+    says: /store_not_found/
+  },
+  {
+    args: ["discover", "--package", P, "--card", "basic_attack", "--store", absentStore],
+    code: 1,
+    says: /store_not_found/
   },
   { args: ["discover", "--package", P, "--card", "nope"], code: 1, says: /unknown_card no card nope is published/ },
   { args: json(["discover", "--package", P, "--card", "nope"]), code: 1, says: /unknown_card/ },
@@ -355,6 +377,8 @@ describe("the CLI contract through the bin", () => {
         }
       })
       expect(failures).toEqual([])
+      // The queries against an absent store created nothing (not even its folder).
+      expect(existsSync(dirname(absentStore))).toBe(false)
       // Every mistake printed its one line (or document): asserted per row, so the codes it names are recorded too.
       for (const r of results as Array<Ran>) expect(r.stdout + r.stderr).toMatch(/\S/)
     },
