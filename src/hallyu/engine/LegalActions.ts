@@ -147,8 +147,16 @@ const castActions = (
       effectsForWindow(card, win),
       win,
       seat,
-      `cast:${inst}`,
-      (id, t) => ({ id, player: seat, kind: "cast", inst, effect: null, targets: t, choice: null }),
+      inst,
+      (suffix, t) => ({
+        id: `cast:${inst}${suffix}`,
+        player: seat,
+        kind: "cast",
+        inst,
+        effect: null,
+        targets: t,
+        choice: null
+      }),
       out
     )
   }
@@ -214,8 +222,16 @@ const activateActions = (c: Runtime, s: GameState, seat: Seat, out: Array<GameAc
         [ei],
         ei,
         seat,
-        `activate:${inst}:E${ei + 1}`,
-        (id, t) => ({ id, player: seat, kind: "activate", inst, effect: ei, targets: t, choice: null }),
+        inst,
+        (suffix, t) => ({
+          id: `activate:${inst}:E${ei + 1}${suffix}`,
+          player: seat,
+          kind: "activate",
+          inst,
+          effect: ei,
+          targets: t,
+          choice: null
+        }),
         out
       )
     }
