@@ -195,8 +195,15 @@ export const canPayActivation = (c: Runtime, s: GameState, f: Frame, a: Action |
   }
   if (a.op === "lose-resource") {
     const n = amountOf(s, a.amount, f, c)
-    const r = a.resource as "composure" | "fandom" | "trend"
-    return playerSeats(s, f, a.player).every((seat) => s.players[seat][r] >= n)
+    const r = a.resource
+    // Named loads and a loop: this runs for every activated effect on every enumeration.
+    const seats = playerSeats(s, f, a.player)
+    for (let k = 0; k < seats.length; k++) {
+      const p = s.players[seats[k] as Seat]
+      const have = r === "fandom" ? p.fandom : r === "trend" ? p.trend : r === "composure" ? p.composure : Number.NaN
+      if (!(have >= n)) return false
+    }
+    return true
   }
   return false
 }
