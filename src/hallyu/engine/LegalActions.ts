@@ -278,8 +278,10 @@ export const enumerate = (
   const out: Array<GameAction> = []
   switch (d.d) {
     case "main":
-      castActions(c, s, d.player, "main", null, out, staticsOf)
+      // IDs are unique, so the sorted list does not depend on this order; activations first and the
+      // end of the turn last are where `activate:` < `cast:` < `end-turn` puts them (less sorting).
       activateActions(c, s, d.player, out)
+      castActions(c, s, d.player, "main", null, out, staticsOf)
       out.push(END_TURN[d.player] as GameAction)
       break
     case "window":
