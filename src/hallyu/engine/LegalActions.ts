@@ -147,8 +147,16 @@ const castActions = (
       effectsForWindow(card, win),
       win,
       seat,
-      `cast:${inst}`,
-      (id, t) => ({ id, player: seat, kind: "cast", inst, effect: null, targets: t, choice: null }),
+      inst,
+      (suffix, t) => ({
+        id: `cast:${inst}${suffix}`,
+        player: seat,
+        kind: "cast",
+        inst,
+        effect: null,
+        targets: t,
+        choice: null
+      }),
       out
     )
   }
@@ -187,8 +195,15 @@ export const canPayActivation = (c: Runtime, s: GameState, f: Frame, a: Action |
   }
   if (a.op === "lose-resource") {
     const n = amountOf(s, a.amount, f, c)
-    const r = a.resource as "composure" | "fandom" | "trend"
-    return playerSeats(s, f, a.player).every((seat) => s.players[seat][r] >= n)
+    const r = a.resource
+    // Named loads and a loop: this runs for every activated effect on every enumeration.
+    const seats = playerSeats(s, f, a.player)
+    for (let k = 0; k < seats.length; k++) {
+      const p = s.players[seats[k] as Seat]
+      const have = r === "fandom" ? p.fandom : r === "trend" ? p.trend : r === "composure" ? p.composure : Number.NaN
+      if (!(have >= n)) return false
+    }
+    return true
   }
   return false
 }
@@ -214,8 +229,16 @@ const activateActions = (c: Runtime, s: GameState, seat: Seat, out: Array<GameAc
         [ei],
         ei,
         seat,
-        `activate:${inst}:E${ei + 1}`,
-        (id, t) => ({ id, player: seat, kind: "activate", inst, effect: ei, targets: t, choice: null }),
+        inst,
+        (suffix, t) => ({
+          id: `activate:${inst}:E${ei + 1}${suffix}`,
+          player: seat,
+          kind: "activate",
+          inst,
+          effect: ei,
+          targets: t,
+          choice: null
+        }),
         out
       )
     }
@@ -255,8 +278,10 @@ export const enumerate = (
   const out: Array<GameAction> = []
   switch (d.d) {
     case "main":
-      castActions(c, s, d.player, "main", null, out, staticsOf)
+      // IDs are unique, so the sorted list does not depend on this order; activations first and the
+      // end of the turn last are where `activate:` < `cast:` < `end-turn` puts them (less sorting).
       activateActions(c, s, d.player, out)
+      castActions(c, s, d.player, "main", null, out, staticsOf)
       out.push(END_TURN[d.player] as GameAction)
       break
     case "window":

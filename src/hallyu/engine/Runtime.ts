@@ -36,6 +36,24 @@ export const setupSlot = (inst: string): number => {
   return seat >= 0 && seat <= 1 && d1 >= 0 && d1 <= 9 && d2 >= 0 && d2 <= 9 ? seat * 100 + d1 * 10 + d2 : -1
 }
 
+/**
+ * The targeted actions of one card instance under one target plan, by chosen targets in slot order
+ * (one level per slot). Levels past `TABLE_BOUND` entries are not kept (a fresh node each time).
+ */
+export class ActionTrie {
+  action: GameAction | undefined = undefined
+  private readonly next = new Map<string, ActionTrie>()
+
+  at(inst: string): ActionTrie {
+    let node = this.next.get(inst)
+    if (node === undefined) {
+      node = new ActionTrie()
+      if (this.next.size < TABLE_BOUND) this.next.set(inst, node)
+    }
+    return node
+  }
+}
+
 /** One engine's memo tables. Each is a pure function of its key (a cache, never a result). */
 export class Memo {
   /** Instance numbering per pair of deck lists (§1.2), shared by every game that uses them. */
@@ -43,6 +61,8 @@ export class Memo {
   /** Target plans per card, by cast window or activated effect index. */
   readonly plans = new Map<CompiledCard, Map<string | number, TargetPlan>>()
   statics: StaticsMemo | null = null
+  /** Targeted actions per target plan and card instance (see `pushTargeted`). */
+  private readonly targeted = new Map<TargetPlan, ActionTrie>()
   /** Untargeted cast actions per instance (fully determined by it; immutable, so shared). */
   private readonly castCache = new Map<string, GameAction>()
   /** The same for setup-numbered instances, by `setupSlot` (an array read instead of a hash probe). */
@@ -57,6 +77,16 @@ export class Memo {
    */
   private indexedCardOf: object | null = null
   private readonly cardIndexTable = new Int32Array(200)
+
+  /** The trie of `src`'s targeted actions under `plan` for player `seat` (the action's player). */
+  targetedActions(plan: TargetPlan, src: string, seat: Seat): ActionTrie {
+    let byInst = this.targeted.get(plan)
+    if (byInst === undefined) {
+      byInst = new ActionTrie()
+      this.targeted.set(plan, byInst) // plans are bounded: one per card and window or effect
+    }
+    return byInst.at(src).at(seat === 0 ? "0" : "1")
+  }
 
   useKey(inst: string, ei: number): string {
     let keys = this.useKeys.get(inst)

@@ -147,8 +147,11 @@ export const targetChoices = (
 }
 
 /**
- * Pushes the actions `<prefix><target suffix>` for every target assignment
- * of `effects` (§7.2); `make` builds one from its ID and targets.
+ * Pushes the actions of card instance `src` for every target assignment of
+ * `effects` (§7.2); `make` builds one from its ID's target suffix and its
+ * targets. An action is fully determined by the plan, `src`, its player and
+ * the chosen targets, and immutable: the engine's memo
+ * keeps each one built, so enumeration builds no ID or record twice.
  */
 export const pushTargeted = (
   c: Runtime,
@@ -157,21 +160,34 @@ export const pushTargeted = (
   effects: ReadonlyArray<number>,
   planKey: string | number,
   ctrl: Seat,
-  prefix: string,
-  make: (id: string, t: Readonly<Record<string, string>> | null) => GameAction,
+  src: string,
+  make: (suffix: string, t: Readonly<Record<string, string>> | null) => GameAction,
   out: Array<GameAction>
 ): void => {
   const plan = targetPlan(c, card, effects, planKey)
   if (plan.generic) {
-    for (const t of targetChoices(c, s, card, effects, ctrl)) out.push(make(prefix + targetSuffix(t), t))
+    for (const t of targetChoices(c, s, card, effects, ctrl)) out.push(make(targetSuffix(t), t))
     return
   }
   if (plan.slots.length === 0) {
-    out.push(make(prefix, null))
+    out.push(make("", null))
+    return
+  }
+  const root = c.memo.targetedActions(plan, src, ctrl)
+  if (plan.slots.length === 1) {
+    // One slot (most targeted cards): its candidates are the assignments.
+    for (const inst of groupCards(c, s, ctrl, (plan.slots[0] as TargetSlot).spec)) {
+      const leaf = root.at(inst)
+      leaf.action ??= make(planSuffix(plan, [inst]), targetRecord(plan, [inst]))
+      out.push(leaf.action)
+    }
     return
   }
   for (const chosen of targetAssignments(c, s, plan, ctrl)) {
-    out.push(make(prefix + planSuffix(plan, chosen), targetRecord(plan, chosen)))
+    let node = root
+    for (let j = 0; j < chosen.length; j++) node = node.at(chosen[j] as string)
+    node.action ??= make(planSuffix(plan, chosen), targetRecord(plan, chosen))
+    out.push(node.action)
   }
 }
 
