@@ -53,7 +53,7 @@ const runnerCommand = Command.make(
     workers: Options.integer("workers").pipe(
       Options.optional,
       Options.withDescription(
-        "Worker threads playing shards (default: the machine's available parallelism; threads stay warm across shards); 1 plays in the runner's process."
+        "Threads playing shards: the runner's own and N − 1 worker threads, kept warm across shards (default: the machine's available parallelism); 1 plays in the runner's own thread only."
       )
     )
   },
