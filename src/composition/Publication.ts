@@ -12,7 +12,7 @@
 import { Either } from "effect"
 import { hashCanonical } from "../kernel/Canonical.js"
 import { type Diagnostic, diagnostic, sortDiagnostics } from "../kernel/Diagnostic.js"
-import { locate } from "../kernel/Json.js"
+import { type Locator, makeLocator } from "../kernel/Json.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
 import { compileContainer } from "./Compiler.js"
 import type { DecodedPackage } from "./ContentPackage.js"
@@ -163,7 +163,7 @@ export const publish = (packages: ReadonlyArray<DecodedPackage>): PublicationRes
 
   const texts = new Map<string, string>()
   for (const p of packageIds.values()) for (const f of p.files) texts.set(f.file, f.text)
-  const all = sortDiagnostics(diagnostics.map((d) => locateIn(texts, d)))
+  const all = sortDiagnostics(locateIn(texts, diagnostics))
   if (all.some((d) => d.severity === "error")) return { runtime: undefined, diagnostics: all }
 
   // The content hash costs a canonical pass over every package: compute it on first use (sealing), not to validate.
@@ -200,11 +200,24 @@ export const publish = (packages: ReadonlyArray<DecodedPackage>): PublicationRes
   }
 }
 
-/** Adds line:column to a diagnostic that names a file and a path but no position. */
-const locateIn = (texts: ReadonlyMap<string, string>, d: Diagnostic): Diagnostic => {
-  if (d.line !== undefined || d.file === undefined || d.path === undefined) return d
-  const text = texts.get(d.file)
-  return text === undefined ? d : { ...d, ...locate({ text }, d.path) }
+/**
+ * Adds line:column to the diagnostics that name a file and a path but no
+ * position. One locator per file: its position index is built once, however
+ * many diagnostics the file has.
+ */
+const locateIn = (texts: ReadonlyMap<string, string>, ds: ReadonlyArray<Diagnostic>): Array<Diagnostic> => {
+  const locators = new Map<string, Locator>()
+  return ds.map((d) => {
+    if (d.line !== undefined || d.file === undefined || d.path === undefined) return d
+    const text = texts.get(d.file)
+    if (text === undefined) return d
+    let locator = locators.get(d.file)
+    if (locator === undefined) {
+      locator = makeLocator(text)
+      locators.set(d.file, locator)
+    }
+    return { ...d, ...locator.locate(d.path) }
+  })
 }
 
 const idOf: { readonly [K in (typeof contentSections)[number]]: (x: NonNullable<ContentFile[K]>[number]) => string } = {

@@ -162,7 +162,11 @@ export const lineColumn = (text: string, offset: number): { line: number; column
 
 /** Escapes one JSON pointer segment (RFC 6901). */
 export const pointerSegment = (key: string | number): string =>
-  typeof key === "number" ? String(key) : key.replace(/~/g, "~0").replace(/\//g, "~1")
+  typeof key === "number"
+    ? String(key)
+    : key.includes("~") || key.includes("/")
+    ? key.replace(/~/g, "~0").replace(/\//g, "~1")
+    : key
 
 /** Builds a JSON pointer from path segments. */
 export const toPointer = (segments: ReadonlyArray<string | number | symbol>): string => {
@@ -178,6 +182,8 @@ class Parser {
   depth = 0
   failure: Diagnostic | undefined
   readonly path: Array<string | number> = []
+  /** With `positions`: the pointer of each open value, so a child's is its parent's plus one segment. */
+  readonly pointers: Array<string> = [""]
 
   constructor(
     readonly text: string,
@@ -227,7 +233,7 @@ class Parser {
   }
 
   value(): JsonValue | typeof FAILED {
-    if (this.positions !== undefined) this.positions.set(toPointer(this.path), this.i)
+    if (this.positions !== undefined) this.positions.set(this.pointers[this.pointers.length - 1] as string, this.i)
     const c = this.text.charCodeAt(this.i)
     switch (c) {
       case 123: // {
@@ -287,10 +293,14 @@ class Parser {
       if (this.text.charCodeAt(this.i) !== 58) return this.fail("json_syntax", "expected ':' after a key", this.i)
       this.i++
       this.ws()
+      if (this.positions !== undefined) {
+        this.pointers.push(`${this.pointers[this.pointers.length - 1] as string}/${pointerSegment(key)}`)
+      }
       const v = this.value()
       if (v === FAILED) return FAILED
       out[key] = v
       this.path.pop()
+      if (this.positions !== undefined) this.pointers.pop()
       this.ws()
       const c = this.text.charCodeAt(this.i)
       if (c === 44) {
@@ -319,10 +329,14 @@ class Parser {
     for (let index = 0;; index++) {
       this.ws()
       this.path.push(index)
+      if (this.positions !== undefined) {
+        this.pointers.push(`${this.pointers[this.pointers.length - 1] as string}/${index}`)
+      }
       const v = this.value()
       if (v === FAILED) return FAILED
       out.push(v)
       this.path.pop()
+      if (this.positions !== undefined) this.pointers.pop()
       this.ws()
       const c = this.text.charCodeAt(this.i)
       if (c === 44) {
