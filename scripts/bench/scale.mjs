@@ -2,8 +2,8 @@
  * Scale-out across cores: games/s of `runSimulation` with 1 worker (in this
  * process) and with all cores (this thread and cores − 1 worker threads), the
  * same games, in the same run; the ratio is the speed-up (goal ≥ 1.8× on 2
- * cores). Wall time (parallelism is about wall time). The workload, 40,000
- * games per window (~10 s in one process), is large enough that a thread's
+ * cores). Wall time (parallelism is about wall time). The workload, 100,000
+ * games per window (~19 s in one process), is large enough that a thread's
  * start-up (~0.25 s of CPU loading code, then a few thousand games with a cold
  * JIT) is amortized, and it is inside every window, as a command pays it.
  * Windows alternate (1, all, 1, all, ...) so a change in the machine's load
@@ -27,8 +27,8 @@ import { deckFromJson } from "../../dist/workers/Deck.js"
 import { runSimulation, simulationWorkers } from "../../dist/workers/Runs.js"
 import { median } from "./timing.mjs"
 
-const GAMES = 40000
-const WINDOWS = 3
+const GAMES = 100000
+const WINDOWS = 2
 const CLI_GAMES = 20000
 // The bundled simulation worker the bin spawns (the library's unbundled dist/workers/ entry starts slower).
 const workerEntry = new URL("../../dist/cli/cardfx-simulation-worker.mjs", import.meta.url)
