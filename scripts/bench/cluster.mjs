@@ -19,13 +19,11 @@ import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
 import { createServer, Socket } from "node:net"
 import { performance } from "node:perf_hooks"
 import { simulateOnCluster } from "../../dist/cluster/Client.js"
-import { makeEngine } from "../../dist/hallyu/engine/Engine.js"
-import { deckFromJson } from "../../dist/workers/Deck.js"
 import { runSimulation } from "../../dist/workers/Runs.js"
+import { starterEngine } from "./support/starter.mjs"
 import { median } from "./timing.mjs"
 
 const PG_URL = process.env.CARDFX_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -99,14 +97,9 @@ export const run = async () => {
     for (let t = 0; t < 600 && !runners.every((r) => r.ready()); t++) await sleep(100)
     if (!runners.every((r) => r.ready())) throw new Error("bench: the cluster runners did not start")
 
-    const file = "data/hallyu-hex/starter-deck.v0.json"
-    const json = readFileSync(file, "utf8")
-    const deck = deckFromJson(json, file)
-    if (deck._tag === "Left") throw new Error(deck.left.message)
-    const engine = makeEngine(deck.right)
-    if (engine._tag === "Left") throw new Error(engine.left.message)
+    const { file, json, engine } = starterEngine()
     const local = (games, seed) =>
-      Effect.runPromise(runSimulation({ engine: engine.right, deck: { json, file }, games, seed, workers: 1 }))
+      Effect.runPromise(runSimulation({ engine, deck: { json, file }, games, seed, workers: 1 }))
     const cluster = (games, seed, shardGames) =>
       Effect.runPromise(simulateOnCluster({ url, deck: { json, file }, games, seed, shardGames }))
     const wall = async (f) => {

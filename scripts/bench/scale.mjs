@@ -19,12 +19,10 @@
  */
 import { Effect } from "effect"
 import { execFileSync } from "node:child_process"
-import { readFileSync } from "node:fs"
 import { availableParallelism, loadavg } from "node:os"
 import { performance } from "node:perf_hooks"
-import { makeEngine } from "../../dist/hallyu/engine/Engine.js"
-import { deckFromJson } from "../../dist/workers/Deck.js"
 import { runSimulation, simulationWorkers } from "../../dist/workers/Runs.js"
+import { starterEngine } from "./support/starter.mjs"
 import { median } from "./timing.mjs"
 
 const GAMES = 100000
@@ -35,12 +33,7 @@ const workerEntry = new URL("../../dist/cli/cardfx-simulation-worker.mjs", impor
 const bin = new URL("../../dist/cli/cardfx.mjs", import.meta.url).pathname
 
 export const run = async () => {
-  const file = "data/hallyu-hex/starter-deck.v0.json"
-  const json = readFileSync(file, "utf8")
-  const deck = deckFromJson(json, file)
-  if (deck._tag === "Left") throw new Error(deck.left.message)
-  const engine = makeEngine(deck.right)
-  if (engine._tag === "Left") throw new Error(engine.left.message)
+  const { file, json, engine } = starterEngine()
   const cores = availableParallelism()
   // CPU of every thread of this process (ms).
   const cpu = () => {
@@ -51,7 +44,7 @@ export const run = async () => {
     const t0 = performance.now()
     const c0 = cpu()
     await Effect.runPromise(
-      runSimulation({ engine: engine.right, deck: { json, file }, games, seed, workers, workerEntry })
+      runSimulation({ engine, deck: { json, file }, games, seed, workers, workerEntry })
     )
     return { rate: (games * 1000) / (performance.now() - t0), cpu: cpu() - c0 }
   }
