@@ -8,36 +8,40 @@
  * @since 0.1.0
  */
 import { Context, Effect, Either, Layer, Option } from "effect"
-import { type Engine, fingerprint, type GameLog, type GameState, observe, replay } from "../hallyu/index.js"
-import { diagnostic, diagnosticFromError } from "../Library.js"
+import { diagnostic, diagnosticFromError, Hallyu } from "../Library.js"
 import { type ApiError, apiError, apiErrorOf } from "./Api.js"
 import type { ExplainDocument, GameActionRequest, GameDocument, NewGameRequest } from "./Documents.js"
 import { GameStore, type StoredGame } from "./GameStore.js"
 
 export interface GamesService {
-  readonly engine: Engine
+  readonly engine: Hallyu.Engine
   readonly create: (request: NewGameRequest) => Effect.Effect<GameDocument, ApiError>
   readonly act: (gameId: string, request: GameActionRequest) => Effect.Effect<GameDocument, ApiError>
   readonly get: (gameId: string) => Effect.Effect<GameDocument, ApiError>
-  readonly log: (gameId: string) => Effect.Effect<GameLog, ApiError>
+  readonly log: (gameId: string) => Effect.Effect<Hallyu.GameLog, ApiError>
   readonly explain: (gameId: string, actionId: string) => Effect.Effect<ExplainDocument, ApiError>
 }
 
 /** The document of a game at a state. */
-export const gameDocument = (engine: Engine, game: StoredGame, state: GameState, fp: string): GameDocument => ({
+export const gameDocument = (
+  engine: Hallyu.Engine,
+  game: StoredGame,
+  state: Hallyu.GameState,
+  fp: string
+): GameDocument => ({
   gameId: game.gameId,
   step: state.ply,
   seed: game.seed,
   decks: game.decks,
   deckHash: game.deckHash,
   fingerprint: fp,
-  views: [observe(state, 0), observe(state, 1)] as unknown as GameDocument["views"],
+  views: [Hallyu.observe(state, 0), Hallyu.observe(state, 1)] as unknown as GameDocument["views"],
   toAct: state.decision?.player ?? null,
   legalActions: state.result === null ? (engine.legalActions(state) as GameDocument["legalActions"]) : [],
   result: state.result
 })
 
-const logOf = (g: StoredGame): GameLog => ({
+const logOf = (g: StoredGame): Hallyu.GameLog => ({
   format: "hhx-log/1",
   deckHash: g.deckHash,
   seed: g.seed,
@@ -48,11 +52,11 @@ const logOf = (g: StoredGame): GameLog => ({
 
 const CACHE_SIZE = 256
 
-const make = (engine: Engine) =>
+const make = (engine: Hallyu.Engine) =>
   Effect.map(GameStore, (store): GamesService => {
     // gameId → the latest state served; insertion order gives a simple LRU bound.
-    const cache = new Map<string, { readonly state: GameState; readonly fp: string }>()
-    const remember = (gameId: string, state: GameState, fp: string): void => {
+    const cache = new Map<string, { readonly state: Hallyu.GameState; readonly fp: string }>()
+    const remember = (gameId: string, state: Hallyu.GameState, fp: string): void => {
       cache.delete(gameId)
       cache.set(gameId, { state, fp })
       if (cache.size > CACHE_SIZE) {
@@ -62,7 +66,7 @@ const make = (engine: Engine) =>
     }
     const storeError = (e: Parameters<typeof diagnosticFromError>[0]) => apiError([diagnosticFromError(e)])
 
-    const load = (gameId: string): Effect.Effect<{ game: StoredGame; state: GameState; fp: string }, ApiError> =>
+    const load = (gameId: string): Effect.Effect<{ game: StoredGame; state: Hallyu.GameState; fp: string }, ApiError> =>
       Effect.gen(function*() {
         const found = yield* Effect.mapError(store.read(gameId), storeError)
         if (Option.isNone(found)) {
@@ -75,9 +79,9 @@ const make = (engine: Engine) =>
           return { game, state: cached.state, fp: cached.fp }
         }
         // A stored game may be in progress: its log is replayed as a partial one (after a restart the cache is empty).
-        const replayed = replay(engine, { ...logOf(game), partial: true })
+        const replayed = Hallyu.replay(engine, { ...logOf(game), partial: true })
         if (Either.isLeft(replayed)) return yield* Effect.fail(apiError([replayed.left]))
-        const fp = fingerprint(replayed.right)
+        const fp = Hallyu.fingerprint(replayed.right)
         remember(gameId, replayed.right, fp)
         return { game, state: replayed.right, fp }
       })
@@ -90,7 +94,7 @@ const make = (engine: Engine) =>
           const decks = request.decks ?? null
           const started = engine.newGame(decks === null ? { seed } : { seed, decks })
           if (Either.isLeft(started)) return yield* Effect.fail(apiError([started.left]))
-          const fp = fingerprint(started.right)
+          const fp = Hallyu.fingerprint(started.right)
           const gameId = yield* Effect.mapError(
             store.create({ seed, decks, deckHash: engine.compiled.hash, fingerprints: [fp] }),
             storeError
@@ -116,7 +120,7 @@ const make = (engine: Engine) =>
           }
           const next = engine.apply(state, request.actionId)
           if (Either.isLeft(next)) return yield* Effect.fail(apiError([{ ...next.left, path: "/actionId" }]))
-          const fp = fingerprint(next.right)
+          const fp = Hallyu.fingerprint(next.right)
           const appended = yield* Effect.mapError(
             store.append(gameId, request.expectedStep, request.actionId, fp),
             storeError
@@ -151,7 +155,8 @@ const make = (engine: Engine) =>
 
 /** The Hallyu Hex games of a server. */
 export class Games extends Context.Tag("cardfx/server/Games")<Games, GamesService>() {
-  static readonly layer = (engine: Engine): Layer.Layer<Games, never, GameStore> => Layer.effect(Games, make(engine))
+  static readonly layer = (engine: Hallyu.Engine): Layer.Layer<Games, never, GameStore> =>
+    Layer.effect(Games, make(engine))
 }
 
 /** A diagnostic for a deck that cannot be served (used at start-up). */
