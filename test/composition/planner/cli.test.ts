@@ -80,7 +80,7 @@ describe("cardfx ledger and discover", () => {
   it("applies, retries, rejects, shows, branches and replays against a store file", async () => {
     const store = `${tmp.dir}/s/ledger.db`
     const common = ["--package", BASE, "--card", "basic_attack", "--store", store, "--format", "json"]
-    const a = await run(
+    const emberC1 = [
       "ledger",
       "apply",
       "core.ember.affinity",
@@ -91,23 +91,13 @@ describe("cardfx ledger and discover", () => {
       "c1",
       "--expected-revision",
       "0"
-    )
+    ]
+    const a = await run(...emberC1)
     expect(a.code).toBe(0)
     const outcome = JSON.parse(a.out) as { status: string; revision: number; fingerprint: string }
     expect(outcome).toMatchObject({ status: "applied", revision: 1 })
     // the same command again is a retry: the first outcome, nothing applied twice
-    const retry = await run(
-      "ledger",
-      "apply",
-      "core.ember.affinity",
-      ...common,
-      "--activity",
-      "scenario",
-      "--command-id",
-      "c1",
-      "--expected-revision",
-      "0"
-    )
+    const retry = await run(...emberC1)
     expect(JSON.parse(retry.out)).toEqual(outcome)
     const stale = await run("ledger", "apply", "core.sharpened_strike", ...common, "--expected-revision", "0")
     expect(stale.code).toBe(1)

@@ -51,19 +51,21 @@ const cardfx = (
     opts.onSpawn?.(child)
   })
 
-const apply = (store: string, ...extra: ReadonlyArray<string>) =>
-  cardfx([
-    "ledger",
-    "apply",
-    "core.sharpened_strike",
-    "--package",
-    PKG,
-    "--card",
-    "basic_attack",
-    "--store",
-    store,
-    ...extra
-  ])
+/** The command line of `ledger apply core.sharpened_strike` on `basic_attack` in `store`, then `extra`. */
+const applyArgs = (store: string, ...extra: ReadonlyArray<string>): Array<string> => [
+  "ledger",
+  "apply",
+  "core.sharpened_strike",
+  "--package",
+  PKG,
+  "--card",
+  "basic_attack",
+  "--store",
+  store,
+  ...extra
+]
+
+const apply = (store: string, ...extra: ReadonlyArray<string>) => cardfx(applyArgs(store, ...extra))
 
 const rows = (file: string, sql: string): Array<Record<string, unknown>> => {
   const db = new Database(file, { readonly: true })
@@ -108,19 +110,7 @@ describe("retries", () => {
     const store = join(tmp.dir, "died.db")
     // Closing our end of its stdout pipe: the commit happens, the answer cannot be written.
     const died = await cardfx(
-      [
-        "ledger",
-        "apply",
-        "core.sharpened_strike",
-        "--package",
-        PKG,
-        "--card",
-        "basic_attack",
-        "--store",
-        store,
-        "--format",
-        "json"
-      ],
+      applyArgs(store, "--format", "json"),
       { onSpawn: (c) => c.stdout?.destroy() }
     )
     expect(died.out).toBe("")
@@ -135,19 +125,7 @@ describe("retries", () => {
   it("SIGKILL as soon as the commit is visible: the re-run applies nothing twice", async () => {
     const store = join(tmp.dir, "killed.db")
     const killed = await cardfx(
-      [
-        "ledger",
-        "apply",
-        "core.sharpened_strike",
-        "--package",
-        PKG,
-        "--card",
-        "basic_attack",
-        "--store",
-        store,
-        "--format",
-        "json"
-      ],
+      applyArgs(store, "--format", "json"),
       {
         onSpawn: (c) => {
           const poll = setInterval(() => {
