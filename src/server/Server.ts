@@ -41,19 +41,6 @@ import { Cause, Clock, Duration, Effect, Either, Fiber, Layer, Option, Redacted,
 import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import {
-  Canonical,
-  CardTransformationPlanner,
-  ContentLoader,
-  type Diagnostic,
-  diagnostic,
-  type DiagnosticCode,
-  HallyuHex,
-  httpStatusOf,
-  Json,
-  LedgerStore,
-  LiveCatalog
-} from "../Library.js"
-import {
   type ApiError,
   apiError,
   Authorization,
@@ -68,7 +55,20 @@ import {
   Unauthorized,
   Unavailable,
   Unprocessable
-} from "./Api.js"
+} from "../api/Api.js"
+import {
+  Canonical,
+  CardTransformationPlanner,
+  ContentLoader,
+  type Diagnostic,
+  diagnostic,
+  type DiagnosticCode,
+  HallyuHex,
+  httpStatusOf,
+  Json,
+  LedgerStore,
+  LiveCatalog
+} from "../Library.js"
 import { Games } from "./Games.js"
 import { GameStore } from "./GameStore.js"
 import { HandlersLive, ServedPackages } from "./Handlers.js"
