@@ -24,17 +24,6 @@ import {
 } from "@effect/platform"
 import { Schema } from "effect"
 import {
-  AssessResult,
-  CommandOutcome,
-  type Diagnostic,
-  diagnostic,
-  type DiagnosticCode,
-  Discovery,
-  type HttpStatus,
-  httpStatusOf,
-  StarterDeck
-} from "../Schemas.js"
-import {
   AssessRequest,
   BranchDocument,
   BranchList,
@@ -58,6 +47,17 @@ import {
   RuntimeInfo,
   ScenarioRunRequest
 } from "./Documents.js"
+import {
+  AssessResult,
+  CommandOutcome,
+  type Diagnostic,
+  diagnostic,
+  type DiagnosticCode,
+  Discovery,
+  type HttpStatus,
+  httpStatusOf,
+  StarterDeck
+} from "./Schemas.js"
 
 // ---------------------------------------------------------------- errors, one class per status
 

@@ -27,9 +27,9 @@ import {
   diagnostic,
   diagnosticFromError,
   HallyuHex,
-  isCardfxError,
-  ScaleOut
-} from "../index.js"
+  isCardfxError
+} from "../services/index.js"
+import { ScaleOut } from "../workers/index.js"
 import { ExitCode } from "./Exit.js"
 import { renderHelp } from "./Help.js"
 import { humanLine } from "./Output.js"

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { Options } from "@effect/cli"
-import type { Diagnostic } from "../index.js"
+import type { Diagnostic } from "../services/index.js"
 
 export type Format = "human" | "json" | "github"
 

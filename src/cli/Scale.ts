@@ -9,7 +9,7 @@
  */
 import { Options } from "@effect/cli"
 import { Effect, Option } from "effect"
-import { defaultWorkers } from "../index.js"
+import { defaultWorkers } from "../workers/index.js"
 import { usageError } from "./Exit.js"
 
 export const workersOption = Options.integer("workers").pipe(

@@ -37,7 +37,7 @@ import {
   type PlanAt,
   type Runtime,
   verifyLedger
-} from "../index.js"
+} from "../services/index.js"
 import { CommandExit, ExitCode, usageError } from "./Exit.js"
 import { humanLine, resultFormatOption } from "./Output.js"
 

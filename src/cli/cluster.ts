@@ -14,7 +14,8 @@
  */
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Layer, Logger, LogLevel } from "effect"
-import { Cluster, errorFromDiagnostic } from "../index.js"
+import * as Cluster from "../cluster/index.js"
+import { errorFromDiagnostic } from "../services/index.js"
 import { usageError } from "./Exit.js"
 import { resolveWorkers } from "./Scale.js"
 

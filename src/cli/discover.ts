@@ -13,7 +13,7 @@
  */
 import { Command } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
-import { discover, type Discovery } from "../index.js"
+import { discover, type Discovery } from "../services/index.js"
 import {
   activityOption,
   branchSourceOption,

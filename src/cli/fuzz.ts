@@ -15,8 +15,9 @@
  */
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
-import { ContentLoader, diagnostic, errorFromDiagnostic, ScaleOut } from "../index.js"
+import { ContentLoader, diagnostic, errorFromDiagnostic } from "../services/index.js"
 import { fuzzPropertyNames, renderFuzzReport } from "../testing/index.js"
+import { ScaleOut } from "../workers/index.js"
 import { atLeastOne, CommandExit, ExitCode, usageError } from "./Exit.js"
 import { deckOption, loadDeck } from "./hhx.js"
 import { resultFormatOption } from "./Output.js"

@@ -9,22 +9,19 @@
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Logger, LogLevel, Option } from "effect"
-import type { Json } from "../index.js"
+import * as Cluster from "../cluster/index.js"
+import type { Json } from "../services/index.js"
 import {
   type CardfxError,
-  Cluster,
   Decode,
-  defaultWorkers,
   type Diagnostic,
   diagnostic,
   errorFromDiagnostic,
   Hallyu,
   HallyuHex,
-  JsonFile,
-  MIN_GAMES_PER_WORKER,
-  ScaleOut,
-  simulationWorkers
-} from "../index.js"
+  JsonFile
+} from "../services/index.js"
+import { defaultWorkers, MIN_GAMES_PER_WORKER, ScaleOut, simulationWorkers } from "../workers/index.js"
 import { clusterOption, shardGamesOption } from "./cluster.js"
 import { atLeastOne, CommandExit, ExitCode, usageError } from "./Exit.js"
 import { humanLine, resultFormatOption } from "./Output.js"

@@ -31,7 +31,7 @@ import {
   errorFromDiagnostic,
   resolveEffectiveCard,
   sealById
-} from "../index.js"
+} from "../services/index.js"
 import { cardOption, loadRuntime, packagesOption, readLedger, requireCard } from "./assess.js"
 import { resultFormatOption } from "./Output.js"
 

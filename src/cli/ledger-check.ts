@@ -11,7 +11,9 @@
  */
 import { Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
-import { checkStoredInstances, LedgerStore, type ReloadReport, runtimeInfo } from "../index.js"
+import { type ReloadReport } from "../api/Documents.js"
+import { checkStoredInstances, runtimeInfo } from "../server/index.js"
+import { LedgerStore } from "../services/index.js"
 import { loadRuntime, packagesOption } from "./assess.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { resultFormatOption } from "./Output.js"

@@ -49,7 +49,7 @@ import {
   MAIN,
   outcomeJson,
   type VerifyReport
-} from "../index.js"
+} from "../services/index.js"
 import { activityOption, cardOption, loadRuntime, packagesOption, usage } from "./assess.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { checkCommand } from "./ledger-check.js"

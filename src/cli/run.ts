@@ -23,7 +23,7 @@ import {
   renderEvent,
   runScenarioFile,
   type ScenarioReport
-} from "../index.js"
+} from "../services/index.js"
 import { atLeastOne } from "./Exit.js"
 import { resultFormatOption } from "./Output.js"
 

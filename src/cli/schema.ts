@@ -9,7 +9,7 @@
 import { Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect } from "effect"
-import { diagnostic, errorFromDiagnostic, jsonSchemas } from "../index.js"
+import { diagnostic, errorFromDiagnostic, jsonSchemas } from "../services/index.js"
 import { resultFormatOption } from "./Output.js"
 import { prepareOutputFolder } from "./Paths.js"
 

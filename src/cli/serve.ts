@@ -16,13 +16,13 @@ import { Config, Console, Duration, Effect, Layer, Logger, LogLevel, Option, Run
 import { watch } from "node:fs"
 import {
   batchedJsonLog,
-  DEFAULT_STORE,
   drain,
   makeLifecycle,
   reloadServedContent as reload,
   serverLayer,
   serverUrl
-} from "../index.js"
+} from "../server/index.js"
+import { DEFAULT_STORE } from "../services/index.js"
 import { packagesOption } from "./assess.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { defaultDeckPath } from "./hhx.js"

@@ -6,7 +6,7 @@
  */
 import { Args, Command } from "@effect/cli"
 import { Console, Effect } from "effect"
-import { documentKinds, validatePaths } from "../index.js"
+import { documentKinds, validatePaths } from "../services/index.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { humanLine } from "./Output.js"
 import { dataDir } from "./Paths.js"

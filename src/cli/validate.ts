@@ -9,7 +9,8 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
-import { ScaleOut, type ValidationReport } from "../index.js"
+import { type ValidationReport } from "../services/index.js"
+import { ScaleOut } from "../workers/index.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { type Format, formatOption, githubLine, humanLine, validationJson } from "./Output.js"
 import { quietOption, resolveWorkers, withProgress, workersOption } from "./Scale.js"

@@ -68,7 +68,7 @@ import {
   Json,
   LedgerStore,
   LiveCatalog
-} from "../Library.js"
+} from "../services/index.js"
 import { Games } from "./Games.js"
 import { GameStore } from "./GameStore.js"
 import { HandlersLive, ServedPackages } from "./Handlers.js"
