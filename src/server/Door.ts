@@ -233,6 +233,12 @@ const closeAfter = (req: IncomingMessage, res: ServerResponse): void => {
   })
 }
 
+/** Only JSON white space (an empty body is decoded as `null`, as the platform does). */
+const isBlank = (bytes: Uint8Array): boolean => {
+  for (const b of bytes) if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return false
+  return true
+}
+
 const digest = (s: string): Buffer => Buffer.from(Canonical.sha256Hex(s), "hex")
 
 /** `application/json`, optionally with `charset=utf-8`; nothing else. */
@@ -317,10 +323,10 @@ export const makeDoor = (lifecycle: Lifecycle, options: DoorOptions): Door => {
       if (done) return
       finish()
       const bytes = chunks.length === 1 ? chunks[0] ?? Buffer.alloc(0) : Buffer.concat(chunks, size)
-      const text = bytes.toString("utf8")
-      if (text.trim() === "") {
-        return dispatch(req, res, { body: { text, value: null }, slow: route.slow, compression })
+      if (isBlank(bytes)) {
+        return dispatch(req, res, { body: { text: "", value: null }, slow: route.slow, compression })
       }
+      // Bytes, not a decoded string: the parser checks the UTF-8 (invalid_utf8) as it decodes.
       const parsed = Json.parseJson(bytes, { maxBytes: limit })
       if (Either.isLeft(parsed)) {
         const d = parsed.left
@@ -328,7 +334,11 @@ export const makeDoor = (lifecycle: Lifecycle, options: DoorOptions): Door => {
           d.code === "file_too_large" ? diagnostic("body_too_large", d.message, { details: { limit } }) : d
         ])
       }
-      dispatch(req, res, { body: { text, value: parsed.right.value }, slow: route.slow, compression })
+      dispatch(req, res, {
+        body: { text: parsed.right.text, value: parsed.right.value },
+        slow: route.slow,
+        compression
+      })
     }
     const onError = (): void => {
       // The client went away mid-body: nobody to answer.

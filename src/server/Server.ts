@@ -130,15 +130,24 @@ const one = (
   context: Parameters<typeof diagnostic>[2] = {}
 ) => [diagnostic(code, message, context)]
 
-/** The request with the body the door parsed: the platform never reads the stream again. */
+/**
+ * The request with the body the door parsed: the platform never reads the
+ * stream again. The platform's Node request caches its body as an effect
+ * (`textEffect`, read by `text` and `json`): filling that cache is the cheap
+ * way, and it is checked; should the platform change, a wrapper request
+ * answers `text` and `json` instead.
+ */
 const withBody = (
   request: HttpServerRequest.HttpServerRequest,
   body: { readonly text: string; readonly value: unknown }
-): HttpServerRequest.HttpServerRequest =>
-  Object.create(request, {
-    text: { value: Effect.succeed(body.text) },
+): HttpServerRequest.HttpServerRequest => {
+  const text = Effect.succeed(body.text)
+  if (Reflect.set(request, "textEffect", text) && request.text === text) return request
+  return Object.create(request, {
+    text: { value: text },
     json: { value: Effect.succeed(body.value) }
   }) as HttpServerRequest.HttpServerRequest
+}
 
 /**
  * The app's side of the door: what the door prepared for a request (its
@@ -166,7 +175,8 @@ const prepared = (options: ServeOptions) => {
       if (p.slow) out = timed(out)
       if (p.compression !== undefined) out = HttpApp.withPreResponseHandler(out, Compression.handler(p.compression))
       if (p.body !== undefined) {
-        out = Effect.provideService(out, HttpServerRequest.HttpServerRequest, withBody(request, p.body))
+        const filled = withBody(request, p.body)
+        if (filled !== request) out = Effect.provideService(out, HttpServerRequest.HttpServerRequest, filled)
       }
       return out
     })
