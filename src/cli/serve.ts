@@ -3,7 +3,7 @@
  * [--port 8787] [--token-env NAME] [--allowed-host NAME...] [--cors-origin ORIGIN...]
  * [--watch] [--log-level LEVEL] [--body-timeout MS] [--deck FILE]`.
  *
- * Serves the HTTP API (see `src/server/Api.ts`, `/openapi.json`, `/docs`).
+ * Serves the HTTP API (see `src/api/Api.ts`, `/openapi.json`, `/docs`).
  * Prints one JSON line `{"event":"listening","url":...}` on stdout when it
  * serves (requests that arrive earlier get 503 `starting`), then one JSON
  * log line per request. SIGTERM/SIGINT: new requests get 503 `unavailable`
