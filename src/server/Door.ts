@@ -223,13 +223,28 @@ const answer = (
   res.end(body)
 }
 
-/** Ends the connection once the answer is out: the rest of a refused body is never read. */
-const closeAfter = (req: IncomingMessage, res: ServerResponse): void => {
-  res.once("finish", () => {
-    // Stop reading at once; give the client a moment to read the answer before the socket goes.
-    req.socket.pause()
-    req.socket.end()
-    setTimeout(() => req.socket.destroy(), 1000).unref()
+/** How long a refused connection stays half-closed for its client to read the answer. */
+const LINGER_MS = 1000
+
+/**
+ * Closes the connection once the answer is out, without reading the rest of a
+ * refused body. Node would destroy a `Connection: close` socket as soon as
+ * the answer is written (`destroySoon`); with request bytes still unread that
+ * is a reset, and the client can lose the answer. Instead: half-close (FIN
+ * after the answer), stop reading, and destroy when the client has closed or
+ * after {@link LINGER_MS}.
+ */
+const closeAfter = (req: IncomingMessage): void => {
+  const socket = req.socket
+  const stop = () => socket.pause()
+  Reflect.set(socket, "destroySoon", () => {
+    socket.end()
+    stop()
+    // Node resumes a dumped request's socket on the next tick: pause again after it.
+    setImmediate(stop)
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS)
+    timer.unref()
+    socket.once("close", () => clearTimeout(timer))
   })
 }
 
@@ -310,7 +325,7 @@ export const makeDoor = (lifecycle: Lifecycle, options: DoorOptions): Door => {
       size += chunk.length
       if (size > limit) {
         finish()
-        closeAfter(req, res)
+        closeAfter(req)
         return answer(
           res,
           json("body_too_large", `the body is larger than the cap of ${limit} bytes`, { details: { limit } }),
@@ -347,7 +362,7 @@ export const makeDoor = (lifecycle: Lifecycle, options: DoorOptions): Door => {
     const timer = setTimeout(() => {
       if (done) return
       finish()
-      closeAfter(req, res)
+      closeAfter(req)
       answer(
         res,
         json("request_timeout", `the body did not arrive within ${options.bodyTimeoutMs} ms`),
@@ -501,7 +516,7 @@ export const makeDoor = (lifecycle: Lifecycle, options: DoorOptions): Door => {
     }
     const declared = Number(length)
     if (declared > limit) {
-      closeAfter(req, res)
+      closeAfter(req)
       return answer(
         res,
         json("body_too_large", `the body has ${declared} bytes; the cap is ${limit}`, {
