@@ -61,13 +61,13 @@ export const serveCommand = Command.make(
     allowedHost: Options.text("allowed-host").pipe(
       Options.repeated,
       Options.withDescription(
-        "A host name the Host header may carry besides localhost, 127.0.0.1, [::1] and --host (repeatable; DNS-rebinding guard)."
+        "A host name the Host header may carry besides localhost, 127.0.0.1, [::1] and --host (a DNS-rebinding guard)."
       )
     ),
     corsOrigin: Options.text("cors-origin").pipe(
       Options.repeated,
       Options.withDescription(
-        "An origin (scheme://host[:port]) whose browser pages may call the API: CORS headers and preflights for it (repeatable; default: CORS off)."
+        "An origin (scheme://host[:port]) whose browser pages may call the API: CORS headers and preflights for it (default: CORS off)."
       )
     ),
     watch: Options.boolean("watch").pipe(Options.withDescription("Reload the packages when their files change.")),
