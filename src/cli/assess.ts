@@ -17,7 +17,6 @@
  *
  * @since 0.1.0
  */
-import { Command, Options } from "@effect/cli"
 import type { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Option } from "effect"
 import {
@@ -38,7 +37,9 @@ import {
   type Runtime,
   verifyLedger
 } from "../index.js"
+import * as Command from "./Command.js"
 import { CommandExit, ExitCode, usageError } from "./Exit.js"
+import * as Options from "./Options.js"
 import { humanLine, resultFormatOption } from "./Output.js"
 
 /** `--package DIR` (repeatable). */

@@ -32,7 +32,6 @@
  *
  * @since 0.1.0
  */
-import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Layer, Option } from "effect"
 import {
   Canonical,
@@ -50,9 +49,12 @@ import {
   outcomeJson,
   type VerifyReport
 } from "../index.js"
+import * as Args from "./Args.js"
 import { activityOption, cardOption, loadRuntime, packagesOption, usage } from "./assess.js"
+import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { checkCommand } from "./ledger-check.js"
+import * as Options from "./Options.js"
 import { humanLine, resultFormatOption } from "./Output.js"
 
 const storeOption = Options.text("store").pipe(

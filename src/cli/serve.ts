@@ -11,7 +11,6 @@
  *
  * @since 0.1.0
  */
-import { Command, Options } from "@effect/cli"
 import { Config, Console, Duration, Effect, Layer, Logger, LogLevel, Option, Runtime } from "effect"
 import { watch } from "node:fs"
 import {
@@ -24,8 +23,10 @@ import {
   serverUrl
 } from "../index.js"
 import { packagesOption } from "./assess.js"
+import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { defaultDeckPath } from "./hhx.js"
+import * as Options from "./Options.js"
 
 const levels = {
   all: LogLevel.All,

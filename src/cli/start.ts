@@ -4,9 +4,10 @@
  *
  * @since 0.1.0
  */
-import { Args, Command } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { documentKinds, validatePaths } from "../index.js"
+import * as Args from "./Args.js"
+import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { humanLine } from "./Output.js"
 import { dataDir } from "./Paths.js"

@@ -5,12 +5,12 @@
  * description as `--help`), the import graph of src/cli (only the public API
  * and @effect/*), and the in-process runner's exit codes (a defect is 70).
  */
-import { Command } from "@effect/cli"
 import { Effect } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { rootCommand } from "../../src/cli/Cli.js"
+import * as Command from "../../src/cli/Command.js"
 import { commands } from "../../src/cli/commands.js"
 import { HELP_WIDTH, renderHelp, synopsis } from "../../src/cli/Help.js"
 import { allCommands, leaves, specOf } from "../../src/cli/Spec.js"
@@ -32,7 +32,7 @@ export const readmeTable = (): Map<string, string> => {
 
 describe("the command tree", () => {
   it("is derived from the registrations: every top-level command, the ledger and hhx groups", () => {
-    expect(root.subcommands.map((s) => s.path.join(" "))).toEqual(commands.map((c) => [...Command.getNames(c)][0]))
+    expect(root.subcommands.map((s) => s.path.join(" "))).toEqual(commands.map((c) => c.name))
     const ledger = root.subcommands.find((s) => s.path[0] === "ledger")
     expect(ledger?.subcommands.map((s) => s.path[1])).toContain("apply")
     const simulate = leaves(root).find((s) => s.path.join(" ") === "simulate")
