@@ -50,9 +50,22 @@ export interface CommandSpec {
 
 /** What an exit status means for a command. */
 export interface ExitSpec {
-  readonly code: (typeof ExitCode)[keyof typeof ExitCode]
+  /** One of the contract's statuses (`Cli.ts`): 0, 1, 2, 70 or 130. */
+  readonly code: (typeof ExitCode)[keyof typeof ExitCode] | 130
   readonly when: string
 }
+
+/** The exit statuses every command shares; a command's own `exits` say what else ends it with 1 or 2. */
+export const sharedExits: ReadonlyArray<ExitSpec> = [
+  { code: 0, when: "done" },
+  {
+    code: 1,
+    when: "a diagnostic: content, a file, the store or the request is wrong (stderr, or the --format json document)"
+  },
+  { code: 2, when: "a usage error: the command line is wrong (usage_error)" },
+  { code: 70, when: "a defect in cardfx (internal_error, one line, never a stack trace)" },
+  { code: 130, when: "interrupted (SIGINT or SIGTERM)" }
+]
 
 /** The spec of a command mounted at `path`. */
 const specAt = (command: Command, path: ReadonlyArray<string>): CommandSpec => ({

@@ -253,5 +253,6 @@ export const assessCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "Assess a ledger command (apply/remove/replace) on a card without changing anything; exit 1 if incompatible."
-  )
+  ),
+  Command.withExit(1, "the command is incompatible")
 )

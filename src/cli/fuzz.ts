@@ -101,5 +101,6 @@ export const fuzzCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "Fuzz the composition core and Hallyu Hex with generated content; shrink any failure to a minimal case."
-  )
+  ),
+  Command.withExit(1, "a property fails (the shrunk case is printed)")
 )

@@ -277,4 +277,7 @@ export const replayCommand = Command.make(
       }
       if (!ok) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
     })
-).pipe(Command.withDescription("Replay Hallyu Hex game logs, checking the state fingerprint after every step."))
+).pipe(
+  Command.withDescription("Replay Hallyu Hex game logs, checking the state fingerprint after every step."),
+  Command.withExit(1, "a log does not replay to its fingerprints")
+)

@@ -46,5 +46,6 @@ export const checkCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "Check that every stored instance still composes under new content; exit 1 if any would break."
-  )
+  ),
+  Command.withExit(1, "a stored instance would no longer compose")
 )

@@ -88,7 +88,9 @@ export const serveCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "Serve the HTTP API (OpenAPI at /openapi.json, docs at /docs) on 127.0.0.1 unless --host says otherwise."
-  )
+  ),
+  Command.withExit(1, "the server cannot start"),
+  Command.withExit(2, "--port, --body-timeout or --token-env is unusable")
 )
 
 const serve = (o: {

@@ -37,4 +37,7 @@ export const startCommand = Command.make("start", { data }, ({ data }) =>
     const errors = report.diagnostics.filter((d) => d.severity === "error").length
     yield* Console.log(`${errors === 0 ? "ok" : "failed"}: ${report.files} file(s) validated, ${errors} error(s)`)
     if (errors > 0) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
-  })).pipe(Command.withDescription("Validate the bundled content and show what it holds."))
+  })).pipe(
+    Command.withDescription("Validate the bundled content and show what it holds."),
+    Command.withExit(1, "the content has an error")
+  )

@@ -55,5 +55,6 @@ export const validateCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "Validate content packages, Hallyu Hex decks and scenarios (and what they refer to); exit 1 on errors."
-  )
+  ),
+  Command.withExit(1, "a file has an error")
 )
