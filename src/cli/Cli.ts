@@ -17,9 +17,9 @@
  *
  * @since 0.1.0
  */
-import { type HelpDoc, ValidationError } from "@effect/cli"
+import { HelpDoc, ValidationError } from "@effect/cli"
 import type { CliApp } from "@effect/cli/CliApp"
-import type { Span } from "@effect/cli/HelpDoc/Span"
+import * as Span from "@effect/cli/HelpDoc/Span"
 import { Cause, Console, Effect, Either, Layer, Option } from "effect"
 import {
   ContentLoader,
@@ -40,34 +40,20 @@ import { check, formatOf } from "./Usage.js"
 /** The version `--version` prints. */
 export const VERSION = "0.1.0"
 
-const spanText = (s: Span): string => {
-  switch (s._tag) {
-    case "Sequence":
-      return spanText(s.left) + spanText(s.right)
-    case "Highlight":
-    case "Strong":
-    case "Weak":
-      return spanText(s.value)
-    default:
-      return s.value
-  }
+const spanText = (s: Span.Span): string => {
+  if (Span.isSequence(s)) return spanText(s.left) + spanText(s.right)
+  if (Span.isText(s) || Span.isUri(s)) return s.value
+  // Highlight, Strong, Weak: styling around a span.
+  return spanText(s.value)
 }
 
 /** A `@effect/cli` HelpDoc (a validation error's message) as plain text, one line per paragraph (no ANSI). */
 export const docText = (doc: HelpDoc.HelpDoc): string => {
-  switch (doc._tag) {
-    case "Empty":
-      return ""
-    case "Header":
-    case "Paragraph":
-      return spanText(doc.value)
-    case "Sequence":
-      return [docText(doc.left), docText(doc.right)].filter((t) => t !== "").join("\n")
-    case "Enumeration":
-      return doc.elements.map(docText).join("\n")
-    case "DescriptionList":
-      return doc.definitions.map(([s, d]) => `${spanText(s)}: ${docText(d)}`).join("\n")
-  }
+  if (HelpDoc.isEmpty(doc)) return ""
+  if (HelpDoc.isHeader(doc) || HelpDoc.isParagraph(doc)) return spanText(doc.value)
+  if (HelpDoc.isSequence(doc)) return [docText(doc.left), docText(doc.right)].filter((t) => t !== "").join("\n")
+  if (HelpDoc.isEnumeration(doc)) return doc.elements.map(docText).join("\n")
+  return doc.definitions.map(([s, d]) => `${spanText(s)}: ${docText(d)}`).join("\n")
 }
 
 /** A command line failure as a one-line human message: `cardfx CMD: usage_error ...`. */

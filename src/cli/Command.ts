@@ -59,7 +59,7 @@ export interface Command extends Pipeable.Pipeable {
   readonly args: ReadonlyArray<ArgSpec>
   /** A group's commands (`ledger apply`, ...); empty for a leaf. */
   readonly subcommands: ReadonlyArray<Command>
-  /** The exit statuses of the command, beyond the contract every command shares (`Exit.ts`). */
+  /** What else ends the command with 1 or 2, beyond the statuses every command shares (`Spec.sharedExits`). */
   readonly exits: ReadonlyArray<ExitSpec>
   /** How the command parses and runs; a group has none (its subcommands run). */
   readonly runner: Runner | undefined
@@ -103,13 +103,14 @@ const cliConfigOf = <C extends Config>(config: C): CliConfigOf<C> => {
   return out
 }
 
-/** What every command may exit with besides its own statuses. */
+/** A command with no exit statuses of its own (the shared ones are `Spec.sharedExits`). */
 const noExits: ReadonlyArray<ExitSpec> = []
 
 /**
- * A command of the table: its name, its declarations (options and
- * arguments, in this order in help), and its handler, which receives every
- * declaration's value under its key.
+ * A command of the table: its name, its declarations (help lists its
+ * options and its arguments each in the order given), and its handler, which
+ * receives every declaration's value under its key. `make(name)` alone is a
+ * group, given its subcommands by {@link withSubcommands}.
  */
 export function make(name: string): Command
 export function make<const C extends Config, R extends Environment, E>(
