@@ -35,10 +35,14 @@ export const logger: Logger.Logger<unknown, void> = Logger.make((options) => {
   process.stderr.write(`${jsonLine(options)}\n`)
 })
 
-/** Replaces the default (pretty, stdout) logger of a cluster member: JSON on stderr, warnings and errors only. */
-export const layer: Layer.Layer<never> = Layer.mergeAll(
-  Logger.replace(Logger.defaultLogger, logger),
-  // The runtime's pretty logger (NodeRuntime.runMain installs it) writes to stdout.
-  Logger.remove(Logger.prettyLoggerDefault),
-  Logger.minimumLogLevel(LogLevel.Warning)
-)
+/** Replaces the default (pretty, stdout) logger of a cluster member: JSON on stderr, from `level` up. */
+export const layerAt = (level: LogLevel.LogLevel): Layer.Layer<never> =>
+  Layer.mergeAll(
+    Logger.replace(Logger.defaultLogger, logger),
+    // The runtime's pretty logger (NodeRuntime.runMain installs it) writes to stdout.
+    Logger.remove(Logger.prettyLoggerDefault),
+    Logger.minimumLogLevel(level)
+  )
+
+/** A runner's logging: JSON lines on stderr, warnings and errors. */
+export const layer: Layer.Layer<never> = layerAt(LogLevel.Warning)
