@@ -12,7 +12,7 @@
  *
  * @since 0.1.0
  */
-import { Console, Effect, Layer, Logger, LogLevel } from "effect"
+import { Console, Effect, Layer } from "effect"
 import { Cluster, errorFromDiagnostic } from "../index.js"
 import * as Command from "./Command.js"
 import { usageError } from "./Exit.js"
@@ -77,8 +77,8 @@ const runnerCommand = Command.make(
         })
       )
     }).pipe(
-      // The cluster logs at Info about assignments; a runner's stderr keeps warnings and errors.
-      Logger.withMinimumLogLevel(LogLevel.Warning)
+      // JSON lines on stderr, warnings and errors only; stdout holds the runner's one event line.
+      Effect.provide(Cluster.logLayer)
     )
 ).pipe(Command.withDescription("Run a cluster runner: plays simulate --cluster shards on this machine's cores."))
 
