@@ -69,9 +69,9 @@ export * as Hallyu from "./hallyu/index.js"
 export { HallyuHex, type HallyuHexService } from "./hallyu/Service.js"
 
 // ---- batch validation and JSON Schemas
-export * from "./DocumentKinds.js"
-export * from "./JsonSchemas.js"
-export * from "./Validation.js"
+export * from "./services/DocumentKinds.js"
+export * from "./services/JsonSchemas.js"
+export * from "./services/Validation.js"
 
 // ---- across cores: simulation, fuzzing and batch validation on worker threads
 export { defaultWorkers } from "./workers/Pool.js"

@@ -1,6 +1,6 @@
 /**
  * The public Schemas the HTTP documents are made of, for the modules the
- * typed client and the workbench page load (src/server/Api.ts and
+ * typed client and the workbench page load (src/api/Api.ts and
  * Documents.ts). Named re-exports only, from the modules that define them, so
  * importing this module loads no more than those do — unlike `Library.ts`,
  * which brings every service. Each name is public: exported by `index.ts`

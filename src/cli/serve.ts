@@ -2,7 +2,7 @@
  * `cardfx serve --package DIR... [--store PATH|postgres://…] [--host 127.0.0.1]
  * [--port 8787] [--token-env NAME] [--watch] [--log-level LEVEL] [--body-timeout MS] [--deck FILE]`.
  *
- * Serves the HTTP API (see `src/server/Api.ts`, `/openapi.json`, `/docs`).
+ * Serves the HTTP API (see `src/api/Api.ts`, `/openapi.json`, `/docs`).
  * Prints one JSON line `{"event":"listening","url":...}` on stdout when it
  * accepts requests, then one JSON log line per request. SIGTERM/SIGINT:
  * new requests get 503, requests in flight finish (10 s at most), the store

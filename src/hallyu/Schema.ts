@@ -376,7 +376,7 @@ export const EffectRecord = Schema.Struct({
   for_each: opt(CardGroup),
   targets: opt(Schema.Array(TargetSpec)),
   actions: Schema.Array(Action)
-}).annotations({ identifier: "Effect" })
+}).annotations({ identifier: "HallyuHexEffect" })
 export type EffectRecord = typeof EffectRecord.Type
 
 export const Card = Schema.Struct({

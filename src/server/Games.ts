@@ -8,9 +8,9 @@
  * @since 0.1.0
  */
 import { Context, Effect, Either, Layer, Option } from "effect"
+import { type ApiError, apiError, apiErrorOf } from "../api/Api.js"
+import type { ExplainDocument, GameActionRequest, GameDocument, NewGameRequest } from "../api/Documents.js"
 import { diagnostic, diagnosticFromError, Hallyu } from "../Library.js"
-import { type ApiError, apiError, apiErrorOf } from "./Api.js"
-import type { ExplainDocument, GameActionRequest, GameDocument, NewGameRequest } from "./Documents.js"
 import { GameStore, type StoredGame } from "./GameStore.js"
 
 export interface GamesService {

@@ -8,6 +8,14 @@
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Context, Effect, Either, Layer, type ParseResult, Schema } from "effect"
+import { type ApiError, apiError, apiErrorOf, CardfxApi } from "../api/Api.js"
+import {
+  type AssessRequest,
+  type DiscoverRequest,
+  InspectDocument,
+  type InstanceDocument,
+  type ReloadReport
+} from "../api/Documents.js"
 import {
   appendEntry,
   AssessResult,
@@ -33,14 +41,6 @@ import {
   sealById,
   verifyLedger
 } from "../Library.js"
-import { type ApiError, apiError, apiErrorOf, CardfxApi } from "./Api.js"
-import {
-  type AssessRequest,
-  type DiscoverRequest,
-  InspectDocument,
-  type InstanceDocument,
-  type ReloadReport
-} from "./Documents.js"
 import { Games } from "./Games.js"
 import { checkStoredInstances, runtimeInfo } from "./Reload.js"
 

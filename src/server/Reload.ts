@@ -9,6 +9,7 @@
  * @since 0.1.0
  */
 import { Effect, Either } from "effect"
+import type { BrokenInstance, RuntimeInfo } from "../api/Documents.js"
 import {
   type BranchNotFound,
   Canonical,
@@ -19,7 +20,6 @@ import {
   type Runtime,
   type StoreFailure
 } from "../Library.js"
-import type { BrokenInstance, RuntimeInfo } from "./Documents.js"
 
 /** The package version of cardfx (kept in step with package.json by the public-surface test). */
 export const SERVER_VERSION = "0.1.0"

@@ -41,19 +41,6 @@ import { Cause, Clock, Duration, Effect, Either, Fiber, Layer, Option, Redacted,
 import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import {
-  Canonical,
-  CardTransformationPlanner,
-  ContentLoader,
-  type Diagnostic,
-  diagnostic,
-  type DiagnosticCode,
-  HallyuHex,
-  httpStatusOf,
-  Json,
-  LedgerStore,
-  LiveCatalog
-} from "../Library.js"
-import {
   type ApiError,
   apiError,
   Authorization,
@@ -68,11 +55,24 @@ import {
   Unauthorized,
   Unavailable,
   Unprocessable
-} from "./Api.js"
+} from "../api/Api.js"
+import {
+  Canonical,
+  CardTransformationPlanner,
+  ContentLoader,
+  type Diagnostic,
+  diagnostic,
+  type DiagnosticCode,
+  HallyuHex,
+  httpStatusOf,
+  Json,
+  LedgerStore,
+  LiveCatalog
+} from "../Library.js"
 import { Games } from "./Games.js"
 import { GameStore } from "./GameStore.js"
 import { HandlersLive, ServedPackages } from "./Handlers.js"
-import * as WorkbenchPage from "./page/Page.js"
+import * as WorkbenchPage from "./Page.js"
 
 /** How a server runs. */
 export interface ServeOptions {
@@ -390,7 +390,7 @@ export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
     // No tracer is installed, so the platform's per-request span would be built and dropped: skip it.
     HttpMiddleware.withTracerDisabledWhen(() => true),
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
-    // The workbench page at `/` (src/server/page): a client of the API above, nothing more.
+    // The workbench page at `/` (src/page, routes in ./Page.ts): a client of the API above, nothing more.
     Layer.provide(WorkbenchPage.layer()),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(translateErrors),

@@ -17,11 +17,11 @@ import { Context, Effect, Layer, Option, type Stream, SubscriptionRef } from "ef
 import { type LoadedPackage, loadPackage } from "../composition/ContentPackage.js"
 import { publish } from "../composition/Publication.js"
 import type { Runtime } from "../composition/Runtime.js"
-import { documentKinds } from "../DocumentKinds.js"
 import { type Diagnostic, diagnostic, sortDiagnostics } from "../kernel/Diagnostic.js"
 import { type CardfxError, errorFromDiagnostic } from "../kernel/Errors.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
-import { validatePaths, type ValidationReport } from "../Validation.js"
+import { documentKinds } from "./DocumentKinds.js"
+import { validatePaths, type ValidationReport } from "./Validation.js"
 
 /** Every diagnostic of loading and publishing a set of packages, and the runtime when there is no error. */
 export interface CatalogReport {

@@ -12,8 +12,8 @@
  */
 import { Schema } from "effect"
 import { Diagnostic } from "../kernel/Diagnostic.js"
+import { FileValidation } from "../services/Validation.js"
 import { FuzzPartialSchema } from "../testing/fuzz.js"
-import { FileValidation } from "../Validation.js"
 import { SimulateGames } from "./SimulateGames.js"
 
 export { SimulateGames }

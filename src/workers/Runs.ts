@@ -7,7 +7,6 @@
  */
 import type { FileSystem } from "@effect/platform"
 import { Effect, Either } from "effect"
-import { documentKinds } from "../DocumentKinds.js"
 import type { Engine } from "../hallyu/engine/Engine.js"
 import {
   type GameLog,
@@ -18,6 +17,8 @@ import {
   summarize
 } from "../hallyu/engine/Simulate.js"
 import type { Diagnostic } from "../kernel/Diagnostic.js"
+import { documentKinds } from "../services/DocumentKinds.js"
+import { type FileValidation, validateFile, validatePaths, type ValidationReport } from "../services/Validation.js"
 import {
   type FuzzOptions,
   type FuzzPartial,
@@ -26,7 +27,6 @@ import {
   runFuzzRange,
   selectedProperties
 } from "../testing/fuzz.js"
-import { type FileValidation, validateFile, validatePaths, type ValidationReport } from "../Validation.js"
 import { chunks, inProcess, workerEntry } from "./Pool.js"
 import { FuzzRuns, SimulateGames, ValidateFiles } from "./Requests.js"
 import { runSplit } from "./Split.js"

@@ -30,6 +30,7 @@ import { Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { seal } from "../BundleCompiler.js"
 import { CompositionTraceEntry, type EffectiveCardDefinition } from "../Effective.js"
+import type { LedgerCommand } from "../ledger/Command.js"
 import {
   activeEntries,
   appendEntry,
@@ -43,17 +44,10 @@ import { checkRemoval, resolveEffectiveCard } from "../Resolver.js"
 import type { Runtime } from "../Runtime.js"
 import type { Card, EffectComponent } from "../schema/Card.js"
 import type { Status } from "../schema/Status.js"
-import { AuthoredId } from "../schema/Symbols.js"
 import type { Transformation } from "../schema/Transformation.js"
-import type { ComponentFacts, PlanningCache, Resolved, Sealed } from "./PlanningCache.js"
+import { type ComponentFacts, PlanningCache, type Resolved, type Sealed } from "./PlanningCache.js"
 
-/** A ledger command: apply an upgrade, remove an entry, or replace an entry (keeping its position). */
-export const LedgerCommand = Schema.Union(
-  Schema.Struct({ kind: Schema.Literal("apply"), upgradeId: AuthoredId }),
-  Schema.Struct({ kind: Schema.Literal("remove"), entryId: AuthoredId }),
-  Schema.Struct({ kind: Schema.Literal("replace"), entryId: AuthoredId, upgradeId: AuthoredId })
-).annotations({ identifier: "LedgerCommand" })
-export type LedgerCommand = typeof LedgerCommand.Type
+export { LedgerCommand } from "../ledger/Command.js"
 
 /**
  * The result of `Assess`, with the seed's field names. `revision`, `sequence`
@@ -143,7 +137,8 @@ const policy = (
   ledger: CardLedger,
   t: Transformation,
   excluding: string | undefined,
-  out: Array<Diagnostic>
+  out: Array<Diagnostic>,
+  cache: PlanningCache
 ): void => {
   const id = t.upgradeId
   const ctx = { transformationId: id, subject: cardId }
@@ -156,7 +151,7 @@ const policy = (
       )
     )
   }
-  const active = activeEntries(ledger, runtime.resolutionCache?.active).filter((e) => e.entryId !== excluding)
+  const active = activeEntries(ledger, cache.resolution.active).filter((e) => e.entryId !== excluding)
   if (t.slotId !== undefined) {
     const slot = runtime.slots.get(t.slotId)
     const inSlot = active.filter((e) => runtime.transformations.get(e.upgradeId)?.slotId === t.slotId)
@@ -288,26 +283,36 @@ export interface PlanInput {
    * slower after a discovery (see docs/engine-profile.md).
    */
   readonly transient?: boolean | undefined
+  /**
+   * The planning cache of this runtime (the planner service passes the one it
+   * holds for the runtime). Absent, or made for another runtime: the plan
+   * runs with a fresh one. The plan is the same either way.
+   */
+  readonly cache?: PlanningCache | undefined
 }
 
-const remember = (runtime: Runtime, ledger: CardLedger, r: Resolved): Resolved => {
-  runtime.planningCache?.resolved(runtime).set(ledger, r)
+/** The cache a plan uses: the caller's when it was made for this runtime, else a fresh one. */
+export const planningCacheFor = (runtime: Runtime, cache: PlanningCache | undefined): PlanningCache =>
+  cache !== undefined && cache.runtime === runtime ? cache : new PlanningCache(runtime)
+
+const remember = (cache: PlanningCache, ledger: CardLedger, r: Resolved): Resolved => {
+  cache.resolved.set(ledger, r)
   return r
 }
 
-const sealed = (runtime: Runtime, t: Transformation): Sealed => {
-  const memo = runtime.planningCache?.sealed(runtime)
-  let r = memo?.get(t)
+const sealed = (cache: PlanningCache, t: Transformation): Sealed => {
+  let r = cache.sealed.get(t)
   if (r === undefined) {
-    r = seal(runtime, t)
-    memo?.set(t, r)
+    r = seal(cache.runtime, t)
+    cache.sealed.set(t, r)
   }
   return r
 }
 
-/** Resolves the current ledger of a card against a runtime's base card. */
-export const resolveCurrent = (runtime: Runtime, ledger: CardLedger): Resolved => {
-  const hit = runtime.planningCache?.resolved(runtime).get(ledger)
+/** Resolves the current ledger of a card against a runtime's base card (memoized in `cache` when it is this runtime's). */
+export const resolveCurrent = (runtime: Runtime, ledger: CardLedger, planning?: PlanningCache): Resolved => {
+  const cache = planningCacheFor(runtime, planning)
+  const hit = cache.resolved.get(ledger)
   if (hit !== undefined) return hit
   const baseCard = runtime.cards.get(ledger.cardId)
   if (baseCard === undefined) {
@@ -316,9 +321,9 @@ export const resolveCurrent = (runtime: Runtime, ledger: CardLedger): Resolved =
     ])
   }
   return remember(
-    runtime,
+    cache,
     ledger,
-    resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses }, runtime.resolutionCache)
+    resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses }, cache.resolution)
   )
 }
 
@@ -329,9 +334,10 @@ export const resolveCurrent = (runtime: Runtime, ledger: CardLedger): Resolved =
  */
 export const plan = (input: PlanInput): Plan => {
   const { runtime, ledger, command, activity } = input
+  const cache = planningCacheFor(runtime, input.cache)
   const at = input.at ?? { lastSequence: ledgerSequence(ledger), nextSequence: ledgerSequence(ledger) + 1 }
   const cardId = ledger.cardId
-  const before = input.before ?? resolveCurrent(runtime, ledger)
+  const before = input.before ?? resolveCurrent(runtime, ledger, cache)
   const current = Either.isRight(before) ? before.right : undefined
   const basis = { revision: ledger.revision, sequence: at.lastSequence, step: ledger.entries.length + 1 }
   const reject = (diagnostics: ReadonlyArray<Diagnostic>): Plan => ({
@@ -383,9 +389,9 @@ export const plan = (input: PlanInput): Plan => {
       const t = lookup(command.upgradeId)
       if (t === undefined) return reject(out)
       authorization(runtime, activity, t.upgradeId, out)
-      policy(runtime, cardId, ledger, t, undefined, out)
+      policy(runtime, cardId, ledger, t, undefined, out, cache)
       if (out.length > 0) return reject(out)
-      const content = sealed(runtime, t)
+      const content = sealed(cache, t)
       if (Either.isLeft(content)) return reject(content.left)
       const next = appendEntry(ledger, content.right, { entryId, captured })
       if (Either.isLeft(next)) return reject(next.left)
@@ -404,16 +410,16 @@ export const plan = (input: PlanInput): Plan => {
       const removed = removeEntry(ledger, command.entryId)
       if (Either.isLeft(removed)) return reject(removed.left)
       const resolved = remember(
-        runtime,
+        cache,
         removed.right,
-        resolveEffectiveCard({ baseCard, ledger: removed.right, statuses: runtime.statuses }, runtime.resolutionCache)
+        resolveEffectiveCard({ baseCard, ledger: removed.right, statuses: runtime.statuses }, cache.resolution)
       )
       if (Either.isLeft(resolved)) {
         const checked = checkRemoval(
           ledger,
           command.entryId,
           { baseCard, statuses: runtime.statuses },
-          runtime.resolutionCache
+          cache.resolution
         )
         return reject(Either.isLeft(checked) ? checked.left : resolved.left)
       }
@@ -428,9 +434,9 @@ export const plan = (input: PlanInput): Plan => {
       if (target === undefined || t === undefined) return reject(out)
       authorization(runtime, activity, target.upgradeId, out)
       if (t.upgradeId !== target.upgradeId) authorization(runtime, activity, t.upgradeId, out)
-      policy(runtime, cardId, ledger, t, target.entryId, out)
+      policy(runtime, cardId, ledger, t, target.entryId, out, cache)
       if (out.length > 0) return reject(out)
-      const content = sealed(runtime, t)
+      const content = sealed(cache, t)
       if (Either.isLeft(content)) return reject(content.left)
       const next = replaceEntry(ledger, command.entryId, content.right, { entryId, captured })
       if (Either.isLeft(next)) return reject(next.left)
@@ -441,19 +447,19 @@ export const plan = (input: PlanInput): Plan => {
     }
   }
 
-  const after = runtime.planningCache?.resolved(runtime).get(candidate) ?? (input.transient === true
-    ? resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }, runtime.resolutionCache)
+  const after = cache.resolved.get(candidate) ?? (input.transient === true
+    ? resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }, cache.resolution)
     : remember(
-      runtime,
+      cache,
       candidate,
-      resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }, runtime.resolutionCache)
+      resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }, cache.resolution)
     ))
   if (Either.isLeft(after)) return reject(after.left)
   return {
     assessment: {
       isCompatible: true,
       ...basis,
-      changedComponentIds: changedComponentIds(current, after.right, runtime.planningCache, input.transient !== true),
+      changedComponentIds: changedComponentIds(current, after.right, cache, input.transient !== true),
       compositionTrace: after.right.compositionTrace,
       diagnostics: []
     },
@@ -469,8 +475,13 @@ export const plan = (input: PlanInput): Plan => {
 }
 
 /** `CardTransformationPlanner.Assess` as a pure query: the plan's assessment, nothing persisted. */
-export const assess = (runtime: Runtime, ledger: CardLedger, command: LedgerCommand, activity: string): AssessResult =>
-  plan({ runtime, ledger, command, activity }).assessment
+export const assess = (
+  runtime: Runtime,
+  ledger: CardLedger,
+  command: LedgerCommand,
+  activity: string,
+  cache?: PlanningCache
+): AssessResult => plan({ runtime, ledger, command, activity, cache }).assessment
 
 /** One offer of a discovery: a transformation and its full assessment on the complete candidate. */
 export const DiscoveryOffer = Schema.Struct({
@@ -494,16 +505,31 @@ export type Discovery = typeof Discovery.Type
  * Discovery: for a card instance and an activity, every transformation of the
  * runtime with the assessment of applying it — the same plan an apply makes.
  */
-export const discover = (runtime: Runtime, ledger: CardLedger, activity: string, at?: PlanAt): Discovery => {
-  const before = resolveCurrent(runtime, ledger)
+export const discover = (
+  runtime: Runtime,
+  ledger: CardLedger,
+  activity: string,
+  at?: PlanAt,
+  planning?: PlanningCache
+): Discovery => {
+  // One cache for every offer of the discovery (the caller's, when it is this runtime's).
+  const cache = planningCacheFor(runtime, planning)
+  const before = resolveCurrent(runtime, ledger, cache)
   const ids = [...runtime.transformations.keys()].sort(compareOrdinal)
   const offers: Array<DiscoveryOffer> = []
   for (const upgradeId of ids) {
     // Present: the ID comes from the same map.
     const t = runtime.transformations.get(upgradeId) as Transformation
-    const assessment =
-      plan({ runtime, ledger, command: { kind: "apply", upgradeId }, activity, at, before, transient: true })
-        .assessment
+    const assessment = plan({
+      runtime,
+      ledger,
+      command: { kind: "apply", upgradeId },
+      activity,
+      at,
+      before,
+      cache,
+      transient: true
+    }).assessment
     offers.push({
       upgradeId,
       category: t.category,

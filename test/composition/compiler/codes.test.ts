@@ -6,9 +6,9 @@
 import { NodeFileSystem } from "@effect/platform-node"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { documentKinds } from "../../../src/DocumentKinds.js"
 import type { Diagnostic } from "../../../src/kernel/Diagnostic.js"
-import { validatePaths } from "../../../src/Validation.js"
+import { documentKinds } from "../../../src/services/DocumentKinds.js"
+import { validatePaths } from "../../../src/services/Validation.js"
 import { positionOf, writeTree } from "../../support/tmp.js"
 
 const manifest = `{ "packageId": "t.pkg", "version": "1.0.0", "engineVersion": 17 }`

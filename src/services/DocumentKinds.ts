@@ -11,12 +11,12 @@
 import { FileSystem } from "@effect/platform"
 import { Effect, Either } from "effect"
 import { posix } from "node:path"
-import { loadPackage } from "./composition/ContentPackage.js"
-import { publish } from "./composition/Publication.js"
-import { decodeScenario, isScenarioDocument, validateScenario } from "./composition/scenario/Scenario.js"
-import { isDeckDocument, validateDeck } from "./hallyu/Validate.js"
-import { type Diagnostic, diagnostic } from "./kernel/Diagnostic.js"
-import { type JsonDocument, locate, pointerSegment } from "./kernel/Json.js"
+import { loadPackage } from "../composition/ContentPackage.js"
+import { publish } from "../composition/Publication.js"
+import { decodeScenario, isScenarioDocument, validateScenario } from "../composition/scenario/Scenario.js"
+import { isDeckDocument, validateDeck } from "../hallyu/Validate.js"
+import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
+import { type JsonDocument, locate, pointerSegment } from "../kernel/Json.js"
 import type { DocumentKind } from "./Validation.js"
 
 const at = (doc: JsonDocument, path: string) => ({ file: doc.file, path, ...locate(doc, path) })

@@ -8,9 +8,9 @@
  * @since 0.1.0
  */
 import { JSONSchema } from "effect"
-import { Scenario } from "./composition/scenario/Scenario.js"
-import { ContentFile, Manifest } from "./composition/schema/Package.js"
-import { deckJsonSchema } from "./hallyu/Schema.js"
+import { Scenario } from "../composition/scenario/Scenario.js"
+import { ContentFile, Manifest } from "../composition/schema/Package.js"
+import { deckJsonSchema } from "../hallyu/Schema.js"
 import { JSON_SCHEMA_ID_PREFIX } from "./Validation.js"
 
 const DRAFT_07 = "http://json-schema.org/draft-07/schema#"

@@ -14,12 +14,12 @@
  */
 import { FileSystem } from "@effect/platform"
 import { Effect, Either, Schema } from "effect"
-import { type DecodedPackage, loadPackage } from "./composition/ContentPackage.js"
-import { publish } from "./composition/Publication.js"
-import { Diagnostic, diagnostic, sortDiagnostics } from "./kernel/Diagnostic.js"
-import type { JsonDocument } from "./kernel/Json.js"
-import { fsReason, readJsonFile } from "./kernel/JsonFile.js"
-import { compareOrdinal } from "./kernel/Ordinal.js"
+import { type DecodedPackage, loadPackage } from "../composition/ContentPackage.js"
+import { publish } from "../composition/Publication.js"
+import { Diagnostic, diagnostic, sortDiagnostics } from "../kernel/Diagnostic.js"
+import type { JsonDocument } from "../kernel/Json.js"
+import { fsReason, readJsonFile } from "../kernel/JsonFile.js"
+import { compareOrdinal } from "../kernel/Ordinal.js"
 
 /** A kind of standalone JSON document `validate` recognizes. */
 export interface DocumentKind {
