@@ -270,10 +270,12 @@ const indexComponentsOf = (eff: EffectiveCardDefinition): Map<string, ComponentF
 export const changedComponentIds = (
   before: EffectiveCardDefinition | undefined,
   after: EffectiveCardDefinition | undefined,
-  cache?: PlanningCache
+  cache?: PlanningCache,
+  /** Whether `after` is memoized too (not for a transient candidate: see `PlanInput.transient`). */
+  memoAfter = true
 ): Array<string> => {
   const a = indexComponents(before, cache)
-  const b = indexComponents(after, cache)
+  const b = indexComponents(after, memoAfter ? cache : undefined)
   const changed = new Set<string>()
   for (const [id, fa] of a) {
     const fb = b.get(id)
@@ -296,6 +298,18 @@ export interface PlanInput {
   readonly at?: PlanAt | undefined
   /** The current card, resolved (computed when absent). */
   readonly before?: Either.Either<EffectiveCardDefinition, ReadonlyArray<Diagnostic>> | undefined
+  /**
+   * The candidate is assessed and dropped (discovery): its resolution and
+   * component index are not memoized. A memo entry keyed by a ledger nobody
+   * keeps is garbage, but V8's young-generation collector keeps `WeakMap`
+   * values alive (only a full collection drops an entry whose key died), so
+   * every memoized candidate was promoted to the old generation. That made
+   * V8 pretenure the resolver's and compiler's allocation sites (their
+   * objects looked long-lived), and every later resolution in the process
+   * allocated its temporaries in the old generation: the resolver ran 2-3×
+   * slower after a discovery (see docs/engine-profile.md).
+   */
+  readonly transient?: boolean | undefined
   /**
    * The planning cache of this runtime (the planner service passes the one it
    * holds for the runtime). Absent, or made for another runtime: the plan
@@ -471,18 +485,19 @@ export const plan = (input: PlanInput): Plan => {
     }
   }
 
-  const after = cache.resolved.get(candidate) ??
-    remember(
+  const after = cache.resolved.get(candidate) ?? (input.transient === true
+    ? resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }, cache.resolution)
+    : remember(
       cache,
       candidate,
       resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }, cache.resolution)
-    )
+    ))
   if (Either.isLeft(after)) return reject(after.left)
   return {
     assessment: {
       isCompatible: true,
       ...basis,
-      changedComponentIds: changedComponentIds(current, after.right, cache),
+      changedComponentIds: changedComponentIds(current, after.right, cache, input.transient !== true),
       compositionTrace: after.right.compositionTrace,
       diagnostics: []
     },
@@ -543,8 +558,16 @@ export const discover = (
   for (const upgradeId of ids) {
     // Present: the ID comes from the same map.
     const t = runtime.transformations.get(upgradeId) as Transformation
-    const assessment = plan({ runtime, ledger, command: { kind: "apply", upgradeId }, activity, at, before, cache })
-      .assessment
+    const assessment = plan({
+      runtime,
+      ledger,
+      command: { kind: "apply", upgradeId },
+      activity,
+      at,
+      before,
+      cache,
+      transient: true
+    }).assessment
     offers.push({
       upgradeId,
       category: t.category,
