@@ -125,7 +125,11 @@ export * as Validation from "./services/Validation.js"
 export * as DocumentKinds from "./services/DocumentKinds.js"
 /** The JSON Schemas of every document kind (what `cardfx schema` writes). @since 0.1.0 */
 export * as JsonSchemas from "./services/JsonSchemas.js"
-/** Simulation, fuzzing and validation on worker threads (`ScaleOut.ScaleOut`). @since 0.1.0 */
+/** Hallyu Hex simulation behind one service: in process, on worker threads or on a cluster (`Simulation.Simulation`). @since 0.1.0 */
+export * as Simulation from "./services/Simulation.js"
+/** The fuzz properties behind `cardfx fuzz` (`Fuzz.runFuzz`). @since 0.1.0 */
+export * as Fuzz from "./services/Fuzz.js"
+/** Fuzzing and validation on worker threads (`ScaleOut.ScaleOut`). @since 0.1.0 */
 export * as ScaleOut from "./workers/index.js"
 
 // ---------------------------------------------------------------- the HTTP documents

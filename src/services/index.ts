@@ -73,6 +73,17 @@ export * from "./DocumentKinds.js"
 export * from "./JsonSchemas.js"
 export * from "./Validation.js"
 
+// ---- simulation (one service: in process, on worker threads, on a cluster) and fuzzing
+export * as Fuzz from "./Fuzz.js"
+export {
+  type DeckSource,
+  type OnProgress,
+  Simulation,
+  type SimulationRequest,
+  type SimulationRun,
+  type SimulationService
+} from "./Simulation.js"
+
 // ---- services and the all-in-one layers
 export * from "./CardCompiler.js"
 export * from "./Cardfx.js"

@@ -6,5 +6,5 @@
  * @since 0.1.0
  */
 export { defaultWorkers } from "./Pool.js"
-export { MIN_GAMES_PER_WORKER, type OnProgress, type SimulationRun, simulationWorkers } from "./Runs.js"
+export { MIN_GAMES_PER_WORKER, simulationWorkers } from "./Runs.js"
 export { ScaleOut, type ScaleOutService } from "./ScaleOut.js"
