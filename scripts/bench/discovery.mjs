@@ -8,7 +8,7 @@
  * compatible ones, slot_full, max_per_card, not_eligible.
  *
  * Timed in CPU time of this process (the machines are shared), best of five
- * windows. Each deck discovery uses the same ledger values (a server holding
+ * windows (the median beside). Goal (issue 24): ≤ 1 ms per deck. Each deck discovery uses the same ledger values (a server holding
  * a deck), so resolving each card's current state is cached; every candidate
  * is planned from scratch.
  *
@@ -21,11 +21,7 @@ import { emptyLedger } from "../../dist/composition/ledger/Ledger.js"
 import { discover, plan } from "../../dist/composition/planner/Plan.js"
 import { PlanningCache } from "../../dist/composition/planner/PlanningCache.js"
 import { publish } from "../../dist/composition/Publication.js"
-
-const cpuMs = () => {
-  const u = process.cpuUsage()
-  return (u.user + u.system) / 1000
-}
+import { cpuMs, median, referenceRow } from "./timing.mjs"
 
 const loadRuntime = async () => {
   const loaded = await Effect.runPromise(
@@ -77,7 +73,7 @@ export async function run() {
   }
   const compatible = once()
   for (let i = 0; i < 20; i++) once() // warm-up
-  let best = 0
+  const rates = []
   for (let w = 0; w < 5; w++) {
     let n = 0
     const start = cpuMs()
@@ -85,8 +81,9 @@ export async function run() {
       once()
       n++
     }
-    best = Math.max(best, (n / (cpuMs() - start)) * 1000)
+    rates.push((n / (cpuMs() - start)) * 1000)
   }
+  const best = Math.max(...rates)
   return [
     {
       name:
@@ -94,7 +91,15 @@ export async function run() {
       value: best,
       unit: "decks/s"
     },
-    { name: "discovery, 30-card deck", value: 1000 / best, unit: "ms/deck" }
+    {
+      name: "discovery, 30-card deck (best of 5 windows)",
+      value: 1000 / best,
+      unit: "ms/deck",
+      goal: "≤ 1",
+      ok: 1000 / best <= 1
+    },
+    { name: "discovery, 30-card deck, median window", value: 1000 / median(rates), unit: "ms/deck" },
+    referenceRow("discovery")
   ]
 }
 

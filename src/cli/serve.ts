@@ -13,7 +13,6 @@
  *
  * @since 0.1.0
  */
-import { Command, Options } from "@effect/cli"
 import { Config, Console, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted, Runtime } from "effect"
 import { watch } from "node:fs"
 import {
@@ -26,8 +25,10 @@ import {
   serverUrl
 } from "../index.js"
 import { packagesOption } from "./assess.js"
+import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { defaultDeckPath } from "./hhx.js"
+import * as Options from "./Options.js"
 
 const levels = {
   all: LogLevel.All,
@@ -103,7 +104,9 @@ export const serveCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "Serve the HTTP API (OpenAPI at /openapi.json, docs at /docs) on 127.0.0.1 unless --host says otherwise."
-  )
+  ),
+  Command.withExit(1, "the server cannot start"),
+  Command.withExit(2, "--port, --body-timeout or --token-env is unusable")
 )
 
 /** A start-up failure as one line: `cardfx serve: <code> <message>` when it carries a diagnostic code. */
