@@ -33,12 +33,17 @@ import { CompositionTraceEntry, type EffectiveCardDefinition } from "../Effectiv
 import type { LedgerCommand } from "../ledger/Command.js"
 import {
   activeEntries,
-  appendEntry,
+  activeEntry,
+  appendVerified,
   type CapturedAt,
   type CardLedger,
   type LedgerEntry,
+  ledgerSequence,
+  ledgerSize,
   removeEntry,
-  replaceEntry
+  replaceVerified,
+  type SealedEntryContent,
+  verifySealed
 } from "../ledger/Ledger.js"
 import { checkRemoval, resolveEffectiveCard } from "../Resolver.js"
 import type { Runtime } from "../Runtime.js"
@@ -96,14 +101,10 @@ export interface PlanAt {
 }
 
 /** The global sequence of the last event a bare ledger reflects (its entries' captured sequences). */
-export const ledgerSequence = (ledger: CardLedger): number => {
-  let s = 0
-  for (const e of ledger.entries) if (e.captured.sequence > s) s = e.captured.sequence
-  return s
-}
+export { ledgerSequence } from "../ledger/Ledger.js"
 
 /** The entry ID a command at this ledger state creates: `e<n>`, n = 1-based step in the ledger's history. */
-export const nextEntryId = (ledger: CardLedger): string => `e${ledger.entries.length + 1}`
+export const nextEntryId = (ledger: CardLedger): string => `e${ledgerSize(ledger) + 1}`
 
 /** Whether an activity authorizes a transformation (by ID, category or slot). */
 export const authorizes = (runtime: Runtime, activityId: string, upgradeId: string): boolean => {
@@ -208,6 +209,33 @@ const indexComponents = (
   return out
 }
 
+/**
+ * A component's own payload (without its children) as canonical JSON: the
+ * per-component fingerprint `changedComponentIds` compares, computed once per
+ * component object (an unchanged component is the same object in the card
+ * before and after a command).
+ */
+const payloadOf = (c: EffectComponent, cache?: PlanningCache): string => {
+  let p = cache?.componentPayload.get(c)
+  if (p === undefined) {
+    const { children: _children, ...own } = c
+    p = canonicalJson(own)
+    cache?.componentPayload.set(c, p)
+  }
+  return p
+}
+
+const childIds = (c: EffectComponent): string =>
+  c.children === undefined ? "" : c.children.map((x) => x.componentId).join("\u0000")
+
+/**
+ * Whether a component is unchanged between two cards: the same object (a
+ * command copies only what it changes, so most components are), or equal
+ * own payloads and child lists.
+ */
+const sameComponent = (a: EffectComponent, b: EffectComponent, cache: PlanningCache | undefined): boolean =>
+  a === b || (payloadOf(a, cache) === payloadOf(b, cache) && childIds(a) === childIds(b))
+
 const indexComponentsOf = (eff: EffectiveCardDefinition): Map<string, ComponentFacts> => {
   const out = new Map<string, ComponentFacts>()
   const generated = new Map<string, string>()
@@ -224,12 +252,11 @@ const indexComponentsOf = (eff: EffectiveCardDefinition): Map<string, ComponentF
   }
   const walk = (cs: ReadonlyArray<EffectComponent>): void => {
     for (const c of cs) {
-      const { children, ...own } = c
+      const children = c.children
       const origin = generated.get(c.componentId) ?? "base"
       const anchors = anchored.get(c.componentId)
       out.set(c.componentId, {
-        payload: canonicalJson(own),
-        children: (children ?? []).map((x) => x.componentId).join("\u0000"),
+        component: c,
         origin: anchors === undefined ? origin : `${origin}|anchor:${anchors.join(",")}`
       })
       if (children !== undefined) walk(children)
@@ -252,7 +279,7 @@ export const changedComponentIds = (
   const changed = new Set<string>()
   for (const [id, fa] of a) {
     const fb = b.get(id)
-    if (fb === undefined || fb.payload !== fa.payload || fb.children !== fa.children || fb.origin !== fa.origin) {
+    if (fb === undefined || fb.origin !== fa.origin || !sameComponent(fa.component, fb.component, cache)) {
       changed.add(id)
     }
   }
@@ -309,6 +336,17 @@ const sealed = (cache: PlanningCache, t: Transformation): Sealed => {
   return r
 }
 
+/** Sealed content checked by `verifySealed` once per object (the ledger's admission check). */
+const admitted = (
+  cache: PlanningCache,
+  content: SealedEntryContent
+): Either.Either<SealedEntryContent, ReadonlyArray<Diagnostic>> => {
+  if (cache.verified.has(content)) return Either.right(content)
+  const v = verifySealed(content)
+  if (Either.isRight(v)) cache.verified.add(content)
+  return v
+}
+
 /** Resolves the current ledger of a card against a runtime's base card (memoized in `cache` when it is this runtime's). */
 export const resolveCurrent = (runtime: Runtime, ledger: CardLedger, planning?: PlanningCache): Resolved => {
   const cache = planningCacheFor(runtime, planning)
@@ -339,7 +377,8 @@ export const plan = (input: PlanInput): Plan => {
   const cardId = ledger.cardId
   const before = input.before ?? resolveCurrent(runtime, ledger, cache)
   const current = Either.isRight(before) ? before.right : undefined
-  const basis = { revision: ledger.revision, sequence: at.lastSequence, step: ledger.entries.length + 1 }
+  const size = ledgerSize(ledger)
+  const basis = { revision: ledger.revision, sequence: at.lastSequence, step: size + 1 }
   const reject = (diagnostics: ReadonlyArray<Diagnostic>): Plan => ({
     assessment: {
       isCompatible: false,
@@ -360,15 +399,14 @@ export const plan = (input: PlanInput): Plan => {
   const captured: CapturedAt = {
     revision: ledger.revision + 1,
     sequence: at.nextSequence,
-    step: ledger.entries.length + 1
+    step: size + 1
   }
   const entryId = nextEntryId(ledger)
   let candidate: CardLedger
   let removedEntryId: string | undefined
   let created = false
 
-  const findActive = (id: string): LedgerEntry | undefined =>
-    ledger.entries.find((e) => e.entryId === id && e.state === "active")
+  const findActive = (id: string) => activeEntry(ledger, id)
   const lookup = (upgradeId: string): Transformation | undefined => {
     const t = runtime.transformations.get(upgradeId)
     if (t === undefined) {
@@ -391,9 +429,9 @@ export const plan = (input: PlanInput): Plan => {
       authorization(runtime, activity, t.upgradeId, out)
       policy(runtime, cardId, ledger, t, undefined, out, cache)
       if (out.length > 0) return reject(out)
-      const content = sealed(cache, t)
+      const content = Either.flatMap(sealed(cache, t), (c) => admitted(cache, c))
       if (Either.isLeft(content)) return reject(content.left)
-      const next = appendEntry(ledger, content.right, { entryId, captured })
+      const next = appendVerified(ledger, content.right, { entryId, captured })
       if (Either.isLeft(next)) return reject(next.left)
       candidate = next.right
       created = true
@@ -436,9 +474,9 @@ export const plan = (input: PlanInput): Plan => {
       if (t.upgradeId !== target.upgradeId) authorization(runtime, activity, t.upgradeId, out)
       policy(runtime, cardId, ledger, t, target.entryId, out, cache)
       if (out.length > 0) return reject(out)
-      const content = sealed(cache, t)
+      const content = Either.flatMap(sealed(cache, t), (c) => admitted(cache, c))
       if (Either.isLeft(content)) return reject(content.left)
-      const next = replaceEntry(ledger, command.entryId, content.right, { entryId, captured })
+      const next = replaceVerified(ledger, command.entryId, content.right, { entryId, captured })
       if (Either.isLeft(next)) return reject(next.left)
       candidate = next.right
       removedEntryId = command.entryId
@@ -466,7 +504,7 @@ export const plan = (input: PlanInput): Plan => {
     change: {
       ledger: candidate,
       effective: after.right,
-      entry: created ? candidate.entries.find((e) => e.entryId === entryId) : undefined,
+      entry: created ? activeEntry(candidate, entryId) : undefined,
       removedEntryId,
       baseCard,
       statuses: runtime.statuses

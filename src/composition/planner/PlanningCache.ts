@@ -23,10 +23,9 @@ import type { Status } from "../schema/Status.js"
 import type { Transformation } from "../schema/Transformation.js"
 import type { ReplayContext } from "../store/Schemas.js"
 
-/** One component of an effective card as `changedComponentIds` compares it. */
+/** One component of an effective card as `changedComponentIds` compares it: the component and its origin. */
 export interface ComponentFacts {
-  readonly payload: string
-  readonly children: string
+  readonly component: EffectComponent
   readonly origin: string
 }
 
