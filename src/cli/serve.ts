@@ -106,7 +106,10 @@ export const serveCommand = Command.make(
     "Serve the HTTP API (OpenAPI at /openapi.json, docs at /docs) on 127.0.0.1 unless --host says otherwise."
   ),
   Command.withExit(1, "the server cannot start"),
-  Command.withExit(2, "--port, --body-timeout or --token-env is unusable")
+  Command.withExit(
+    2,
+    "a value the usage check cannot judge is unusable (--port, --body-timeout, --token-env, --cors-origin, --allowed-host)"
+  )
 )
 
 /** A start-up failure as one line: `cardfx serve: <code> <message>` when it carries a diagnostic code. */

@@ -464,7 +464,8 @@ export const makeDoor = (lifecycle: Lifecycle, options: DoorOptions): Door => {
       return dispatch(
         req,
         res,
-        compression === undefined ? undefined : {
+        // Most reads need nothing from the app's side of the door.
+        compression === undefined && !route.slow ? undefined : {
           slow: route.slow,
           compression
         }
