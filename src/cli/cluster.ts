@@ -14,10 +14,11 @@
  *
  * @since 0.1.0
  */
-import { Command, Options } from "@effect/cli"
 import { Console, Effect, Layer } from "effect"
 import { Cluster, errorFromDiagnostic } from "../index.js"
+import * as Command from "./Command.js"
 import { usageError } from "./Exit.js"
+import * as Options from "./Options.js"
 import { resolveWorkers } from "./Scale.js"
 
 /** `simulate --cluster URL`. */

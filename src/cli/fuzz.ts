@@ -13,11 +13,12 @@
  *
  * @since 0.1.0
  */
-import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
 import { ContentLoader, diagnostic, errorFromDiagnostic, Fuzz, ScaleOut } from "../index.js"
+import * as Command from "./Command.js"
 import { atLeastOne, CommandExit, ExitCode, usageError } from "./Exit.js"
 import { deckOption, loadDeck } from "./hhx.js"
+import * as Options from "./Options.js"
 import { resultFormatOption } from "./Output.js"
 import { defaultDeckPath, defaultPackage } from "./Paths.js"
 import { quietOption, resolveWorkers, withProgress, workersOption } from "./Scale.js"
@@ -101,5 +102,6 @@ export const fuzzCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "Fuzz the composition core and Hallyu Hex with generated content; shrink any failure to a minimal case."
-  )
+  ),
+  Command.withExit(1, "a property fails (the shrunk case is printed)")
 )

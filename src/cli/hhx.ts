@@ -6,7 +6,6 @@
  *
  * @since 0.1.0
  */
-import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Layer, LogLevel, Option } from "effect"
 import type { Json } from "../index.js"
@@ -26,8 +25,11 @@ import {
   Simulation,
   simulationWorkers
 } from "../index.js"
+import * as Args from "./Args.js"
 import { clusterOption, shardGamesOption } from "./cluster.js"
+import * as Command from "./Command.js"
 import { atLeastOne, CommandExit, ExitCode, usageError } from "./Exit.js"
+import * as Options from "./Options.js"
 import { humanLine, resultFormatOption } from "./Output.js"
 import { checkOutputFile, defaultDeckPath } from "./Paths.js"
 import { quietOption, resolveWorkers, withProgress } from "./Scale.js"
@@ -269,4 +271,7 @@ export const replayCommand = Command.make(
       }
       if (!ok) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
     })
-).pipe(Command.withDescription("Replay Hallyu Hex game logs, checking the state fingerprint after every step."))
+).pipe(
+  Command.withDescription("Replay Hallyu Hex game logs, checking the state fingerprint after every step."),
+  Command.withExit(1, "a log does not replay to its fingerprints")
+)
