@@ -10,9 +10,9 @@
  * @since 0.1.0
  */
 import { Command, Options } from "@effect/cli"
-import { Console, Effect } from "effect"
-import { checkStoredInstances, LedgerStore, type ReloadReport, runtimeInfo } from "../index.js"
-import { loadRuntime, packagesOption } from "./assess.js"
+import { Console, Effect, Layer } from "effect"
+import { ContentCatalog, LedgerStore } from "../index.js"
+import { packagesOption } from "./assess.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { resultFormatOption } from "./Output.js"
 
@@ -27,12 +27,13 @@ export const checkCommand = Command.make(
   },
   (o) =>
     Effect.gen(function*() {
-      const runtime = yield* loadRuntime(o.packages)
-      const { broken, checked } = yield* Effect.flatMap(LedgerStore, (store) => checkStoredInstances(store, runtime))
-        .pipe(
-          Effect.provide(LedgerStore.layerFor(o.store))
+      // The served content's own check (the one a reload runs), over the packages and the store.
+      const report = yield* Effect.flatMap(ContentCatalog.ContentCatalog, (catalog) => catalog.check).pipe(
+        Effect.provide(
+          ContentCatalog.ContentCatalog.load(o.packages).pipe(Layer.provide(LedgerStore.layerFor(o.store)))
         )
-      const report: ReloadReport = { switched: false, runtime: runtimeInfo(runtime), checked, broken }
+      )
+      const { broken, checked } = report
       if (o.format === "json") yield* Console.log(JSON.stringify(report, null, 2))
       else {
         yield* Console.log(`${checked} stored instance(s) checked, ${broken.length} would break`)

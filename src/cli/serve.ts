@@ -16,10 +16,10 @@ import { Config, Console, Duration, Effect, Layer, Logger, LogLevel, Option, Run
 import { watch } from "node:fs"
 import {
   batchedJsonLog,
+  ContentCatalog,
   DEFAULT_STORE,
   drain,
   makeLifecycle,
-  reloadServedContent as reload,
   serverLayer,
   serverUrl
 } from "../index.js"
@@ -154,6 +154,8 @@ const serve = (o: {
         yield* Console.log(JSON.stringify({ event: "listening", url }))
         if (o.watch) {
           const runtime = yield* Effect.runtime<never>()
+          // The served content's reload: the same one `POST /v1/admin/reload` runs.
+          const reload = Effect.flatMap(ContentCatalog.ContentCatalog, (catalog) => catalog.reload)
           const reloadOnce = Effect.provide(reload, context).pipe(
             Effect.tap((r) =>
               Effect.logInfo("reload").pipe(Effect.annotateLogs({ switched: r.switched, checked: r.checked }))

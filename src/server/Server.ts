@@ -35,7 +35,7 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { NodeFileSystem, NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
+import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
 import * as IncomingMessage from "@effect/platform/HttpIncomingMessage"
 import { Cause, Clock, Duration, Effect, Either, Fiber, Layer, Option, Redacted, Ref, Schedule } from "effect"
 import { timingSafeEqual } from "node:crypto"
@@ -58,19 +58,13 @@ import {
 } from "../api/Api.js"
 import {
   Canonical,
-  CardTransformationPlanner,
-  ContentLoader,
   type Diagnostic,
   diagnostic,
   type DiagnosticCode,
-  HallyuHex,
   httpStatusOf,
   Json,
-  LedgerStore,
-  LiveCatalog
+  Served
 } from "../Library.js"
-import { Games } from "./Games.js"
-import { GameStore } from "./GameStore.js"
 import { HandlersLive, ServedPackages } from "./Handlers.js"
 import * as WorkbenchPage from "./page/Page.js"
 
@@ -361,24 +355,11 @@ export const authorizationLayer = (token: Option.Option<Redacted.Redacted<string
   })
 
 /** The application services of a server (no HTTP): catalog, store, planner, games. */
-export const servicesLayer = (options: Pick<ServeOptions, "packages" | "store" | "tablePrefix" | "deckFile">) => {
-  const prefix = options.tablePrefix === undefined ? {} : { tablePrefix: options.tablePrefix }
-  const files = Layer.mergeAll(ContentLoader.layer, HallyuHex.layer).pipe(Layer.provide(NodeFileSystem.layer))
-  const catalog = LiveCatalog.load(options.packages).pipe(Layer.provideMerge(files))
-  const store = CardTransformationPlanner.layer.pipe(Layer.provideMerge(LedgerStore.layerFor(options.store, prefix)))
-  const games = Layer.unwrapEffect(
-    Effect.map(
-      Effect.flatMap(HallyuHex, (h) => h.engine(options.deckFile)),
-      (engine) => Games.layer(engine)
-    )
-  ).pipe(Layer.provide(GameStore.layerFor(options.store, prefix)), Layer.provide(files))
-  return Layer.mergeAll(
-    catalog,
-    store,
-    games,
+export const servicesLayer = (options: Pick<ServeOptions, "packages" | "store" | "tablePrefix" | "deckFile">) =>
+  Layer.merge(
+    Served.layer(options),
     Layer.succeed(ServedPackages, { packages: options.packages, deckFile: options.deckFile })
   )
-}
 
 /** The whole server: services, API, docs, and the Node HTTP server listening on host:port. */
 export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
