@@ -1,18 +1,18 @@
 /**
- * Rendering diagnostics for people (`human`), tools (`json`) and GitHub
- * Actions annotations (`github`).
+ * Rendering diagnostics for people (`human`), tools (`json`), GitHub
+ * Actions annotations (`github`) and SARIF 2.1.0 (`sarif`, in Sarif.ts).
  *
  * @since 0.1.0
  */
-import { Options } from "@effect/cli"
 import type { Diagnostic } from "../index.js"
+import * as Options from "./Options.js"
 
-export type Format = "human" | "json" | "github"
+export type Format = "human" | "json" | "github" | "sarif"
 
-/** `--format human|json|github` (default human). */
-export const formatOption = Options.choice("format", ["human", "json", "github"] as const).pipe(
+/** `--format human|json|github|sarif` (default human). */
+export const formatOption = Options.choice("format", ["human", "json", "github", "sarif"] as const).pipe(
   Options.withDefault("human" as const),
-  Options.withDescription("Output format: human, json or github (workflow annotations).")
+  Options.withDescription("Output format: human, json, github (workflow annotations) or sarif (SARIF 2.1.0).")
 )
 
 /** `--format human|json` for commands whose output is a result, not a diagnostic list. */

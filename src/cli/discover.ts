@@ -11,7 +11,6 @@
  *
  * @since 0.1.0
  */
-import { Command } from "@effect/cli"
 import { Console, Effect } from "effect"
 import type { Discovery } from "../index.js"
 import {
@@ -26,6 +25,7 @@ import {
   storeSourceOption,
   withCards
 } from "./assess.js"
+import * as Command from "./Command.js"
 import { humanLine, resultFormatOption } from "./Output.js"
 
 /** The human rendering of a discovery. */

@@ -14,7 +14,6 @@
  *
  * @since 0.1.0
  */
-import { Command, Options } from "@effect/cli"
 import type { FileSystem } from "@effect/platform"
 import { Console, Effect, Option } from "effect"
 import {
@@ -25,6 +24,8 @@ import {
   type EffectiveCardDefinition
 } from "../index.js"
 import { cardOption, packagesOption, readLedgerFile, withCards } from "./assess.js"
+import * as Command from "./Command.js"
+import * as Options from "./Options.js"
 import { resultFormatOption } from "./Output.js"
 
 const withOption = Options.text("with").pipe(

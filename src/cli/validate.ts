@@ -1,17 +1,21 @@
 /**
- * `cardfx validate PATH... [--include-hidden] [--format human|json|github]`:
+ * `cardfx validate PATH... [--include-hidden] [--format human|json|github|sarif]`:
  * the superset of every static check (packages, Hallyu Hex decks, scenarios
  * and what they refer to). Human format: one line per diagnostic on stderr,
  * the summary on stdout; json: one `{ok, files, diagnostics}` document;
- * github: workflow annotations on stdout. Exit 1 on errors.
+ * github: workflow annotations on stdout; sarif: one SARIF 2.1.0 log on
+ * stdout. Exit 1 on errors.
  *
  * @since 0.1.0
  */
-import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { ScaleOut, type ValidationReport } from "../index.js"
+import * as Args from "./Args.js"
+import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
+import * as Options from "./Options.js"
 import { type Format, formatOption, githubLine, humanLine, validationJson } from "./Output.js"
+import { sarifText } from "./Sarif.js"
 import { quietOption, resolveWorkers, withProgress, workersOption } from "./Scale.js"
 
 const paths = Args.text({ name: "PATH" }).pipe(
@@ -29,6 +33,7 @@ export const printReport = (report: ValidationReport, format: Format): Effect.Ef
     const errors = report.diagnostics.filter((d) => d.severity === "error").length
     if (format === "json") yield* Console.log(validationJson(report.files, report.diagnostics))
     else if (format === "github") { for (const d of report.diagnostics) yield* Console.log(githubLine(d)) }
+    else if (format === "sarif") yield* Console.log(sarifText(report.diagnostics))
     else {
       for (const d of report.diagnostics) yield* Console.error(humanLine(d))
       const warnings = report.diagnostics.length - errors
@@ -53,5 +58,6 @@ export const validateCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "Validate content packages, Hallyu Hex decks and scenarios (and what they refer to); exit 1 on errors."
-  )
+  ),
+  Command.withExit(1, "a file has an error")
 )

@@ -1,7 +1,8 @@
 /**
  * Loading a content package: a folder with `manifest.json` and content files
  * (`*.json`, any depth, read in ordinal path order). Markdown files are the
- * package's documentation and are not content; any other file is reported as
+ * package's documentation and are not content, nor are the JSON Schemas
+ * `cardfx schema` writes (recognized by their `$id`); any other file is reported as
  * `unclassified_file`, never skipped silently.
  *
  * @since 0.1.0
@@ -10,7 +11,7 @@ import type { FileSystem } from "@effect/platform"
 import { Effect, Either } from "effect"
 import { makeDecoder } from "../kernel/Decode.js"
 import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
-import type { JsonDocument } from "../kernel/Json.js"
+import { isCardfxJsonSchema, type JsonDocument } from "../kernel/Json.js"
 import { listFiles, readJsonFile } from "../kernel/JsonFile.js"
 import { ContentFile, Manifest } from "./schema/Package.js"
 
@@ -93,7 +94,8 @@ export const loadPackage = (dir: string): Effect.Effect<LoadedPackage, never, Fi
         continue
       }
       if (file === manifestFile) manifest = parsed.right
-      else docs.push(parsed.right)
+      // A JSON Schema `cardfx schema` wrote (for the editor) is not content.
+      else if (!isCardfxJsonSchema(parsed.right.value)) docs.push(parsed.right)
     }
     const files = listed.right.filter((f) => !f.endsWith(".md"))
     if (manifest === undefined) {

@@ -834,6 +834,60 @@ export class Unavailable
     super(complete("unavailable", props), options)
   }
 }
+/** `starting`: The server is still starting (its handler is not in place yet); retry in a moment. */
+export class Starting extends Schema.TaggedError<Starting>()("Starting", {
+  code: Schema.tag("starting"),
+  ...fields
+}) {
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("starting", props), options)
+  }
+}
+/** `port_in_use`: cardfx serve cannot listen on its --host/--port (another process holds the port). */
+export class PortInUse extends Schema.TaggedError<PortInUse>()("PortInUse", {
+  code: Schema.tag("port_in_use"),
+  ...fields
+}) {
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("port_in_use", props), options)
+  }
+}
+/** `method_not_allowed`: The path exists but does not take this method; the Allow header lists the ones it takes. */
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", {
+  code: Schema.tag("method_not_allowed"),
+  ...fields
+}) {
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("method_not_allowed", props), options)
+  }
+}
+/** `unsupported_media_type`: A request body that is not Content-Type: application/json. */
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", {
+  code: Schema.tag("unsupported_media_type"),
+  ...fields
+}) {
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("unsupported_media_type", props), options)
+  }
+}
+/** `host_not_allowed`: The Host header is neither a loopback name nor one given with --allowed-host (DNS rebinding). */
+export class HostNotAllowed extends Schema.TaggedError<HostNotAllowed>()("HostNotAllowed", {
+  code: Schema.tag("host_not_allowed"),
+  ...fields
+}) {
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("host_not_allowed", props), options)
+  }
+}
+/** `origin_not_allowed`: A mutation sent by a browser page of another origin not given with --cors-origin. */
+export class OriginNotAllowed extends Schema.TaggedError<OriginNotAllowed>()("OriginNotAllowed", {
+  code: Schema.tag("origin_not_allowed"),
+  ...fields
+}) {
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("origin_not_allowed", props), options)
+  }
+}
 /** `internal_error`: A defect in cardfx itself (exit 70, HTTP 500), reported without its stack trace; please report it. */
 export class InternalError
   extends Schema.TaggedError<InternalError>()("InternalError", { code: Schema.tag("internal_error"), ...fields })
@@ -941,6 +995,12 @@ export const errorClassByCode = {
   step_conflict: StepConflict,
   reload_rejected: ReloadRejected,
   unavailable: Unavailable,
+  starting: Starting,
+  port_in_use: PortInUse,
+  method_not_allowed: MethodNotAllowed,
+  unsupported_media_type: UnsupportedMediaType,
+  host_not_allowed: HostNotAllowed,
+  origin_not_allowed: OriginNotAllowed,
   internal_error: InternalError
 } as const satisfies { readonly [C in DiagnosticCode]: unknown }
 
@@ -1051,6 +1111,12 @@ const makers: { readonly [C in DiagnosticCode]: (init: ErrorInit) => ErrorOf<C> 
   step_conflict: (i) => new StepConflict(i),
   reload_rejected: (i) => new ReloadRejected(i),
   unavailable: (i) => new Unavailable(i),
+  starting: (i) => new Starting(i),
+  port_in_use: (i) => new PortInUse(i),
+  method_not_allowed: (i) => new MethodNotAllowed(i),
+  unsupported_media_type: (i) => new UnsupportedMediaType(i),
+  host_not_allowed: (i) => new HostNotAllowed(i),
+  origin_not_allowed: (i) => new OriginNotAllowed(i),
   internal_error: (i) => new InternalError(i)
 }
 

@@ -22,6 +22,15 @@ export type JsonValue = null | boolean | number | string | ReadonlyArray<JsonVal
   readonly [key: string]: JsonValue
 }
 
+/** The `$id` prefix of the JSON Schemas `cardfx schema` writes: such files are recognized wherever they are, never read as content. */
+export const JSON_SCHEMA_ID_PREFIX = "https://cardfx.dev/schemas/"
+
+/** True when a parsed JSON value is one of the JSON Schemas `cardfx schema` writes (its `$id` is under {@link JSON_SCHEMA_ID_PREFIX}). */
+export const isCardfxJsonSchema = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && !Array.isArray(value) &&
+  typeof (value as { readonly $id?: unknown }).$id === "string" &&
+  (value as { readonly $id: string }).$id.startsWith(JSON_SCHEMA_ID_PREFIX)
+
 export interface JsonOptions {
   /** File name reported in diagnostics. */
   readonly file?: string | undefined

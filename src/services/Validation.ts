@@ -17,7 +17,7 @@ import { Effect, Either, Schema } from "effect"
 import { type DecodedPackage, loadPackage } from "../composition/ContentPackage.js"
 import { publish } from "../composition/Publication.js"
 import { Diagnostic, diagnostic, sortDiagnostics } from "../kernel/Diagnostic.js"
-import type { JsonDocument } from "../kernel/Json.js"
+import { isCardfxJsonSchema, type JsonDocument } from "../kernel/Json.js"
 import { fsReason, readJsonFile } from "../kernel/JsonFile.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
 
@@ -48,11 +48,7 @@ export interface ValidatePathsOptions<E> extends ValidationOptions {
 }
 
 /** The `$id` prefix of the JSON Schemas `cardfx schema` writes: such files are recognized, not reported. */
-export const JSON_SCHEMA_ID_PREFIX = "https://cardfx.dev/schemas/"
-
-const isCardfxJsonSchema = (value: unknown): boolean =>
-  typeof value === "object" && value !== null && typeof (value as { $id?: unknown }).$id === "string" &&
-  (value as { $id: string }).$id.startsWith(JSON_SCHEMA_ID_PREFIX)
+export { JSON_SCHEMA_ID_PREFIX } from "../kernel/Json.js"
 
 const isSkipped = (name: string): boolean => name.startsWith(".") || name === "node_modules"
 

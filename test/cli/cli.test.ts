@@ -2,7 +2,7 @@
  * The `cardfx` binary as users and CI run it (the bundled bin in dist/, which
  * `npm ci` builds through `prepare`): output formats, exit codes, no stack traces.
  */
-import { Ajv } from "ajv"
+import { Ajv2020 } from "ajv/dist/2020.js"
 import { spawnSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -88,7 +88,7 @@ describe("cardfx validate", () => {
 })
 
 describe("cardfx schema and start", () => {
-  it("writes draft-07 JSON Schemas for every format", () => {
+  it("writes draft 2020-12 JSON Schemas for every format", () => {
     const out = mkdtempSync(join(tmpdir(), "cardfx-schema-"))
     const r = cardfx("schema", "--out", out)
     expect(r.code).toBe(0)
@@ -100,12 +100,12 @@ describe("cardfx schema and start", () => {
     ])
     for (const f of readdirSync(out)) {
       const s = JSON.parse(readFileSync(join(out, f), "utf8")) as { $schema: string; $id: string }
-      expect(s.$schema).toBe("http://json-schema.org/draft-07/schema#")
+      expect(s.$schema).toBe("https://json-schema.org/draft/2020-12/schema")
       expect(s.$id).toBe(`https://cardfx.dev/schemas/${f}`)
-      expect(JSON.stringify(s)).not.toContain("\"$defs\"")
-      // Ajv's default class is draft-07; strict mode throws on any strict-mode problem instead of logging it.
+      expect(JSON.stringify(s)).not.toContain("\"definitions\"")
+      // Ajv2020 reads draft 2020-12; strict mode throws on any strict-mode problem instead of logging it.
       const warnings: Array<unknown> = []
-      const ajv = new Ajv({
+      const ajv = new Ajv2020({
         strict: true,
         logger: {
           log: () => {},

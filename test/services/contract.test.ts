@@ -5,6 +5,7 @@
  */
 import { describe, expect, expectTypeOf, it, layer } from "@effect/vitest"
 import { Effect, Either, Layer } from "effect"
+import type { Games, Instances } from "../../src/Library.js"
 import {
   type BranchNotFound,
   Cards,
@@ -17,14 +18,12 @@ import {
   errorOf,
   exitClassOf,
   type ForkOutOfRange,
-  Games,
   httpStatusOf,
-  Instances,
   type InvalidComposition,
   type InvalidId,
-  type LoadError,
   LedgerStore,
   LiveCatalog,
+  type LoadError,
   type ReloadRejected,
   type ReplayMismatch,
   type StepConflict,
@@ -37,7 +36,6 @@ import {
   type UnknownTransformation,
   type UnsealedDefinition
 } from "../../src/Library.js"
-import { errorChannel } from "../../src/kernel/ErrorChannel.js"
 
 type Err<F> = F extends (...args: never) => Effect.Effect<infer _A, infer E, infer _R> ? E
   : F extends Effect.Effect<infer _A, infer E, infer _R> ? E

@@ -13,11 +13,11 @@
  */
 import { Schema } from "effect"
 import { hashCanonical } from "../../kernel/Canonical.js"
-import { optional } from "../../kernel/SchemaExt.js"
+import { described, optionalDescribed } from "../../kernel/SchemaExt.js"
 import { AuthoredId, NonNegativeInt, PositiveInt } from "../schema/Symbols.js"
 
 /** Which side a character fights on. */
-export const Side = Schema.Literal("ally", "enemy")
+export const Side = Schema.Literal("ally", "enemy").annotations({ description: "A side: ally or enemy." })
 export type Side = typeof Side.Type
 
 /**
@@ -27,33 +27,42 @@ export type Side = typeof Side.Type
  * `ticks` counts the ticks it has done (a staged payload profile reads it).
  */
 export const StatusInstance = Schema.Struct({
-  statusId: AuthoredId,
-  stacks: PositiveInt,
-  remaining: optional(PositiveInt),
+  statusId: described(AuthoredId, "The status held (a status ID published by the loaded packages)."),
+  stacks: described(PositiveInt, "Stacks held."),
+  remaining: optionalDescribed(PositiveInt, "Remaining duration in turns of the holder; absent: permanent."),
   payload: Schema.optionalWith(Schema.Record({ key: AuthoredId, value: Schema.Finite }), {
     exact: true,
     default: () => ({})
-  }),
-  ticks: Schema.optionalWith(NonNegativeInt, { exact: true, default: () => 0 })
-}).annotations({ identifier: "StatusInstance" })
+  }).annotations({ description: "Payload parameter values bound at application (resolved numbers)." }),
+  ticks: Schema.optionalWith(NonNegativeInt, { exact: true, default: () => 0 }).annotations({
+    description: "Ticks done so far (a staged payload profile reads it)."
+  })
+}).annotations({ identifier: "StatusInstance", description: "A status held by a character." })
 export type StatusInstance = typeof StatusInstance.Type
 
 /** One combatant. `attributes` maps an attribute ID to its points. */
 export const Character = Schema.Struct({
-  characterId: AuthoredId,
-  side: Side,
-  hp: NonNegativeInt,
-  maxHp: PositiveInt,
-  statuses: Schema.optionalWith(Schema.Array(StatusInstance), { exact: true, default: () => [] }),
+  characterId: described(AuthoredId, "The character's ID (steps and ledgers name it)."),
+  side: described(Side, "The side the character fights on."),
+  hp: described(NonNegativeInt, "Current HP (at most maxHp)."),
+  maxHp: described(PositiveInt, "Maximum HP."),
+  statuses: Schema.optionalWith(Schema.Array(StatusInstance), { exact: true, default: () => [] }).annotations({
+    description: "Statuses held (each status at most once)."
+  }),
   attributes: Schema.optionalWith(
     Schema.Record({ key: AuthoredId, value: Schema.Number.pipe(Schema.between(-1_000_000, 1_000_000)) }),
     { exact: true, default: () => ({}) }
-  ),
+  ).annotations({ description: "Attribute ID → points (e.g. strength: 2)." }),
   /** Relic IDs this character holds (catalog `relics`). */
-  relics: Schema.optionalWith(Schema.Array(AuthoredId), { exact: true, default: () => [] }),
+  relics: Schema.optionalWith(Schema.Array(AuthoredId), { exact: true, default: () => [] }).annotations({
+    description: "Relic IDs this character holds."
+  }),
   /** Buff IDs active on this character (catalog `buffs`). */
-  buffs: Schema.optionalWith(Schema.Array(AuthoredId), { exact: true, default: () => [] })
+  buffs: Schema.optionalWith(Schema.Array(AuthoredId), { exact: true, default: () => [] }).annotations({
+    description: "Buff IDs active on this character."
+  })
 })
+  .annotations({ description: "One combatant." })
   .pipe(
     Schema.filter((c) => (c.hp <= c.maxHp ? undefined : `hp ${c.hp} is above maxHp ${c.maxHp}`)),
     Schema.filter((c) => {
@@ -71,10 +80,11 @@ export type Character = typeof Character.Type
 /** The whole combat: characters in position order, turn counter, active side. */
 export const CombatState = Schema.Struct({
   /** Number of turns started so far (every `startTurn` counts one). */
-  turn: NonNegativeInt,
-  activeSide: Side,
-  characters: Schema.Array(Character)
+  turn: described(NonNegativeInt, "Number of turns started so far (every startTurn counts one)."),
+  activeSide: described(Side, "The side whose turn it is."),
+  characters: described(Schema.Array(Character), "The characters, in position order.")
 })
+  .annotations({ description: "The whole combat: characters in position order, turn counter, active side." })
   .pipe(
     Schema.filter((s) => {
       const seen = new Set<string>()

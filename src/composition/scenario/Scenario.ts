@@ -27,7 +27,7 @@ import { Either, Schema } from "effect"
 import { makeDecoder, withCode } from "../../kernel/Decode.js"
 import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { type JsonDocument, locate, pointerSegment } from "../../kernel/Json.js"
-import { optional } from "../../kernel/SchemaExt.js"
+import { described, optionalDescribed } from "../../kernel/SchemaExt.js"
 import { CombatState, Side } from "../executor/CombatState.js"
 import { AuthoredId } from "../schema/Symbols.js"
 
@@ -36,24 +36,32 @@ export const SCENARIO_VERSION = 1 as const
 
 /** Play `card` (with the actor's ledger for it, if any) by `actor` at `targets`. */
 export const PlayStep = Schema.Struct({
-  op: Schema.Literal("play"),
-  actor: AuthoredId,
-  card: AuthoredId,
-  targets: Schema.optionalWith(Schema.Array(AuthoredId), { exact: true, default: () => [] }),
+  op: described(Schema.Literal("play"), "play: the actor plays a card at the targets."),
+  actor: described(AuthoredId, "The character who plays (a character of the initial state)."),
+  card: described(AuthoredId, "The card played (a card ID published by the scenario's packages)."),
+  targets: Schema.optionalWith(Schema.Array(AuthoredId), { exact: true, default: () => [] }).annotations({
+    description: "The chosen targets (characters of the initial state)."
+  }),
   /** Node attempts for this play (default the sequence budget). */
-  budget: optional(Schema.Int.pipe(Schema.between(1, 1_000_000)))
-})
+  budget: optionalDescribed(
+    Schema.Int.pipe(Schema.between(1, 1_000_000)),
+    "Node attempts for this play (1..1000000; default the sequence budget)."
+  )
+}).annotations({ description: "Play a card (with the actor's ledger for it, if any) at targets." })
 export type PlayStep = typeof PlayStep.Type
 
 /** Start or end `side`'s turn (status ticks, duration countdown). */
 export const TurnStep = Schema.Struct({
-  op: Schema.Literal("startTurn", "endTurn"),
-  side: Side
-})
+  op: described(Schema.Literal("startTurn", "endTurn"), "startTurn or endTurn: a turn boundary."),
+  side: described(Side, "The side whose turn starts or ends.")
+}).annotations({ description: "Start or end a side's turn (status ticks, duration countdown)." })
 export type TurnStep = typeof TurnStep.Type
 
 /** One step of a scenario. */
-export const ScenarioStep = Schema.Union(PlayStep, TurnStep).annotations({ identifier: "ScenarioStep" })
+export const ScenarioStep = Schema.Union(PlayStep, TurnStep).annotations({
+  identifier: "ScenarioStep",
+  description: "One step of a scenario: a play or a turn boundary."
+})
 export type ScenarioStep = typeof ScenarioStep.Type
 
 /** characterId → cardId → upgrade IDs, applied to that card's ledger in order. */
@@ -64,21 +72,35 @@ export const ScenarioLedgers = Schema.Record({
 
 /** A scenario document (see the module comment). */
 export const Scenario = Schema.Struct({
-  $schema: optional(Schema.String),
-  scenario: Schema.Literal(SCENARIO_VERSION).annotations({
-    ...withCode("unsupported_version"),
-    message: () => `scenario must be ${SCENARIO_VERSION}`
-  }),
-  name: optional(Schema.String),
-  description: optional(Schema.String),
+  $schema: optionalDescribed(
+    Schema.String,
+    "The JSON Schema this file is written against (for editors; ignored by cardfx)."
+  ),
+  scenario: described(
+    Schema.Literal(SCENARIO_VERSION).annotations({
+      ...withCode("unsupported_version"),
+      message: () => `scenario must be ${SCENARIO_VERSION}`
+    }),
+    `The scenario format version: ${SCENARIO_VERSION} (the key that makes the file a scenario).`
+  ),
+  name: optionalDescribed(Schema.String, "A short name, for people."),
+  description: optionalDescribed(Schema.String, "What the scenario shows, for people."),
   /** Package folders, relative to the scenario file. */
-  packages: Schema.NonEmptyArray(Schema.String),
+  packages: described(Schema.NonEmptyArray(Schema.String), "Package folders, relative to the scenario file."),
   /** The seed of the scenario's random stream (`--seed` overrides it). */
-  seed: Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER)),
-  state: CombatState,
-  ledgers: Schema.optionalWith(ScenarioLedgers, { exact: true, default: () => ({}) }),
-  steps: Schema.Array(ScenarioStep)
-}).annotations({ identifier: "Scenario" })
+  seed: described(
+    Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER)),
+    "The seed of the scenario's random stream (--seed overrides it)."
+  ),
+  state: described(CombatState, "The initial combat state."),
+  ledgers: Schema.optionalWith(ScenarioLedgers, { exact: true, default: () => ({}) }).annotations({
+    description: "characterId → cardId → upgrade IDs, applied to that card's ledger in order."
+  }),
+  steps: described(Schema.Array(ScenarioStep), "The steps, run in order.")
+}).annotations({
+  identifier: "Scenario",
+  description: "A scenario: packages, an initial combat state, ledgers, a seed and steps (cardfx run executes it)."
+})
 export type Scenario = typeof Scenario.Type
 
 /** True when a parsed JSON value is a scenario document (it has the top-level `scenario` key). */

@@ -7,19 +7,28 @@
 import { Schema } from "effect"
 import { withCode, withLimit } from "../../kernel/Decode.js"
 import { Limits } from "../../kernel/Limits.js"
-import { optional } from "../../kernel/SchemaExt.js"
+import { described, optional, optionalDescribed } from "../../kernel/SchemaExt.js"
 import { AuthoredId, Metadata, NonNegativeInt, Order, PositiveInt, Symbol, SymbolList } from "./Symbols.js"
 
-export const EffectType = Schema.Literal("DAMAGE", "HEAL", "APPLY_STATUS")
+export const EffectType = Schema.Literal("DAMAGE", "HEAL", "APPLY_STATUS").annotations({
+  description: "An effect type: DAMAGE, HEAL or APPLY_STATUS."
+})
 export type EffectType = typeof EffectType.Type
 
-export const TargetKind = Schema.Literal("TARGET", "SELF", "ALL_ENEMIES", "RANDOM_ENEMY", "ALL_ALLIES")
+export const TargetKind = Schema.Literal("TARGET", "SELF", "ALL_ENEMIES", "RANDOM_ENEMY", "ALL_ALLIES").annotations({
+  description:
+    "Who the effect hits: the chosen TARGET, the actor (SELF), ALL_ENEMIES, one RANDOM_ENEMY (a seeded draw) or ALL_ALLIES."
+})
 export type TargetKind = typeof TargetKind.Type
 
-export const ChildTiming = Schema.Literal("AfterParentImpact", "BeforeParentImpact")
+export const ChildTiming = Schema.Literal("AfterParentImpact", "BeforeParentImpact").annotations({
+  description: "For children: before or after the parent's numeric resolution (default AfterParentImpact)."
+})
 export type ChildTiming = typeof ChildTiming.Type
 
-export const ExecutionScope = Schema.Literal("PerImpact", "OncePerParentProc")
+export const ExecutionScope = Schema.Literal("PerImpact", "OncePerParentProc").annotations({
+  description: "For children: run on every impact of the parent, or once per parent proc (default PerImpact)."
+})
 export type ExecutionScope = typeof ExecutionScope.Type
 
 /**
@@ -36,26 +45,35 @@ export const ConditionFact = Schema.Literal(
   "actor.hasStatus",
   "target.hpAtMost",
   "target.hpAtLeast"
-).annotations({ ...withCode("unknown_fact") })
+).annotations({
+  ...withCode("unknown_fact"),
+  description:
+    "The fact a condition tests: target.alive, actor.alive, target.hasStatus, actor.hasStatus (statusId, at least value stacks), target.hpAtMost, target.hpAtLeast (value)."
+})
 export type ConditionFact = typeof ConditionFact.Type
 
 export const Condition = Schema.Struct({
   fact: ConditionFact,
-  statusId: optional(AuthoredId),
-  value: optional(NonNegativeInt),
-  /** Negates the fact. */
-  not: optional(Schema.Boolean)
-})
+  statusId: optionalDescribed(AuthoredId, "The status a hasStatus fact looks for."),
+  value: optionalDescribed(
+    NonNegativeInt,
+    "The stacks a hasStatus fact needs (default 1), or the HP an hpAtMost/hpAtLeast fact compares with."
+  ),
+  not: optionalDescribed(Schema.Boolean, "Negates the fact.")
+}).annotations({ description: "A condition: the effect runs on a target only when the fact holds." })
 export type Condition = typeof Condition.Type
 
 /** Binds a status payload parameter to a numeric component of the effective card. */
 export const PayloadBinding = Schema.Struct({
-  parameterId: AuthoredId,
+  parameterId: described(AuthoredId, "The status's payload parameter that receives the value."),
   /** A structural component ID, or `$name` for a template parameter. */
-  cardEffectComponentId: Schema.String.pipe(
-    Schema.maxLength(Limits.symbolLength, withLimit("symbol_limit", { measure: "length", max: Limits.symbolLength }))
+  cardEffectComponentId: described(
+    Schema.String.pipe(
+      Schema.maxLength(Limits.symbolLength, withLimit("symbol_limit", { measure: "length", max: Limits.symbolLength }))
+    ),
+    "The numeric component whose resolved base amount is bound: a structural component ID, or $name for a template parameter."
   )
-})
+}).annotations({ description: "Binds a status payload parameter to a numeric component of the effective card." })
 export type PayloadBinding = typeof PayloadBinding.Type
 
 const Chance = Schema.Number.pipe(Schema.between(0, 1, { message: () => "chance must be a number in 0..1" }))
@@ -69,30 +87,43 @@ const Repeat = Schema.Int.pipe(
 const commonEffectFields = {
   target: TargetKind,
   /** Probability 0..1 (default 1; exactly 1 draws no random number). */
-  chance: optional(Chance),
+  chance: optionalDescribed(
+    Chance,
+    "Probability 0..1 that the effect happens (default 1; exactly 1 draws no random number)."
+  ),
   /** Impacts per target (default 1). */
-  repeat: optional(Repeat),
-  conditions: optional(Schema.Array(Condition)),
-  tags: optional(SymbolList)
+  repeat: optionalDescribed(Repeat, "Impacts per target (default 1)."),
+  conditions: optionalDescribed(Schema.Array(Condition), "Conditions that must all hold for each target."),
+  tags: optionalDescribed(SymbolList, "The effect's tags (a selector's requiredEffectTags match them).")
 }
 
 /** A numeric effect: its `amount` makes the component numeric. */
 export const DamageEffect = Schema.Struct({
-  type: Schema.Literal("DAMAGE"),
-  amount: NonNegativeInt,
+  type: described(Schema.Literal("DAMAGE"), "DAMAGE: deals amount (through the bucket pipeline) to each target."),
+  amount: described(NonNegativeInt, "The base amount, before modifiers."),
   ...commonEffectFields
 })
-export const HealEffect = Schema.Struct({ type: Schema.Literal("HEAL"), amount: NonNegativeInt, ...commonEffectFields })
+export const HealEffect = Schema.Struct({
+  type: described(Schema.Literal("HEAL"), "HEAL: restores amount HP (through the bucket pipeline), up to maxHp."),
+  amount: described(NonNegativeInt, "The base amount, before modifiers."),
+  ...commonEffectFields
+})
 export const ApplyStatusEffect = Schema.Struct({
-  type: Schema.Literal("APPLY_STATUS"),
-  statusId: AuthoredId,
-  stacks: optional(PositiveInt),
-  duration: optional(PositiveInt),
-  payloadBindings: optional(Schema.Array(PayloadBinding)),
+  type: described(Schema.Literal("APPLY_STATUS"), "APPLY_STATUS: applies statusId to each target."),
+  statusId: described(AuthoredId, "The status applied (a status ID published by the loaded packages)."),
+  stacks: optionalDescribed(PositiveInt, "Stacks applied (default 1)."),
+  duration: optionalDescribed(PositiveInt, "Duration in turns (default: the status's defaultDuration)."),
+  payloadBindings: optionalDescribed(
+    Schema.Array(PayloadBinding),
+    "Values bound into the status's payload parameters when it is applied."
+  ),
   ...commonEffectFields
 })
 
-export const Effect = Schema.Union(DamageEffect, HealEffect, ApplyStatusEffect).annotations({ identifier: "Effect" })
+export const Effect = Schema.Union(DamageEffect, HealEffect, ApplyStatusEffect).annotations({
+  identifier: "Effect",
+  description: "What a component does: DAMAGE, HEAL or APPLY_STATUS, on its targets."
+})
 export type Effect = typeof Effect.Type
 
 /** An effect component, with its (recursive) children. */
@@ -108,23 +139,26 @@ export interface EffectComponent {
 }
 
 export const EffectComponent: Schema.Schema<EffectComponent> = Schema.Struct({
-  type: Schema.Literal("effect"),
-  componentId: Symbol,
-  order: Order,
-  capabilityIds: optional(SymbolList),
+  type: described(Schema.Literal("effect"), "The component kind (always effect)."),
+  componentId: described(Symbol, "The component's structural ID, unique in the card (patches and bindings name it)."),
+  order: described(Order, "Position among its siblings (ascending)."),
+  capabilityIds: optionalDescribed(SymbolList, "Capabilities the component offers (requirements may ask for them)."),
   /** For children: before or after the parent's numeric resolution (default after). */
   childTiming: optional(ChildTiming),
   /** For children: every impact, or once per parent proc (default every impact). */
   executionScope: optional(ExecutionScope),
-  effect: Effect,
-  children: optional(Schema.Array(Schema.suspend((): Schema.Schema<EffectComponent> => EffectComponent)))
-}).annotations({ identifier: "EffectComponent" })
+  effect: described(Effect, "What the component does."),
+  children: optionalDescribed(
+    Schema.Array(Schema.suspend((): Schema.Schema<EffectComponent> => EffectComponent)),
+    "Child components, run around each impact of this one."
+  )
+}).annotations({ identifier: "EffectComponent", description: "An effect component, with its (recursive) children." })
 
 export const Card = Schema.Struct({
-  cardId: AuthoredId,
-  cost: NonNegativeInt,
-  tags: optional(SymbolList),
-  metadata: Metadata,
-  components: Schema.Array(EffectComponent)
-}).annotations({ identifier: "Card" })
+  cardId: described(AuthoredId, "The card's ID, unique across the loaded packages."),
+  cost: described(NonNegativeInt, "The card's energy cost."),
+  tags: optionalDescribed(SymbolList, "The card's tags (requirements and eligibility match them)."),
+  metadata: described(Metadata, "Display keys of the card."),
+  components: described(Schema.Array(EffectComponent), "The card's root effect components, run in order.")
+}).annotations({ identifier: "Card", description: "A card: its cost, tags and effect components." })
 export type Card = typeof Card.Type

@@ -8,7 +8,7 @@
  */
 import { Schema } from "effect"
 import { withCode } from "../../kernel/Decode.js"
-import { optional } from "../../kernel/SchemaExt.js"
+import { described, optionalDescribed } from "../../kernel/SchemaExt.js"
 import { Bundle } from "./Bundle.js"
 import { Card } from "./Card.js"
 import { Attribute, Buff, Relic } from "./Modifier.js"
@@ -20,50 +20,86 @@ import { Transformation } from "./Transformation.js"
 export const ENGINE_VERSION = 17 as const
 
 export const Manifest = Schema.Struct({
-  $schema: optional(Schema.String),
-  packageId: AuthoredId,
-  version: Schema.String.pipe(Schema.pattern(/^\d+\.\d+\.\d+$/, { message: () => "version is MAJOR.MINOR.PATCH" })),
-  engineVersion: Schema.Literal(ENGINE_VERSION).annotations({
-    ...withCode("unsupported_version"),
-    message: () => `engineVersion must be ${ENGINE_VERSION}`
-  }),
+  $schema: optionalDescribed(
+    Schema.String,
+    "The JSON Schema this file is written against (for editors; ignored by cardfx)."
+  ),
+  packageId: described(AuthoredId, "The package's ID (other packages name it in their dependencies)."),
+  version: described(
+    Schema.String.pipe(Schema.pattern(/^\d+\.\d+\.\d+$/, { message: () => "version is MAJOR.MINOR.PATCH" })),
+    "The package's version, MAJOR.MINOR.PATCH."
+  ),
+  engineVersion: described(
+    Schema.Literal(ENGINE_VERSION).annotations({
+      ...withCode("unsupported_version"),
+      message: () => `engineVersion must be ${ENGINE_VERSION}`
+    }),
+    `The engine version the package is written for: ${ENGINE_VERSION}.`
+  ),
   /** Packages this one builds on (their IDs); they must be loaded with it. */
-  dependencies: optional(SymbolList),
-  metadata: optional(Schema.Struct({ nameKey: optional(AuthoredId), description: optional(Schema.String) }))
-}).annotations({ identifier: "Manifest" })
+  dependencies: optionalDescribed(SymbolList, "Packages this one builds on (their IDs); they must be loaded with it."),
+  metadata: optionalDescribed(
+    Schema.Struct({
+      nameKey: optionalDescribed(AuthoredId, "The translation key of the package's display name."),
+      description: optionalDescribed(Schema.String, "A note on the package, for people reading it.")
+    }),
+    "Display information about the package."
+  )
+}).annotations({
+  identifier: "Manifest",
+  description: "A content package's manifest.json: its ID, version, engine version and dependencies."
+})
 export type Manifest = typeof Manifest.Type
 
 export const Slot = Schema.Struct({
-  slotId: AuthoredId,
-  capacity: PositiveInt,
-  metadata: optional(Metadata)
-}).annotations({ identifier: "Slot" })
+  slotId: described(AuthoredId, "The slot's ID (a transformation's slotId names it)."),
+  capacity: described(PositiveInt, "How many transformations of this slot one card may hold."),
+  metadata: optionalDescribed(Metadata, "Display keys of the slot.")
+}).annotations({ identifier: "Slot", description: "An upgrade slot and its capacity per card." })
 export type Slot = typeof Slot.Type
 
 /** A mode/activity and which transformations it authorizes (by ID, category or slot). */
 export const Activity = Schema.Struct({
-  activityId: AuthoredId,
-  authorizes: Schema.Struct({
-    upgradeIds: optional(SymbolList),
-    categories: optional(SymbolList),
-    slotIds: optional(SymbolList)
-  }),
-  metadata: optional(Metadata)
-}).annotations({ identifier: "Activity" })
+  activityId: described(AuthoredId, "The activity's ID (the planner and ledger apply name it)."),
+  authorizes: described(
+    Schema.Struct({
+      upgradeIds: optionalDescribed(SymbolList, "Transformations authorized by ID."),
+      categories: optionalDescribed(SymbolList, "Transformations authorized by category."),
+      slotIds: optionalDescribed(SymbolList, "Transformations authorized by slot.")
+    }),
+    "Which transformations the activity may apply (any of the lists matches)."
+  ),
+  metadata: optionalDescribed(Metadata, "Display keys of the activity.")
+}).annotations({
+  identifier: "Activity",
+  description: "A mode or activity (a shop, a rest site) and which transformations it authorizes."
+})
 export type Activity = typeof Activity.Type
 
 export const ContentFile = Schema.Struct({
-  $schema: optional(Schema.String),
-  cards: optional(Schema.Array(Card)),
-  statuses: optional(Schema.Array(Status)),
-  relics: optional(Schema.Array(Relic)),
-  buffs: optional(Schema.Array(Buff)),
-  attributes: optional(Schema.Array(Attribute)),
-  bundles: optional(Schema.Array(Bundle)),
-  transformations: optional(Schema.Array(Transformation)),
-  slots: optional(Schema.Array(Slot)),
-  activities: optional(Schema.Array(Activity))
-}).annotations({ identifier: "ContentFile" })
+  $schema: optionalDescribed(
+    Schema.String,
+    "The JSON Schema this file is written against (for editors; ignored by cardfx)."
+  ),
+  cards: optionalDescribed(Schema.Array(Card), "Cards declared by this file."),
+  statuses: optionalDescribed(Schema.Array(Status), "Statuses declared by this file."),
+  relics: optionalDescribed(Schema.Array(Relic), "Relics (contextual modifier sources) declared by this file."),
+  buffs: optionalDescribed(Schema.Array(Buff), "Buffs (contextual modifier sources) declared by this file."),
+  attributes: optionalDescribed(Schema.Array(Attribute), "Character attributes declared by this file."),
+  bundles: optionalDescribed(
+    Schema.Array(Bundle),
+    "Bundles (groups of components a rule expands) declared by this file."
+  ),
+  transformations: optionalDescribed(
+    Schema.Array(Transformation),
+    "Transformations (permanent upgrades) declared by this file."
+  ),
+  slots: optionalDescribed(Schema.Array(Slot), "Upgrade slots declared by this file."),
+  activities: optionalDescribed(Schema.Array(Activity), "Activities declared by this file.")
+}).annotations({
+  identifier: "ContentFile",
+  description: "A content file of a package: any of the sections (cards, statuses, transformations, ...)."
+})
 export type ContentFile = typeof ContentFile.Type
 
 /** The section keys of a content file, in the order they are checked. */

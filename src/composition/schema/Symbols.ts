@@ -8,7 +8,7 @@
 import { Schema } from "effect"
 import { withCode, withLimit } from "../../kernel/Decode.js"
 import { Limits } from "../../kernel/Limits.js"
-import { optional } from "../../kernel/SchemaExt.js"
+import { described, optionalDescribed } from "../../kernel/SchemaExt.js"
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:\-/]*$/
 
@@ -23,7 +23,11 @@ export const AuthoredId = Schema.String.pipe(
       `an authored ID has at most ${Limits.authoredIdLength} characters (got ${String(issue.actual).length})`,
     ...withLimit("invalid_id", { measure: "length", max: Limits.authoredIdLength })
   })
-).annotations({ identifier: "AuthoredId" })
+).annotations({
+  identifier: "AuthoredId",
+  description:
+    "An authored ID: ASCII letters, digits and _ . : - /, starting with a letter or digit, at most 64 characters."
+})
 
 /** A symbol (tag, capability, generated ID): the ID syntax, 1..128 characters. */
 export const Symbol = Schema.String.pipe(
@@ -35,7 +39,11 @@ export const Symbol = Schema.String.pipe(
     message: (issue) => `a symbol has at most ${Limits.symbolLength} characters (got ${String(issue.actual).length})`,
     ...withLimit("symbol_limit", { measure: "length", max: Limits.symbolLength })
   })
-).annotations({ identifier: "Symbol" })
+).annotations({
+  identifier: "Symbol",
+  description:
+    "A symbol (tag, capability, component ID): ASCII letters, digits and _ . : - /, starting with a letter or digit, at most 128 characters."
+})
 
 /** A list of at most 64 symbols. Duplicates are rejected by the compiler (`duplicate_id`). */
 export const SymbolList = Schema.Array(Symbol).pipe(
@@ -44,7 +52,7 @@ export const SymbolList = Schema.Array(Symbol).pipe(
       `a list holds at most ${Limits.listSymbols} symbols (got ${(issue.actual as ReadonlyArray<unknown>).length})`,
     ...withLimit("list_limit", { measure: "length", max: Limits.listSymbols })
   })
-)
+).annotations({ description: "A list of at most 64 symbols, without duplicates." })
 
 /** An expansion namespace: ASCII ID syntax, at most 47 characters. */
 export const Namespace = Schema.String.pipe(
@@ -56,7 +64,10 @@ export const Namespace = Schema.String.pipe(
     message: () => `a namespace has at most ${Limits.namespaceLength} characters`,
     ...withLimit("invalid_id", { measure: "length", max: Limits.namespaceLength })
   })
-).annotations({ identifier: "Namespace" })
+).annotations({
+  identifier: "Namespace",
+  description: "An expansion namespace: ASCII letters, digits, _ and -, at most 47 characters."
+})
 
 /** A signed 32-bit order value. */
 export const Order = Schema.Int.pipe(
@@ -64,18 +75,22 @@ export const Order = Schema.Int.pipe(
     message: () => `order must be an integer in ${Limits.orderMin}..${Limits.orderMax}`,
     ...withLimit("order_overflow", { measure: "value", min: Limits.orderMin, max: Limits.orderMax })
   })
-)
+).annotations({ description: "A signed 32-bit integer: siblings run in ascending order." })
 
 /** A non-negative integer (amounts, costs, stacks). */
-export const NonNegativeInt = Schema.Int.pipe(Schema.between(0, 1_000_000))
+export const NonNegativeInt = Schema.Int.pipe(Schema.between(0, 1_000_000)).annotations({
+  description: "An integer in 0..1000000."
+})
 
 /** A positive integer. */
-export const PositiveInt = Schema.Int.pipe(Schema.between(1, 1_000_000))
+export const PositiveInt = Schema.Int.pipe(Schema.between(1, 1_000_000)).annotations({
+  description: "An integer in 1..1000000."
+})
 
 /** A display key (name, art, description): a translation or asset key, not text. */
 export const Metadata = Schema.Struct({
-  nameKey: Symbol,
-  artKey: Symbol,
-  descriptionKey: optional(Symbol)
-})
+  nameKey: described(Symbol, "The translation key of the display name (not the text itself)."),
+  artKey: described(Symbol, "The asset key of the art."),
+  descriptionKey: optionalDescribed(Symbol, "The translation key of the rules text.")
+}).annotations({ description: "Display keys (name, art, description): translation or asset keys, not text." })
 export type Metadata = typeof Metadata.Type

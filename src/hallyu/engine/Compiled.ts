@@ -204,9 +204,11 @@ export const compileDeck = (deck: StarterDeck): CompiledDeck => {
       card.effects.flatMap((e) => (e.kind === "triggered" && e.trigger !== undefined ? [e.trigger.event] : []))
     )
   )
+  // `$schema` names the JSON Schema for editors: not content, so not part of the deck's hash.
+  const { $schema: _schema, ...content } = deck
   return {
     deck,
-    hash: hashCanonical(deck),
+    hash: hashCanonical(content),
     params: deck.rules.parameters,
     cards,
     byId: new Map(deck.cards.map((c, i) => [c.id, i])),

@@ -1,0 +1,159 @@
+/**
+ * `--format sarif` of `cardfx validate` and `cardfx ledger check`, validated
+ * against the official SARIF 2.1.0 JSON Schema (test/fixtures/sarif, a copy
+ * from the OASIS SARIF TC repository) by `@hyperjump/json-schema` (the
+ * schema is draft-04). One rule per diagnostic code with its help text; one
+ * result per diagnostic, at the diagnostic's file, line and column.
+ */
+import type { Json } from "@hyperjump/json-pointer"
+import "@hyperjump/json-schema/draft-04"
+import { registerSchema, validate } from "@hyperjump/json-schema/draft-2020-12"
+import { cpSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { beforeAll, describe, expect, it } from "vitest"
+import { rootCommand } from "../../src/cli/Cli.js"
+import { commands } from "../../src/cli/commands.js"
+import { diagnosticCodes, DiagnosticCodeTable } from "../../src/kernel/DiagnosticCode.js"
+import { runArgs } from "../support/cli.js"
+import { tempDir, writeTree } from "../support/tmp.js"
+
+const SARIF_ID = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+const root = rootCommand(commands)
+const cardfx = (...args: ReadonlyArray<string>) => runArgs(root, args)
+
+interface SarifLog {
+  readonly version: string
+  readonly runs: ReadonlyArray<{
+    readonly tool: {
+      readonly driver: {
+        readonly name: string
+        readonly rules: ReadonlyArray<{ id: string; help: { text: string }; shortDescription: { text: string } }>
+      }
+    }
+    readonly results: ReadonlyArray<{
+      ruleId: string
+      ruleIndex: number
+      level: string
+      message: { text: string }
+      locations?: ReadonlyArray<{
+        physicalLocation?: { artifactLocation: { uri: string }; region?: { startLine: number; startColumn?: number } }
+        logicalLocations?: ReadonlyArray<{ fullyQualifiedName: string; kind: string }>
+      }>
+    }>
+  }>
+}
+
+const conforms = async (log: unknown): Promise<void> => {
+  const out = await validate(SARIF_ID, log as Json, "DETAILED")
+  const errors = out.valid ? [] : out.errors
+  expect(JSON.stringify((errors ?? []).slice(0, 3))).toBe("[]")
+  expect(out.valid).toBe(true)
+}
+
+beforeAll(() => {
+  const schema = JSON.parse(readFileSync("test/fixtures/sarif/sarif-schema-2.1.0.json", "utf8")) as Parameters<
+    typeof registerSchema
+  >[0]
+  registerSchema(schema, SARIF_ID)
+})
+
+describe("cardfx validate --format sarif", () => {
+  it("the official schema rejects a log that is not SARIF (the check bites)", async () => {
+    expect((await validate(SARIF_ID, { version: "2.1.0" })).valid).toBe(false)
+    expect((await validate(SARIF_ID, { version: "2.0.0", runs: [] })).valid).toBe(false)
+    expect((await validate(SARIF_ID, { version: "2.1.0", runs: [{ tool: { driver: {} } }] })).valid).toBe(false)
+  })
+
+  it("is a SARIF 2.1.0 log (official schema) with one rule per code and one result per diagnostic", async () => {
+    const dir = writeTree({
+      "broken.json": "{ \"scenario\": 1, ",
+      "notes.txt": "not JSON",
+      "pkg/manifest.json": JSON.stringify({ packageId: "p", version: "1.0.0", engineVersion: 17 }),
+      "pkg/cards.json": "{\n  \"cards\": [\n    { \"cardId\": \"a\", \"cost\": -1, \"colour\": \"red\" }\n  ]\n}\n"
+    })
+    const json = await cardfx("validate", dir, "--format", "json")
+    const diagnostics = (JSON.parse(json.out) as { diagnostics: Array<{ code: string; line?: number }> }).diagnostics
+    expect(diagnostics.length).toBeGreaterThanOrEqual(3)
+    const r = await cardfx("validate", dir, "--format", "sarif")
+    expect(r.code).toBe(1)
+    const log = JSON.parse(r.out) as SarifLog
+    await conforms(log)
+    expect(log.version).toBe("2.1.0")
+    const run = log.runs[0]
+    expect(run?.tool.driver.name).toBe("cardfx")
+    expect(run?.tool.driver.rules.map((x) => x.id)).toEqual(diagnosticCodes)
+    for (const rule of run?.tool.driver.rules ?? []) {
+      const entry = DiagnosticCodeTable[rule.id as keyof typeof DiagnosticCodeTable]
+      expect(rule.shortDescription.text).toBe(entry.meaning)
+      expect(rule.help.text).toContain(entry.meaning)
+    }
+    expect(run?.results.map((x) => x.ruleId)).toEqual(diagnostics.map((d) => d.code))
+    for (const result of run?.results ?? []) expect(run?.tool.driver.rules[result.ruleIndex]?.id).toBe(result.ruleId)
+    const cost = run?.results.find((x) => x.message.text.includes("/cards/0/cost"))
+    expect(cost?.level).toBe("error")
+    expect(cost?.locations?.[0]?.physicalLocation?.artifactLocation.uri).toBe(`file://${dir}/pkg/cards.json`)
+    expect(cost?.locations?.[0]?.physicalLocation?.region?.startLine).toBe(3)
+    expect(cost?.locations?.[0]?.logicalLocations?.[0]).toEqual({
+      fullyQualifiedName: "/cards/0/cost",
+      kind: "element"
+    })
+  })
+
+  it("a clean run is a log with no results (the shipped data/)", async () => {
+    const r = await cardfx("validate", "data", "--format", "sarif")
+    expect(r.code).toBe(0)
+    const log = JSON.parse(r.out) as SarifLog
+    await conforms(log)
+    expect(log.runs[0]?.results).toEqual([])
+  })
+})
+
+describe("cardfx ledger check --format sarif", () => {
+  it("lists each instance that would break as a result with its branch, instance and card", async () => {
+    const dir = tempDir("cardfx-sarif-ledger-")
+    const pkg = join(dir, "heroscript.base")
+    cpSync("data/heroscript.base", pkg, { recursive: true })
+    const store = join(dir, "ledgers.sqlite")
+    const applied = await cardfx(
+      "ledger",
+      "apply",
+      "core.ember.affinity",
+      "--package",
+      pkg,
+      "--card",
+      "basic_attack",
+      "--store",
+      store
+    )
+    expect(applied.code, applied.all).toBe(0)
+    const clean = await cardfx("ledger", "check", "--package", pkg, "--store", store, "--format", "sarif")
+    expect(clean.code).toBe(0)
+    await conforms(JSON.parse(clean.out))
+    // basic_attack's strike stops being DAMAGE: the sealed ember rules match nothing.
+    const file = join(pkg, "cards.json")
+    const doc = JSON.parse(readFileSync(file, "utf8")) as { cards: Array<Record<string, unknown>> }
+    const cards = doc.cards.map((c) =>
+      c.cardId === "basic_attack"
+        ? {
+          ...c,
+          components: [{
+            type: "effect",
+            componentId: "strike",
+            order: 10,
+            effect: { type: "APPLY_STATUS", target: "TARGET", statusId: "burning", stacks: 1, duration: 3 }
+          }]
+        }
+        : c
+    )
+    writeFileSync(file, JSON.stringify({ ...doc, cards }, null, 2))
+    const broken = await cardfx("ledger", "check", "--package", pkg, "--store", store, "--format", "sarif")
+    expect(broken.code).toBe(1)
+    const log = JSON.parse(broken.out) as SarifLog
+    await conforms(log)
+    const results = log.runs[0]?.results ?? []
+    expect(results.map((x) => x.ruleId)).toEqual(["no_matching_rule"])
+    const names = results[0]?.locations?.[0]?.logicalLocations?.map((l) => l.fullyQualifiedName) ?? []
+    expect(names[0]).toBe("main")
+    expect(names[2]).toBe("basic_attack")
+  })
+})
