@@ -213,7 +213,12 @@ const rowsOf = (ledgers: { readonly heal: CardLedger; readonly attack: CardLedge
     rows.push(
       query(`${op}: a ledger of another card`, "invalid_composition", { op, card: "basic_attack", ledger: heal })
     )
-    rows.push(query(`${op}: the card's own ledger`, "ok", { op, card: "basic_attack", ledger: attack }))
+    // Its own ledger already holds the affinity: discovery answers, applying it again finds the slot full.
+    rows.push(query(`${op}: the card's own ledger`, op === "assess" ? "slot_full" : "ok", {
+      op,
+      card: "basic_attack",
+      ledger: attack
+    }))
     rows.push(query(`${op}: an unknown activity`, "unknown_activity", { op, card: "basic_attack", activity: "nope" }))
     rows.push(query(`${op}: an unknown card and activity`, "unknown_card", { op, card: "nope", activity: "nope" }))
   }
@@ -223,7 +228,8 @@ const rowsOf = (ledgers: { readonly heal: CardLedger; readonly attack: CardLedge
     with: ["nope"]
   }))
   rows.push(query("inspect: a known upgrade", "ok", { op: "inspect", card: "basic_attack", with: [AFFINITY] }))
-  rows.push(query("inspect: a second upgrade in the slot", "slot_full", {
+  // Inspect seals and appends without the planner's policy: the second affinity collides in the composition.
+  rows.push(query("inspect: the same upgrade twice", "component_collision", {
     op: "inspect",
     card: "basic_attack",
     with: [AFFINITY, AFFINITY]
