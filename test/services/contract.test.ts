@@ -5,6 +5,7 @@
  */
 import { describe, expect, expectTypeOf, it, layer } from "@effect/vitest"
 import { Effect, Either, Layer } from "effect"
+import { errorChannel } from "../../src/kernel/ErrorChannel.js"
 import type { Games, Instances } from "../../src/Library.js"
 import {
   type BranchNotFound,
