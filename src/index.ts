@@ -129,6 +129,20 @@ export * as JsonSchemas from "./services/JsonSchemas.js"
 export * as Simulation from "./services/Simulation.js"
 /** The fuzz properties behind `cardfx fuzz` (`Fuzz.runFuzz`). @since 0.1.0 */
 export * as Fuzz from "./services/Fuzz.js"
+/** Cards: inspect, effective, assess and discover against an empty, a caller-supplied or a stored ledger (`Cards.Cards`). @since 0.1.0 */
+export * as Cards from "./services/Cards.js"
+/** The served content: check stored instances, reload serialized with writes (`ContentCatalog.ContentCatalog`). @since 0.1.0 */
+export * as ContentCatalog from "./services/ContentCatalog.js"
+/** Hallyu Hex game sessions and their persistence (`Games.Games`). @since 0.1.0 */
+export * as Games from "./services/Games.js"
+/** The game sessions' store. @since 0.1.0 */
+export * as GameStore from "./services/GameStore.js"
+/** Stored card instances: commands, history, replay, branches (`Instances.Instances`). @since 0.1.0 */
+export * as Instances from "./services/Instances.js"
+/** Scenario runs (`Scenarios.Scenarios`). @since 0.1.0 */
+export * as Scenarios from "./services/Scenarios.js"
+/** Every service `cardfx serve` runs, minus HTTP, over one store (`Served.layer`). @since 0.1.0 */
+export * as Served from "./services/Served.js"
 /** Fuzzing and validation on worker threads (`ScaleOut.ScaleOut`). @since 0.1.0 */
 export * as ScaleOut from "./workers/index.js"
 

@@ -21,14 +21,7 @@ import { HelpDoc, ValidationError } from "@effect/cli"
 import type { CliApp } from "@effect/cli/CliApp"
 import * as Span from "@effect/cli/HelpDoc/Span"
 import { Cause, Console, Effect, Either, Layer, Option } from "effect"
-import {
-  ContentLoader,
-  type Diagnostic,
-  diagnostic,
-  diagnosticFromError,
-  HallyuHex,
-  isCardfxError
-} from "../services/index.js"
+import { ContentLoader, type Diagnostic, diagnostic, exitClassOf, HallyuHex, isCardfxError } from "../services/index.js"
 import { ScaleOut } from "../workers/index.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
@@ -65,20 +58,21 @@ const usageLine = (path: ReadonlyArray<string>, message: string): string => {
 const jsonFailure = (diagnostics: ReadonlyArray<Diagnostic>): string =>
   JSON.stringify({ ok: false, diagnostics }, null, 2)
 
-/** Prints a diagnostic the contract's way for the format. */
-const report = (format: string, d: Diagnostic, path: ReadonlyArray<string>): Effect.Effect<void> =>
+const humanReport = (d: Diagnostic, path: ReadonlyArray<string>): string =>
+  d.code === "usage_error" && d.file === undefined
+    ? usageLine(path, d.message)
+    : d.file === undefined
+    ? `${["cardfx", ...path].join(" ")}: ${humanLine(d).replace(/^<input> /, "")}`
+    : humanLine(d)
+
+/** Prints a failure's diagnostics (every one of them) the contract's way for the format. */
+const report = (format: string, ds: ReadonlyArray<Diagnostic>, path: ReadonlyArray<string>): Effect.Effect<void> =>
   format === "json"
-    ? Console.log(jsonFailure([d]))
-    : Console.error(
-      d.code === "usage_error" && d.file === undefined
-        ? usageLine(path, d.message)
-        : d.file === undefined
-        ? `${["cardfx", ...path].join(" ")}: ${humanLine(d).replace(/^<input> /, "")}`
-        : humanLine(d)
-    )
+    ? Console.log(jsonFailure(ds))
+    : Effect.forEach(ds, (d) => Console.error(humanReport(d, path)), { discard: true })
 
 const usage = (format: string, path: ReadonlyArray<string>, message: string): Effect.Effect<number> =>
-  Effect.as(report(format, diagnostic("usage_error", message), path), ExitCode.usage)
+  Effect.as(report(format, [diagnostic("usage_error", message)], path), ExitCode.usage)
 
 const oneLine = (s: string): string => s.replace(/\s*\n\s*/g, "; ").trim()
 
@@ -89,10 +83,8 @@ const onFailure = (cause: Cause.Cause<unknown>, format: string, spec: CommandSpe
   if (Option.isSome(failure)) {
     const e = failure.value
     if (e instanceof CommandExit) return Effect.succeed(e.exitCode)
-    if (isCardfxError(e)) {
-      const d = diagnosticFromError(e)
-      return Effect.as(report(format, d, spec.path), d.code === "usage_error" ? ExitCode.usage : ExitCode.contentErrors)
-    }
+    // The exit class is the code table's column, as the HTTP status is.
+    if (isCardfxError(e)) return Effect.as(report(format, e.diagnostics, spec.path), exitClassOf(e.code))
     if (ValidationError.isValidationError(e)) return usage(format, spec.path, oneLine(docText(e.error)))
   }
   const squashed = Cause.squash(cause)

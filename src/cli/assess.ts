@@ -18,24 +18,25 @@
  * @since 0.1.0
  */
 import type { FileSystem } from "@effect/platform"
-import { Console, Effect, Either, Option } from "effect"
+import { Console, Effect, Either, Layer, Option } from "effect"
 import {
   type AssessResult,
   type CardfxError,
   CardLedger,
+  Cards,
   ContentLoader,
   Decode,
-  type Diagnostic,
   diagnostic,
-  emptyLedger,
   errorFromDiagnostic,
+  errorFromDiagnostics,
   JsonFile,
   type LedgerCommand,
   LedgerStore,
-  plan,
-  type PlanAt,
+  LiveCatalog,
+  type LoadError,
   type Runtime,
-  verifyLedger
+  type StoreOpenError,
+  wrongKind
 } from "../services/index.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode, usageError } from "./Exit.js"
@@ -86,97 +87,67 @@ export interface LedgerSource {
   readonly branch: string
 }
 
-/**
- * The card's ledger and the sequence basis of a query: from `--ledger FILE`,
- * from `--store` (a stored instance), or an empty ledger.
- */
-export const readSource = (
-  source: LedgerSource,
-  cardId: string
-): Effect.Effect<
-  { readonly ledger: CardLedger; readonly at: PlanAt | undefined },
-  CardfxError,
-  FileSystem.FileSystem
-> =>
-  Option.match(source.store, {
-    onNone: () =>
-      Effect.map(readLedger(Option.getOrUndefined(source.ledger), cardId), (ledger) => ({ ledger, at: undefined })),
-    onSome: (store) =>
-      Effect.gen(function*() {
-        const state = yield* Effect.flatMap(
-          LedgerStore,
-          (s) => s.read(source.branch, Option.getOrElse(source.instance, () => cardId), cardId)
-        ).pipe(
-          // A query only reads: a store that does not exist is store_not_found, never created.
-          Effect.provide(LedgerStore.layerFor(store, { create: false }))
-        )
-        return {
-          ledger: state.ledger,
-          at: { lastSequence: state.lastSequence, nextSequence: state.lastSequence + 1 } as PlanAt | undefined
-        }
-      })
-  })
-
 /** A usage error (exit 2): printed once, in the contract's one style, by the runner. */
 export const usage = (message: string): Effect.Effect<never, CardfxError> => Effect.fail(usageError(message))
 
-/** Loads and publishes packages through the public `ContentLoader`; fails with the first error's typed error. */
-export const loadRuntime = (dirs: ReadonlyArray<string>): Effect.Effect<Runtime, CardfxError, ContentLoader> =>
+/** Loads and publishes packages through the public `ContentLoader`; fails with the load's tagged error. */
+export const loadRuntime = (dirs: ReadonlyArray<string>): Effect.Effect<Runtime, LoadError, ContentLoader> =>
   Effect.flatMap(ContentLoader, (loader) => loader.load(dirs))
 
-/** The same mistake, the same treatment: a card the runtime does not publish is `unknown_card` (exit 1) for every command. */
-export const requireCard = (runtime: Runtime, cardId: string): Effect.Effect<void, CardfxError> =>
-  runtime.cards.has(cardId)
-    ? Effect.void
-    : Effect.fail(
-      errorFromDiagnostic(
-        diagnostic(
-          "unknown_card",
-          `no card ${cardId} is published${didYouMeanCard(cardId, [...runtime.cards.keys()])}`,
-          { subject: cardId }
-        )
-      )
-    )
+/** `--ledger` or `--store`, not both (a usage error). */
+export const oneSource = (o: LedgerSource): Effect.Effect<void, CardfxError> =>
+  Option.isSome(o.ledger) && Option.isSome(o.store) ? usage("give --ledger or --store, not both") : Effect.void
 
-const didYouMeanCard = (id: string, ids: ReadonlyArray<string>): string => {
-  const near = ids.filter((x) => x.toLowerCase() === id.toLowerCase() || x.includes(id) || id.includes(x)).sort()
-  return near.length > 0 && near.length <= 3 ? `; did you mean ${near.join(" or ")}?` : ""
+/**
+ * The card queries over the packages (published once), and over the store
+ * of `--store` when given (read only: a store that does not exist is
+ * `store_not_found`, never created).
+ */
+export const withCards = <A, E>(
+  packages: ReadonlyArray<string>,
+  store: Option.Option<string>,
+  use: (cards: Cards.CardsService) => Effect.Effect<A, E, FileSystem.FileSystem>
+): Effect.Effect<A, E | LoadError | StoreOpenError, ContentLoader | FileSystem.FileSystem> => {
+  const catalog = Cards.Cards.layer.pipe(Layer.provide(LiveCatalog.load(packages)))
+  const cards = Option.match(store, {
+    onNone: () => catalog,
+    onSome: (s) => catalog.pipe(Layer.provide(LedgerStore.layerFor(s, { create: false })))
+  })
+  return Effect.flatMap(Cards.Cards, use).pipe(Effect.provide(cards))
 }
-
-const first = (ds: ReadonlyArray<Diagnostic>, file: string): CardfxError =>
-  errorFromDiagnostic(
-    ds.find((d) => d.severity === "error") ?? ds[0] ??
-      diagnostic("schema_invalid", `${file} is not a valid ledger`, { file })
-  )
 
 const decodeLedger = Decode.makeDecoder(CardLedger)
 
-/** Reads a sealed ledger file for a card (or an empty ledger). */
-export const readLedger = (
-  file: string | undefined,
-  cardId: string
-): Effect.Effect<CardLedger, CardfxError, FileSystem.FileSystem> =>
+/** Reads a ledger file (hardened JSON, the `CardLedger` Schema); the card service verifies it. */
+export const readLedgerFile = (
+  file: string
+): Effect.Effect<Cards.GivenLedger, CardfxError, FileSystem.FileSystem> =>
   Effect.gen(function*() {
-    if (file === undefined) return emptyLedger(cardId)
     const doc = yield* JsonFile.readJsonFile(file)
     if (Either.isLeft(doc)) return yield* Effect.fail(errorFromDiagnostic(doc.left))
+    const other = wrongKind(doc.right, "ledger")
+    if (other !== undefined) return yield* Effect.fail(errorFromDiagnostic(other))
     const decoded = decodeLedger(doc.right.value, doc.right)
-    if (Either.isLeft(decoded)) return yield* Effect.fail(first(decoded.left, file))
-    const verified = verifyLedger(decoded.right)
-    if (Either.isLeft(verified)) return yield* Effect.fail(first(verified.left.map((d) => ({ ...d, file })), file))
-    if (verified.right.cardId !== cardId) {
+    if (Either.isLeft(decoded)) {
       return yield* Effect.fail(
-        errorFromDiagnostic(
-          diagnostic(
-            "invalid_composition",
-            `the ledger in ${file} belongs to card ${verified.right.cardId}, not ${cardId}`,
-            { file, path: "/cardId", subject: cardId }
-          )
-        )
+        errorFromDiagnostics(decoded.left, diagnostic("schema_invalid", `${file} is not a valid ledger`, { file }))
       )
     }
-    return verified.right
+    return { ledger: decoded.right, file }
   })
+
+/** The ledger source of a query's options. */
+export const sourceOf = (
+  o: LedgerSource,
+  cardId: string
+): Effect.Effect<Cards.LedgerSource, CardfxError, FileSystem.FileSystem> =>
+  Option.isSome(o.ledger)
+    ? Effect.map(readLedgerFile(o.ledger.value), (given) => ({ _tag: "Given" as const, ...given }))
+    : Effect.succeed(
+      Option.isSome(o.store)
+        ? { _tag: "Stored" as const, branch: o.branch, instanceId: Option.getOrElse(o.instance, () => cardId) }
+        : Cards.noLedger
+    )
 
 /** The command selected by `--apply` / `--remove` / `--replace --with`, or a usage message. */
 export const selectCommand = (o: {
@@ -238,11 +209,13 @@ export const assessCommand = Command.make(
     Effect.gen(function*() {
       const command = selectCommand(o)
       if (Either.isLeft(command)) return yield* usage(command.left)
-      if (Option.isSome(o.ledger) && Option.isSome(o.store)) return yield* usage("give --ledger or --store, not both")
-      const runtime = yield* loadRuntime(o.packages)
-      yield* requireCard(runtime, o.card)
-      const { at, ledger } = yield* readSource(o, o.card)
-      const result = plan({ runtime, ledger, command: command.right, activity: o.activity, at }).assessment
+      yield* oneSource(o)
+      const source = yield* sourceOf(o, o.card)
+      const result = yield* withCards(
+        o.packages,
+        o.store,
+        (cards) => cards.assess({ cardId: o.card, command: command.right, activity: o.activity, source })
+      )
       if (o.format === "json") yield* Console.log(JSON.stringify(result, null, 2))
       else {
         for (const line of renderAssessment(result)) yield* Console.log(line)

@@ -11,20 +11,19 @@
  *
  * @since 0.1.0
  */
-import { Console, Effect, Option } from "effect"
-import { discover, type Discovery } from "../services/index.js"
+import { Console, Effect } from "effect"
+import type { Discovery } from "../services/index.js"
 import {
   activityOption,
   branchSourceOption,
   cardOption,
   instanceSourceOption,
   ledgerFileOption,
-  loadRuntime,
+  oneSource,
   packagesOption,
-  readSource,
-  requireCard,
+  sourceOf,
   storeSourceOption,
-  usage
+  withCards
 } from "./assess.js"
 import * as Command from "./Command.js"
 import { humanLine, resultFormatOption } from "./Output.js"
@@ -59,12 +58,14 @@ export const discoverCommand = Command.make(
   },
   (o) =>
     Effect.gen(function*() {
-      if (Option.isSome(o.ledger) && Option.isSome(o.store)) return yield* usage("give --ledger or --store, not both")
-      const runtime = yield* loadRuntime(o.packages)
-      yield* requireCard(runtime, o.card)
-      const { at, ledger } = yield* readSource(o, o.card)
-      const d = discover(runtime, ledger, o.activity, at)
-      if (o.format === "json") yield* Console.log(JSON.stringify(d, null, 2))
-      else for (const line of renderDiscovery(d)) yield* Console.log(line)
+      yield* oneSource(o)
+      const source = yield* sourceOf(o, o.card)
+      const d = yield* withCards(o.packages, o.store, (cards) =>
+        cards.discover({ cardId: o.card, activity: o.activity, source }))
+      if (o.format === "json") {
+        yield* Console.log(JSON.stringify(d, null, 2))
+      } else {for (const line of renderDiscovery(d)) {
+          yield* Console.log(line)
+        }}
     })
 ).pipe(Command.withDescription("List every transformation with its assessment for a card in an activity."))

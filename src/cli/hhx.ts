@@ -16,10 +16,12 @@ import {
   type Diagnostic,
   diagnostic,
   errorFromDiagnostic,
+  errorFromDiagnostics,
   Hallyu,
   HallyuHex,
   JsonFile,
-  Simulation
+  Simulation,
+  wrongKind
 } from "../services/index.js"
 import { defaultWorkers, MIN_GAMES_PER_WORKER, ScaleOut, simulationWorkers } from "../workers/index.js"
 import * as Args from "./Args.js"
@@ -163,6 +165,9 @@ export const simulateCommand = Command.make(
       if (Option.isSome(cluster) && Option.isSome(log)) {
         yield* Effect.fail(usageError("--log cannot be used with --cluster"))
       }
+      if (Option.isSome(cluster) && !/^postgres(ql)?:\/\//.test(cluster.value)) {
+        yield* Effect.fail(usageError(`--cluster must be a postgres:// URL (got ${cluster.value})`))
+      }
       // Without --workers, threads only when the games pay for their start-up (see simulationWorkers).
       const threads = Option.isNone(workers)
         ? simulationWorkers(games, defaultWorkers())
@@ -221,12 +226,12 @@ export const replayCommand = Command.make(
       const engine = yield* makeDeckEngine(deck)
       const doc = yield* JsonFile.readJsonFile(log)
       if (Either.isLeft(doc)) return yield* Effect.fail(errorFromDiagnostic(doc.left))
+      const other = wrongKind(doc.right, "game log")
+      if (other !== undefined) return yield* Effect.fail(errorFromDiagnostic(other))
       const decoded = decodeLogs(doc.right.value, doc.right)
       if (Either.isLeft(decoded)) {
         return yield* Effect.fail(
-          errorFromDiagnostic(
-            decoded.left[0] ?? diagnostic("schema_invalid", `${log} is not a game log`, { file: log })
-          )
+          errorFromDiagnostics(decoded.left, diagnostic("schema_invalid", `${log} is not a game log`, { file: log }))
         )
       }
       const reports: Array<

@@ -15,23 +15,15 @@
  * @since 0.1.0
  */
 import type { FileSystem } from "@effect/platform"
-import { Console, Effect, Either, Option } from "effect"
+import { Console, Effect, Option } from "effect"
 import {
-  appendEntry,
   type CardfxError,
   type CardInspection,
-  type CardLedger,
   type CompiledNodeType as CompiledNode,
-  componentOrigins,
   type ContentLoader,
-  type Diagnostic,
-  diagnostic,
-  type EffectiveCardDefinition,
-  errorFromDiagnostic,
-  resolveEffectiveCard,
-  sealById
+  type EffectiveCardDefinition
 } from "../services/index.js"
-import { cardOption, loadRuntime, packagesOption, readLedger, requireCard } from "./assess.js"
+import { cardOption, packagesOption, readLedgerFile, withCards } from "./assess.js"
 import * as Command from "./Command.js"
 import * as Options from "./Options.js"
 import { resultFormatOption } from "./Output.js"
@@ -131,12 +123,7 @@ export const renderInspection = (i: CardInspection): Array<string> => {
   return lines
 }
 
-const firstError = (ds: ReadonlyArray<Diagnostic>): CardfxError =>
-  errorFromDiagnostic(
-    ds.find((d) => d.severity === "error") ?? ds[0] ?? diagnostic("invalid_composition", "the card cannot be resolved")
-  )
-
-/** Builds the inspection (pure once the packages and the ledger file are read). */
+/** The inspection of a card: the ledger file is read here, everything else is the `Cards` service's. */
 export const inspect = (options: {
   readonly packages: ReadonlyArray<string>
   readonly cardId: string
@@ -144,33 +131,12 @@ export const inspect = (options: {
   readonly ledgerFile: string | undefined
 }): Effect.Effect<CardInspection, CardfxError, FileSystem.FileSystem | ContentLoader> =>
   Effect.gen(function*() {
-    const runtime = yield* loadRuntime(options.packages)
-    yield* requireCard(runtime, options.cardId)
-    const baseCard = runtime.cards.get(options.cardId)
-    if (baseCard === undefined) return yield* Effect.fail(firstError([]))
-    let ledger: CardLedger = yield* readLedger(options.ledgerFile, options.cardId)
-    const taken = new Set(ledger.entries.map((x) => x.entryId))
-    for (const upgradeId of options.upgrades) {
-      const sealed = sealById(runtime, upgradeId)
-      if (Either.isLeft(sealed)) return yield* Effect.fail(firstError(sealed.left))
-      let n = ledger.entries.length + 1
-      while (taken.has(`e${n}`)) n++
-      taken.add(`e${n}`)
-      const next = appendEntry(ledger, sealed.right, {
-        entryId: `e${n}`,
-        captured: { revision: ledger.revision, sequence: 0, step: 0 }
-      })
-      if (Either.isLeft(next)) return yield* Effect.fail(firstError(next.left))
-      ledger = next.right
-    }
-    const effective = resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses })
-    if (Either.isLeft(effective)) return yield* Effect.fail(firstError(effective.left))
-    return {
-      cardId: options.cardId,
-      ledger,
-      effectiveBase: effective.right,
-      origins: componentOrigins(ledger, effective.right)
-    }
+    const ledger = options.ledgerFile === undefined ? undefined : yield* readLedgerFile(options.ledgerFile)
+    return yield* withCards(
+      options.packages,
+      Option.none(),
+      (cards) => cards.inspect({ cardId: options.cardId, upgrades: options.upgrades, ledger })
+    )
   })
 
 /** The `inspect` subcommand. */

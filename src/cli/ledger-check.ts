@@ -11,11 +11,9 @@
  *
  * @since 0.1.0
  */
-import { Console, Effect } from "effect"
-import { type ReloadReport } from "../api/Documents.js"
-import { checkStoredInstances, runtimeInfo } from "../server/index.js"
-import { diagnostic, LedgerStore } from "../services/index.js"
-import { loadRuntime, packagesOption } from "./assess.js"
+import { Console, Effect, Layer } from "effect"
+import { ContentCatalog, diagnostic, LedgerStore } from "../services/index.js"
+import { packagesOption } from "./assess.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import * as Options from "./Options.js"
@@ -37,12 +35,13 @@ export const checkCommand = Command.make(
   },
   (o) =>
     Effect.gen(function*() {
-      const runtime = yield* loadRuntime(o.packages)
-      const { broken, checked } = yield* Effect.flatMap(LedgerStore, (store) => checkStoredInstances(store, runtime))
-        .pipe(
-          Effect.provide(LedgerStore.layerFor(o.store))
+      // The served content's own check (the one a reload runs), over the packages and the store.
+      const report = yield* Effect.flatMap(ContentCatalog.ContentCatalog, (catalog) => catalog.check).pipe(
+        Effect.provide(
+          ContentCatalog.ContentCatalog.load(o.packages).pipe(Layer.provide(LedgerStore.layerFor(o.store)))
         )
-      const report: ReloadReport = { switched: false, runtime: runtimeInfo(runtime), checked, broken }
+      )
+      const { broken, checked } = report
       if (o.format === "json") yield* Console.log(JSON.stringify(report, null, 2))
       else if (o.format === "sarif") {
         const inputs = broken.map((b) => ({

@@ -15,15 +15,8 @@
  */
 import { Config, Console, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted, Runtime } from "effect"
 import { watch } from "node:fs"
-import {
-  batchedJsonLog,
-  drain,
-  makeLifecycle,
-  reloadServedContent as reload,
-  serverLayer,
-  serverUrl
-} from "../server/index.js"
-import { DEFAULT_STORE } from "../services/index.js"
+import { batchedJsonLog, drain, makeLifecycle, serverLayer, serverUrl } from "../server/index.js"
+import { ContentCatalog, DEFAULT_STORE } from "../services/index.js"
 import { packagesOption } from "./assess.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
@@ -200,6 +193,8 @@ const serve = (o: {
         yield* Console.log(JSON.stringify({ event: "listening", url }))
         if (o.watch) {
           const runtime = yield* Effect.runtime<never>()
+          // The served content's reload: the same one `POST /v1/admin/reload` runs.
+          const reload = Effect.flatMap(ContentCatalog.ContentCatalog, (catalog) => catalog.reload)
           const reloadOnce = Effect.provide(reload, context).pipe(
             Effect.tap((r) =>
               Effect.logInfo("reload").pipe(Effect.annotateLogs({ switched: r.switched, checked: r.checked }))

@@ -10,26 +10,38 @@
  */
 import type { Limits } from "./Limits.js"
 
+/** The exit classes of the command line: 1 content or user mistake, 2 usage, 70 defect. */
+export type ExitClass = 1 | 2 | 70
+
 /** The HTTP statuses a diagnostic maps to. */
 export type HttpStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 413 | 415 | 422 | 500 | 503
 
+/** The part of cardfx that raises a code. */
+export type DiagnosticDomain =
+  | "input"
+  | "content"
+  | "compiler"
+  | "composition"
+  | "planner"
+  | "store"
+  | "executor"
+  | "hallyu"
+  | "cli"
+  | "scale"
+  | "server"
+
 interface CodeEntry {
   readonly tag: string
-  readonly domain:
-    | "input"
-    | "content"
-    | "compiler"
-    | "composition"
-    | "planner"
-    | "store"
-    | "executor"
-    | "hallyu"
-    | "cli"
-    | "scale"
-    | "server"
+  readonly domain: DiagnosticDomain
   readonly meaning: string
   /** The HTTP status `cardfx serve` answers with when this code is the first error (one column: it cannot drift from the code). */
   readonly status: HttpStatus
+  /**
+   * The exit class `cardfx` ends with when this code fails a command (one
+   * column, like `status`): 1 (a content problem or a user mistake, the
+   * default), 2 (a bad command line) or 70 (a defect).
+   */
+  readonly exit?: ExitClass
   /**
    * A limit code names the `Limits` entry it enforces. It is reported only for
    * a well-typed value past that number, with `details.limit` and
@@ -350,6 +362,12 @@ const table = {
     meaning: "The activity does not authorize the transformation.",
     status: 422
   },
+  unknown_activity: {
+    tag: "UnknownActivity",
+    domain: "planner",
+    meaning: "No activity with this ID is published in the runtime (a query names a mode that does not exist).",
+    status: 404
+  },
   revision_conflict: {
     tag: "RevisionConflict",
     domain: "store",
@@ -524,7 +542,8 @@ const table = {
     tag: "UsageError",
     domain: "cli",
     meaning: "The command line is not valid for this command.",
-    status: 400
+    status: 400,
+    exit: 2
   },
   file_unwritable: {
     tag: "FileUnwritable",
@@ -661,7 +680,8 @@ const table = {
     tag: "InternalError",
     domain: "server",
     meaning: "A defect in cardfx itself (exit 70, HTTP 500), reported without its stack trace; please report it.",
-    status: 500
+    status: 500,
+    exit: 70
   }
 } as const satisfies Record<string, CodeEntry>
 
@@ -691,3 +711,6 @@ export const limitOf = (code: DiagnosticCode): keyof typeof Limits | undefined =
 
 /** The HTTP status of a code. */
 export const httpStatusOf = (code: DiagnosticCode): HttpStatus => table[code].status
+
+/** The exit class of a code: the table's `exit` column, 1 when the row has none. */
+export const exitClassOf = (code: DiagnosticCode): ExitClass => (table[code] as CodeEntry).exit ?? 1

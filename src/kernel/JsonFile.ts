@@ -51,7 +51,7 @@ export const listFiles = (
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const entries = yield* Effect.either(fs.readDirectory(dir, { recursive: true }))
-    if (Either.isLeft(entries)) return Either.left(unreadable(dir, entries.left.message))
+    if (Either.isLeft(entries)) return Either.left(unreadable(dir, fsReason(entries.left)))
     const files: Array<string> = []
     for (const entry of [...entries.right].sort(compareOrdinal)) {
       const full = `${dir.replace(/\/+$/, "")}/${entry}`

@@ -7,42 +7,26 @@
  * @since 0.1.0
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Context, Effect, Either, Layer, type ParseResult, Schema } from "effect"
+import { Context, Effect, Layer, type ParseResult, Schema } from "effect"
 import { type ApiError, apiError, apiErrorOf, CardfxApi } from "../api/Api.js"
 import {
   type AssessRequest,
   type DiscoverRequest,
+  type GameDocument,
   InspectDocument,
-  type InstanceDocument,
-  type ReloadReport
+  type InstanceDocument
 } from "../api/Documents.js"
 import {
-  appendEntry,
   AssessResult,
   type CardfxError,
-  type CardLedger,
-  CardTransformationPlanner,
-  componentOrigins,
-  ContentLoader,
-  decodeScenario,
-  type Diagnostic,
-  diagnostic,
-  diagnosticFromError,
-  type EffectiveCardDefinition,
-  emptyLedger,
-  Json,
-  LedgerStore,
+  Cards,
+  ContentCatalog,
+  Games,
+  Instances,
   LiveCatalog,
-  MAIN,
-  Ordinal,
-  resolveEffectiveCard,
-  runScenarioWith,
   type Runtime,
-  sealById,
-  verifyLedger
+  Scenarios
 } from "../services/index.js"
-import { Games } from "./Games.js"
-import { checkStoredInstances, runtimeInfo } from "./Reload.js"
 
 /** What the handlers need to know about how the server was started. */
 export class ServedPackages extends Context.Tag("cardfx/server/ServedPackages")<
@@ -50,66 +34,20 @@ export class ServedPackages extends Context.Tag("cardfx/server/ServedPackages")<
   { readonly packages: ReadonlyArray<string>; readonly deckFile: string }
 >() {}
 
-const DEFAULT_ACTIVITY = "canonical_command"
+/** A service's tagged error as the API's error body: every diagnostic it carries. */
+const fromError = (e: CardfxError): ApiError => apiError(e.diagnostics)
 
-const fromError = (e: CardfxError): ApiError => apiError([diagnosticFromError(e)])
-const fromDiagnostics = (ds: ReadonlyArray<Diagnostic>): ApiError => apiError(ds)
-
-const requireCard = (runtime: Runtime, cardId: string, path = "/cardId") =>
-  runtime.cards.get(cardId) === undefined
-    ? Effect.fail(apiErrorOf("unknown_card", `no card ${cardId} is published`, { subject: cardId, path }))
-    : Effect.void
-
-/** The ledger a query runs against: a sealed ledger in the body, or empty (stored instances go through the planner). */
-const bodyLedger = (body: AssessRequest | DiscoverRequest): Effect.Effect<CardLedger, ApiError> => {
-  if (body.ledger === undefined) return Effect.succeed(emptyLedger(body.cardId))
-  const verified = verifyLedger(body.ledger)
-  if (Either.isLeft(verified)) {
-    return Effect.fail(fromDiagnostics(verified.left.map((d) => ({ ...d, path: `/ledger${d.path ?? ""}` }))))
-  }
-  if (verified.right.cardId !== body.cardId) {
-    return Effect.fail(
-      apiErrorOf("unknown_card", `the ledger belongs to card ${verified.right.cardId}, not ${body.cardId}`, {
-        path: "/ledger/cardId"
-      })
-    )
-  }
-  return Effect.succeed(verified.right)
-}
-
-const bothSources = (body: AssessRequest | DiscoverRequest) =>
+/** The ledger source of a query body (a sealed ledger in the body, a stored instance, or none). */
+const sourceOf = (body: AssessRequest | DiscoverRequest): Effect.Effect<Cards.LedgerSource, ApiError> =>
   body.ledger !== undefined && body.instanceId !== undefined
     ? Effect.fail(apiErrorOf("schema_invalid", "give ledger or instanceId, not both", { path: "/ledger" }))
-    : Effect.void
-
-/** The `inspect` document of a card with upgrades sealed and appended in order. */
-const inspectCard = (runtime: Runtime, cardId: string, upgrades: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    const baseCard = runtime.cards.get(cardId)
-    if (baseCard === undefined) {
-      return yield* Effect.fail(apiErrorOf("unknown_card", `no card ${cardId} is published`, { subject: cardId }))
-    }
-    let ledger = emptyLedger(cardId)
-    for (let i = 0; i < upgrades.length; i++) {
-      const upgradeId = upgrades[i] as string
-      const sealed = sealById(runtime, upgradeId)
-      if (Either.isLeft(sealed)) {
-        return yield* Effect.fail(fromDiagnostics(sealed.left.map((d) => ({ ...d, path: `/with/${i}` }))))
-      }
-      const next = appendEntry(ledger, sealed.right, {
-        entryId: `e${ledger.entries.length + 1}`,
-        captured: { revision: ledger.revision, sequence: 0, step: 0 }
-      })
-      if (Either.isLeft(next)) return yield* Effect.fail(fromDiagnostics(next.left))
-      ledger = next.right
-    }
-    const effective = resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses })
-    if (Either.isLeft(effective)) return yield* Effect.fail(fromDiagnostics(effective.left))
-    return {
-      ok: true as const,
-      inspection: { cardId, ledger, effectiveBase: effective.right, origins: componentOrigins(ledger, effective.right) }
-    }
-  })
+    : Effect.succeed(
+      body.ledger !== undefined
+        ? { _tag: "Given", ledger: body.ledger, pointer: "/ledger" }
+        : body.instanceId !== undefined
+        ? { _tag: "Stored", instanceId: body.instanceId, branch: body.branch }
+        : { _tag: "Empty" }
+    )
 
 /** Entries kept per runtime; past it the oldest goes (a bound on what hostile query variety can hold). */
 const DOCUMENT_CACHE_LIMIT = 512
@@ -158,10 +96,10 @@ const makeDocumentCache = () => {
 
 const RuntimeLive = HttpApiBuilder.group(CardfxApi, "runtime", (handlers) =>
   Effect.gen(function*() {
-    const catalog = yield* LiveCatalog
+    const catalog = yield* ContentCatalog.ContentCatalog
     return handlers
       .handle("health", () => Effect.succeed({ status: "ok" as const }))
-      .handle("runtime", () => Effect.map(catalog.current, runtimeInfo))
+      .handle("runtime", () => catalog.info)
   }))
 
 const encodeInspect = Schema.encode(InspectDocument)
@@ -169,248 +107,114 @@ const encodeAssess = Schema.encode(AssessResult)
 
 const CardsLive = HttpApiBuilder.group(CardfxApi, "cards", (handlers) =>
   Effect.gen(function*() {
-    const catalog = yield* LiveCatalog
-    const planner = yield* CardTransformationPlanner
+    const live = yield* LiveCatalog
+    const cards = yield* Cards.Cards
     const documents = makeDocumentCache()
     return handlers
-      .handle("list", () =>
-        Effect.map(catalog.current, (runtime) => ({
-          cards: [...runtime.cards.values()]
-            .sort((a, b) => Ordinal.compareOrdinal(a.cardId, b.cardId))
-            .map((c) => ({ cardId: c.cardId, nameKey: c.metadata.nameKey, cost: c.cost, tags: c.tags ?? [] }))
-        })))
+      .handle("list", () => Effect.map(cards.list, (list) => ({ cards: list })))
       .handle("effective", ({ path, urlParams }) =>
-        Effect.flatMap(catalog.current, (runtime) =>
+        Effect.flatMap(live.current, (runtime) =>
           documents.cached(
             runtime,
             JSON.stringify(["effective", path.cardId, urlParams.with ?? []]),
-            inspectCard(runtime, path.cardId, urlParams.with ?? []),
+            cards.inspect({ cardId: path.cardId, upgrades: urlParams.with ?? [], upgradesPointer: "/with" }).pipe(
+              Effect.map((inspection) => ({ ok: true as const, inspection })),
+              Effect.mapError(fromError)
+            ),
             encodeInspect
           )))
       .handle("assess", ({ payload }) =>
         Effect.gen(function*() {
-          const runtime = yield* catalog.current
-          yield* bothSources(payload)
-          yield* requireCard(runtime, payload.cardId)
-          const activity = payload.activity ?? DEFAULT_ACTIVITY
-          if (payload.instanceId === undefined) {
-            // A pure query (the ledger is in the body, or empty): its answer depends on the runtime and the body only.
-            return yield* documents.cached(
-              runtime,
-              JSON.stringify(["assess", payload]),
-              Effect.flatMap(
-                bodyLedger(payload),
-                (ledger) => planner.assess(runtime, ledger, payload.command, activity)
-              ),
-              encodeAssess
-            )
+          const source = yield* sourceOf(payload)
+          const request = {
+            cardId: payload.cardId,
+            command: payload.command,
+            activity: payload.activity ?? Instances.DEFAULT_ACTIVITY,
+            source
           }
-          return yield* Effect.mapError(
-            planner.assessStored(
-              runtime,
-              { branch: payload.branch ?? MAIN, instanceId: payload.instanceId, cardId: payload.cardId },
-              payload.command,
-              activity
-            ),
-            fromError
-          )
+          const answer = Effect.mapError(cards.assess(request), fromError)
+          // A pure query (the ledger is in the body, or empty): its answer depends on the runtime and the body only.
+          if (source._tag === "Stored") return yield* answer
+          const runtime = yield* live.current
+          return yield* documents.cached(runtime, JSON.stringify(["assess", payload]), answer, encodeAssess)
         }))
       .handle("discover", ({ payload }) =>
-        Effect.gen(function*() {
-          const runtime = yield* catalog.current
-          yield* bothSources(payload)
-          yield* requireCard(runtime, payload.cardId)
-          const activity = payload.activity ?? DEFAULT_ACTIVITY
-          if (payload.instanceId !== undefined) {
-            return yield* Effect.mapError(
-              planner.discoverStored(runtime, {
-                branch: payload.branch ?? MAIN,
-                instanceId: payload.instanceId,
-                cardId: payload.cardId
-              }, activity),
-              fromError
-            )
-          }
-          const ledger = yield* bodyLedger(payload)
-          return yield* planner.discover(runtime, ledger, activity)
-        }))
+        Effect.flatMap(sourceOf(payload), (source) =>
+          Effect.mapError(
+            cards.discover({
+              cardId: payload.cardId,
+              activity: payload.activity ?? Instances.DEFAULT_ACTIVITY,
+              source
+            }),
+            fromError
+          )))
   }))
 
 const InstancesLive = HttpApiBuilder.group(CardfxApi, "instances", (handlers) =>
   Effect.gen(function*() {
-    const catalog = yield* LiveCatalog
-    const planner = yield* CardTransformationPlanner
-    const store = yield* LedgerStore
-    const cardOf = (branch: string, instanceId: string) =>
-      Effect.flatMap(Effect.mapError(store.history(branch, instanceId), fromError), (events) => {
-        const first = events[0]
-        return first === undefined
-          ? Effect.fail(
-            apiErrorOf("unknown_instance", `no stored instance ${instanceId} on branch ${branch}`, {
-              subject: instanceId
-            })
-          )
-          : Effect.succeed({ cardId: first.cardId, events })
-      })
+    const instances = yield* Instances.Instances
     return handlers
       .handle("command", ({ path, payload }) =>
-        Effect.gen(function*() {
-          const runtime = yield* catalog.current
-          const outcome = yield* Effect.mapError(
-            planner.execute(runtime, {
-              commandId: payload.commandId,
-              branch: payload.branch ?? MAIN,
-              instanceId: path.instanceId,
-              cardId: payload.cardId,
-              expectedRevision: payload.expectedRevision,
-              activity: payload.activity ?? DEFAULT_ACTIVITY,
-              command: payload.command
-            }),
-            fromError
-          )
-          if (outcome.status === "applied") return outcome
-          return yield* Effect.fail(
-            fromDiagnostics(
-              outcome.diagnostics.length > 0
-                ? outcome.diagnostics
-                : [diagnostic("transformation_invalid", "the command was rejected")]
-            )
-          )
-        }))
+        Effect.mapError(instances.command({ ...payload, instanceId: path.instanceId }), fromError))
       .handle("get", ({ path, urlParams }) =>
-        Effect.gen(function*() {
-          const branch = urlParams.branch ?? MAIN
-          const { cardId } = yield* cardOf(branch, path.instanceId)
-          const state = yield* Effect.mapError(store.read(branch, path.instanceId, cardId), fromError)
-          if (state.effective === undefined || state.fingerprint === undefined) {
-            return yield* Effect.fail(
-              apiErrorOf("unknown_instance", `instance ${path.instanceId} has no effective card`, {
-                subject: path.instanceId
-              })
-            )
-          }
-          // The store wrote this JSON itself from a resolved card; it is trusted.
-          const effective = JSON.parse(state.effective) as EffectiveCardDefinition
-          const doc: InstanceDocument = {
-            branch,
-            instanceId: path.instanceId,
-            cardId,
-            revision: state.revision,
-            sequence: state.lastSequence,
-            fingerprint: state.fingerprint,
-            ledger: state.ledger,
-            effective,
-            origins: componentOrigins(state.ledger, effective)
-          }
-          return doc
-        }))
-      .handle("history", ({ path, urlParams }) =>
-        Effect.map(cardOf(urlParams.branch ?? MAIN, path.instanceId), ({ events }) => ({
-          branch: urlParams.branch ?? MAIN,
-          instanceId: path.instanceId,
-          events
-        })))
-      .handle("replay", ({ path, urlParams }) =>
-        Effect.gen(function*() {
-          const branch = urlParams.branch ?? MAIN
-          yield* cardOf(branch, path.instanceId)
-          const steps = (yield* Effect.mapError(store.replay(branch), fromError))
-            .filter((s) =>
-              s.instanceId === path.instanceId
-            )
-            .map((s) => ({ revision: s.revision, sequence: s.sequence, fingerprint: s.fingerprint, stored: s.stored }))
-          return { branch, instanceId: path.instanceId, steps, matches: steps.every((s) => s.fingerprint === s.stored) }
-        }))
-      .handle("createBranch", ({ payload }) =>
         Effect.mapError(
-          store.fork(payload.name, {
-            ...(payload.parent !== undefined ? { parent: payload.parent } : {}),
-            ...(payload.atSequence !== undefined ? { atSequence: payload.atSequence } : {})
-          }),
+          Effect.map(instances.get(path.instanceId, urlParams.branch), (state): InstanceDocument => ({
+            ...state,
+            origins: { ...state.origins }
+          })),
           fromError
         ))
-      .handle("branches", () => Effect.map(Effect.mapError(store.branches, fromError), (branches) => ({ branches })))
+      .handle("history", ({ path, urlParams }) =>
+        Effect.mapError(instances.history(path.instanceId, urlParams.branch), fromError))
+      .handle("replay", ({ path, urlParams }) =>
+        Effect.mapError(instances.replay(path.instanceId, urlParams.branch), fromError))
+      .handle("createBranch", ({ payload }) =>
+        Effect.mapError(
+          instances.createBranch(payload.name, { parent: payload.parent, atSequence: payload.atSequence }),
+          fromError
+        ))
+      .handle("branches", () =>
+        Effect.mapError(Effect.map(instances.branches, (branches) => ({ branches })), fromError))
   }))
 
 const ScenariosLive = HttpApiBuilder.group(CardfxApi, "scenarios", (handlers) =>
   Effect.gen(function*() {
-    const catalog = yield* LiveCatalog
+    const scenarios = yield* Scenarios.Scenarios
     return handlers.handle("run", ({ payload }) =>
-      Effect.gen(function*() {
-        const runtime = yield* catalog.current
-        const served = new Set(runtime.pin.packages.map((p) => p.packageId))
-        const unknown = payload.packages.flatMap((p, i) =>
-          served.has(p)
-            ? []
-            : [
-              diagnostic("unknown_reference", `package ${p} is not served (give a served package ID, not a path)`, {
-                path: `/packages/${i}`,
-                subject: p
-              })
-            ]
-        )
-        if (unknown.length > 0) return yield* Effect.fail(fromDiagnostics(unknown))
-        // The body was decoded already; decodeScenario adds the in-document reference checks.
-        const doc = Json.parseJson(JSON.stringify(payload))
-        if (Either.isLeft(doc)) return yield* Effect.fail(fromDiagnostics([doc.left]))
-        const scenario = decodeScenario(doc.right)
-        if (Either.isLeft(scenario)) return yield* Effect.fail(fromDiagnostics(scenario.left))
-        const report = runScenarioWith(runtime, scenario.right)
-        if (Either.isLeft(report)) return yield* Effect.fail(fromDiagnostics(report.left))
-        return { ok: true as const, runs: 1, report: report.right }
-      }))
+      Effect.mapError(
+        Effect.map(scenarios.runServed(payload), (report) => ({ ok: true as const, runs: 1, report })),
+        fromError
+      ))
   }))
+
+/** A game document of the service as the API's (the engine's view types are the wire Schemas' types). */
+const gameDocument = (d: Games.GameDocument): GameDocument => d as unknown as GameDocument
 
 const HhxLive = HttpApiBuilder.group(CardfxApi, "hhx", (handlers) =>
   Effect.gen(function*() {
-    const games = yield* Games
+    const games = yield* Games.Games
     return handlers
       .handle("deck", () => Effect.succeed(games.engine.deck))
-      .handle("create", ({ payload }) => games.create(payload))
-      .handle("act", ({ path, payload }) => games.act(path.gameId, payload))
-      .handle("get", ({ path }) => games.get(path.gameId))
-      .handle("log", ({ path }) => games.log(path.gameId))
-      .handle("explain", ({ path, urlParams }) => games.explain(path.gameId, urlParams.actionId))
+      .handle("create", ({ payload }) => Effect.mapError(Effect.map(games.create(payload), gameDocument), fromError))
+      .handle("act", ({ path, payload }) =>
+        Effect.mapError(Effect.map(games.act(path.gameId, payload), gameDocument), fromError))
+      .handle("get", ({ path }) =>
+        Effect.mapError(Effect.map(games.get(path.gameId), gameDocument), fromError))
+      .handle("log", ({ path }) => Effect.mapError(games.log(path.gameId), fromError))
+      .handle("explain", ({ path, urlParams }) =>
+        Effect.mapError(games.explain(path.gameId, urlParams.actionId), fromError))
   }))
 
 /** Loads the served folders again and switches to them when every stored instance still composes. */
-export const reload = Effect.gen(function*() {
-  const catalog = yield* LiveCatalog
-  const loader = yield* ContentLoader
-  const store = yield* LedgerStore
-  const { packages } = yield* ServedPackages
-  const report = yield* loader.report(packages)
-  if (report.runtime === undefined) return yield* Effect.fail(fromDiagnostics(report.diagnostics))
-  const candidate = report.runtime
-  const { broken, checked } = yield* Effect.mapError(checkStoredInstances(store, candidate), fromError)
-  if (broken.length > 0) {
-    return yield* Effect.fail(
-      fromDiagnostics([
-        diagnostic(
-          "reload_rejected",
-          `${broken.length} stored instance(s) would not compose; the old runtime is still served`,
-          {
-            details: { broken: broken.length, checked }
-          }
-        ),
-        ...broken.map((b) =>
-          diagnostic(b.code, b.message, {
-            subject: b.instanceId,
-            details: { instanceId: b.instanceId, cardId: b.cardId, branch: b.branch }
-          })
-        )
-      ])
-    )
-  }
-  yield* catalog.set(candidate)
-  const out: ReloadReport = { switched: true, runtime: runtimeInfo(candidate), checked, broken: [] }
-  return out
-})
+export const reload = Effect.flatMap(
+  ContentCatalog.ContentCatalog,
+  (catalog) => Effect.mapError(catalog.reload, fromError)
+)
 
 const AdminLive = HttpApiBuilder.group(CardfxApi, "admin", (handlers) =>
   Effect.gen(function*() {
-    const context = yield* Effect.context<LiveCatalog | ContentLoader | LedgerStore | ServedPackages>()
-    return handlers.handle("reload", () => Effect.provide(reload, context))
+    const catalog = yield* ContentCatalog.ContentCatalog
+    return handlers.handle("reload", () => Effect.mapError(catalog.reload, fromError))
   }))
 
 /** Every group's handlers. */

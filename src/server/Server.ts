@@ -29,7 +29,7 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { NodeFileSystem, NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
+import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
 import { Cause, Duration, Effect, Layer, Option, Redacted, Schedule } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
@@ -51,22 +51,16 @@ import {
 } from "../api/Api.js"
 import {
   Canonical,
-  CardTransformationPlanner,
-  ContentLoader,
   type Diagnostic,
   diagnostic,
   type DiagnosticCode,
   errorFromDiagnostic,
-  HallyuHex,
   httpStatusOf,
   Json,
-  LedgerStore,
-  LiveCatalog
+  Served
 } from "../services/index.js"
 import * as Compression from "./Compression.js"
 import * as Door from "./Door.js"
-import { Games } from "./Games.js"
-import { GameStore } from "./GameStore.js"
 import { HandlersLive, ServedPackages } from "./Handlers.js"
 import * as WorkbenchPage from "./Page.js"
 
@@ -274,24 +268,11 @@ export const authorizationLayer = (token: Option.Option<Redacted.Redacted<string
   })
 
 /** The application services of a server (no HTTP): catalog, store, planner, games. */
-export const servicesLayer = (options: Pick<ServeOptions, "packages" | "store" | "tablePrefix" | "deckFile">) => {
-  const prefix = options.tablePrefix === undefined ? {} : { tablePrefix: options.tablePrefix }
-  const files = Layer.mergeAll(ContentLoader.layer, HallyuHex.layer).pipe(Layer.provide(NodeFileSystem.layer))
-  const catalog = LiveCatalog.load(options.packages).pipe(Layer.provideMerge(files))
-  const store = CardTransformationPlanner.layer.pipe(Layer.provideMerge(LedgerStore.layerFor(options.store, prefix)))
-  const games = Layer.unwrapEffect(
-    Effect.map(
-      Effect.flatMap(HallyuHex, (h) => h.engine(options.deckFile)),
-      (engine) => Games.layer(engine)
-    )
-  ).pipe(Layer.provide(GameStore.layerFor(options.store, prefix)), Layer.provide(files))
-  return Layer.mergeAll(
-    catalog,
-    store,
-    games,
+export const servicesLayer = (options: Pick<ServeOptions, "packages" | "store" | "tablePrefix" | "deckFile">) =>
+  Layer.merge(
+    Served.layer(options),
     Layer.succeed(ServedPackages, { packages: options.packages, deckFile: options.deckFile })
   )
-}
 
 /** Endpoints whose handlers can take long: the only ones with a handler timeout. */
 const SLOW_ENDPOINTS: ReadonlySet<string> = new Set([

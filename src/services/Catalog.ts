@@ -18,7 +18,7 @@ import { type LoadedPackage, loadPackage } from "../composition/ContentPackage.j
 import { publish } from "../composition/Publication.js"
 import type { Runtime } from "../composition/Runtime.js"
 import { type Diagnostic, diagnostic, sortDiagnostics } from "../kernel/Diagnostic.js"
-import { type CardfxError, errorFromDiagnostic } from "../kernel/Errors.js"
+import { type ChannelError, domainChannel } from "../kernel/ErrorChannel.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
 import { documentKinds } from "./DocumentKinds.js"
 import { validatePaths, type ValidationReport } from "./Validation.js"
@@ -31,9 +31,10 @@ export interface CatalogReport {
 
 const isError = (d: Diagnostic): boolean => d.severity === "error"
 
-/** The first error of a report as the kernel's tagged error (a report with no runtime always has one). */
-const firstError = (ds: ReadonlyArray<Diagnostic>, fallback: string): CardfxError =>
-  errorFromDiagnostic(ds.find(isError) ?? ds[0] ?? diagnostic("file_unreadable", fallback)) as CardfxError
+/** What loading and publishing content can fail with: the input, content, compiler, composition and planner codes. */
+export const loadErrors = domainChannel(["input", "content", "compiler", "composition", "planner"])
+/** The tagged errors of loading and publishing content (each with every diagnostic of the report). */
+export type LoadError = ChannelError<typeof loadErrors>
 
 /** The operations of the content loader. */
 export interface ContentLoaderService {
@@ -41,8 +42,8 @@ export interface ContentLoaderService {
   readonly loadPackages: (dirs: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<LoadedPackage>>
   /** Loads and publishes package folders together; every diagnostic, never a failure. */
   readonly report: (dirs: ReadonlyArray<string>) => Effect.Effect<CatalogReport>
-  /** Loads and publishes package folders; fails with the first error's tagged error. */
-  readonly load: (dirs: ReadonlyArray<string>) => Effect.Effect<Runtime, CardfxError>
+  /** Loads and publishes package folders; fails with the first error's tagged error, carrying every diagnostic. */
+  readonly load: (dirs: ReadonlyArray<string>) => Effect.Effect<Runtime, LoadError>
   /**
    * Batch validation of files and folders (packages, Hallyu Hex decks,
    * scenarios), exactly as `cardfx validate` does it: every diagnostic, sorted.
@@ -77,7 +78,11 @@ const makeLoader = Effect.map(FileSystem.FileSystem, (fs): ContentLoaderService 
         (r) =>
           r.runtime !== undefined
             ? Effect.succeed(r.runtime)
-            : Effect.fail(firstError(r.diagnostics, `cannot publish ${dirs.join(", ")}`))
+            : loadErrors.fail(
+              r.diagnostics.some(isError)
+                ? r.diagnostics
+                : [diagnostic("file_unreadable", `cannot publish ${dirs.join(", ")}`)]
+            )
       )
   }
 })
@@ -180,7 +185,7 @@ export class Catalog extends Context.Tag("cardfx/Catalog")<Catalog, { readonly r
   /** A catalog over a runtime built elsewhere (tests, or a runtime published by hand). */
   static readonly fromRuntime = (runtime: Runtime): Layer.Layer<Catalog> => Layer.succeed(Catalog, { runtime })
   /** Loads and publishes the package folders once, when the layer is built. */
-  static readonly load = (dirs: ReadonlyArray<string>): Layer.Layer<Catalog, CardfxError, ContentLoader> =>
+  static readonly load = (dirs: ReadonlyArray<string>): Layer.Layer<Catalog, LoadError, ContentLoader> =>
     Layer.effect(
       Catalog,
       Effect.map(
@@ -218,6 +223,6 @@ export class LiveCatalog extends Context.Tag("cardfx/LiveCatalog")<LiveCatalog, 
   static readonly fromRuntime = (runtime: Runtime): Layer.Layer<LiveCatalog> =>
     Layer.effect(LiveCatalog, LiveCatalog.make(runtime))
   /** Loads and publishes the package folders, then serves them switchably. */
-  static readonly load = (dirs: ReadonlyArray<string>): Layer.Layer<LiveCatalog, CardfxError, ContentLoader> =>
+  static readonly load = (dirs: ReadonlyArray<string>): Layer.Layer<LiveCatalog, LoadError, ContentLoader> =>
     Layer.effect(LiveCatalog, Effect.flatMap(Effect.flatMap(ContentLoader, (l) => l.load(dirs)), LiveCatalog.make))
 }

@@ -104,3 +104,19 @@ export const documentKinds: ReadonlyArray<DocumentKind> = [
   { name: "Hallyu Hex deck", matches: isDeckDocument, validate: (doc) => validateDeck(doc).diagnostics },
   { name: "scenario", matches: isScenarioDocument, validate: validateScenario, references: scenarioReferences }
 ]
+
+/**
+ * The one answer to a file of another document kind: when `doc` is a document
+ * of a kind `validate` recognizes (a deck, a scenario) where a `wanted`
+ * document (a game log, a ledger) is expected, `schema_invalid` saying what
+ * it is; undefined otherwise (then the wanted kind's own decoder speaks).
+ */
+export const wrongKind = (doc: JsonDocument, wanted: string): Diagnostic | undefined => {
+  const kind = documentKinds.find((k) => k.matches(doc.value))
+  return kind === undefined
+    ? undefined
+    : diagnostic("schema_invalid", `${doc.file ?? "the document"} is not a ${wanted}: it is a ${kind.name} file`, {
+      ...(doc.file !== undefined ? { file: doc.file } : {}),
+      path: ""
+    })
+}

@@ -88,3 +88,12 @@ export {
 export * from "./CardCompiler.js"
 export * from "./Cardfx.js"
 export * from "./Catalog.js"
+
+// ---- the services every face calls (one namespace each: `Cards.Cards` is the tag, `Cards.InspectError` ...)
+export * as Cards from "./Cards.js"
+export * as ContentCatalog from "./ContentCatalog.js"
+export * as Games from "./Games.js"
+export * as GameStore from "./GameStore.js"
+export * as Instances from "./Instances.js"
+export * as Scenarios from "./Scenarios.js"
+export * as Served from "./Served.js"

@@ -1,6 +1,9 @@
 /**
- * Hallyu Hex games over HTTP: the engine of the served deck, games persisted
- * in the `GameStore` as their logs, and the documents the API answers. A
+ * `Games`: Hallyu Hex game sessions with their persistence — the engine of
+ * one deck, games persisted in the {@link GameStore} as their logs, and the
+ * documents a face answers with (`/v1/hhx/*` is an adapter over it). The
+ * engine's failures (plain diagnostics from its `Either`) become tagged errors
+ * here, at the service boundary, each carrying every diagnostic. A
  * game's state is rebuilt by replaying its log (checked against the stored
  * fingerprints) and kept in a small per-server cache keyed by game and step,
  * so a request usually applies one action to a cached state.
@@ -8,18 +11,70 @@
  * @since 0.1.0
  */
 import { Context, Effect, Either, Layer, Option } from "effect"
-import { type ApiError, apiError, apiErrorOf } from "../api/Api.js"
-import type { ExplainDocument, GameActionRequest, GameDocument, NewGameRequest } from "../api/Documents.js"
-import { diagnostic, diagnosticFromError, Hallyu } from "../services/index.js"
+import * as Hallyu from "../hallyu/index.js"
+import { diagnostic } from "../kernel/Diagnostic.js"
+import { type ChannelError, domainChannel, errorChannel } from "../kernel/ErrorChannel.js"
+import { errorOf, type StepConflict, type StoreFailure, type UnknownGame } from "../kernel/Errors.js"
 import { GameStore, type StoredGame } from "./GameStore.js"
 
+/** What the Hallyu Hex engine's `Either`s can fail with (its own codes, the executor's, and its input checks). */
+export const engineErrors = errorChannel([
+  ...domainChannel(["hallyu", "executor"]).codes,
+  "schema_invalid",
+  "unknown_reference",
+  "replay_mismatch"
+])
+/** The engine's failures as tagged errors. */
+export type EngineError = ChannelError<typeof engineErrors>
+
+/** A new game: its seed, and the two deck lists (default: the deck file's). */
+export interface NewGame {
+  readonly seed: string | number
+  readonly decks?: readonly [string, string] | null | undefined
+}
+
+/** An action at the step the caller saw. */
+export interface ActRequest {
+  readonly actionId: string
+  readonly expectedStep: number
+}
+
+/** A game at a state: both seats' views, who acts, the legal actions, the result. */
+export interface GameDocument {
+  readonly gameId: string
+  readonly step: number
+  readonly seed: string
+  readonly decks: readonly [string, string] | null
+  readonly deckHash: string
+  readonly fingerprint: string
+  readonly views: readonly [Hallyu.PlayerView, Hallyu.PlayerView]
+  readonly toAct: 0 | 1 | null
+  readonly legalActions: ReadonlyArray<Hallyu.GameAction>
+  readonly result: Hallyu.GameState["result"]
+}
+
+/** Whether an action is legal now, and why not. */
+export interface ExplainDocument {
+  readonly actionId: string
+  readonly legal: boolean
+  readonly reason: string | null
+  readonly message: string | null
+}
+
+/** The game sessions. */
 export interface GamesService {
   readonly engine: Hallyu.Engine
-  readonly create: (request: NewGameRequest) => Effect.Effect<GameDocument, ApiError>
-  readonly act: (gameId: string, request: GameActionRequest) => Effect.Effect<GameDocument, ApiError>
-  readonly get: (gameId: string) => Effect.Effect<GameDocument, ApiError>
-  readonly log: (gameId: string) => Effect.Effect<Hallyu.GameLog, ApiError>
-  readonly explain: (gameId: string, actionId: string) => Effect.Effect<ExplainDocument, ApiError>
+  readonly create: (request: NewGame) => Effect.Effect<GameDocument, EngineError | StoreFailure>
+  readonly act: (
+    gameId: string,
+    request: ActRequest
+  ) => Effect.Effect<GameDocument, EngineError | UnknownGame | StepConflict | StoreFailure>
+  readonly get: (gameId: string) => Effect.Effect<GameDocument, EngineError | UnknownGame | StoreFailure>
+  readonly log: (gameId: string) => Effect.Effect<Hallyu.GameLog, EngineError | UnknownGame | StoreFailure>
+  readonly explain: (
+    gameId: string,
+    actionId: string
+  ) => Effect.Effect<ExplainDocument, EngineError | UnknownGame | StoreFailure>
 }
 
 /** The document of a game at a state. */
@@ -35,9 +90,9 @@ export const gameDocument = (
   decks: game.decks,
   deckHash: game.deckHash,
   fingerprint: fp,
-  views: [Hallyu.observe(state, 0), Hallyu.observe(state, 1)] as unknown as GameDocument["views"],
+  views: [Hallyu.observe(state, 0), Hallyu.observe(state, 1)],
   toAct: state.decision?.player ?? null,
-  legalActions: state.result === null ? (engine.legalActions(state) as GameDocument["legalActions"]) : [],
+  legalActions: state.result === null ? engine.legalActions(state) : [],
   result: state.result
 })
 
@@ -64,13 +119,16 @@ const make = (engine: Hallyu.Engine) =>
         if (oldest.done !== true) cache.delete(oldest.value)
       }
     }
-    const storeError = (e: Parameters<typeof diagnosticFromError>[0]) => apiError([diagnosticFromError(e)])
-
-    const load = (gameId: string): Effect.Effect<{ game: StoredGame; state: Hallyu.GameState; fp: string }, ApiError> =>
+    const load = (
+      gameId: string
+    ): Effect.Effect<
+      { game: StoredGame; state: Hallyu.GameState; fp: string },
+      EngineError | UnknownGame | StoreFailure
+    > =>
       Effect.gen(function*() {
-        const found = yield* Effect.mapError(store.read(gameId), storeError)
+        const found = yield* store.read(gameId)
         if (Option.isNone(found)) {
-          return yield* Effect.fail(apiErrorOf("unknown_game", `no game ${gameId}`, { subject: gameId }))
+          return yield* Effect.fail(errorOf("unknown_game", `no game ${gameId}`, { subject: gameId }))
         }
         const game = found.value
         const step = game.actions.length
@@ -80,7 +138,7 @@ const make = (engine: Hallyu.Engine) =>
         }
         // A stored game may be in progress: its log is replayed as a partial one (after a restart the cache is empty).
         const replayed = Hallyu.replay(engine, { ...logOf(game), partial: true })
-        if (Either.isLeft(replayed)) return yield* Effect.fail(apiError([replayed.left]))
+        if (Either.isLeft(replayed)) return yield* engineErrors.fail([replayed.left])
         const fp = Hallyu.fingerprint(replayed.right)
         remember(gameId, replayed.right, fp)
         return { game, state: replayed.right, fp }
@@ -93,12 +151,9 @@ const make = (engine: Hallyu.Engine) =>
           const seed = String(request.seed)
           const decks = request.decks ?? null
           const started = engine.newGame(decks === null ? { seed } : { seed, decks })
-          if (Either.isLeft(started)) return yield* Effect.fail(apiError([started.left]))
+          if (Either.isLeft(started)) return yield* engineErrors.fail([started.left])
           const fp = Hallyu.fingerprint(started.right)
-          const gameId = yield* Effect.mapError(
-            store.create({ seed, decks, deckHash: engine.compiled.hash, fingerprints: [fp] }),
-            storeError
-          )
+          const gameId = yield* store.create({ seed, decks, deckHash: engine.compiled.hash, fingerprints: [fp] })
           remember(gameId, started.right, fp)
           return gameDocument(
             engine,
@@ -112,22 +167,19 @@ const make = (engine: Hallyu.Engine) =>
           const { fp: _fp, game, state } = yield* load(gameId)
           if (state.ply !== request.expectedStep) {
             return yield* Effect.fail(
-              apiErrorOf("step_conflict", `game ${gameId} is at step ${state.ply}, not ${request.expectedStep}`, {
+              errorOf("step_conflict", `game ${gameId} is at step ${state.ply}, not ${request.expectedStep}`, {
                 subject: gameId,
                 details: { step: state.ply, expectedStep: request.expectedStep }
               })
             )
           }
           const next = engine.apply(state, request.actionId)
-          if (Either.isLeft(next)) return yield* Effect.fail(apiError([{ ...next.left, path: "/actionId" }]))
+          if (Either.isLeft(next)) return yield* engineErrors.fail([{ ...next.left, path: "/actionId" }])
           const fp = Hallyu.fingerprint(next.right)
-          const appended = yield* Effect.mapError(
-            store.append(gameId, request.expectedStep, request.actionId, fp),
-            storeError
-          )
+          const appended = yield* store.append(gameId, request.expectedStep, request.actionId, fp)
           if (!appended) {
             return yield* Effect.fail(
-              apiErrorOf("step_conflict", `game ${gameId} moved past step ${request.expectedStep}`, { subject: gameId })
+              errorOf("step_conflict", `game ${gameId} moved past step ${request.expectedStep}`, { subject: gameId })
             )
           }
           remember(gameId, next.right, fp)
@@ -153,8 +205,8 @@ const make = (engine: Hallyu.Engine) =>
     }
   })
 
-/** The Hallyu Hex games of a server. */
-export class Games extends Context.Tag("cardfx/server/Games")<Games, GamesService>() {
+/** Hallyu Hex game sessions. */
+export class Games extends Context.Tag("cardfx/Games")<Games, GamesService>() {
   static readonly layer = (engine: Hallyu.Engine): Layer.Layer<Games, never, GameStore> =>
     Layer.effect(Games, make(engine))
 }

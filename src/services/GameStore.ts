@@ -14,7 +14,8 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { sqliteClientLayer, StoreFailure } from "../services/index.js"
+import { sqliteClientLayer } from "../composition/store/LedgerStore.js"
+import { StoreFailure } from "../kernel/Errors.js"
 
 /** A stored game: its log. */
 export interface StoredGame {

@@ -1,0 +1,181 @@
+/**
+ * `Instances`: stored card instances — ledger commands (planned against the
+ * served runtime and persisted, serialized with content reloads), the stored
+ * state with its effective card, the history, the replay check, and the
+ * branches of the store. The HTTP instance routes are adapters over it.
+ *
+ * A rejected command fails with its first error's tagged error carrying every
+ * diagnostic of the rejection (it is recorded, so a retry answers the same).
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer } from "effect"
+import type { EffectiveCardDefinition } from "../composition/Effective.js"
+import { componentOrigins } from "../composition/Effective.js"
+import type { CardLedger } from "../composition/ledger/Ledger.js"
+import type { LedgerCommand } from "../composition/planner/Plan.js"
+import { CardTransformationPlanner, type RejectionError } from "../composition/planner/Planner.js"
+import {
+  type BranchInfo,
+  type CommandOutcome,
+  LedgerStore,
+  MAIN,
+  type StoredEvent
+} from "../composition/store/LedgerStore.js"
+import {
+  type BranchNotFound,
+  type CommandConflict,
+  type DuplicateId,
+  errorOf,
+  type ForkOutOfRange,
+  type InvalidId,
+  type ReplayMismatch,
+  type StoreCorrupt,
+  type StoreFailure,
+  type UnknownInstance
+} from "../kernel/Errors.js"
+import { ContentCatalog } from "./ContentCatalog.js"
+
+/** The activity a command or query runs in when the caller names none. */
+export const DEFAULT_ACTIVITY = "canonical_command"
+
+/** A ledger command on a stored instance. */
+export interface InstanceCommandRequest {
+  readonly instanceId: string
+  readonly cardId: string
+  /** The caller's idempotence key: a retry with the same ID and body returns the recorded outcome. */
+  readonly commandId: string
+  readonly expectedRevision: number
+  readonly command: LedgerCommand
+  readonly activity?: string | undefined
+  readonly branch?: string | undefined
+}
+
+/** A stored instance on a branch, its effective card and where each component came from. */
+export interface InstanceState {
+  readonly branch: string
+  readonly instanceId: string
+  readonly cardId: string
+  readonly revision: number
+  readonly sequence: number
+  readonly fingerprint: string
+  readonly ledger: CardLedger
+  readonly effective: EffectiveCardDefinition
+  readonly origins: Readonly<Record<string, string>>
+}
+
+/** The replay check of one instance: each revision rebuilt from the events alone, beside the stored fingerprint. */
+export interface InstanceReplay {
+  readonly branch: string
+  readonly instanceId: string
+  readonly steps: ReadonlyArray<{
+    readonly revision: number
+    readonly sequence: number
+    readonly fingerprint: string
+    readonly stored: string
+  }>
+  readonly matches: boolean
+}
+
+/** The errors of reading a stored instance. */
+export type ReadError = UnknownInstance | StoreFailure | BranchNotFound
+
+/** The stored-instance operations. */
+export interface InstancesService {
+  /** Plans and persists a command; a rejection fails with its tagged error. */
+  readonly command: (
+    request: InstanceCommandRequest
+  ) => Effect.Effect<CommandOutcome, RejectionError | StoreFailure | CommandConflict | InvalidId | StoreCorrupt>
+  readonly get: (instanceId: string, branch?: string) => Effect.Effect<InstanceState, ReadError>
+  readonly history: (
+    instanceId: string,
+    branch?: string
+  ) => Effect.Effect<
+    { readonly branch: string; readonly instanceId: string; readonly events: ReadonlyArray<StoredEvent> },
+    ReadError
+  >
+  readonly replay: (instanceId: string, branch?: string) => Effect.Effect<InstanceReplay, ReadError | ReplayMismatch>
+  readonly branches: Effect.Effect<ReadonlyArray<BranchInfo>, StoreFailure>
+  readonly createBranch: (
+    name: string,
+    options?: { readonly parent?: string | undefined; readonly atSequence?: number | undefined }
+  ) => Effect.Effect<
+    BranchInfo,
+    StoreFailure | BranchNotFound | DuplicateId | InvalidId | ForkOutOfRange | StoreCorrupt
+  >
+}
+
+const make = Effect.gen(function*() {
+  const catalog = yield* ContentCatalog
+  const planner = yield* CardTransformationPlanner
+  const store = yield* LedgerStore
+  const unknown = (instanceId: string, branch: string) =>
+    errorOf("unknown_instance", `no stored instance ${instanceId} on branch ${branch}`, { subject: instanceId })
+  const eventsOf = (branch: string, instanceId: string) =>
+    Effect.flatMap(store.history(branch, instanceId), (events) => {
+      const first = events[0]
+      return first === undefined
+        ? Effect.fail(unknown(instanceId, branch))
+        : Effect.succeed({ cardId: first.cardId, events })
+    })
+  const service: InstancesService = {
+    command: (r) =>
+      catalog.withWrites((runtime) =>
+        planner.apply(runtime, {
+          commandId: r.commandId,
+          branch: r.branch ?? MAIN,
+          instanceId: r.instanceId,
+          cardId: r.cardId,
+          expectedRevision: r.expectedRevision,
+          activity: r.activity ?? DEFAULT_ACTIVITY,
+          command: r.command
+        })
+      ),
+    get: (instanceId, branch = MAIN) =>
+      Effect.gen(function*() {
+        const { cardId } = yield* eventsOf(branch, instanceId)
+        const state = yield* store.read(branch, instanceId, cardId)
+        if (state.effective === undefined || state.fingerprint === undefined) {
+          return yield* Effect.fail(
+            errorOf("unknown_instance", `instance ${instanceId} has no effective card`, { subject: instanceId })
+          )
+        }
+        // The store wrote this JSON itself from a resolved card; it is trusted.
+        const effective = JSON.parse(state.effective) as EffectiveCardDefinition
+        return {
+          branch,
+          instanceId,
+          cardId,
+          revision: state.revision,
+          sequence: state.lastSequence,
+          fingerprint: state.fingerprint,
+          ledger: state.ledger,
+          effective,
+          origins: componentOrigins(state.ledger, effective)
+        }
+      }),
+    history: (instanceId, branch = MAIN) =>
+      Effect.map(eventsOf(branch, instanceId), ({ events }) => ({ branch, instanceId, events })),
+    replay: (instanceId, branch = MAIN) =>
+      Effect.gen(function*() {
+        yield* eventsOf(branch, instanceId)
+        const steps = (yield* store.replay(branch))
+          .filter((s) => s.instanceId === instanceId)
+          .map((s) => ({ revision: s.revision, sequence: s.sequence, fingerprint: s.fingerprint, stored: s.stored }))
+        return { branch, instanceId, steps, matches: steps.every((s) => s.fingerprint === s.stored) }
+      }),
+    branches: store.branches,
+    createBranch: (name, options = {}) =>
+      store.fork(name, {
+        ...(options.parent !== undefined ? { parent: options.parent } : {}),
+        ...(options.atSequence !== undefined ? { atSequence: options.atSequence } : {})
+      })
+  }
+  return service
+})
+
+/** Stored card instances. */
+export class Instances extends Context.Tag("cardfx/Instances")<Instances, InstancesService>() {
+  static readonly layer: Layer.Layer<Instances, never, ContentCatalog | CardTransformationPlanner | LedgerStore> = Layer
+    .effect(Instances, make)
+}

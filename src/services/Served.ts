@@ -1,0 +1,46 @@
+/**
+ * The services of a served application (what `cardfx serve` runs, without
+ * HTTP): the served content (`ContentCatalog` and its `LiveCatalog`), the
+ * ledger store and the planner, the card queries, the stored instances,
+ * the scenarios and the Hallyu Hex games of one deck, all over the real
+ * file system. An embedder gets the server's behaviour without the server.
+ *
+ * @since 0.1.0
+ */
+import { NodeFileSystem, NodePath } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { CardTransformationPlanner } from "../composition/planner/Planner.js"
+import { LedgerStore } from "../composition/store/LedgerStore.js"
+import { HallyuHex } from "../hallyu/Service.js"
+import { Cards } from "./Cards.js"
+import { ContentLoader } from "./Catalog.js"
+import { ContentCatalog } from "./ContentCatalog.js"
+import { Games } from "./Games.js"
+import { GameStore } from "./GameStore.js"
+import { Instances } from "./Instances.js"
+import { Scenarios } from "./Scenarios.js"
+
+/** How a served application runs. */
+export interface ServedOptions {
+  /** Content package folders published together. */
+  readonly packages: ReadonlyArray<string>
+  /** SQLite path or postgres:// URL (both the ledger store and the Hallyu Hex games). */
+  readonly store: string
+  readonly tablePrefix?: string | undefined
+  /** The Hallyu Hex deck file the games are played with. */
+  readonly deckFile: string
+}
+
+/** Every service of a served application. */
+export const layer = (options: ServedOptions) => {
+  const prefix = options.tablePrefix === undefined ? {} : { tablePrefix: options.tablePrefix }
+  const platform = Layer.merge(NodeFileSystem.layer, NodePath.layer)
+  const files = Layer.mergeAll(ContentLoader.layer, HallyuHex.layer).pipe(Layer.provideMerge(platform))
+  const store = CardTransformationPlanner.layer.pipe(Layer.provideMerge(LedgerStore.layerFor(options.store, prefix)))
+  const catalog = ContentCatalog.load(options.packages).pipe(Layer.provideMerge(Layer.merge(files, store)))
+  const queries = Layer.mergeAll(Cards.layer, Instances.layer, Scenarios.layer).pipe(Layer.provideMerge(catalog))
+  const games = Layer.unwrapEffect(
+    Effect.map(Effect.flatMap(HallyuHex, (h) => h.engine(options.deckFile)), (engine) => Games.layer(engine))
+  ).pipe(Layer.provide(GameStore.layerFor(options.store, prefix)), Layer.provide(files))
+  return Layer.merge(queries, games)
+}

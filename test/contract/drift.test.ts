@@ -1,0 +1,428 @@
+/**
+ * The drift table: one mistake, one code, on every face. Each row is one
+ * request run through the library (the services, as an embedder builds them:
+ * `Served.layer`), the CLI (the built bin, one process per row, four at a
+ * time) and HTTP (one server for the file), where the face offers it; every
+ * face must answer with the same code, and a failure must end with the code
+ * table's exit class (CLI) and HTTP status (server).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Cause, Effect, Exit, Layer, Logger, LogLevel, Option, Scope } from "effect"
+import { execFile } from "node:child_process"
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll } from "vitest"
+import {
+  type CardLedger,
+  Cards,
+  type DiagnosticCode,
+  exitClassOf,
+  Games,
+  httpStatusOf,
+  Instances,
+  isCardfxError,
+  Served
+} from "../../src/services/index.js"
+import { type Running, startServer } from "../server/support.js"
+import { BIN } from "../support/served.js"
+
+const BASE = "data/heroscript.base"
+const DECK = "data/hallyu-hex/starter-deck.v0.json"
+const AFFINITY = "core.ember.affinity"
+
+type Services = Cards.Cards | Instances.Instances | Games.Games
+
+interface Row {
+  readonly name: string
+  readonly code: DiagnosticCode | "ok"
+  readonly lib?: Effect.Effect<unknown, unknown, Services>
+  readonly cli?: ReadonlyArray<string>
+  readonly http?: { readonly method: "GET" | "POST"; readonly path: string; readonly body?: unknown }
+}
+
+const dir = mkdtempSync(join(tmpdir(), "cardfx-drift-"))
+const file = (name: string, value: unknown): string => {
+  const path = join(dir, name)
+  writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value, null, 2))
+  return path
+}
+
+// ---------------------------------------------------------------- the faces
+
+/** The code a value answers with: a failure's code, an incompatible assessment's first code, else "ok". */
+const codeOfAnswer = (value: unknown): string => {
+  if (typeof value !== "object" || value === null) return "ok"
+  if ("ok" in value && value.ok === false && "diagnostics" in value && Array.isArray(value.diagnostics)) {
+    return String((value.diagnostics[0] as { code?: string } | undefined)?.code)
+  }
+  if ("isCompatible" in value && value.isCompatible === false && "diagnostics" in value) {
+    return Array.isArray(value.diagnostics) ? String((value.diagnostics[0] as { code?: string })?.code) : "?"
+  }
+  return "ok"
+}
+
+const runLib = (services: Layer.Layer<Services>, e: Effect.Effect<unknown, unknown, Services>) =>
+  Effect.runPromiseExit(Effect.provide(e, services)).then((exit) => {
+    if (Exit.isSuccess(exit)) return codeOfAnswer(exit.value)
+    const failure = Cause.failureOption(exit.cause)
+    if (Option.isSome(failure) && isCardfxError(failure.value)) {
+      // Every failure carries all of its diagnostics, the one it stands for first.
+      expect(failure.value.diagnostics[0].code).toBe(failure.value.code)
+      return failure.value.code
+    }
+    return `defect: ${Cause.pretty(exit.cause).slice(0, 200)}`
+  })
+
+const runCli = (args: ReadonlyArray<string>) =>
+  new Promise<{ code: string; exit: number }>((resolve) => {
+    execFile(process.execPath, [BIN, ...args, "--format", "json"], { timeout: 60_000 }, (error, stdout) => {
+      const exit = error === null ? 0 : typeof error.code === "number" ? error.code : -1
+      try {
+        resolve({ code: codeOfAnswer(JSON.parse(stdout)), exit })
+      } catch {
+        resolve({ code: `unparsed: ${stdout.slice(0, 200)}`, exit })
+      }
+    })
+  })
+
+const runHttp = (url: string, r: NonNullable<Row["http"]>) =>
+  fetch(`${url}${r.path}`, {
+    method: r.method,
+    ...(r.body !== undefined ? { headers: { "content-type": "application/json" }, body: JSON.stringify(r.body) } : {})
+  }).then(async (res) => {
+    const body: unknown = await res.json()
+    const code = res.status >= 400 && typeof body === "object" && body !== null && "code" in body
+      ? String(body.code)
+      : codeOfAnswer(body)
+    return { code, status: res.status }
+  })
+
+/** Runs at most `n` promises at a time. */
+const bounded = async <A, B>(items: ReadonlyArray<A>, n: number, f: (a: A) => Promise<B>): Promise<Array<B>> => {
+  const out: Array<B> = []
+  let next = 0
+  await Promise.all(Array.from({ length: n }, async () => {
+    while (next < items.length) {
+      const i = next++
+      out[i] = await f(items[i] as A)
+    }
+  }))
+  return out
+}
+
+// ---------------------------------------------------------------- the rows
+
+const cards = <A, E>(f: (c: Cards.CardsService) => Effect.Effect<A, E>) => Effect.flatMap(Cards.Cards, f)
+const instances = <A, E>(f: (c: Instances.InstancesService) => Effect.Effect<A, E>) =>
+  Effect.flatMap(Instances.Instances, f)
+const games = <A, E>(f: (c: Games.GamesService) => Effect.Effect<A, E>) => Effect.flatMap(Games.Games, f)
+
+const apply = (upgradeId: string) => ({ kind: "apply" as const, upgradeId })
+const given = (ledger: CardLedger, path?: string): Cards.LedgerSource => ({
+  _tag: "Given",
+  ledger,
+  ...(path !== undefined ? { file: path } : {})
+})
+
+const rowsOf = (ledgers: { readonly heal: CardLedger; readonly attack: CardLedger }): Array<Row> => {
+  const healFile = file("heal-ledger.json", ledgers.heal)
+  const attackFile = file("attack-ledger.json", ledgers.attack)
+  const tampered: CardLedger = {
+    ...ledgers.attack,
+    entries: ledgers.attack.entries.map((e) => ({ ...e, sealHash: "0".repeat(64) }))
+  }
+  const tamperedFile = file("tampered-ledger.json", tampered)
+  const extraFile = file("extra-ledger.json", { ...ledgers.attack, extra: 1 })
+  const deckAsLedger = file("deck.json", JSON.parse(JSON.stringify(readDeck())))
+  const notJson = file("not-json.json", "{ nope")
+  const P = ["--package", BASE]
+
+  /** A card query on all three faces. */
+  const query = (
+    name: string,
+    code: DiagnosticCode | "ok",
+    q: {
+      readonly op: "inspect" | "assess" | "discover"
+      readonly card: string
+      readonly with?: ReadonlyArray<string>
+      readonly command?: { readonly kind: "apply"; readonly upgradeId: string } | {
+        readonly kind: "remove"
+        readonly entryId: string
+      } | { readonly kind: "replace"; readonly entryId: string; readonly upgradeId: string }
+      readonly activity?: string
+      readonly ledger?: { readonly value: CardLedger; readonly file: string }
+    }
+  ): Row => {
+    const activity = q.activity ?? "canonical_command"
+    const source: Cards.LedgerSource = q.ledger === undefined ? Cards.noLedger : given(q.ledger.value, q.ledger.file)
+    const ledgerArgs = q.ledger === undefined ? [] : ["--ledger", q.ledger.file]
+    const activityArgs = q.activity === undefined ? [] : ["--activity", q.activity]
+    if (q.op === "inspect") {
+      return {
+        name,
+        code,
+        lib: cards((c) => c.inspect({ cardId: q.card, upgrades: q.with ?? [] })),
+        cli: ["inspect", ...P, "--card", q.card, ...(q.with ?? []).flatMap((w) => ["--with", w])],
+        http: {
+          method: "GET",
+          path: `/v1/cards/${encodeURIComponent(q.card)}/effective${
+            (q.with ?? []).length > 0 ? `?${(q.with ?? []).map((w) => `with=${encodeURIComponent(w)}`).join("&")}` : ""
+          }`
+        }
+      }
+    }
+    const body = {
+      cardId: q.card,
+      ...(q.activity !== undefined ? { activity: q.activity } : {}),
+      ...(q.ledger !== undefined ? { ledger: q.ledger.value } : {})
+    }
+    if (q.op === "discover") {
+      return {
+        name,
+        code,
+        lib: cards((c) => c.discover({ cardId: q.card, activity, source })),
+        cli: ["discover", ...P, "--card", q.card, ...ledgerArgs, ...activityArgs],
+        http: { method: "POST", path: "/v1/discover", body }
+      }
+    }
+    const command = q.command ?? apply(AFFINITY)
+    const commandArgs = command.kind === "apply"
+      ? ["--apply", command.upgradeId]
+      : command.kind === "remove"
+      ? ["--remove", command.entryId]
+      : ["--replace", command.entryId, "--with", command.upgradeId]
+    return {
+      name,
+      code,
+      lib: cards((c) => c.assess({ cardId: q.card, command, activity, source })),
+      cli: ["assess", ...P, "--card", q.card, ...commandArgs, ...ledgerArgs, ...activityArgs],
+      http: { method: "POST", path: "/v1/assess", body: { ...body, command } }
+    }
+  }
+
+  const heal = { value: ledgers.heal, file: healFile }
+  const attack = { value: ledgers.attack, file: attackFile }
+  const rows: Array<Row> = []
+  for (const op of ["inspect", "assess", "discover"] as const) {
+    rows.push(query(`${op}: a card that is published`, "ok", { op, card: "basic_attack" }))
+    rows.push(query(`${op}: an unknown card`, "unknown_card", { op, card: "nope" }))
+    rows.push(query(`${op}: a card ID in another case`, "unknown_card", { op, card: "Basic_Attack" }))
+  }
+  for (const op of ["assess", "discover"] as const) {
+    rows.push(
+      query(`${op}: a ledger of another card`, "invalid_composition", { op, card: "basic_attack", ledger: heal })
+    )
+    // Its own ledger already holds the affinity: discovery answers, applying it again finds the slot full.
+    rows.push(query(`${op}: the card's own ledger`, op === "assess" ? "slot_full" : "ok", {
+      op,
+      card: "basic_attack",
+      ledger: attack
+    }))
+    rows.push(query(`${op}: an unknown activity`, "unknown_activity", { op, card: "basic_attack", activity: "nope" }))
+    rows.push(query(`${op}: an unknown card and activity`, "unknown_card", { op, card: "nope", activity: "nope" }))
+  }
+  rows.push(query("inspect: an unknown upgrade", "unknown_transformation", {
+    op: "inspect",
+    card: "basic_attack",
+    with: ["nope"]
+  }))
+  rows.push(query("inspect: a known upgrade", "ok", { op: "inspect", card: "basic_attack", with: [AFFINITY] }))
+  // Inspect seals and appends without the planner's policy: the second affinity collides in the composition.
+  rows.push(query("inspect: the same upgrade twice", "component_collision", {
+    op: "inspect",
+    card: "basic_attack",
+    with: [AFFINITY, AFFINITY]
+  }))
+  rows.push(query("assess: apply an unknown upgrade", "unknown_transformation", {
+    op: "assess",
+    card: "basic_attack",
+    command: apply("nope")
+  }))
+  rows.push(query("assess: replace with an unknown upgrade", "unknown_transformation", {
+    op: "assess",
+    card: "basic_attack",
+    command: { kind: "replace", entryId: "e1", upgradeId: "nope" },
+    ledger: attack
+  }))
+  rows.push(query("assess: remove an entry the ledger lacks", "entry_not_found", {
+    op: "assess",
+    card: "basic_attack",
+    command: { kind: "remove", entryId: "e9" }
+  }))
+  rows.push(query("assess: an upgrade the activity does not authorize", "not_authorized", {
+    op: "assess",
+    card: "basic_attack",
+    activity: "journey_opportunity"
+  }))
+  rows.push(query("assess: the slot is full", "slot_full", { op: "assess", card: "basic_attack", ledger: attack }))
+
+  // Ledger files and bodies that are not sound ledgers (the CLI reads a file, HTTP a body).
+  rows.push({
+    name: "assess: a tampered ledger",
+    code: "unsealed_definition",
+    lib: cards((c) =>
+      c.assess({
+        cardId: "basic_attack",
+        command: apply(AFFINITY),
+        activity: "canonical_command",
+        source: given(tampered)
+      })
+    ),
+    cli: ["assess", ...P, "--card", "basic_attack", "--apply", AFFINITY, "--ledger", tamperedFile],
+    http: {
+      method: "POST",
+      path: "/v1/assess",
+      body: { cardId: "basic_attack", command: apply(AFFINITY), ledger: tampered }
+    }
+  })
+  rows.push({
+    name: "discover: a tampered ledger",
+    code: "unsealed_definition",
+    lib: cards((c) => c.discover({ cardId: "basic_attack", activity: "canonical_command", source: given(tampered) })),
+    cli: ["discover", ...P, "--card", "basic_attack", "--ledger", tamperedFile],
+    http: { method: "POST", path: "/v1/discover", body: { cardId: "basic_attack", ledger: tampered } }
+  })
+  rows.push({
+    name: "assess: a ledger with a field it does not declare",
+    code: "unknown_field",
+    cli: ["assess", ...P, "--card", "basic_attack", "--apply", AFFINITY, "--ledger", extraFile],
+    http: {
+      method: "POST",
+      path: "/v1/assess",
+      body: { cardId: "basic_attack", command: apply(AFFINITY), ledger: { ...ledgers.attack, extra: 1 } }
+    }
+  })
+  rows.push({
+    name: "discover: a body field that is not declared",
+    code: "unknown_field",
+    cli: ["discover", ...P, "--card", "basic_attack", "--ledger", extraFile],
+    http: {
+      method: "POST",
+      path: "/v1/discover",
+      body: { cardId: "basic_attack", ledger: { ...ledgers.attack, extra: 1 } }
+    }
+  })
+  rows.push({
+    name: "assess --ledger: a file of another document kind (a deck)",
+    code: "schema_invalid",
+    cli: ["assess", ...P, "--card", "basic_attack", "--apply", AFFINITY, "--ledger", deckAsLedger]
+  })
+  rows.push({
+    name: "replay: a file of another document kind (a deck)",
+    code: "schema_invalid",
+    cli: ["replay", DECK]
+  })
+  rows.push({
+    name: "assess --ledger: not JSON",
+    code: "json_syntax",
+    cli: ["discover", ...P, "--card", "basic_attack", "--ledger", notJson]
+  })
+  rows.push({
+    name: "inspect: a package folder that does not exist",
+    code: "file_unreadable",
+    cli: ["inspect", "--package", "data/heroscript", "--card", "basic_attack"]
+  })
+  rows.push({
+    name: "validate: a package folder that does not exist",
+    code: "file_unreadable",
+    cli: ["validate", "data/heroscript"]
+  })
+  rows.push({
+    name: "simulate --cluster: not a PostgreSQL URL",
+    code: "usage_error",
+    cli: ["simulate", "--games", "1", "--cluster", "http://x"]
+  })
+
+  // Stored instances and games (the library and HTTP).
+  rows.push({
+    name: "history of an unknown instance",
+    code: "unknown_instance",
+    lib: instances((i) => i.history("ghost")),
+    http: { method: "GET", path: "/v1/instances/ghost/history" }
+  })
+  rows.push({
+    name: "history on an unknown branch",
+    code: "branch_not_found",
+    lib: instances((i) => i.history("ghost", "nope")),
+    http: { method: "GET", path: "/v1/instances/ghost/history?branch=nope" }
+  })
+  rows.push({
+    name: "state of an unknown instance",
+    code: "unknown_instance",
+    lib: instances((i) => i.get("ghost")),
+    http: { method: "GET", path: "/v1/instances/ghost" }
+  })
+  rows.push({
+    name: "a game that does not exist",
+    code: "unknown_game",
+    lib: games((g) => g.get("g999")),
+    http: { method: "GET", path: "/v1/hhx/games/g999" }
+  })
+  rows.push({
+    name: "an action on a game that does not exist",
+    code: "unknown_game",
+    lib: games((g) => g.act("g999", { actionId: "pass", expectedStep: 0 })),
+    http: { method: "POST", path: "/v1/hhx/games/g999/actions", body: { actionId: "pass", expectedStep: 0 } }
+  })
+  return rows
+}
+
+const readDeck = (): unknown => JSON.parse(readFileSync(DECK, "utf8"))
+
+// ---------------------------------------------------------------- the run
+
+describe("the drift table: one code per mistake on every face", () => {
+  let server: Running | undefined
+  let services: Layer.Layer<Services> | undefined
+  let scope: Scope.CloseableScope | undefined
+
+  beforeAll(async () => {
+    server = await startServer({ store: join(mkdtempSync(join(tmpdir(), "cardfx-drift-srv-")), "ledger.db") })
+    const layer = Served.layer({ packages: [BASE], store: join(dir, "lib.db"), deckFile: DECK }).pipe(
+      Layer.provide(Logger.minimumLogLevel(LogLevel.None))
+    )
+    scope = Effect.runSync(Scope.make())
+    const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
+    services = Layer.succeedContext(context)
+  })
+  afterAll(async () => {
+    await server?.close()
+    if (scope !== undefined) await Effect.runPromise(Scope.close(scope, Exit.void))
+  })
+
+  it("holds on the library, the CLI and HTTP", { timeout: 600_000 }, async () => {
+    const layer = services as Layer.Layer<Services>
+    const url = (server as Running).url
+    const heal = await Effect.runPromise(
+      Effect.provide(cards((c) => c.inspect({ cardId: "heal", upgrades: [AFFINITY] })), layer)
+    )
+    const attack = await Effect.runPromise(
+      Effect.provide(cards((c) => c.inspect({ cardId: "basic_attack", upgrades: [AFFINITY] })), layer)
+    )
+    const rows = rowsOf({ heal: heal.ledger, attack: attack.ledger })
+    expect(rows.length).toBeGreaterThanOrEqual(40)
+    const results = await bounded(rows, 4, async (row) => {
+      const lib = row.lib === undefined ? undefined : await runLib(layer, row.lib)
+      const cli = row.cli === undefined ? undefined : await runCli(row.cli)
+      const http = row.http === undefined ? undefined : await runHttp(url, row.http)
+      return { row: row.name, lib, cli, http }
+    })
+    const expected = rows.map((row) => {
+      const failing = row.code !== "ok" && !["not_authorized", "slot_full", "entry_not_found"].includes(row.code) ||
+        row.cli?.[0] === "inspect"
+      const code = row.code
+      return {
+        row: row.name,
+        lib: row.lib === undefined ? undefined : code,
+        cli: row.cli === undefined
+          ? undefined
+          : { code, exit: code === "ok" ? 0 : code === "usage_error" ? 2 : failing ? exitClassOf(code) : 1 },
+        http: row.http === undefined
+          ? undefined
+          : { code, status: code === "ok" || !failing ? 200 : httpStatusOf(code) }
+      }
+    })
+    expect(results).toEqual(expected)
+  })
+})
