@@ -11,8 +11,10 @@ import { clusterCommand } from "./cluster.js"
 import { discoverCommand } from "./discover.js"
 import { fuzzCommand } from "./fuzz.js"
 import { hhxCommand, replayCommand, simulateCommand } from "./hhx.js"
+import { initCommand } from "./init.js"
 import { inspectCommand } from "./inspect.js"
 import { ledgerCommand } from "./ledger.js"
+import { lspCommand } from "./lsp.js"
 import { runCommand } from "./run.js"
 import { schemaCommand } from "./schema.js"
 import { serveCommand } from "./serve.js"
@@ -27,6 +29,8 @@ const register = <C>(c: C): AnyCommand => c as unknown as AnyCommand
 export const commands: ReadonlyArray<AnyCommand> = [
   register(validateCommand),
   register(schemaCommand),
+  register(initCommand),
+  register(lspCommand),
   register(startCommand),
   register(inspectCommand),
   register(assessCommand),
