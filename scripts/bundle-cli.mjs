@@ -106,7 +106,7 @@ const browserClient = {
 }
 
 /**
- * The workbench page (src/server/page/app, TypeScript + Preact) bundled for
+ * The workbench page (src/page, TypeScript + Preact) bundled for
  * the browser into dist/page/: index.html, app.js and app.css, served by
  * `cardfx serve` at `/` with no CDN and no network fetch at run time.
  * dist/page/meta.json is esbuild's metafile (what each module weighs).
@@ -114,7 +114,7 @@ const browserClient = {
 export const bundlePage = async () => {
   mkdirSync("dist/page", { recursive: true })
   await build({
-    entryPoints: { app: "src/server/page/app/main.tsx" },
+    entryPoints: { app: "src/page/main.tsx" },
     outdir: "dist/page",
     bundle: true,
     platform: "browser",
@@ -123,13 +123,13 @@ export const bundlePage = async () => {
     minify: true,
     jsx: "automatic",
     jsxImportSource: "preact",
-    tsconfig: "src/server/page/app/tsconfig.json",
+    tsconfig: "src/page/tsconfig.json",
     legalComments: "none",
     logLevel: "warning",
     metafile: true,
     plugins: [browserClient]
   }).then((r) => writeFileSync("dist/page/meta.json", JSON.stringify(r.metafile)))
-  copyFileSync("src/server/page/app/index.html", "dist/page/index.html")
+  copyFileSync("src/page/index.html", "dist/page/index.html")
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

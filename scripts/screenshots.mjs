@@ -3,7 +3,7 @@
  * Regenerates the workbench screenshots shown in the README: runs the
  * workbench browser tests (headless Chromium against `cardfx serve`; they
  * write every view at 1280×800 and 390 px to test/workbench/screenshots/,
- * ignored by git), then copies them to src/server/page/screenshots/, which
+ * ignored by git), then copies them to src/page/screenshots/, which
  * is committed.
  *
  * Usage: node scripts/screenshots.mjs   (needs /usr/bin/chromium and a build)
@@ -19,7 +19,7 @@ execFileSync(
   ["node_modules/vitest/vitest.mjs", "run", "--config", "test/vitest.config.ts", "test/workbench/workbench.test.ts"],
   { cwd: root, stdio: "inherit", env: { ...process.env, CARDFX_REQUIRE_BROWSER: "1" } }
 )
-const out = join(root, "src/server/page/screenshots")
+const out = join(root, "src/page/screenshots")
 mkdirSync(out, { recursive: true })
 for (const view of ["cards", "try", "table"]) {
   for (const size of ["desktop", "phone"]) {

@@ -73,10 +73,20 @@ export * from "./services/DocumentKinds.js"
 export * from "./services/JsonSchemas.js"
 export * from "./services/Validation.js"
 
+// ---- simulation (one service: in process, on worker threads, on a cluster) and fuzzing
+export * as Fuzz from "./services/Fuzz.js"
+export {
+  type DeckSource,
+  type OnProgress,
+  Simulation,
+  type SimulationRequest,
+  type SimulationRun,
+  type SimulationService
+} from "./services/Simulation.js"
+
 // ---- across cores: simulation, fuzzing and batch validation on worker threads
 export { defaultWorkers } from "./workers/Pool.js"
 export { MIN_GAMES_PER_WORKER, simulationWorkers } from "./workers/Runs.js"
-export type { OnProgress, SimulationRun } from "./workers/Runs.js"
 export { ScaleOut, type ScaleOutService } from "./workers/ScaleOut.js"
 
 // ---- services and the all-in-one layers

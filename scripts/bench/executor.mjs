@@ -8,8 +8,10 @@
  * Rows: impacts/s and sequences/s through the pure core (`executeSequence`)
  * and through the `CardExecutor` service (`playBatch`, one Effect per batch),
  * measured in the same run with interleaved rounds; and the ratio of the
- * service's time to the pure core's. Goals: ≥ 1,000,000 impacts/s on one
- * core; service ≤ 1.25× the pure core. Fingerprints are off in the batch
+ * service's time to the pure core's. Goals (issue 24): ≥ 3,000,000 impacts/s
+ * through the pure core and ≥ 2,800,000 through `playBatch`, best round, on
+ * one core (the median round beside); service ≤ 1.25× the pure core (median
+ * rounds). Fingerprints are off in the batch
  * (each is a sha256 over the state; `fingerprint: true` is the default
  * elsewhere). CPU time of this process, not wall time.
  *
@@ -23,15 +25,12 @@ import { executeSequence, ExecutionPlans } from "../../dist/composition/executor
 import { publish } from "../../dist/composition/Publication.js"
 import { resolveLedgerCard } from "../../dist/composition/scenario/Runner.js"
 import { seedState } from "../../dist/kernel/Rng.js"
+import { cpuMs, referenceRow } from "./timing.mjs"
 
-const GOAL_IMPACTS = 1_000_000
+const GOAL_PURE = 3_000_000
+const GOAL_SERVICE = 2_800_000
 const GOAL_RATIO = 1.25
 const BATCH = 1000
-
-const cpuMs = () => {
-  const u = process.cpuUsage()
-  return (u.user + u.system) / 1000
-}
 
 const runtime = async () => {
   const loaded = await Effect.runPromise(
@@ -155,26 +154,31 @@ export async function run() {
   const pureSeq = median(pureRates)
   const serviceSeq = median(serviceRates)
   const ratio = pureSeq / serviceSeq
-  const pureImpacts = pureSeq * impactsPerSequence
-  const serviceImpacts = serviceSeq * impactsPerSequence
-  const impactGoal = `≥ ${GOAL_IMPACTS.toLocaleString("en-US")}`
+  const pureBest = Math.max(...pureRates) * impactsPerSequence
+  const serviceBest = Math.max(...serviceRates) * impactsPerSequence
   return [
     {
-      name: "basic_attack+ember, strength/vulnerable: pure core",
-      value: Math.round(pureImpacts),
+      name: `basic_attack+ember, strength/vulnerable: pure core (best of ${rounds} rounds)`,
+      value: Math.round(pureBest),
       unit: "impacts/s",
-      goal: impactGoal,
-      ok: pureImpacts >= GOAL_IMPACTS
+      goal: `≥ ${GOAL_PURE.toLocaleString("en-US")}`,
+      ok: pureBest >= GOAL_PURE
     },
-    { name: "same: pure core", value: Math.round(pureSeq), unit: "sequences/s" },
+    { name: "same: pure core, median round", value: Math.round(pureSeq * impactsPerSequence), unit: "impacts/s" },
+    { name: "same: pure core, median round", value: Math.round(pureSeq), unit: "sequences/s" },
     {
-      name: "same: CardExecutor.playBatch (1,000/batch)",
-      value: Math.round(serviceImpacts),
+      name: `same: CardExecutor.playBatch (1,000/batch, best of ${rounds} rounds)`,
+      value: Math.round(serviceBest),
       unit: "impacts/s",
-      goal: impactGoal,
-      ok: serviceImpacts >= GOAL_IMPACTS
+      goal: `≥ ${GOAL_SERVICE.toLocaleString("en-US")}`,
+      ok: serviceBest >= GOAL_SERVICE
     },
-    { name: "same: CardExecutor.playBatch (1,000/batch)", value: Math.round(serviceSeq), unit: "sequences/s" },
+    {
+      name: "same: CardExecutor.playBatch, median round",
+      value: Math.round(serviceSeq * impactsPerSequence),
+      unit: "impacts/s"
+    },
+    { name: "same: CardExecutor.playBatch, median round", value: Math.round(serviceSeq), unit: "sequences/s" },
     {
       name: "service time / pure-core time, same batch, same run",
       value: Number(ratio.toFixed(3)),
@@ -186,7 +190,8 @@ export async function run() {
       name: "for reference: CardExecutor.play, one runSync per sequence",
       value: Math.round(single),
       unit: "sequences/s"
-    }
+    },
+    referenceRow("executor")
   ]
 }
 

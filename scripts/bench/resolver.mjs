@@ -1,8 +1,10 @@
 /**
  * Benchmark: effective-card resolutions per second for basic_attack +
  * core.ember.affinity + a numeric upgrade (test.heavy_strike, from the
- * resolver's test fixture package), fingerprint included. Goal ≥ 100,000/s on
- * one core.
+ * resolver's test fixture package), fingerprint included. Goals (issue 24):
+ * ≥ 200,000/s on one core in the best window whatever ran before it in the
+ * process (the full `npm run bench` runs it after cluster, discovery,
+ * executor and hallyu), and the median window within 1.5× of the best.
  *
  * Rows, all timed in CPU time of this process (the machines are shared):
  * - `warm`: the same ledger value resolved again and again — what a server
@@ -30,7 +32,8 @@ import { publish } from "../../dist/composition/Publication.js"
 import { ResolutionCache } from "../../dist/composition/ResolutionCache.js"
 import { resolveEffectiveCard } from "../../dist/composition/Resolver.js"
 
-const GOAL = 100_000
+const GOAL = 200_000
+const GOAL_SPREAD = 1.5
 
 const runtime = async () => {
   const loaded = await Effect.runPromise(
@@ -129,9 +132,9 @@ export async function run() {
   }
   const cold = (pool.length / (cpuMs() - start)) * 1000
   if (sink === 0) throw new Error("unreachable")
-  // The goal (100,000/s) expressed per reference loop: the loop takes 3.4 ms CPU
+  // The goal (200,000/s) expressed per reference loop: the loop takes 3.4 ms CPU
   // on the benchmark machine (2 cores, Node 20; median of 15, measured while
-  // the machine was loaded, which CPU time barely shows), so 340 per loop.
+  // the machine was loaded, which CPU time barely shows), so 680 per loop.
   const QUIET_REF_MS = 3.4
   const goalPerReference = (GOAL * QUIET_REF_MS) / 1000
   return [
@@ -139,15 +142,22 @@ export async function run() {
       name: "resolver: basic_attack + numeric + ember (warm, best of 7 windows)",
       value: Math.round(warm.best),
       unit: "resolutions/s",
-      goal: "≥ 100,000",
+      goal: "≥ 200,000",
       ok: warm.best >= GOAL
     },
     { name: "resolver: warm, median window", value: Math.round(warm.median), unit: "resolutions/s" },
     {
+      name: "resolver: warm, best window / median window",
+      value: Number((warm.best / warm.median).toFixed(2)),
+      unit: "×",
+      goal: `≤ ${GOAL_SPREAD}`,
+      ok: warm.best / warm.median <= GOAL_SPREAD
+    },
+    {
       name: "resolver: warm, resolutions per reference loop (median; load-independent ratio)",
       value: Math.round(warm.perReference),
       unit: "per loop",
-      goal: `≥ ${goalPerReference.toLocaleString("en-US")} (100,000/s at ${QUIET_REF_MS} ms)`,
+      goal: `≥ ${goalPerReference.toLocaleString("en-US")} (200,000/s at ${QUIET_REF_MS} ms)`,
       ok: warm.perReference >= goalPerReference
     },
     {

@@ -8,6 +8,10 @@
  * card's state, plan (seal, compose the candidate, fingerprint), write the
  * event, snapshot and outcome.
  *
+ * Also CPU time (process.cpuUsage, user + system) per ledger command and per
+ * raw row set in the same windows, so a loaded machine's figures can be read
+ * (the load average is in each row's `load`).
+ *
  * Also: single-command latency (one command per transaction, so one commit
  * and its fsyncs each), median of 60, wall time; the store's size in bytes
  * per command after 10,000 commands on ONE instance (alternately applying
@@ -20,11 +24,12 @@ import { NodeFileSystem } from "@effect/platform-node"
 import Database from "better-sqlite3"
 import { Effect, ManagedRuntime } from "effect"
 import { mkdtempSync, rmSync, statSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import { loadPackage } from "../../dist/composition/ContentPackage.js"
 import { decideWith } from "../../dist/composition/planner/Planner.js"
+import { PlanningCache } from "../../dist/composition/planner/PlanningCache.js"
 import { publish } from "../../dist/composition/Publication.js"
 import { LedgerStore } from "../../dist/composition/store/LedgerStore.js"
 import { migrations } from "../../dist/composition/store/Migrations.js"
@@ -65,6 +70,7 @@ const SIZE_COMMANDS = 10_000
 
 /** 10,000 commands on one instance (batches of 100): bytes per command, and replay time at 5,000 and 10,000 events. */
 const sizeAndReplay = async (runtime, dir) => {
+  const planning = new PlanningCache(runtime)
   const file = join(dir, "size.db")
   const rt = ManagedRuntime.make(LedgerStore.layerSqlite({ filename: file }))
   const store = await rt.runPromise(LedgerStore)
@@ -83,7 +89,7 @@ const sizeAndReplay = async (runtime, dir) => {
           ? { kind: "apply", upgradeId: "core.sharpened_strike" }
           : { kind: "remove", entryId: `e${(j + 1) / 2}` }
       }
-      return [r, decideWith(runtime, r)]
+      return [r, decideWith(runtime, r, planning)]
     })
     const outs = await rt.runPromise(store.executeBatch(items))
     if (outs.some((o) => o.status !== "applied")) throw new Error("bench: a ledger command was rejected")
@@ -119,6 +125,8 @@ const sizeAndReplay = async (runtime, dir) => {
 
 export async function run() {
   const runtime = await loadRuntime()
+  // The planning cache the planner service holds for this runtime.
+  const planning = new PlanningCache(runtime)
   const dir = mkdtempSync(join(tmpdir(), "cardfx-bench-store-"))
   try {
     // --- the ledger store, batched
@@ -132,21 +140,23 @@ export async function run() {
         const r = commandAt(b * BATCH + k, "w")
         return [
           { ...r, instanceId: `warm${r.instanceId}` },
-          decideWith(runtime, { ...r, instanceId: `warm${r.instanceId}` })
+          decideWith(runtime, { ...r, instanceId: `warm${r.instanceId}` }, planning)
         ]
       })
       await rt.runPromise(store.executeBatch(items))
     }
     let t0 = performance.now()
+    let c0 = process.cpuUsage()
     for (let b = 0; b < BATCHES; b++) {
       const items = Array.from({ length: BATCH }, (_, k) => {
         const r = commandAt(b * BATCH + k, "c")
-        return [r, decideWith(runtime, r)]
+        return [r, decideWith(runtime, r, planning)]
       })
       const outs = await rt.runPromise(store.executeBatch(items))
       if (outs.some((o) => o.status !== "applied")) throw new Error("bench: a ledger command was rejected")
     }
     const storeMs = performance.now() - t0
+    const storeCpu = process.cpuUsage(c0)
     const storeRate = (total / storeMs) * 1000
 
     // --- single-command latency (one transaction per command)
@@ -154,7 +164,7 @@ export async function run() {
     for (let i = 0; i < 60; i++) {
       const r = commandAt(total + i, "c")
       const s = performance.now()
-      await rt.runPromise(store.execute(r, decideWith(runtime, r)))
+      await rt.runPromise(store.execute(r, decideWith(runtime, r, planning)))
       lat.push(performance.now() - s)
     }
     await rt.dispose()
@@ -197,16 +207,22 @@ export async function run() {
       }
     })
     t0 = performance.now()
+    c0 = process.cpuUsage()
     for (let b = 0; b < BATCHES; b++) batch(b * BATCH)
     const rawMs = performance.now() - t0
+    const rawCpu = process.cpuUsage(c0)
     raw.close()
     const rawRate = (total / rawMs) * 1000
     const ratio = storeRate / rawRate
+    const cpuUs = (u) => (u.user + u.system) / total
+    const load = loadavg()[0]
     const size = await sizeAndReplay(runtime, dir)
     return [
-      { name: "ledger commands/s (synchronous=FULL, batch 100)", value: storeRate, unit: "cmd/s" },
-      { name: "raw better-sqlite3 rows/s (same rows, pragmas, batches)", value: rawRate, unit: "cmd/s" },
-      { name: "ledger vs raw", value: ratio * 100, unit: "%", goal: "≥ 40 %", ratio, ok: ratio >= 0.4 },
+      { name: "ledger commands/s (synchronous=FULL, batch 100)", value: storeRate, unit: "cmd/s", load },
+      { name: "raw better-sqlite3 rows/s (same rows, pragmas, batches)", value: rawRate, unit: "cmd/s", load },
+      { name: "ledger vs raw", value: ratio * 100, unit: "%", goal: "≥ 40 %", ratio, ok: ratio >= 0.4, load },
+      { name: "ledger command CPU (batch 100)", value: cpuUs(storeCpu), unit: "µs", load },
+      { name: "raw row set CPU (same rows, batch 100)", value: cpuUs(rawCpu), unit: "µs", load },
       { name: "single-command latency (median, own transaction)", value: median(lat), unit: "ms" },
       ...size
     ]

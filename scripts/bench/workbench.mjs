@@ -1,5 +1,5 @@
 /**
- * Benchmark: the workbench page (src/server/page). Its bundle size (raw and
+ * Benchmark: the workbench page (src/page). Its bundle size (raw and
  * gzip, what `cardfx serve` sends at `/`) and its time to interactive on
  * loopback: fresh Chromium pages (Debian's /usr/bin/chromium through
  * playwright-core, one profile, cache disabled) navigating to

@@ -173,9 +173,12 @@ const byStatus = {
   401: Unauthorized,
   403: Forbidden,
   404: NotFound,
+  // 405 and 415 are answered by the server's door (src/server/Door.ts) before any handler runs.
+  405: BadRequest,
   408: RequestTimeout,
   409: Conflict,
   413: PayloadTooLarge,
+  415: BadRequest,
   422: Unprocessable,
   500: InternalError,
   503: Unavailable

@@ -17,9 +17,9 @@
  *
  * @since 0.1.0
  */
-import { CliConfig, type Command, CommandDescriptor, ValidationError } from "@effect/cli"
-import { Command as Cmd } from "@effect/cli"
+import { HelpDoc, ValidationError } from "@effect/cli"
 import type { CliApp } from "@effect/cli/CliApp"
+import * as Span from "@effect/cli/HelpDoc/Span"
 import { Cause, Console, Effect, Either, Layer, Option } from "effect"
 import {
   ContentLoader,
@@ -30,16 +30,31 @@ import {
   isCardfxError,
   ScaleOut
 } from "../index.js"
-import { ExitCode } from "./Exit.js"
+import * as Command from "./Command.js"
+import { CommandExit, ExitCode } from "./Exit.js"
 import { renderHelp } from "./Help.js"
 import { humanLine } from "./Output.js"
-import { type CommandSpec, docText, specOf } from "./Spec.js"
+import { commandAt, type CommandSpec, specOf } from "./Spec.js"
 import { check, formatOf } from "./Usage.js"
 
 /** The version `--version` prints. */
 export const VERSION = "0.1.0"
 
-type Root = Command.Command<string, never, unknown, unknown>
+const spanText = (s: Span.Span): string => {
+  if (Span.isSequence(s)) return spanText(s.left) + spanText(s.right)
+  if (Span.isText(s) || Span.isUri(s)) return s.value
+  // Highlight, Strong, Weak: styling around a span.
+  return spanText(s.value)
+}
+
+/** A `@effect/cli` HelpDoc (a validation error's message) as plain text, one line per paragraph (no ANSI). */
+export const docText = (doc: HelpDoc.HelpDoc): string => {
+  if (HelpDoc.isEmpty(doc)) return ""
+  if (HelpDoc.isHeader(doc) || HelpDoc.isParagraph(doc)) return spanText(doc.value)
+  if (HelpDoc.isSequence(doc)) return [docText(doc.left), docText(doc.right)].filter((t) => t !== "").join("\n")
+  if (HelpDoc.isEnumeration(doc)) return doc.elements.map(docText).join("\n")
+  return doc.definitions.map(([s, d]) => `${spanText(s)}: ${docText(d)}`).join("\n")
+}
 
 /** A command line failure as a one-line human message: `cardfx CMD: usage_error ...`. */
 const usageLine = (path: ReadonlyArray<string>, message: string): string => {
@@ -73,9 +88,7 @@ const onFailure = (cause: Cause.Cause<unknown>, format: string, spec: CommandSpe
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     const e = failure.value
-    if (typeof e === "object" && e !== null && "_tag" in e && e._tag === "CommandExit" && "exitCode" in e) {
-      return Effect.succeed(Number(e.exitCode))
-    }
+    if (e instanceof CommandExit) return Effect.succeed(e.exitCode)
     if (isCardfxError(e)) {
       const d = diagnosticFromError(e)
       return Effect.as(report(format, d, spec.path), d.code === "usage_error" ? ExitCode.usage : ExitCode.contentErrors)
@@ -96,7 +109,7 @@ const onFailure = (cause: Cause.Cause<unknown>, format: string, spec: CommandSpe
  * exit code; never fails. `root` is the `cardfx` command with its subcommands.
  */
 export const runCardfx = (
-  root: Root,
+  root: Command.Command,
   argv: ReadonlyArray<string>
 ): Effect.Effect<number, never, CliApp.Environment> =>
   Effect.suspend(() => {
@@ -107,13 +120,17 @@ export const runCardfx = (
     const request = checked.right
     if (request._tag === "Version") return Effect.as(Console.log(`cardfx ${VERSION}`), ExitCode.ok)
     if (request._tag === "Help") return Effect.as(Console.log(renderHelp(request.spec, VERSION)), ExitCode.ok)
-    const line = ["cardfx", ...argv]
+    const path = request.spec.path
+    const runner = commandAt(root, path)?.runner
+    if (runner === undefined) return Effect.dieMessage(`no runner for ${["cardfx", ...path].join(" ")}`)
+    // The command's own words: the usage check walked exactly its path of (sub)command names.
+    const args = argv.slice(path.length)
     // Parse first without running, so @effect/cli's own messages never print in a second style.
-    return CommandDescriptor.parse(root.descriptor, line, CliConfig.defaultConfig).pipe(
+    return runner.parse([path[path.length - 1] ?? "cardfx", ...args]).pipe(
       Effect.matchEffect({
-        onFailure: (e) => usage(format, request.spec.path, oneLine(docText(e.error))),
+        onFailure: (e) => usage(format, path, oneLine(docText(e.error))),
         onSuccess: () =>
-          Cmd.run(root, { name: "cardfx", version: VERSION })(["node", ...line]).pipe(
+          runner.run(args, VERSION).pipe(
             // The public services a command uses, over the platform's file system.
             Effect.provide(Layer.mergeAll(ContentLoader.layer, HallyuHex.layer, ScaleOut.layer)),
             Effect.as(ExitCode.ok as number),
@@ -122,12 +139,12 @@ export const runCardfx = (
       })
     )
   }).pipe(Effect.catchAllCause((cause) =>
-    onFailure(cause, formatOf(argv), { path: [], description: "", options: [], args: [], subcommands: [] })
+    onFailure(cause, formatOf(argv), { path: [], description: "", options: [], args: [], subcommands: [], exits: [] })
   ))
 
 /** The root `cardfx` command over a list of subcommands. */
-export const rootCommand = (subcommands: ReadonlyArray<Command.Command<string, never, unknown, unknown>>): Root =>
-  Cmd.make("cardfx").pipe(
-    Cmd.withDescription("a typed card-effect engine (composition core, engine version 17; Hallyu Hex)."),
-    Cmd.withSubcommands(subcommands as unknown as [Root, ...Array<Root>])
-  ) as unknown as Root
+export const rootCommand = (subcommands: ReadonlyArray<Command.Command>): Command.Command =>
+  Command.make("cardfx").pipe(
+    Command.withDescription("a typed card-effect engine (composition core, engine version 17; Hallyu Hex)."),
+    Command.withSubcommands(subcommands)
+  )

@@ -4,8 +4,8 @@
  *
  * @since 0.1.0
  */
-import { Options } from "@effect/cli"
 import type { Diagnostic } from "../index.js"
+import * as Options from "./Options.js"
 
 export type Format = "human" | "json" | "github" | "sarif"
 

@@ -7,10 +7,10 @@
  *
  * @since 0.1.0
  */
-import { Options } from "@effect/cli"
 import { Effect, Option } from "effect"
 import { defaultWorkers } from "../index.js"
 import { usageError } from "./Exit.js"
+import * as Options from "./Options.js"
 
 export const workersOption = Options.integer("workers").pipe(
   Options.optional,

@@ -1,20 +1,16 @@
 /**
- * The command tree as data, derived from the registered `@effect/cli`
- * commands: every command's path, description, options (names, value
- * placeholder, choices, default, optional, repeatable) and arguments. One
+ * The command tree as data: every command's path, description, options
+ * (names, value placeholder, choices, default, optional, repeatable),
+ * arguments and exit statuses, read from cardfx's own command table
+ * (`Command.ts`, the declarations of `Options.ts` and `Args.ts`). One
  * registration in `commands.ts` is enough for a command to get the usage
  * checks, the help text, the README table test and the contract tests; there
  * is no second list to keep in step.
  *
- * `@effect/cli` keeps descriptors as plain tagged data (`Standard`,
- * `Subcommands`, `Map`; options `Single`, `WithDefault`, `Variadic`, ...).
- * The version is pinned, and the spec test fails loudly if its shape changes.
- *
  * @since 0.1.0
  */
-import type { Command, HelpDoc } from "@effect/cli"
-import type { Span } from "@effect/cli/HelpDoc/Span"
-import { Option } from "effect"
+import type { Command } from "./Command.js"
+import type { ExitCode } from "./Exit.js"
 
 /** An option of a command. */
 export interface OptionSpec {
@@ -48,201 +44,45 @@ export interface CommandSpec {
   readonly options: ReadonlyArray<OptionSpec>
   readonly args: ReadonlyArray<ArgSpec>
   readonly subcommands: ReadonlyArray<CommandSpec>
+  /** What the command's exit statuses mean, beyond the contract every command shares. */
+  readonly exits: ReadonlyArray<ExitSpec>
 }
 
-const field = (o: unknown, k: string): unknown =>
-  typeof o === "object" && o !== null ? (o as Record<string, unknown>)[k] : undefined
-const tagOf = (o: unknown): string => String(field(o, "_tag"))
-
-const spanText = (s: Span): string => {
-  switch (s._tag) {
-    case "Sequence":
-      return spanText(s.left) + spanText(s.right)
-    case "Highlight":
-    case "Strong":
-    case "Weak":
-      return spanText(s.value)
-    default:
-      return s.value
-  }
+/** What an exit status means for a command. */
+export interface ExitSpec {
+  /** One of the contract's statuses (`Cli.ts`): 0, 1, 2, 70 or 130. */
+  readonly code: (typeof ExitCode)[keyof typeof ExitCode] | 130
+  readonly when: string
 }
 
-/** A HelpDoc as plain text, one line per paragraph (no ANSI). */
-export const docText = (doc: HelpDoc.HelpDoc): string => {
-  switch (doc._tag) {
-    case "Empty":
-      return ""
-    case "Header":
-    case "Paragraph":
-      return spanText(doc.value)
-    case "Sequence":
-      return [docText(doc.left), docText(doc.right)].filter((t) => t !== "").join("\n")
-    case "Enumeration":
-      return doc.elements.map(docText).join("\n")
-    case "DescriptionList":
-      return doc.definitions.map(([s, d]) => `${spanText(s)}: ${docText(d)}`).join("\n")
-  }
-}
+/** The exit statuses every command shares; a command's own `exits` say what else ends it with 1 or 2. */
+export const sharedExits: ReadonlyArray<ExitSpec> = [
+  { code: 0, when: "done" },
+  {
+    code: 1,
+    when: "a diagnostic: content, a file, the store or the request is wrong (stderr, or the --format json document)"
+  },
+  { code: 2, when: "a usage error: the command line is wrong (usage_error)" },
+  { code: 70, when: "a defect in cardfx (internal_error, one line, never a stack trace)" },
+  { code: 130, when: "interrupted (SIGINT or SIGTERM)" }
+]
 
-const asDoc = (o: unknown): string => {
-  const t = tagOf(o)
-  return t === "Empty" || t === "Header" || t === "Paragraph" || t === "Sequence" || t === "Enumeration" ||
-      t === "DescriptionList"
-    ? docText(o as HelpDoc.HelpDoc)
-    : ""
-}
+/** The spec of a command mounted at `path`. */
+const specAt = (command: Command, path: ReadonlyArray<string>): CommandSpec => ({
+  path,
+  description: command.description,
+  options: command.options,
+  args: command.args,
+  subcommands: command.subcommands.map((c) => specAt(c, [...path, c.name])),
+  exits: command.exits
+})
 
-const showDefault = (v: unknown): string | undefined => {
-  if (Option.isOption(v)) return Option.isSome(v) ? showDefault(v.value) : undefined
-  if (v === undefined || v === null || typeof v === "boolean") return undefined
-  if (Array.isArray(v)) return v.length === 0 ? undefined : v.map(String).join(", ")
-  return String(v)
-}
+/** The spec of a root command: its path is empty, its children are the top-level commands. */
+export const specOf = (root: Command): CommandSpec => specAt(root, [])
 
-const primitiveInfo = (p: unknown, name: string): Pick<OptionSpec, "kind" | "choices" | "placeholder"> => {
-  switch (tagOf(p)) {
-    case "Bool":
-      return { kind: "flag", choices: [], placeholder: undefined }
-    case "Integer":
-      return { kind: "integer", choices: [], placeholder: "N" }
-    case "Float":
-      return { kind: "float", choices: [], placeholder: "X" }
-    case "Choice": {
-      const alternatives = field(p, "alternatives")
-      const choices = Array.isArray(alternatives)
-        ? alternatives.map((a) => String((a as ReadonlyArray<unknown>)[0]))
-        : []
-      return { kind: "choice", choices, placeholder: choices.join("|") }
-    }
-    case "Path": {
-      const t = field(p, "pathType")
-      return { kind: "path", choices: [], placeholder: t === "file" ? "FILE" : t === "directory" ? "DIR" : "PATH" }
-    }
-    default:
-      return { kind: "text", choices: [], placeholder: name.replace(/^-+/, "").replace(/-/g, "_").toUpperCase() }
-  }
-}
-
-interface Modifiers {
-  readonly defaultValue: string | undefined
-  readonly optional: boolean
-  readonly repeatable: boolean
-}
-const required: Modifiers = { defaultValue: undefined, optional: false, repeatable: false }
-
-const collectOptions = (o: unknown, mods: Modifiers, out: Array<OptionSpec>): void => {
-  switch (tagOf(o)) {
-    case "Single": {
-      const name = String(field(o, "name"))
-      const aliases = field(o, "aliases")
-      const names = [name, ...(Array.isArray(aliases) ? aliases.map(String) : [])].map((
-        n
-      ) => (n.length === 1 ? `-${n}` : `--${n}`))
-      const info = primitiveInfo(field(o, "primitiveType"), name)
-      const pseudo = field(o, "pseudoName")
-      const placeholder = Option.isOption(pseudo) && Option.isSome(pseudo) ? String(pseudo.value) : info.placeholder
-      out.push({
-        names,
-        ...info,
-        placeholder: info.kind === "flag" ? undefined : placeholder,
-        description: asDoc(field(o, "description")),
-        ...mods
-      })
-      return
-    }
-    case "WithDefault":
-      return collectOptions(field(o, "options"), {
-        ...mods,
-        optional: true,
-        defaultValue: showDefault(field(o, "fallback"))
-      }, out)
-    case "WithFallback":
-      return collectOptions(field(o, "options"), { ...mods, optional: true }, out)
-    case "Map":
-      return collectOptions(field(o, "options"), mods, out)
-    case "Variadic": {
-      const min = field(o, "min")
-      const atLeastOne = Option.isOption(min) && Option.isSome(min) && Number(min.value) > 0
-      return collectOptions(field(o, "argumentOption"), {
-        ...mods,
-        repeatable: true,
-        optional: mods.optional || !atLeastOne
-      }, out)
-    }
-    case "KeyValueMap":
-      return collectOptions(field(o, "argumentOption"), { ...mods, repeatable: true }, out)
-    case "Both":
-    case "OrElse":
-      collectOptions(field(o, "left"), mods, out)
-      collectOptions(field(o, "right"), mods, out)
-      return
-    default:
-      return
-  }
-}
-
-const collectArgs = (a: unknown, mods: Modifiers, out: Array<ArgSpec>): void => {
-  switch (tagOf(a)) {
-    case "Single": {
-      const pseudo = field(a, "pseudoName")
-      const name = Option.isOption(pseudo) && Option.isSome(pseudo) ? String(pseudo.value) : String(field(a, "name"))
-      out.push({ name, description: asDoc(field(a, "description")), ...mods })
-      return
-    }
-    case "WithDefault":
-      return collectArgs(
-        field(a, "args"),
-        { ...mods, optional: true, defaultValue: showDefault(field(a, "fallback")) },
-        out
-      )
-    case "WithFallbackConfig":
-      return collectArgs(field(a, "args"), { ...mods, optional: true }, out)
-    case "Map":
-      return collectArgs(field(a, "args"), mods, out)
-    case "Variadic": {
-      const min = field(a, "min")
-      const atLeastOne = Option.isOption(min) && Option.isSome(min) && Number(min.value) > 0
-      return collectArgs(field(a, "args"), { ...mods, repeatable: true, optional: mods.optional || !atLeastOne }, out)
-    }
-    case "Both":
-      collectArgs(field(a, "left"), mods, out)
-      collectArgs(field(a, "right"), mods, out)
-      return
-    default:
-      return
-  }
-}
-
-const fromDescriptor = (d: unknown, parent: ReadonlyArray<string>, isRoot: boolean): CommandSpec => {
-  switch (tagOf(d)) {
-    case "Map":
-      return fromDescriptor(field(d, "command"), parent, isRoot)
-    case "Subcommands": {
-      const head = fromDescriptor(field(d, "parent"), parent, isRoot)
-      const children = field(d, "children")
-      const subcommands = (Array.isArray(children) ? children : []).map((c) => fromDescriptor(c, head.path, false))
-      return { ...head, subcommands: [...head.subcommands, ...subcommands] }
-    }
-    default: {
-      const options: Array<OptionSpec> = []
-      const args: Array<ArgSpec> = []
-      collectOptions(field(d, "options"), required, options)
-      collectArgs(field(d, "args"), required, args)
-      const name = String(field(d, "name"))
-      return {
-        path: isRoot ? [] : [...parent, name],
-        description: asDoc(field(d, "description")),
-        options,
-        args,
-        subcommands: []
-      }
-    }
-  }
-}
-
-/** The spec of a root command (its path is empty; its children are the top-level commands). */
-export const specOf = (root: Command.Command<string, never, unknown, unknown>): CommandSpec =>
-  fromDescriptor(root.descriptor, [], true)
+/** The table entry at a spec's path below a root. */
+export const commandAt = (root: Command, path: ReadonlyArray<string>): Command | undefined =>
+  path.reduce<Command | undefined>((c, name) => c?.subcommands.find((s) => s.name === name), root)
 
 /** Every leaf command below a spec, depth first in registration order. */
 export const leaves = (spec: CommandSpec): ReadonlyArray<CommandSpec> =>

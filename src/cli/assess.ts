@@ -17,7 +17,6 @@
  *
  * @since 0.1.0
  */
-import { Command, Options } from "@effect/cli"
 import type { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Option } from "effect"
 import {
@@ -38,7 +37,9 @@ import {
   type Runtime,
   verifyLedger
 } from "../index.js"
+import * as Command from "./Command.js"
 import { CommandExit, ExitCode, usageError } from "./Exit.js"
+import * as Options from "./Options.js"
 import { humanLine, resultFormatOption } from "./Output.js"
 
 /** `--package DIR` (repeatable). */
@@ -252,5 +253,6 @@ export const assessCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "Assess a ledger command (apply/remove/replace) on a card without changing anything; exit 1 if incompatible."
-  )
+  ),
+  Command.withExit(1, "the command is incompatible")
 )

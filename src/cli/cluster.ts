@@ -12,10 +12,11 @@
  *
  * @since 0.1.0
  */
-import { Command, Options } from "@effect/cli"
-import { Console, Effect, Layer, Logger, LogLevel } from "effect"
+import { Console, Effect, Layer } from "effect"
 import { Cluster, errorFromDiagnostic } from "../index.js"
+import * as Command from "./Command.js"
 import { usageError } from "./Exit.js"
+import * as Options from "./Options.js"
 import { resolveWorkers } from "./Scale.js"
 
 /** `simulate --cluster URL`. */
@@ -76,8 +77,8 @@ const runnerCommand = Command.make(
         })
       )
     }).pipe(
-      // The cluster logs at Info about assignments; a runner's stderr keeps warnings and errors.
-      Logger.withMinimumLogLevel(LogLevel.Warning)
+      // JSON lines on stderr, warnings and errors only; stdout holds the runner's one event line.
+      Effect.provide(Cluster.logLayer)
     )
 ).pipe(Command.withDescription("Run a cluster runner: plays simulate --cluster shards on this machine's cores."))
 

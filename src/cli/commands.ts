@@ -1,13 +1,14 @@
 /**
- * Every subcommand of `cardfx`: the one registration a command needs. The
- * usage checks, `--help`, the README table test and the contract tests all
- * read the command tree derived from this list (`Spec.ts`).
+ * Every subcommand of `cardfx`, in the order `--help` lists them: the one
+ * registration a command needs. The usage checks, `--help`, the README table
+ * test and the contract tests all read the command table built from this
+ * list (`Command.ts`, `Spec.ts`).
  *
  * @since 0.1.0
  */
-import type { Command } from "@effect/cli"
 import { assessCommand } from "./assess.js"
 import { clusterCommand } from "./cluster.js"
+import type { Command } from "./Command.js"
 import { discoverCommand } from "./discover.js"
 import { fuzzCommand } from "./fuzz.js"
 import { hhxCommand, replayCommand, simulateCommand } from "./hhx.js"
@@ -21,26 +22,21 @@ import { serveCommand } from "./serve.js"
 import { startCommand } from "./start.js"
 import { validateCommand } from "./validate.js"
 
-/** A registered command, whatever its options, services and errors. */
-export type AnyCommand = Command.Command<string, never, unknown, unknown>
-
-const register = <C>(c: C): AnyCommand => c as unknown as AnyCommand
-
-export const commands: ReadonlyArray<AnyCommand> = [
-  register(validateCommand),
-  register(schemaCommand),
-  register(initCommand),
-  register(lspCommand),
-  register(startCommand),
-  register(inspectCommand),
-  register(assessCommand),
-  register(ledgerCommand),
-  register(discoverCommand),
-  register(runCommand),
-  register(hhxCommand),
-  register(simulateCommand),
-  register(replayCommand),
-  register(fuzzCommand),
-  register(serveCommand),
-  register(clusterCommand)
+export const commands: ReadonlyArray<Command> = [
+  validateCommand,
+  schemaCommand,
+  initCommand,
+  lspCommand,
+  startCommand,
+  inspectCommand,
+  assessCommand,
+  ledgerCommand,
+  discoverCommand,
+  runCommand,
+  hhxCommand,
+  simulateCommand,
+  replayCommand,
+  fuzzCommand,
+  serveCommand,
+  clusterCommand
 ]

@@ -11,7 +11,6 @@
  *
  * @since 0.1.0
  */
-import { Command } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
 import { discover, type Discovery } from "../index.js"
 import {
@@ -27,6 +26,7 @@ import {
   storeSourceOption,
   usage
 } from "./assess.js"
+import * as Command from "./Command.js"
 import { humanLine, resultFormatOption } from "./Output.js"
 
 /** The human rendering of a discovery. */

@@ -1,6 +1,6 @@
 /**
  * `cardfx fuzz [--seed N] [--runs N] [--only NAME]... [--path P] [--package DIR]... [--deck FILE] [--format human|json]`:
- * generated-vocabulary fuzzing (see `src/testing/fuzz.ts`). Generates valid
+ * generated-vocabulary fuzzing (see `src/services/Fuzz.ts`). Generates valid
  * composition content and Schema-shaped content, runs compile → plan →
  * resolve → execute, generates valid Hallyu Hex decks and plays a seeded
  * random game on each, and checks that nothing throws and that every
@@ -13,12 +13,12 @@
  *
  * @since 0.1.0
  */
-import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
-import { ContentLoader, diagnostic, errorFromDiagnostic, ScaleOut } from "../index.js"
-import { fuzzPropertyNames, renderFuzzReport } from "../testing/index.js"
+import { ContentLoader, diagnostic, errorFromDiagnostic, Fuzz, ScaleOut } from "../index.js"
+import * as Command from "./Command.js"
 import { atLeastOne, CommandExit, ExitCode, usageError } from "./Exit.js"
 import { deckOption, loadDeck } from "./hhx.js"
+import * as Options from "./Options.js"
 import { resultFormatOption } from "./Output.js"
 import { defaultDeckPath, defaultPackage } from "./Paths.js"
 import { quietOption, resolveWorkers, withProgress, workersOption } from "./Scale.js"
@@ -39,7 +39,7 @@ export const fuzzCommand = Command.make(
     ),
     only: Options.text("only").pipe(
       Options.repeated,
-      Options.withDescription(`Only the properties whose names start with this: ${fuzzPropertyNames.join(", ")}.`)
+      Options.withDescription(`Only the properties whose names start with this: ${Fuzz.fuzzPropertyNames.join(", ")}.`)
     ),
     path: Options.text("path").pipe(
       Options.optional,
@@ -59,10 +59,10 @@ export const fuzzCommand = Command.make(
   ({ seed, runs, only, path, packages, deck, workers, quiet, format }) =>
     Effect.gen(function*() {
       yield* atLeastOne("--runs", runs)
-      const unknown = only.filter((o) => !fuzzPropertyNames.some((n) => n.startsWith(o)))
+      const unknown = only.filter((o) => !Fuzz.fuzzPropertyNames.some((n) => n.startsWith(o)))
       if (unknown.length > 0) {
         return yield* Effect.fail(
-          usageError(`--only ${unknown.join(", ")} names no property; properties: ${fuzzPropertyNames.join(", ")}`)
+          usageError(`--only ${unknown.join(", ")} names no property; properties: ${Fuzz.fuzzPropertyNames.join(", ")}`)
         )
       }
       const threads = yield* resolveWorkers(workers)
@@ -92,7 +92,9 @@ export const fuzzCommand = Command.make(
         ...packages.flatMap((dir) => ["--package", dir]),
         ...(deck !== defaultDeckPath ? ["--deck", deck] : [])
       ]
-      yield* Console.log(format === "json" ? JSON.stringify(report, null, 2) : renderFuzzReport(report, contentArgs))
+      yield* Console.log(
+        format === "json" ? JSON.stringify(report, null, 2) : Fuzz.renderFuzzReport(report, contentArgs)
+      )
       if (!report.ok) {
         return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
       }
@@ -100,5 +102,6 @@ export const fuzzCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "Fuzz the composition core and Hallyu Hex with generated content; shrink any failure to a minimal case."
-  )
+  ),
+  Command.withExit(1, "a property fails (the shrunk case is printed)")
 )

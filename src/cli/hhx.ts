@@ -6,9 +6,8 @@
  *
  * @since 0.1.0
  */
-import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
-import { Console, Effect, Either, Logger, LogLevel, Option } from "effect"
+import { Console, Effect, Either, Layer, LogLevel, Option } from "effect"
 import type { Json } from "../index.js"
 import {
   type CardfxError,
@@ -23,10 +22,14 @@ import {
   JsonFile,
   MIN_GAMES_PER_WORKER,
   ScaleOut,
+  Simulation,
   simulationWorkers
 } from "../index.js"
+import * as Args from "./Args.js"
 import { clusterOption, shardGamesOption } from "./cluster.js"
+import * as Command from "./Command.js"
 import { atLeastOne, CommandExit, ExitCode, usageError } from "./Exit.js"
+import * as Options from "./Options.js"
 import { humanLine, resultFormatOption } from "./Output.js"
 import { checkOutputFile, defaultDeckPath } from "./Paths.js"
 import { quietOption, resolveWorkers, withProgress } from "./Scale.js"
@@ -169,31 +172,24 @@ export const simulateCommand = Command.make(
         : yield* resolveWorkers(workers)
       if (Option.isSome(log)) yield* checkOutputFile("--log", log.value)
       const engine = yield* makeDeckEngine(deck)
-      const scale = yield* ScaleOut
+      const source = { json: yield* readDeckText(deck), file: deck }
+      // One service wherever the games are played: in this process and worker threads, or on a cluster.
+      const placement = Option.isSome(cluster)
+        ? Layer.merge(
+          Cluster.simulationLayer({ url: cluster.value, shardGames }),
+          // The cluster logs its own retries (a runner gone) as JSON on stderr; the command reports only errors.
+          Cluster.logLayerAt(LogLevel.Error)
+        )
+        : ScaleOut.simulationLayer(threads)
       const run = yield* withProgress("games", quiet, (progress) =>
-        Option.isSome(cluster)
-          ? Effect.flatMap(readDeckText(deck), (json) =>
-            Cluster.simulateOnCluster({
-              url: cluster.value,
-              deck: { json, file: deck },
-              games,
-              seed: String(seed),
-              shardGames,
-              onProgress: progress.update
-            }).pipe(
-              Effect.map((r) => ({ summary: r.summary, logs: [] })),
-              Effect.mapError(errorFromDiagnostic),
-              // The cluster logs its own retries (a runner gone); the command reports only its outcome.
-              Logger.withMinimumLogLevel(LogLevel.Error)
-            ))
-          : scale.simulate({
-            deck,
+        Effect.flatMap(Simulation, (s) =>
+          s.simulate({
+            deck: source,
             games,
-            seed,
-            workers: threads,
+            seed: String(seed),
             logs: Option.isSome(log),
             onProgress: progress.update
-          }))
+          })).pipe(Effect.provide(placement)))
       const logs: ReadonlyArray<GameLog> = run.logs
       const result = { right: run.summary }
       if (Option.isSome(log)) {
@@ -275,4 +271,7 @@ export const replayCommand = Command.make(
       }
       if (!ok) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
     })
-).pipe(Command.withDescription("Replay Hallyu Hex game logs, checking the state fingerprint after every step."))
+).pipe(
+  Command.withDescription("Replay Hallyu Hex game logs, checking the state fingerprint after every step."),
+  Command.withExit(1, "a log does not replay to its fingerprints")
+)

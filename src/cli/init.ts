@@ -8,12 +8,13 @@
  *
  * @since 0.1.0
  */
-import { Args, Command } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect } from "effect"
 import { basename, dirname, join, resolve } from "node:path"
 import { diagnostic, errorFromDiagnostic } from "../index.js"
 import { packageIdFor, scaffoldFiles } from "../services/Scaffold.js"
+import * as Args from "./Args.js"
+import * as Command from "./Command.js"
 import { resultFormatOption } from "./Output.js"
 import { prepareOutputFolder } from "./Paths.js"
 
@@ -57,5 +58,6 @@ export const initCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "Scaffold a content package (manifest, card, status, transformation, scenario) with schemas and editor settings."
-  )
+  ),
+  Command.withExit(1, "a file it would write already exists or cannot be written")
 )

@@ -14,7 +14,6 @@
  *
  * @since 0.1.0
  */
-import { Command, Options } from "@effect/cli"
 import type { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Option } from "effect"
 import {
@@ -33,6 +32,8 @@ import {
   sealById
 } from "../index.js"
 import { cardOption, loadRuntime, packagesOption, readLedger, requireCard } from "./assess.js"
+import * as Command from "./Command.js"
+import * as Options from "./Options.js"
 import { resultFormatOption } from "./Output.js"
 
 const withOption = Options.text("with").pipe(

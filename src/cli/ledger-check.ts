@@ -11,11 +11,12 @@
  *
  * @since 0.1.0
  */
-import { Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { checkStoredInstances, diagnostic, LedgerStore, type ReloadReport, runtimeInfo } from "../index.js"
 import { loadRuntime, packagesOption } from "./assess.js"
+import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
+import * as Options from "./Options.js"
 import { sarifLog } from "./Sarif.js"
 
 const checkFormatOption = Options.choice("format", ["human", "json", "sarif"] as const).pipe(
@@ -64,5 +65,6 @@ export const checkCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "Check that every stored instance still composes under new content; exit 1 if any would break."
-  )
+  ),
+  Command.withExit(1, "a stored instance would no longer compose")
 )

@@ -32,7 +32,6 @@
  *
  * @since 0.1.0
  */
-import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Layer, Option } from "effect"
 import {
   Canonical,
@@ -50,9 +49,12 @@ import {
   outcomeJson,
   type VerifyReport
 } from "../index.js"
+import * as Args from "./Args.js"
 import { activityOption, cardOption, loadRuntime, packagesOption, usage } from "./assess.js"
+import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { checkCommand } from "./ledger-check.js"
+import * as Options from "./Options.js"
 import { humanLine, resultFormatOption } from "./Output.js"
 
 const storeOption = Options.text("store").pipe(
@@ -201,7 +203,10 @@ const applyCommand = Command.make(
     ...commandOptions
   },
   ({ upgrade, ...o }) => runCommand(o, { kind: "apply", upgradeId: upgrade })
-).pipe(Command.withDescription("Apply a transformation to a card instance (sealed at apply time)."))
+).pipe(
+  Command.withDescription("Apply a transformation to a card instance (sealed at apply time)."),
+  Command.withExit(1, "the command is not applied (rejected)")
+)
 
 const removeCommand = Command.make(
   "remove",
@@ -210,7 +215,10 @@ const removeCommand = Command.make(
     ...commandOptions
   },
   ({ entry, ...o }) => runCommand(o, { kind: "remove", entryId: entry })
-).pipe(Command.withDescription("Remove a ledger entry (rejected if another entry depends on it)."))
+).pipe(
+  Command.withDescription("Remove a ledger entry (rejected if another entry depends on it)."),
+  Command.withExit(1, "the command is not applied (rejected)")
+)
 
 const replaceCommand = Command.make(
   "replace",
@@ -220,7 +228,10 @@ const replaceCommand = Command.make(
     ...commandOptions
   },
   ({ entry, with: upgrade, ...o }) => runCommand(o, { kind: "replace", entryId: entry, upgradeId: upgrade })
-).pipe(Command.withDescription("Replace a ledger entry by another transformation, keeping its position."))
+).pipe(
+  Command.withDescription("Replace a ledger entry by another transformation, keeping its position."),
+  Command.withExit(1, "the command is not applied (rejected)")
+)
 
 const showCommand = Command.make(
   "show",
@@ -392,7 +403,10 @@ const verifyCommand = Command.make("verify", { store: storeOption, format: resul
       if (!report.ok) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
     })
   )).pipe(
-    Command.withDescription("Check the store's integrity (SQLite pages, then its own invariants); exit 1 when damaged.")
+    Command.withDescription(
+      "Check the store's integrity (SQLite pages, then its own invariants); exit 1 when damaged."
+    ),
+    Command.withExit(1, "the store is damaged")
   )
 
 /** The `ledger` command and its subcommands. */

@@ -7,11 +7,12 @@
  *
  * @since 0.1.0
  */
-import { Command, Options } from "@effect/cli"
 import type { FileSystem } from "@effect/platform"
 import { Effect, Runtime } from "effect"
 import { checkRoots } from "../lsp/Checker.js"
 import { runLanguageServer } from "../lsp/Server.js"
+import * as Command from "./Command.js"
+import * as Options from "./Options.js"
 
 const stdio = Options.boolean("stdio").pipe(
   Options.withDescription("Talk LSP over stdin/stdout (the only transport; accepted because clients pass it).")

@@ -11,7 +11,6 @@
  *
  * @since 0.1.0
  */
-import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Either, Option } from "effect"
 import {
   type CardfxError,
@@ -24,7 +23,10 @@ import {
   runScenarioFile,
   type ScenarioReport
 } from "../index.js"
+import * as Args from "./Args.js"
+import * as Command from "./Command.js"
 import { atLeastOne } from "./Exit.js"
+import * as Options from "./Options.js"
 import { resultFormatOption } from "./Output.js"
 
 const scenarioArg = Args.text({ name: "SCENARIO" }).pipe(

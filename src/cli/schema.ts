@@ -6,10 +6,11 @@
  *
  * @since 0.1.0
  */
-import { Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect } from "effect"
 import { diagnostic, errorFromDiagnostic, jsonSchemas } from "../index.js"
+import * as Command from "./Command.js"
+import * as Options from "./Options.js"
 import { resultFormatOption } from "./Output.js"
 import { prepareOutputFolder } from "./Paths.js"
 

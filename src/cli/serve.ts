@@ -1,18 +1,19 @@
 /**
  * `cardfx serve --package DIR... [--store PATH|postgres://…] [--host 127.0.0.1]
- * [--port 8787] [--token-env NAME] [--watch] [--log-level LEVEL] [--body-timeout MS] [--deck FILE]`.
+ * [--port 8787] [--token-env NAME] [--allowed-host NAME...] [--cors-origin ORIGIN...]
+ * [--watch] [--log-level LEVEL] [--body-timeout MS] [--deck FILE]`.
  *
  * Serves the HTTP API (see `src/api/Api.ts`, `/openapi.json`, `/docs`).
  * Prints one JSON line `{"event":"listening","url":...}` on stdout when it
- * accepts requests, then one JSON log line per request. SIGTERM/SIGINT:
- * new requests get 503, requests in flight finish (10 s at most), the store
- * closes. `--watch` reloads the packages when a file under them changes
+ * serves (requests that arrive earlier get 503 `starting`), then one JSON
+ * log line per request. SIGTERM/SIGINT: new requests get 503 `unavailable`
+ * with `Connection: close`, requests in flight finish (10 s at most), the
+ * store closes. `--watch` reloads the packages when a file under them changes
  * (the same check as `POST /v1/admin/reload`).
  *
  * @since 0.1.0
  */
-import { Command, Options } from "@effect/cli"
-import { Config, Console, Duration, Effect, Layer, Logger, LogLevel, Option, Runtime } from "effect"
+import { Config, Console, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted, Runtime } from "effect"
 import { watch } from "node:fs"
 import {
   batchedJsonLog,
@@ -24,8 +25,10 @@ import {
   serverUrl
 } from "../index.js"
 import { packagesOption } from "./assess.js"
+import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { defaultDeckPath } from "./hhx.js"
+import * as Options from "./Options.js"
 
 const levels = {
   all: LogLevel.All,
@@ -56,6 +59,18 @@ export const serveCommand = Command.make(
       Options.optional,
       Options.withDescription("Environment variable holding the bearer token that mutating endpoints require.")
     ),
+    allowedHost: Options.text("allowed-host").pipe(
+      Options.repeated,
+      Options.withDescription(
+        "A host name the Host header may carry besides localhost, 127.0.0.1, [::1] and --host (a DNS-rebinding guard)."
+      )
+    ),
+    corsOrigin: Options.text("cors-origin").pipe(
+      Options.repeated,
+      Options.withDescription(
+        "An origin (scheme://host[:port]) whose browser pages may call the API: CORS headers and preflights for it (default: CORS off)."
+      )
+    ),
     watch: Options.boolean("watch").pipe(Options.withDescription("Reload the packages when their files change.")),
     logLevel: Options.choice("log-level", ["all", "debug", "info", "warning", "error", "none"]).pipe(
       Options.withDefault("info" as const),
@@ -75,7 +90,9 @@ export const serveCommand = Command.make(
   (o) =>
     Effect.suspend(() => {
       const log = batchedJsonLog((chunk) => process.stdout.write(chunk))
-      return serve(o).pipe(
+      // The access log is the door's own line (no Effect logger per request); below `info` it is not made at all.
+      const accessLog = LogLevel.lessThanEqual(levels[o.logLevel], LogLevel.Info) ? log.line : undefined
+      return serve(o, accessLog).pipe(
         Effect.ensuring(Effect.sync(log.flush)),
         // JSON lines only: runMain's pretty logger would print each request a second time.
         Effect.provide(
@@ -87,8 +104,22 @@ export const serveCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "Serve the HTTP API (OpenAPI at /openapi.json, docs at /docs) on 127.0.0.1 unless --host says otherwise."
+  ),
+  Command.withExit(1, "the server cannot start"),
+  Command.withExit(
+    2,
+    "a value the usage check cannot judge is unusable (--port, --body-timeout, --token-env, --cors-origin, --allowed-host)"
   )
 )
+
+/** A start-up failure as one line: `cardfx serve: <code> <message>` when it carries a diagnostic code. */
+const startFailure = (e: unknown): string => {
+  const fields: { readonly code?: unknown; readonly message?: unknown } = typeof e === "object" && e !== null ? e : {}
+  const message = typeof fields.message === "string" && fields.message !== "" ? fields.message : String(e)
+  return typeof fields.code === "string"
+    ? `cardfx serve: ${fields.code} ${message}`
+    : `cardfx serve: cannot serve: ${message}`
+}
 
 const serve = (o: {
   readonly packages: ReadonlyArray<string>
@@ -96,10 +127,12 @@ const serve = (o: {
   readonly host: string
   readonly port: number
   readonly tokenEnv: Option.Option<string>
+  readonly allowedHost: ReadonlyArray<string>
+  readonly corsOrigin: ReadonlyArray<string>
   readonly watch: boolean
   readonly bodyTimeout: number
   readonly deck: string
-}) =>
+}, accessLog: ((line: string) => void) | undefined) =>
   Effect.gen(function*() {
     if (o.port < 0 || o.port > 65535) {
       yield* Console.error("cardfx: --port must be 0..65535 (see --help)")
@@ -109,18 +142,32 @@ const serve = (o: {
       yield* Console.error("cardfx: --body-timeout must be 1..600000 milliseconds (see --help)")
       return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
     }
+    const usage = (message: string) =>
+      Console.error(`cardfx serve: usage_error ${message} (see --help)`).pipe(
+        Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.usage })))
+      )
+    for (const origin of o.corsOrigin) {
+      if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+        return yield* usage(`--cors-origin ${JSON.stringify(origin)}: an origin is scheme://host[:port], no path`)
+      }
+    }
+    for (const host of o.allowedHost) {
+      if (!/^[A-Za-z0-9.\-[\]:]+$/.test(host)) {
+        return yield* usage(`--allowed-host ${JSON.stringify(host)}: a host name or address, no port or scheme`)
+      }
+    }
     const tokenEnv = Option.getOrUndefined(o.tokenEnv)
     const token = tokenEnv !== undefined
       ? Option.some(
         yield* Config.redacted(tokenEnv).pipe(
-          Effect.catchAll(() =>
-            Console.error(`cardfx: --token-env ${tokenEnv}: the variable is not set`).pipe(
-              Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.usage })))
-            )
-          )
+          Effect.catchAll(() => usage(`--token-env ${tokenEnv}: the variable is not set`))
         )
       )
       : Option.none()
+    // An empty token would start a server nobody can authorize against.
+    if (Option.isSome(token) && Redacted.value(token.value).trim() === "") {
+      return yield* usage(`--token-env ${tokenEnv ?? ""}: the variable is empty`)
+    }
     const lifecycle = yield* makeLifecycle
     yield* Effect.scoped(
       Effect.gen(function*() {
@@ -133,17 +180,16 @@ const serve = (o: {
               host: o.host,
               port: o.port,
               token,
-              bodyTimeout: Duration.millis(o.bodyTimeout)
+              bodyTimeout: Duration.millis(o.bodyTimeout),
+              allowedHosts: o.allowedHost,
+              corsOrigins: o.corsOrigin,
+              accessLog
             },
             lifecycle
           )
         ).pipe(
           Effect.catchAll((e) =>
-            Console.error(
-              `cardfx: cannot serve: ${
-                typeof e === "object" && e !== null && "message" in e ? String(e.message) : String(e)
-              }`
-            ).pipe(
+            Console.error(startFailure(e)).pipe(
               Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors })))
             )
           )

@@ -4,9 +4,10 @@
  *
  * @since 0.1.0
  */
-import { Args, Command } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { documentKinds, validatePaths } from "../index.js"
+import * as Args from "./Args.js"
+import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { humanLine } from "./Output.js"
 import { dataDir } from "./Paths.js"
@@ -36,4 +37,7 @@ export const startCommand = Command.make("start", { data }, ({ data }) =>
     const errors = report.diagnostics.filter((d) => d.severity === "error").length
     yield* Console.log(`${errors === 0 ? "ok" : "failed"}: ${report.files} file(s) validated, ${errors} error(s)`)
     if (errors > 0) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
-  })).pipe(Command.withDescription("Validate the bundled content and show what it holds."))
+  })).pipe(
+    Command.withDescription("Validate the bundled content and show what it holds."),
+    Command.withExit(1, "the content has an error")
+  )

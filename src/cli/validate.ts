@@ -8,10 +8,12 @@
  *
  * @since 0.1.0
  */
-import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { ScaleOut, type ValidationReport } from "../index.js"
+import * as Args from "./Args.js"
+import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
+import * as Options from "./Options.js"
 import { type Format, formatOption, githubLine, humanLine, validationJson } from "./Output.js"
 import { sarifText } from "./Sarif.js"
 import { quietOption, resolveWorkers, withProgress, workersOption } from "./Scale.js"
@@ -56,5 +58,6 @@ export const validateCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "Validate content packages, Hallyu Hex decks and scenarios (and what they refer to); exit 1 on errors."
-  )
+  ),
+  Command.withExit(1, "a file has an error")
 )

@@ -10,13 +10,15 @@
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Either, Layer, Schedule } from "effect"
 import { randomUUID } from "node:crypto"
-import type { SimulationSummary } from "../hallyu/engine/Simulate.js"
 import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
+import { errorFromDiagnostic } from "../kernel/Errors.js"
+import { fromRangePlayer, Simulation } from "../services/Simulation.js"
+import type { SimulationPartial, SimulationSummary } from "../services/Simulation.js"
 import { clusterLayer, displayUrl, pgLayer } from "./ClusterLayer.js"
 import { clusterTimings } from "./Config.js"
 import { shardEntityId, SimulationShard } from "./ShardEntity.js"
 import { layer as ledgerLayer, ShardLedger } from "./ShardLedger.js"
-import { DEFAULT_SHARD_GAMES, mergeShards, shardsOf } from "./Shards.js"
+import { DEFAULT_SHARD_GAMES, mergeShardRange, mergeShards, shardsOfRange } from "./Shards.js"
 
 /** A simulation to run on a cluster. */
 export interface ClusterSimulationJob {
@@ -100,8 +102,29 @@ const asDiagnostic = (e: unknown): Diagnostic =>
     )
 
 /** Plays a simulation's games on the cluster's runners; the summary is a local run's. */
-export const simulateOnCluster = (job: ClusterSimulationJob): Effect.Effect<ClusterSimulationRun, Diagnostic> => {
-  const shards = shardsOf(job.games, job.shardGames ?? DEFAULT_SHARD_GAMES)
+export const simulateOnCluster = (job: ClusterSimulationJob): Effect.Effect<ClusterSimulationRun, Diagnostic> =>
+  Effect.flatMap(
+    playOnCluster({ ...job, from: 0, to: job.games }),
+    (run) =>
+      Either.match(mergeShards(job.seed, job.games, [run.partial]), {
+        onLeft: Effect.fail,
+        onRight: (summary) => Effect.succeed({ summary, runId: run.runId, shards: run.shards })
+      })
+  )
+
+/** Games [from, to) played on the cluster's runners: their partial, the run's id, who played each shard. */
+export interface ClusterRangeRun {
+  readonly partial: SimulationPartial
+  readonly runId: string
+  readonly shards: ClusterSimulationRun["shards"]
+}
+
+/** Plays games [from, to) of a simulation on the cluster's runners, in shards of `shardGames` from `from`. */
+export const playOnCluster = (
+  job: Omit<ClusterSimulationJob, "games"> & { readonly from: number; readonly to: number }
+): Effect.Effect<ClusterRangeRun, Diagnostic> => {
+  const games = job.to - job.from
+  const shards = shardsOfRange(job.from, job.to, job.shardGames ?? DEFAULT_SHARD_GAMES)
   // The run id names the run's ledger rows and entities; it never reaches a result.
   const runId = randomUUID()
   const program = Effect.gen(function*() {
@@ -126,7 +149,7 @@ export const simulateOnCluster = (job: ClusterSimulationJob): Effect.Effect<Clus
             Effect.tap(() =>
               Effect.sync(() => {
                 done += shard.to - shard.from
-                job.onProgress?.(done, job.games)
+                job.onProgress?.(done, games)
               })
             )
           ),
@@ -144,10 +167,10 @@ export const simulateOnCluster = (job: ClusterSimulationJob): Effect.Effect<Clus
         })
       )
     }
-    const summary = mergeShards(job.seed, job.games, rows.map((r) => r.partial))
-    if (Either.isLeft(summary)) return yield* Effect.fail(summary.left)
+    const partial = mergeShardRange(job.seed, job.from, job.to, rows.map((r) => r.partial))
+    if (Either.isLeft(partial)) return yield* Effect.fail(partial.left)
     return {
-      summary: summary.right,
+      partial: partial.right,
       runId,
       shards: rows.map((r) => ({ index: r.index, from: r.from, to: r.to, runner: r.runner }))
     }
@@ -160,3 +183,45 @@ export const simulateOnCluster = (job: ClusterSimulationJob): Effect.Effect<Clus
     )
   )
 }
+
+/** Where a cluster simulation runs: the cluster's PostgreSQL, and how it is cut. */
+export interface ClusterSimulationOptions {
+  /** The cluster's PostgreSQL URL. */
+  readonly url: string
+  /** Games per shard (default {@link DEFAULT_SHARD_GAMES}). */
+  readonly shardGames?: number
+  /** How long to wait for a first live runner (default 10 s). */
+  readonly waitForRunners?: Duration.DurationInput
+}
+
+/**
+ * The `Simulation` service on a cluster's runners (`simulate --cluster`):
+ * each range is cut into shards sent as persisted entity messages, and their
+ * partials merged in shard order, so the summary is a local run's byte for
+ * byte. Game logs are not collected on a cluster (`usage_error`).
+ */
+export const simulationLayer = (o: ClusterSimulationOptions): Layer.Layer<Simulation> =>
+  Layer.succeed(
+    Simulation,
+    fromRangePlayer((r) =>
+      r.logs
+        ? Effect.fail(
+          errorFromDiagnostic(
+            diagnostic("usage_error", "game logs are not collected on a cluster (no --log with --cluster)")
+          )
+        )
+        : playOnCluster({
+          url: o.url,
+          deck: r.deck,
+          seed: r.seed,
+          from: r.from,
+          to: r.to,
+          ...(o.shardGames !== undefined ? { shardGames: o.shardGames } : {}),
+          ...(o.waitForRunners !== undefined ? { waitForRunners: o.waitForRunners } : {}),
+          ...(r.onProgress !== undefined ? { onProgress: r.onProgress } : {})
+        }).pipe(
+          Effect.map((run) => ({ partial: run.partial, logs: [] })),
+          Effect.mapError(errorFromDiagnostic)
+        )
+    )
+  )

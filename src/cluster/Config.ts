@@ -17,10 +17,20 @@ import { Duration } from "effect"
 export const clusterTimings = {
   /** Entity partitions ("cluster shards"), hashed onto runners; not cardfx's game shards. */
   shardsPerGroup: 300,
-  /** A runner refreshes its locks and heartbeat this often... */
-  shardLockRefreshInterval: Duration.seconds(1),
-  /** ...and is dropped, its partitions reassigned, when it has not for this long. */
-  shardLockExpiration: Duration.seconds(5),
+  /**
+   * A runner refreshes its locks and heartbeat this often, and every lock
+   * operation must finish within it (`@effect/cluster` takes
+   * min(refresh interval, expiration / 3) as the deadline of each one, and a
+   * refresh that misses it marks the runner's lock storage unhealthy: every
+   * partition is force-released, the shard in progress is interrupted and
+   * played again after the partitions are taken back). All of a runner's lock
+   * operations share one reserved connection, so a refresh waits behind the
+   * acquire and release queries queued there; on a loaded machine a 1 s
+   * deadline was missed every few seconds (see docs/scale.md).
+   */
+  shardLockRefreshInterval: Duration.seconds(4),
+  /** ...and is dropped, its partitions reassigned, when it has not for this long (three missed refreshes). */
+  shardLockExpiration: Duration.seconds(12),
   /** How often runners re-read the runner table (a new or dead runner moves partitions). */
   refreshAssignmentsInterval: Duration.seconds(1),
   /** How often a runner reads unprocessed messages (those of a dead runner among them) from storage. */

@@ -1,28 +1,35 @@
 /**
  * A cardfx cluster runner (`cardfx cluster runner --pg URL`): one process per
  * machine, a member of the `@effect/cluster` cluster on PostgreSQL that hosts
- * the game-shard entity and plays shards on the machine's cores (the worker
- * pool). A shard is answered from the ledger when it is already recorded (a
- * message delivered again), otherwise played, recorded, and answered with
- * the row that stands in the ledger, so it is counted once whoever played it.
+ * the game-shard entity and plays shards through the `Simulation` service on
+ * the machine's cores (`ScaleOut.pooledSimulationLayer`: a pool of worker
+ * threads kept warm across shards). A shard is answered from the ledger when
+ * it is already recorded (a message delivered again), otherwise played,
+ * recorded, and answered with the row that stands in the ledger, so it is
+ * counted once whoever played it.
  *
- * Shards run one at a time per runner, each spread over every worker: a
- * runner that dies holds at most one shard in progress, and its queued
- * shards move to the runners that take over its partitions.
+ * Shards run one at a time per runner, each spread over every worker thread:
+ * a runner that dies holds at most one shard in progress, and its queued
+ * shards move to the runners that take over its partitions. The runner's own
+ * thread plays no games: it serves the cluster (lock refreshes, heartbeats,
+ * messages), which must answer within the lock deadline even on a loaded
+ * machine.
  *
  * @since 0.1.0
  */
 import { Effect, Layer } from "effect"
 import type { Diagnostic } from "../kernel/Diagnostic.js"
+import { diagnosticFromError } from "../kernel/Errors.js"
+import { Simulation } from "../services/Simulation.js"
+import { ScaleOut } from "../workers/ScaleOut.js"
 import { clusterLayer, pgLayer, type RunnerAddressOptions } from "./ClusterLayer.js"
 import { SimulationShard } from "./ShardEntity.js"
 import { layer as ledgerLayer, ShardLedger } from "./ShardLedger.js"
-import { layer as playerLayer, ShardPlayer } from "./ShardPlayer.js"
 
 export interface RunnerOptions extends RunnerAddressOptions {
   /** The cluster's PostgreSQL URL. */
   readonly pg: string
-  /** Worker threads for shards (1: the runner's own process). */
+  /** Worker threads playing shards (at least 1; the runner's own thread serves the cluster). */
   readonly workers: number
 }
 
@@ -32,22 +39,31 @@ export const runnerName = (o: RunnerAddressOptions): string => `${o.host}:${o.po
 const handlers = (name: string) =>
   Effect.gen(function*() {
     const ledger = yield* ShardLedger
-    const player = yield* ShardPlayer
+    const simulation = yield* Simulation
     const oneAtATime = yield* Effect.makeSemaphore(1)
     return SimulationShard.of({
       PlayShard: ({ payload: shard }) =>
         Effect.flatMap(ledger.find(shard.runId, shard.index), (found) =>
           found._tag === "Some"
             ? Effect.succeed({ partial: found.value.partial, runner: found.value.runner })
-            : oneAtATime.withPermits(1)(player.play(shard)).pipe(
-              Effect.flatMap((partial) =>
+            : oneAtATime.withPermits(1)(
+              simulation.playRange({
+                deck: { json: shard.deckJson, file: shard.deckFile },
+                seed: shard.seed,
+                from: shard.from,
+                to: shard.to,
+                logs: false
+              })
+            ).pipe(
+              Effect.mapError(diagnosticFromError),
+              Effect.flatMap((answer) =>
                 ledger.record({
                   runId: shard.runId,
                   index: shard.index,
                   from: shard.from,
                   to: shard.to,
                   runner: name,
-                  partial
+                  partial: answer.partial
                 })
               ),
               Effect.map((row) => ({ partial: row.partial, runner: row.runner }))
@@ -65,7 +81,10 @@ export const runnerLayer = (o: RunnerOptions): Layer.Layer<never, Diagnostic> =>
   const entity = SimulationShard.toLayer(handlers(runnerName(o)), { concurrency: 1 })
   return entity.pipe(
     Layer.provide(clusterLayer({ host: o.host, port: o.port })),
-    Layer.provide(Layer.mergeAll(ledgerLayer, playerLayer(o.workers))),
+    Layer.provide(Layer.mergeAll(
+      ledgerLayer,
+      ScaleOut.pooledSimulationLayer(o.workers).pipe(Layer.mapError(diagnosticFromError))
+    )),
     Layer.provide(sql)
   )
 }

@@ -10,8 +10,8 @@
 import { ClusterSchema, Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { Schema } from "effect"
-import { SimulationPartialSchema } from "../hallyu/engine/Simulate.js"
 import { Diagnostic } from "../kernel/Diagnostic.js"
+import { SimulationPartialSchema } from "../services/Simulation.js"
 
 /** A shard's answer: its partial and the runner that recorded it in the ledger. */
 export const ShardResult = Schema.Struct({ partial: SimulationPartialSchema, runner: Schema.String })

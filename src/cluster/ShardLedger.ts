@@ -10,8 +10,8 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { type SimulationPartial, SimulationPartialSchema } from "../hallyu/engine/Simulate.js"
 import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
+import { type SimulationPartial, SimulationPartialSchema } from "../services/Simulation.js"
 
 /** The ledger table's name (in the database the cluster's storage uses). */
 export const LEDGER_TABLE = "cardfx_shard_ledger"

@@ -7,13 +7,8 @@
  * @since 0.1.0
  */
 import { Either } from "effect"
-import {
-  mergeAllPartials,
-  type SimulationPartial,
-  type SimulationSummary,
-  summarize
-} from "../hallyu/engine/Simulate.js"
 import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
+import { mergeAllPartials, type SimulationPartial, type SimulationSummary, summarize } from "../services/Simulation.js"
 import { chunks } from "../workers/Pool.js"
 
 /**
@@ -31,8 +26,31 @@ export interface Shard {
 }
 
 /** The shards of `games` games, `shardGames` each (the last may be shorter). */
-export const shardsOf = (games: number, shardGames: number): ReadonlyArray<Shard> =>
-  chunks(games, Math.max(1, shardGames)).map(([from, to], index) => ({ index, from, to }))
+export const shardsOf = (games: number, shardGames: number): ReadonlyArray<Shard> => shardsOfRange(0, games, shardGames)
+
+/** The shards of games [from, to), `shardGames` each from `from` (the last may be shorter). */
+export const shardsOfRange = (from: number, to: number, shardGames: number): ReadonlyArray<Shard> =>
+  chunks(Math.max(0, to - from), Math.max(1, shardGames)).map(([a, b], index) => ({
+    index,
+    from: from + a,
+    to: from + b
+  }))
+
+/** The partial of games [from, to) from its shards' partials, in shard order; a missing or extra shard is a diagnostic. */
+export const mergeShardRange = (
+  seed: string,
+  from: number,
+  to: number,
+  parts: ReadonlyArray<SimulationPartial>
+): Either.Either<SimulationPartial, Diagnostic> =>
+  Either.flatMap(mergeAllPartials(seed, from, parts), (whole) =>
+    whole.to === to
+      ? Either.right(whole)
+      : Either.left(
+        diagnostic("simulation_split", `the shards cover games [${from}, ${whole.to}) of [${from}, ${to})`, {
+          subject: seed
+        })
+      ))
 
 /** The summary of a run from its shards' partials, given in shard order; a missing or extra shard is a diagnostic. */
 export const mergeShards = (

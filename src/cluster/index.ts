@@ -5,8 +5,17 @@
  *
  * @since 0.1.0
  */
-export { type ClusterSimulationJob, type ClusterSimulationRun, simulateOnCluster } from "./Client.js"
+export {
+  type ClusterRangeRun,
+  type ClusterSimulationJob,
+  type ClusterSimulationOptions,
+  type ClusterSimulationRun,
+  playOnCluster,
+  simulateOnCluster,
+  simulationLayer
+} from "./Client.js"
 export { DEFAULT_RUNNER_PORT } from "./Config.js"
+export { layer as logLayer, layerAt as logLayerAt } from "./Log.js"
 export { runnerLayer, runnerName, type RunnerOptions } from "./Runner.js"
 export { LEDGER_TABLE, type LedgerRow } from "./ShardLedger.js"
-export { DEFAULT_SHARD_GAMES, mergeShards, type Shard, shardsOf } from "./Shards.js"
+export { DEFAULT_SHARD_GAMES, mergeShardRange, mergeShards, type Shard, shardsOf, shardsOfRange } from "./Shards.js"

@@ -16,8 +16,6 @@ import { type Locator, makeLocator } from "../kernel/Json.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
 import { compileContainer } from "./Compiler.js"
 import type { DecodedPackage } from "./ContentPackage.js"
-import { PlanningCache } from "./planner/PlanningCache.js"
-import { ResolutionCache } from "./ResolutionCache.js"
 import type { PackagePin, Runtime, RuntimePin } from "./Runtime.js"
 import type { Bundle } from "./schema/Bundle.js"
 import type { Card, EffectComponent } from "./schema/Card.js"
@@ -192,9 +190,7 @@ export const publish = (packages: ReadonlyArray<DecodedPackage>): PublicationRes
       transformations,
       slots,
       activities,
-      origins,
-      resolutionCache: new ResolutionCache(),
-      planningCache: new PlanningCache()
+      origins
     },
     diagnostics: all
   }

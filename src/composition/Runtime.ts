@@ -2,12 +2,12 @@
  * A runtime: the catalog published from one or more content packages, pinned
  * by engine version, package versions and a content hash. Lookups are maps
  * keyed by ID; iteration that affects results always goes through the
- * ordinally sorted ID lists, never map order.
+ * ordinally sorted ID lists, never map order. A runtime is plain data: the
+ * caches of the services that work on it (the planner's, the resolver's) are
+ * held by those services, not by the runtime.
  *
  * @since 0.1.0
  */
-import type { PlanningCache } from "./planner/PlanningCache.js"
-import type { ResolutionCache } from "./ResolutionCache.js"
 import type { Bundle } from "./schema/Bundle.js"
 import type { Card } from "./schema/Card.js"
 import type { Attribute, Buff, Relic } from "./schema/Modifier.js"
@@ -41,18 +41,6 @@ export interface Runtime {
   readonly transformations: ReadonlyMap<string, Transformation>
   readonly slots: ReadonlyMap<string, Slot>
   readonly activities: ReadonlyMap<string, Activity>
-  /**
-   * The resolution cache this runtime owns (see `ResolutionCache.ts`): the
-   * planner and the scenario runner resolve through it, so repeated
-   * resolutions of the same sealed objects are warm. Optional: a runtime
-   * built by hand resolves cold.
-   */
-  readonly resolutionCache?: ResolutionCache | undefined
-  /**
-   * The planner's memo tables this runtime owns (see `PlanningCache.ts`).
-   * Optional: a runtime built by hand plans cold.
-   */
-  readonly planningCache?: PlanningCache | undefined
   /** Where each declaration came from, for diagnostics: "<kind>:<id>" → file and JSON pointer. */
   readonly origins: ReadonlyMap<string, { readonly file: string; readonly path: string }>
 }

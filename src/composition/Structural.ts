@@ -267,6 +267,10 @@ const checkComponentLists = (cs: ReadonlyArray<EffectComponent>, out: Array<Diag
 export class StructuralStates {
   private readonly bases = new WeakMap<Card, WeakMap<ReadonlyMap<string, Status>, StructuralState>>()
   private readonly next = new WeakMap<StructuralState, WeakMap<LedgerEntry, StructuralState>>()
+  // A state after patches that raised no diagnostic depends on the patches only, not on the entry
+  // that carries them: entries sealed from one transformation share their patches array, so the
+  // state (and its compiled base) after re-applying an upgrade is the one already derived.
+  private readonly nextByPatches = new WeakMap<StructuralState, WeakMap<ReadonlyArray<Patch>, StructuralState>>()
   private readonly compiled = new WeakMap<StructuralState, Either.Either<StructuralBase, ReadonlyArray<Diagnostic>>>()
 
   /** The state of a base card before any patch. */
@@ -300,6 +304,11 @@ export class StructuralStates {
     }
     let st = byEntry.get(e)
     if (st === undefined) {
+      st = this.nextByPatches.get(prev)?.get(e.patches)
+      if (st !== undefined) {
+        byEntry.set(e, st)
+        return st
+      }
       const s: Structural = { cost: prev.cost, tags: [...prev.tags], components: prev.components }
       const out: Array<Diagnostic> = [...prev.diagnostics]
       for (let i = 0; i < e.patches.length; i++) {
@@ -317,6 +326,14 @@ export class StructuralStates {
         diagnostics: out
       }
       byEntry.set(e, st)
+      if (out.length === prev.diagnostics.length) {
+        let byPatches = this.nextByPatches.get(prev)
+        if (byPatches === undefined) {
+          byPatches = new WeakMap()
+          this.nextByPatches.set(prev, byPatches)
+        }
+        byPatches.set(e.patches, st)
+      }
     }
     return st
   }

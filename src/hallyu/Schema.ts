@@ -485,7 +485,7 @@ export const EffectRecord = Schema.Struct({
   targets: optd(Schema.Array(TargetSpec), "Targets declared by the effect, chosen before Fandom costs are paid."),
   actions: req(Schema.Array(Action), "The actions, in order.")
 }).annotations({
-  identifier: "Effect",
+  identifier: "HallyuHexEffect",
   description: "One effect of a card: its kind, when it happens and its actions."
 })
 export type EffectRecord = typeof EffectRecord.Type

@@ -11,7 +11,7 @@
 import type { Limits } from "./Limits.js"
 
 /** The HTTP statuses a diagnostic maps to. */
-export type HttpStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 422 | 500 | 503
+export type HttpStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 413 | 415 | 422 | 500 | 503
 
 interface CodeEntry {
   readonly tag: string
@@ -620,6 +620,42 @@ const table = {
     domain: "server",
     meaning: "The server is shutting down and takes no new request.",
     status: 503
+  },
+  starting: {
+    tag: "Starting",
+    domain: "server",
+    meaning: "The server is still starting (its handler is not in place yet); retry in a moment.",
+    status: 503
+  },
+  port_in_use: {
+    tag: "PortInUse",
+    domain: "server",
+    meaning: "cardfx serve cannot listen on its --host/--port (another process holds the port).",
+    status: 503
+  },
+  method_not_allowed: {
+    tag: "MethodNotAllowed",
+    domain: "server",
+    meaning: "The path exists but does not take this method; the Allow header lists the ones it takes.",
+    status: 405
+  },
+  unsupported_media_type: {
+    tag: "UnsupportedMediaType",
+    domain: "server",
+    meaning: "A request body that is not Content-Type: application/json.",
+    status: 415
+  },
+  host_not_allowed: {
+    tag: "HostNotAllowed",
+    domain: "server",
+    meaning: "The Host header is neither a loopback name nor one given with --allowed-host (DNS rebinding).",
+    status: 403
+  },
+  origin_not_allowed: {
+    tag: "OriginNotAllowed",
+    domain: "server",
+    meaning: "A mutation sent by a browser page of another origin not given with --cors-origin.",
+    status: 403
   },
   internal_error: {
     tag: "InternalError",

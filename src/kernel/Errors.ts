@@ -419,6 +419,36 @@ export class ReloadRejected
 export class Unavailable
   extends Schema.TaggedError<Unavailable>()("Unavailable", { code: Schema.tag("unavailable"), ...fields })
 {}
+/** `starting`: The server is still starting (its handler is not in place yet); retry in a moment. */
+export class Starting extends Schema.TaggedError<Starting>()("Starting", {
+  code: Schema.tag("starting"),
+  ...fields
+}) {}
+/** `port_in_use`: cardfx serve cannot listen on its --host/--port (another process holds the port). */
+export class PortInUse extends Schema.TaggedError<PortInUse>()("PortInUse", {
+  code: Schema.tag("port_in_use"),
+  ...fields
+}) {}
+/** `method_not_allowed`: The path exists but does not take this method; the Allow header lists the ones it takes. */
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", {
+  code: Schema.tag("method_not_allowed"),
+  ...fields
+}) {}
+/** `unsupported_media_type`: A request body that is not Content-Type: application/json. */
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", {
+  code: Schema.tag("unsupported_media_type"),
+  ...fields
+}) {}
+/** `host_not_allowed`: The Host header is neither a loopback name nor one given with --allowed-host (DNS rebinding). */
+export class HostNotAllowed extends Schema.TaggedError<HostNotAllowed>()("HostNotAllowed", {
+  code: Schema.tag("host_not_allowed"),
+  ...fields
+}) {}
+/** `origin_not_allowed`: A mutation sent by a browser page of another origin not given with --cors-origin. */
+export class OriginNotAllowed extends Schema.TaggedError<OriginNotAllowed>()("OriginNotAllowed", {
+  code: Schema.tag("origin_not_allowed"),
+  ...fields
+}) {}
 /** `internal_error`: A defect in cardfx itself (exit 70, HTTP 500), reported without its stack trace; please report it. */
 export class InternalError
   extends Schema.TaggedError<InternalError>()("InternalError", { code: Schema.tag("internal_error"), ...fields })
@@ -521,6 +551,12 @@ export const errorClassByCode = {
   step_conflict: StepConflict,
   reload_rejected: ReloadRejected,
   unavailable: Unavailable,
+  starting: Starting,
+  port_in_use: PortInUse,
+  method_not_allowed: MethodNotAllowed,
+  unsupported_media_type: UnsupportedMediaType,
+  host_not_allowed: HostNotAllowed,
+  origin_not_allowed: OriginNotAllowed,
   internal_error: InternalError
 } as const satisfies { readonly [C in DiagnosticCode]: unknown }
 

@@ -1,6 +1,7 @@
 /**
  * The server's log sink: Effect's JSON log lines (`Logger.jsonLogger`, one
- * object a line) written in batches — one write per turn of the event loop
+ * object a line) and the door's access log lines (plain JSON strings, no
+ * Effect logger in a request's path) written in batches — one write per turn of the event loop
  * (or per 256 lines) instead of one per line. Standard output is usually a
  * pipe, which Node writes synchronously on Linux: a write per request was
  * a blocking system call in every request's path.
@@ -12,6 +13,8 @@ import { Logger } from "effect"
 export interface BatchedLog {
   /** The logger (install with `Logger.replace(Logger.defaultLogger, logger)`). */
   readonly logger: Logger.Logger<unknown, void>
+  /** Adds one ready-made line (no newline) to the batch: the door's access log. */
+  readonly line: (line: string) => void
   /** Writes the lines not yet written (the command calls it before it exits). */
   readonly flush: () => void
 }
@@ -29,13 +32,14 @@ export const batchedJsonLog = (write: (chunk: string) => void): BatchedLog => {
     lines = []
     write(chunk)
   }
-  const logger = Logger.make<unknown, void>((options) => {
-    lines.push(Logger.jsonLogger.log(options))
+  const line = (text: string) => {
+    lines.push(text)
     if (lines.length >= BATCH_LINES) flush()
     else if (!scheduled) {
       scheduled = true
       setImmediate(flush)
     }
-  })
-  return { logger, flush }
+  }
+  const logger = Logger.make<unknown, void>((options) => line(Logger.jsonLogger.log(options)))
+  return { logger, line, flush }
 }

@@ -1,23 +1,17 @@
 /**
- * `cardfx serve` as a layer: the {@link CardfxApi} handlers on
- * `@effect/platform-node`'s `NodeHttpServer`, with `/openapi.json` and the
- * offline Swagger UI at `/docs` (its JavaScript and CSS are inlined by
- * `HttpApiSwagger`, nothing is fetched from a CDN).
+ * `cardfx serve` as a layer: the {@link CardfxApi} handlers behind the
+ * server's door (src/server/Door.ts) on a Node HTTP server, with
+ * `/openapi.json` and the offline Swagger UI at `/docs` (its JavaScript and
+ * CSS are inlined by `HttpApiSwagger`, nothing is fetched from a CDN).
  *
- * Around every request, in this order:
- * - a request ID (`x-request-id` when the client sent a sane one, else
- *   `r<n>`), echoed in the response;
- * - draining: after SIGTERM, new requests get 503 `unavailable` while the
- *   ones in flight finish;
- * - the body guard: a body needs `Content-Length` (a chunked body is 400
- *   `schema_invalid`); `Content-Length` over the cap is 413
- *   `body_too_large` before a byte is read; the body is read with the cap and the body
- *   timeout (408 `request_timeout` with `Connection: close`) and must pass the project's hardened JSON
- *   parser (depth, `__proto__`, duplicate keys, unsafe numbers: 400 with the
- *   parser's code and JSON pointer) before any Schema sees it;
- * - the handler timeout (408 `request_timeout`);
- * - one structured log line per request through Effect's `Logger`
- *   (JSON: method, route, status, durationMs, requestId).
+ * The door (plain Node code in front of the app) takes every request first:
+ * request ID, start-up and draining answers, `Host`/CORS/origin checks, 405,
+ * content type, the bearer token before the body, the body cap, the body
+ * read (one listener, one timer) and the hardened JSON parser, and the
+ * access log line. What reaches the app is a routed request with its body
+ * parsed; the app adds, only where a request needs it, the handler timeout
+ * (slow endpoints), compression and page-asset ETags (src/server/Compression.ts).
+ *
  * Decode failures become 400 `schema_invalid` / `unknown_field` with the
  * JSON pointer of each issue, unknown routes 404 `unknown_route`, and a
  * defect 500 `internal_error` whose body never carries a stack trace.
@@ -28,7 +22,7 @@ import {
   HttpApiBuilder,
   HttpApiError,
   HttpApiSwagger,
-  HttpMethod,
+  HttpApp,
   HttpMiddleware,
   HttpServer,
   HttpServerError,
@@ -36,8 +30,7 @@ import {
   HttpServerResponse
 } from "@effect/platform"
 import { NodeFileSystem, NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
-import * as IncomingMessage from "@effect/platform/HttpIncomingMessage"
-import { Cause, Clock, Duration, Effect, Either, Fiber, Layer, Option, Redacted, Ref, Schedule } from "effect"
+import { Cause, Duration, Effect, Layer, Option, Redacted, Schedule } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import {
@@ -63,16 +56,19 @@ import {
   type Diagnostic,
   diagnostic,
   type DiagnosticCode,
+  errorFromDiagnostic,
   HallyuHex,
   httpStatusOf,
   Json,
   LedgerStore,
   LiveCatalog
 } from "../Library.js"
+import * as Compression from "./Compression.js"
+import * as Door from "./Door.js"
 import { Games } from "./Games.js"
 import { GameStore } from "./GameStore.js"
 import { HandlersLive, ServedPackages } from "./Handlers.js"
-import * as WorkbenchPage from "./page/Page.js"
+import * as WorkbenchPage from "./Page.js"
 
 /** How a server runs. */
 export interface ServeOptions {
@@ -91,46 +87,42 @@ export interface ServeOptions {
   readonly bodyLimit?: number | undefined
   /** Time to receive a body once the headers are in (default {@link DEFAULT_BODY_TIMEOUT}: a slow client is answered within a second). */
   readonly bodyTimeout?: Duration.DurationInput | undefined
-  /** Time to answer once the body is in (default 30 s). */
+  /** Time to answer once the body is in, for the endpoints that can be slow (default 30 s). */
   readonly handlerTimeout?: Duration.DurationInput | undefined
+  /** Host names accepted in the `Host` header besides the loopback names and `host` (`--allowed-host`). */
+  readonly allowedHosts?: ReadonlyArray<string> | undefined
+  /** Origins answered with CORS headers, preflights included (`--cors-origin`); none: CORS off. */
+  readonly corsOrigins?: ReadonlyArray<string> | undefined
+  /** Where the access log lines go (one JSON line a request); undefined: no access log. */
+  readonly accessLog?: ((line: string) => void) | undefined
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
 /** A body that has not fully arrived after this is answered 408 `request_timeout` (a slow or stalled client). */
 export const DEFAULT_BODY_TIMEOUT: Duration.DurationInput = "800 millis"
 
-/** Draining state shared by the request middleware and the SIGTERM finalizer. */
-export interface Lifecycle {
-  readonly draining: Ref.Ref<boolean>
-  readonly inflight: Ref.Ref<number>
-  readonly requests: Ref.Ref<number>
-}
+/** The server's start-up/draining state and request counters (plain numbers, shared with the door). */
+export type Lifecycle = Door.Lifecycle
 
-export const makeLifecycle: Effect.Effect<Lifecycle> = Effect.all({
-  draining: Ref.make(false),
-  inflight: Ref.make(0),
-  requests: Ref.make(0)
-})
+export const makeLifecycle: Effect.Effect<Lifecycle> = Effect.sync(Door.newLifecycle)
 
-/** Stops taking requests and waits (at most `timeout`) for the ones in flight. */
+/** After SIGTERM, late requests are answered 503 for at least this long before the port closes. */
+const DRAIN_GRACE_MS = 250
+const DRAIN_POLL_MS = 20
+
+/**
+ * Stops taking requests (they get 503 `unavailable` with `Connection: close`)
+ * and waits, at most `timeout`, for the ones already taken to finish.
+ */
 export const drain = (lifecycle: Lifecycle, timeout: Duration.DurationInput = "10 seconds"): Effect.Effect<void> =>
-  Ref.set(lifecycle.draining, true).pipe(
-    Effect.zipRight(
-      Effect.repeat(Ref.get(lifecycle.inflight), { until: (n) => n === 0, schedule: Schedule.spaced("20 millis") })
-        .pipe(
-          Effect.timeoutOption(timeout),
-          Effect.asVoid
-        )
-    )
-  )
-
-const errorResponse = (diagnostics: ReadonlyArray<Diagnostic>, requestId: string) => {
-  const first = diagnostics[0] ?? diagnostic("internal_error", "no diagnostic")
-  return HttpServerResponse.unsafeJson(
-    { code: first.code, message: first.message, diagnostics },
-    { status: httpStatusOf(first.code), headers: { "x-request-id": requestId } }
-  )
-}
+  Effect.suspend(() => {
+    lifecycle.phase = "draining"
+    let polls = 0
+    return Effect.repeat(Effect.sync(() => lifecycle.inflight === 0 && ++polls * DRAIN_POLL_MS >= DRAIN_GRACE_MS), {
+      until: (done) => done,
+      schedule: Schedule.spaced(Duration.millis(DRAIN_POLL_MS))
+    }).pipe(Effect.timeoutOption(timeout), Effect.asVoid)
+  })
 
 const one = (
   code: DiagnosticCode,
@@ -138,134 +130,55 @@ const one = (
   context: Parameters<typeof diagnostic>[2] = {}
 ) => [diagnostic(code, message, context)]
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
+/**
+ * The request with the body the door parsed: the platform never reads the
+ * stream again. The platform's Node request caches its body as an effect
+ * (`textEffect`, read by `text` and `json`): filling that cache is the cheap
+ * way, and it is checked; should the platform change, a wrapper request
+ * answers `text` and `json` instead.
+ */
+const withBody = (
+  request: HttpServerRequest.HttpServerRequest,
+  body: { readonly text: string; readonly value: unknown }
+): HttpServerRequest.HttpServerRequest => {
+  const text = Effect.succeed(body.text)
+  if (Reflect.set(request, "textEffect", text) && request.text === text) return request
+  return Object.create(request, {
+    text: { value: text },
+    json: { value: Effect.succeed(body.value) }
+  }) as HttpServerRequest.HttpServerRequest
+}
 
-/** The request middleware described in the module comment. */
-const guard = (lifecycle: Lifecycle, options: ServeOptions) => {
-  const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
-  const bodyTimeout = options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT
+/**
+ * The app's side of the door: what the door prepared for a request (its
+ * parsed body, a handler timeout for a slow endpoint, compression). A
+ * request with nothing prepared (most reads) runs the app as it is.
+ */
+const prepared = (options: ServeOptions) => {
   const handlerTimeout = options.handlerTimeout ?? "30 seconds"
+  const timed = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
+    app.pipe(
+      Effect.disconnect,
+      Effect.timeoutFail({ duration: handlerTimeout, onTimeout: () => "timeout" as const }),
+      Effect.interruptible,
+      Effect.catchAll((e) =>
+        e === "timeout"
+          ? Effect.succeed(bodyOf(apiError(one("request_timeout", "the request took longer than the handler timeout"))))
+          : Effect.fail(e)
+      )
+    )
   return HttpMiddleware.make((app) =>
-    Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const started = yield* Clock.currentTimeMillis
-      const n = yield* Ref.updateAndGet(lifecycle.requests, (x) => x + 1)
-      const sent = request.headers["x-request-id"]
-      const requestId = sent !== undefined && REQUEST_ID.test(sent) ? sent : `r${n}`
-      const handle = Effect.gen(function*() {
-        if (yield* Ref.get(lifecycle.draining)) {
-          return errorResponse(one("unavailable", "the server is shutting down"), requestId)
-        }
-        if (HttpMethod.hasBody(request.method)) {
-          const type = request.headers["content-type"]
-          // Only JSON bodies: any other type would reach a parser other than the hardened one.
-          if (type !== undefined && !type.toLowerCase().includes("application/json")) {
-            return errorResponse(
-              one("schema_invalid", `the body must be application/json, not ${type}`, { subject: "content-type" }),
-              requestId
-            )
-          }
-          const length = request.headers["content-length"]
-          // A body past the cap could only be refused by resetting the connection mid-stream; a declared length can be refused with an answer.
-          if (length === undefined && request.headers["transfer-encoding"] !== undefined) {
-            return errorResponse(
-              one("schema_invalid", "a request body needs a Content-Length header (chunked bodies are not accepted)", {
-                subject: "content-length"
-              }),
-              requestId
-            )
-          }
-          const declared = Number(length ?? "0")
-          if (declared > limit) {
-            return errorResponse(
-              one("body_too_large", `the body has ${declared} bytes; the cap is ${limit}`, {
-                details: { limit, actual: declared }
-              }),
-              requestId
-            )
-          }
-          // The platform's read runs in its own fiber and is never interrupted: interrupting it destroys the
-          // socket, and the client would get no answer. The timeout only stops waiting for it; the 408 closes
-          // the connection, and the read ends when the socket does (or Node's requestTimeout backstop fires).
-          const body = request.text.pipe(IncomingMessage.withMaxBodySize(Option.some(limit)), Effect.either)
-          // Most bodies arrive with their headers: when Node has the whole message, read it without the race.
-          // (The request handler runs before Node parses the rest of the packet: one yield lets it finish.)
-          yield* Effect.yieldNow()
-          const read = NodeHttpServerRequest.toIncomingMessage(request).complete
-            ? Option.some(yield* body)
-            : yield* Effect.flatMap(
-              Effect.forkDaemon(body),
-              (reading) => Fiber.join(reading).pipe(Effect.timeoutOption(bodyTimeout), Effect.interruptible)
-            )
-          if (Option.isNone(read)) {
-            return HttpServerResponse.setHeader(
-              errorResponse(
-                one(
-                  "request_timeout",
-                  `the body did not arrive within ${Duration.format(Duration.decode(bodyTimeout))}`
-                ),
-                requestId
-              ),
-              "connection",
-              "close"
-            )
-          }
-          const text = read.value
-          if (Either.isLeft(text)) {
-            return String(text.left.cause).includes("maxBytes")
-              ? errorResponse(
-                one("body_too_large", `the body is larger than the cap of ${limit} bytes`, { details: { limit } }),
-                requestId
-              )
-              : errorResponse(one("json_syntax", "the body could not be read"), requestId)
-          }
-          if (text.right.trim() !== "") {
-            const parsed = Json.parseJson(text.right, { maxBytes: limit })
-            if (Either.isLeft(parsed)) {
-              const d = parsed.left
-              return errorResponse([
-                d.code === "file_too_large" ? diagnostic("body_too_large", d.message, { details: { limit } }) : d
-              ], requestId)
-            }
-          }
-        }
-        return yield* app.pipe(
-          Effect.disconnect,
-          Effect.timeoutFail({ duration: handlerTimeout, onTimeout: () => "timeout" as const }),
-          Effect.interruptible,
-          Effect.catchAll((e) =>
-            e === "timeout"
-              ? Effect.succeed(
-                errorResponse(one("request_timeout", "the request took longer than the handler timeout"), requestId)
-              )
-              : Effect.fail(e)
-          ),
-          Effect.map((r) => HttpServerResponse.setHeader(r, "x-request-id", requestId))
-        )
-      }).pipe(
-        Effect.catchAllCause((cause) =>
-          Effect.as(
-            Effect.logError("unhandled failure", Cause.pretty(cause)),
-            errorResponse(one("internal_error", "internal error"), requestId)
-          )
-        )
-      )
-      const response = yield* Effect.acquireUseRelease(
-        Ref.update(lifecycle.inflight, (x) => x + 1),
-        () => handle,
-        () => Ref.update(lifecycle.inflight, (x) => x - 1)
-      )
-      const ended = yield* Clock.currentTimeMillis
-      yield* Effect.logInfo("request").pipe(
-        Effect.annotateLogs({
-          method: request.method,
-          route: request.url.split("?")[0] ?? request.url,
-          status: response.status,
-          durationMs: ended - started,
-          requestId
-        })
-      )
-      return response
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const p = Door.preparedFor(NodeHttpServerRequest.toIncomingMessage(request))
+      if (p === undefined) return app
+      let out = app
+      if (p.slow) out = timed(out)
+      if (p.compression !== undefined) out = HttpApp.withPreResponseHandler(out, Compression.handler(p.compression))
+      if (p.body !== undefined) {
+        const filled = withBody(request, p.body)
+        if (filled !== request) out = Effect.provideService(out, HttpServerRequest.HttpServerRequest, filled)
+      }
+      return out
     })
   )
 }
@@ -380,33 +293,115 @@ export const servicesLayer = (options: Pick<ServeOptions, "packages" | "store" |
   )
 }
 
+/** Endpoints whose handlers can take long: the only ones with a handler timeout. */
+const SLOW_ENDPOINTS: ReadonlySet<string> = new Set([
+  "cards.discover",
+  "scenarios.run",
+  "instances.replay",
+  "instances.history",
+  "admin.reload"
+])
+
+/** The routes outside the API definition: the workbench page, the OpenAPI document, Swagger UI. */
+const STATIC_ROUTES: ReadonlyArray<Door.Route> = ["/", "/index.html", "/app.js", "/app.css", "/openapi.json", "/docs"]
+  .map((path) => ({ method: "GET", path, needsToken: false, slow: false, asset: true }))
+
+/** The server's routes, from the API definition (the one source) plus {@link STATIC_ROUTES}. */
+export const routeTable: Door.RouteTable = Door.routesOf(CardfxApi, {
+  needsToken: (middleware) => [...middleware].some((m) => m.key === Authorization.key),
+  slow: SLOW_ENDPOINTS,
+  extra: STATIC_ROUTES
+})
+
+/**
+ * The Node HTTP server with the door as its request listener, as the
+ * platform's `HttpServer`: it listens at once (a request that arrives while
+ * the services load is answered 503 `starting`), and the app's handler is
+ * attached to the door when the API is served.
+ */
+const doorServer = (options: ServeOptions, lifecycle: Lifecycle) =>
+  Effect.gen(function*() {
+    const bodyTimeoutMs = Duration.toMillis(Duration.decode(options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT))
+    const boundHost = options.host.toLowerCase()
+    const door = Door.makeDoor(lifecycle, {
+      routes: routeTable,
+      token: Option.getOrUndefined(Option.map(options.token, Redacted.value)),
+      bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+      bodyTimeoutMs,
+      allowedHosts: [
+        ...(boundHost === "0.0.0.0" || boundHost === "::" ? [] : [boundHost]),
+        ...(options.allowedHosts ?? [])
+      ],
+      corsOrigins: options.corsOrigins ?? [],
+      accessLog: options.accessLog
+    })
+    const server = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        // Node's own limits are the backstop for a client the 408 did not stop (it closes its socket after them).
+        createServer({
+          headersTimeout: 10_000,
+          requestTimeout: bodyTimeoutMs + 10_000,
+          connectionsCheckingInterval: 1_000
+        }, door.listener)
+      ),
+      (server) =>
+        Effect.async<void>((resume) => {
+          if (!server.listening) return resume(Effect.void)
+          server.close(() => resume(Effect.void))
+          server.closeIdleConnections()
+        })
+    )
+    yield* Effect.async<void, ReturnType<typeof errorFromDiagnostic>>((resume) => {
+      const onError = (e: NodeJS.ErrnoException) => {
+        const where = `${options.host}:${options.port}`
+        resume(Effect.fail(errorFromDiagnostic(diagnostic(
+          "port_in_use",
+          e.code === "EADDRINUSE"
+            ? `cannot listen on ${where}: the port is in use (another server?)`
+            : `cannot listen on ${where}: ${e.code ?? e.message}`,
+          { subject: where, details: { host: options.host, port: options.port } }
+        ))))
+      }
+      server.once("error", onError)
+      server.listen({ host: options.host, port: options.port }, () => {
+        server.off("error", onError)
+        resume(Effect.void)
+      })
+    })
+    const address = server.address()
+    return HttpServer.make({
+      address: address === null || typeof address === "string"
+        ? { _tag: "UnixAddress", path: address ?? "" }
+        : { _tag: "TcpAddress", hostname: address.address, port: address.port },
+      serve: (app, middleware) =>
+        Effect.gen(function*() {
+          const handler = yield* (middleware === undefined
+            ? NodeHttpServer.makeHandler(app)
+            : NodeHttpServer.makeHandler(app, middleware))
+          door.attach(handler)
+          yield* Effect.addFinalizer(() => Effect.sync(door.detach))
+        })
+    })
+  })
+
 /** The whole server: services, API, docs, and the Node HTTP server listening on host:port. */
 export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
   const api = HttpApiBuilder.api(CardfxApi).pipe(
     Layer.provide(HandlersLive),
     Layer.provide(authorizationLayer(options.token))
   )
-  return HttpApiBuilder.serve(guard(lifecycle, options)).pipe(
+  return HttpApiBuilder.serve(prepared(options)).pipe(
     // No tracer is installed, so the platform's per-request span would be built and dropped: skip it.
     HttpMiddleware.withTracerDisabledWhen(() => true),
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
-    // The workbench page at `/` (src/server/page): a client of the API above, nothing more.
+    // The workbench page at `/` (src/page, routes in ./Page.ts): a client of the API above, nothing more.
     Layer.provide(WorkbenchPage.layer()),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(translateErrors),
     Layer.provide(api),
     Layer.provideMerge(servicesLayer(options)),
     Layer.provideMerge(
-      // Node's own limits are the backstop for a client the 408 did not stop (it closes its socket after them).
-      NodeHttpServer.layer(() =>
-        createServer({
-          headersTimeout: 10_000,
-          requestTimeout: Duration.toMillis(Duration.decode(options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT)) + 10_000,
-          connectionsCheckingInterval: 1_000
-        }), {
-        host: options.host,
-        port: options.port
-      })
+      Layer.mergeAll(Layer.scoped(HttpServer.HttpServer, doorServer(options, lifecycle)), NodeHttpServer.layerContext)
     )
   )
 }

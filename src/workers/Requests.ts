@@ -12,8 +12,9 @@
  */
 import { Schema } from "effect"
 import { Diagnostic } from "../kernel/Diagnostic.js"
+import { FuzzPartialSchema } from "../services/Fuzz.js"
+import { DeckSource } from "../services/Simulation.js"
 import { FileValidation } from "../services/Validation.js"
-import { FuzzPartialSchema } from "../testing/fuzz.js"
 import { SimulateGames } from "./SimulateGames.js"
 
 export { SimulateGames }
@@ -29,7 +30,7 @@ export class FuzzRuns extends Schema.TaggedRequest<FuzzRuns>()("FuzzRuns", {
     to: Schema.Int,
     path: Schema.optional(Schema.String),
     /** The Hallyu Hex deck's text and file name (absent: the Hallyu Hex properties are skipped). */
-    deck: Schema.optional(Schema.Struct({ json: Schema.String, file: Schema.String })),
+    deck: Schema.optional(DeckSource),
     /** Content package folders the generated content is published beside. */
     packages: Schema.optional(Schema.Array(Schema.String))
   }

@@ -7,18 +7,9 @@
  */
 import type { FileSystem } from "@effect/platform"
 import { Effect, Either } from "effect"
-import type { Engine } from "../hallyu/engine/Engine.js"
-import {
-  type GameLog,
-  mergeAllPartials,
-  simulateRange,
-  type SimulationPartial,
-  type SimulationSummary,
-  summarize
-} from "../hallyu/engine/Simulate.js"
 import type { Diagnostic } from "../kernel/Diagnostic.js"
+import { errorFromDiagnostic } from "../kernel/Errors.js"
 import { documentKinds } from "../services/DocumentKinds.js"
-import { type FileValidation, validateFile, validatePaths, type ValidationReport } from "../services/Validation.js"
 import {
   type FuzzOptions,
   type FuzzPartial,
@@ -26,17 +17,29 @@ import {
   mergeFuzzPartials,
   runFuzzRange,
   selectedProperties
-} from "../testing/fuzz.js"
-import { chunks, inProcess, workerEntry } from "./Pool.js"
+} from "../services/Fuzz.js"
+import {
+  type DeckSource,
+  engineOf,
+  fromRangePlayer,
+  GAMES_PER_CHUNK,
+  memo,
+  mergeAnswers,
+  type OnProgress,
+  playRange,
+  type RangeAnswer,
+  type SimulationEngine,
+  type SimulationRun,
+  type SimulationService,
+  summarizeRun
+} from "../services/Simulation.js"
+import { type FileValidation, validateFile, validatePaths, type ValidationReport } from "../services/Validation.js"
+import { type CardfxWorkerPoolService, chunks, inProcess, workerEntry } from "./Pool.js"
 import { FuzzRuns, SimulateGames, ValidateFiles } from "./Requests.js"
 import { runSplit } from "./Split.js"
 
-/**
- * Games per chunk played in this thread: a few milliseconds of play once warm,
- * so the event loop (worker messages, signals, progress) is served between
- * chunks; also the first request to a worker thread.
- */
-export const GAMES_PER_CHUNK = 32
+export { GAMES_PER_CHUNK, type OnProgress, type SimulationRun }
+
 /**
  * Games per request to a warm worker thread: ~0.1 s of play, against a message
  * round trip of ~1 ms of CPU (encoding, posting and decoding the request and its
@@ -69,9 +72,6 @@ export const MIN_GAMES_PER_WORKER = 5000
 export const simulationWorkers = (games: number, parallelism: number): number =>
   Math.max(1, Math.min(parallelism, Math.floor(games / MIN_GAMES_PER_WORKER)))
 
-/** How many units are done out of how many (for progress), called as chunks complete. */
-export type OnProgress = (done: number, total: number) => void
-
 const counter = (onProgress: OnProgress | undefined, total: number) => {
   let done = 0
   return (n: number): void => {
@@ -88,8 +88,8 @@ const threadsFor = (workers: number, units: number, chunk: number): number =>
 
 /** A simulation to run: the engine (in process) and the deck's text (for workers). */
 export interface SimulationJob {
-  readonly engine: Engine
-  readonly deck: { readonly json: string; readonly file: string }
+  readonly engine: SimulationEngine
+  readonly deck: DeckSource
   readonly games: number
   readonly seed: string
   readonly workers: number
@@ -100,42 +100,117 @@ export interface SimulationJob {
   readonly workerEntry?: URL
 }
 
-export interface SimulationRun {
-  readonly summary: SimulationSummary
-  readonly logs: ReadonlyArray<GameLog>
+/** Where a split run plays its ranges. */
+interface Placement {
+  /** Worker threads besides this one (0: this thread only). */
+  readonly threads: number
+  /** Whether this thread plays too (a cluster runner keeps its own thread for the cluster's I/O). */
+  readonly here: boolean
+  readonly entry: URL
+  /** A pool kept warm across runs (a runner's); without it a pool is started per run. */
+  readonly pool?: CardfxWorkerPoolService | undefined
 }
 
-export const runSimulation = (job: SimulationJob): Effect.Effect<SimulationRun, Diagnostic> => {
-  const logs = job.logs === true
-  const progress = counter(job.onProgress, job.games)
-  const answers = runSplit({
-    total: job.games,
-    threads: threadsFor(job.workers, job.games, GAMES_PER_CHUNK),
-    entry: job.workerEntry ?? workerEntry("simulation"),
+/** Games [from, to) split between this thread and worker threads, merged in game order. */
+const playSplit = (
+  engine: () => Either.Either<SimulationEngine, Diagnostic>,
+  deck: DeckSource,
+  r: { readonly seed: string; readonly from: number; readonly to: number; readonly logs: boolean },
+  where: Placement,
+  onProgress: OnProgress | undefined
+): Effect.Effect<RangeAnswer, Diagnostic> => {
+  const progress = counter(onProgress, r.to - r.from)
+  const answers = runSplit<RangeAnswer>({
+    total: r.to - r.from,
+    threads: where.threads,
+    here: where.here,
+    entry: where.entry,
+    ...(where.pool !== undefined ? { pool: where.pool } : {}),
     localChunk: GAMES_PER_CHUNK,
     remoteChunk: GAMES_PER_REQUEST,
     onDone: (from, to) => progress(to - from),
     local: (from, to) =>
-      inProcess(() => {
-        const gameLogs: Array<GameLog> = []
-        const partial = simulateRange(job.engine, from, to, {
-          seed: job.seed,
-          fingerprints: logs,
-          ...(logs ? { onGame: (_k, g) => void gameLogs.push(g.log) } : {})
-        })
-        return Either.map(partial, (p) => ({ partial: p, logs: gameLogs }))
-      }),
+      inProcess(() =>
+        Either.flatMap(
+          engine(),
+          (e) => playRange(e, { seed: r.seed, from: r.from + from, to: r.from + to, logs: r.logs })
+        )
+      ),
     remote: (pool, from, to) =>
       pool.simulateGames(
-        new SimulateGames({ deckJson: job.deck.json, deckFile: job.deck.file, seed: job.seed, from, to, logs })
+        new SimulateGames({
+          deckJson: deck.json,
+          deckFile: deck.file,
+          seed: r.seed,
+          from: r.from + from,
+          to: r.from + to,
+          logs: r.logs
+        })
       )
   })
   return Effect.flatMap(answers, (answers) => {
-    const merged = mergeAllPartials(job.seed, 0, answers.map((a): SimulationPartial => a.partial))
-    return Either.isLeft(merged)
-      ? Effect.fail(merged.left)
-      : Effect.succeed({ summary: summarize(merged.right), logs: answers.flatMap((a) => a.logs) })
+    const whole = mergeAnswers(r.seed, r.from, answers)
+    return Either.isLeft(whole) ? Effect.fail(whole.left) : Effect.succeed(whole.right)
   })
+}
+
+export const runSimulation = (job: SimulationJob): Effect.Effect<SimulationRun, Diagnostic> =>
+  Effect.flatMap(
+    playSplit(
+      () => Either.right(job.engine),
+      job.deck,
+      { seed: job.seed, from: 0, to: job.games, logs: job.logs === true },
+      {
+        threads: threadsFor(job.workers, job.games, GAMES_PER_CHUNK),
+        here: true,
+        entry: job.workerEntry ?? workerEntry("simulation")
+      },
+      job.onProgress
+    ),
+    (whole) => Either.match(summarizeRun(job.games, whole), { onLeft: Effect.fail, onRight: Effect.succeed })
+  )
+
+/**
+ * The `Simulation` service on worker threads: this thread and `workers` − 1
+ * worker threads per run (default: {@link simulationWorkers} of the run's
+ * games over the machine's parallelism), a pool started for each run.
+ */
+export const simulationService = (o: {
+  readonly workers?: number | undefined
+  readonly parallelism: number
+  readonly workerEntry?: URL | undefined
+}): SimulationService => {
+  const engines = rangePlayerEngines()
+  return fromRangePlayer((r) =>
+    playSplit(() => engines(r.deck), r.deck, r, {
+      threads: threadsFor(o.workers ?? simulationWorkers(r.to - r.from, o.parallelism), r.to - r.from, GAMES_PER_CHUNK),
+      here: true,
+      entry: o.workerEntry ?? workerEntry("simulation")
+    }, r.onProgress).pipe(Effect.mapError(errorFromDiagnostic))
+  )
+}
+
+/**
+ * The `Simulation` service on a running pool of `threads` worker threads that
+ * play every game (this thread plays none: a cluster runner's thread serves
+ * the cluster). The pool outlives runs, so its threads stay warm.
+ */
+export const pooledSimulationService = (pool: CardfxWorkerPoolService, threads: number): SimulationService => {
+  const engines = rangePlayerEngines()
+  return fromRangePlayer((r) =>
+    playSplit(() => engines(r.deck), r.deck, r, {
+      threads,
+      here: false,
+      entry: workerEntry("simulation"),
+      pool
+    }, r.onProgress).pipe(Effect.mapError(errorFromDiagnostic))
+  )
+}
+
+/** The engines a service built, by their deck's text (each deck validated once). */
+const rangePlayerEngines = () => {
+  const engines = memo<Either.Either<SimulationEngine, Diagnostic>>()
+  return (deck: DeckSource) => engines(deck.json, () => engineOf(deck))
 }
 
 // ------------------------------------------------------------------ fuzzing

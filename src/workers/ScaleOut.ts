@@ -11,22 +11,22 @@
  * @since 0.1.0
  */
 import { FileSystem } from "@effect/platform"
-import { Context, Effect, Either, Layer } from "effect"
-import { makeEngine } from "../hallyu/engine/Engine.js"
+import { Context, Effect, Layer } from "effect"
 import { diagnostic } from "../kernel/Diagnostic.js"
 import { type CardfxError, errorFromDiagnostic } from "../kernel/Errors.js"
+import type { FuzzOptions, FuzzReport } from "../services/Fuzz.js"
+import { Simulation } from "../services/Simulation.js"
 import type { ValidationReport } from "../services/Validation.js"
-import type { FuzzOptions, FuzzReport } from "../testing/fuzz.js"
-import { deckFromJson } from "./Deck.js"
-import { defaultWorkers } from "./Pool.js"
+import { CardfxWorkerPool, defaultWorkers, layer as poolLayer, workerEntry } from "./Pool.js"
 import {
   type OnProgress,
+  pooledSimulationService,
   runFuzzJob,
-  runSimulation,
   type SimulationRun,
-  simulationWorkers,
+  simulationService,
   validateWithWorkers
 } from "./Runs.js"
+import { REQUESTS_PER_THREAD } from "./Split.js"
 
 export interface ScaleOutService {
   /** Plays games [0, games) of a deck file with seeds `<seed>/<k>`; the summary is the same for any `workers` (this thread and `workers` − 1 worker threads; default: one per 5,000 games, at most the available parallelism, see `simulationWorkers`). */
@@ -65,20 +65,17 @@ export const make = (fs: FileSystem.FileSystem): ScaleOutService => {
     )
   return {
     simulate: (o) =>
-      Effect.gen(function*() {
-        const json = yield* readText(o.deck)
-        const engine = Either.flatMap(deckFromJson(json, o.deck), makeEngine)
-        if (Either.isLeft(engine)) return yield* Effect.fail(errorFromDiagnostic(engine.left))
-        return yield* runSimulation({
-          engine: engine.right,
-          deck: { json, file: o.deck },
-          games: o.games,
-          seed: String(o.seed),
-          workers: o.workers ?? simulationWorkers(o.games, defaultWorkers()),
-          ...(o.logs !== undefined ? { logs: o.logs } : {}),
-          ...(o.onProgress !== undefined ? { onProgress: o.onProgress } : {})
-        }).pipe(Effect.mapError(errorFromDiagnostic))
-      }),
+      Effect.flatMap(
+        readText(o.deck),
+        (json) =>
+          simulationService({ workers: o.workers, parallelism: defaultWorkers() }).simulate({
+            deck: { json, file: o.deck },
+            games: o.games,
+            seed: String(o.seed),
+            ...(o.logs !== undefined ? { logs: o.logs } : {}),
+            ...(o.onProgress !== undefined ? { onProgress: o.onProgress } : {})
+          })
+      ),
     validate: (paths, o) =>
       validateWithWorkers(paths, {
         workers: o?.workers ?? defaultWorkers(),
@@ -109,4 +106,31 @@ export class ScaleOut extends Context.Tag("cardfx/ScaleOut")<ScaleOut, ScaleOutS
     ScaleOut,
     Effect.map(FileSystem.FileSystem, make)
   )
+
+  /**
+   * The `Simulation` service on worker threads: this thread and `workers` − 1
+   * worker threads per run (default: one per 5,000 games, at most the
+   * machine's available parallelism, see `simulationWorkers`); the summary
+   * is the same for any number.
+   */
+  static readonly simulationLayer = (workers?: number): Layer.Layer<Simulation> =>
+    Layer.sync(Simulation, () => simulationService({ workers, parallelism: defaultWorkers() }))
+
+  /**
+   * The `Simulation` service on a pool of `threads` worker threads started
+   * with the layer and kept warm until it closes; they play every game, this
+   * thread none (a cluster runner's thread serves the cluster). A thread that
+   * cannot start fails the layer with `worker_failed`.
+   */
+  static readonly pooledSimulationLayer = (threads: number): Layer.Layer<Simulation, CardfxError> =>
+    Layer.effect(
+      Simulation,
+      Effect.map(CardfxWorkerPool, (pool) => pooledSimulationService(pool, Math.max(1, threads)))
+    ).pipe(
+      Layer.provide(
+        poolLayer(Math.max(1, threads), workerEntry("simulation"), { concurrency: REQUESTS_PER_THREAD }).pipe(
+          Layer.mapError(errorFromDiagnostic)
+        )
+      )
+    )
 }

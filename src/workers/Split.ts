@@ -30,6 +30,12 @@ export interface SplitOptions<A> {
   readonly total: number
   /** Worker threads besides this one (0: everything in this thread). */
   readonly threads: number
+  /**
+   * Whether this thread plays too (default true). A cluster runner's does not:
+   * its thread serves the cluster (lock refreshes, messages), and a chunk of
+   * games on it would delay them. Ignored without threads.
+   */
+  readonly here?: boolean
   /** The threads' entry, for a pool started for this run. */
   readonly entry: URL
   /**
@@ -56,7 +62,8 @@ export const runSplit = <A>(o: SplitOptions<A>): Effect.Effect<Array<A>, Diagnos
     const answers: Array<readonly [number, A]> = []
     let cursor = 0
     let sentToThreads = 0
-    const participants = o.threads + 1
+    const playsHere = o.here !== false || o.threads <= 0
+    const participants = o.threads + (playsHere ? 1 : 0)
     const claim = (want: number): readonly [number, number] | undefined => {
       if (cursor >= o.total) return undefined
       const share = Math.ceil((o.total - cursor) / (2 * participants))
@@ -99,7 +106,21 @@ export const runSplit = <A>(o: SplitOptions<A>): Effect.Effect<Array<A>, Diagnos
         discard: true
       })
     if (o.pool !== undefined) {
-      return Effect.map(Effect.all([here, feeders(o.pool)], { concurrency: "unbounded", discard: true }), sorted)
+      const pool = o.pool
+      return Effect.map(
+        playsHere
+          ? Effect.all([here, feeders(pool)], { concurrency: "unbounded", discard: true })
+          : feeders(pool),
+        sorted
+      )
+    }
+    if (!playsHere) {
+      return Effect.scoped(
+        Effect.flatMap(
+          Layer.build(layer(o.threads, o.entry, { concurrency: REQUESTS_PER_THREAD })),
+          (context) => Effect.map(feeders(Context.get(context, CardfxWorkerPool)), sorted)
+        )
+      )
     }
     return Effect.scoped(Effect.gen(function*() {
       const hereDone = yield* Deferred.make<void>()

@@ -1,23 +1,35 @@
 /**
- * The contract machinery over the registered command tree: every command's
- * help (descriptions, defaults, optional marks, 80 columns, no ANSI), the
- * README command table (one row per command, the same synopsis and
- * description as `--help`), the import graph of src/cli (only the public API
- * and @effect/*), and the in-process runner's exit codes (a defect is 70).
+ * The contract machinery over cardfx's command table: every command's help
+ * (descriptions, defaults, optional marks, 80 columns, no ANSI), the table,
+ * `--help`, the README command table and docs/cli.md's exit statuses agree,
+ * the `@effect/cli` command built from each entry accepts and rejects what
+ * the entry's usage check does, the import graph of src/cli (only the public
+ * API and @effect/*), and the in-process runner's exit codes (a defect is 70).
  */
-import { Command } from "@effect/cli"
-import { Effect } from "effect"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { describe, expect, it } from "vitest"
 import { rootCommand } from "../../src/cli/Cli.js"
+import * as Command from "../../src/cli/Command.js"
 import { commands } from "../../src/cli/commands.js"
-import { HELP_WIDTH, renderHelp, synopsis } from "../../src/cli/Help.js"
-import { allCommands, leaves, specOf } from "../../src/cli/Spec.js"
+import { HELP_WIDTH, optionUsage, renderHelp, synopsis } from "../../src/cli/Help.js"
+import {
+  allCommands,
+  commandAt,
+  type CommandSpec,
+  leaves,
+  type OptionSpec,
+  sharedExits,
+  specOf
+} from "../../src/cli/Spec.js"
 import { check, didYouMean } from "../../src/cli/Usage.js"
 import { runCli } from "../support/cli.js"
 
-const root = specOf(rootCommand(commands))
+const table = rootCommand(commands)
+const root = specOf(table)
+const flat = (s: string) => s.replace(/\s+/g, " ").trim()
 
 /** The README's command table: synopsis (backquoted, `\|` unescaped) → description. */
 export const readmeTable = (): Map<string, string> => {
@@ -32,7 +44,7 @@ export const readmeTable = (): Map<string, string> => {
 
 describe("the command tree", () => {
   it("is derived from the registrations: every top-level command, the ledger and hhx groups", () => {
-    expect(root.subcommands.map((s) => s.path.join(" "))).toEqual(commands.map((c) => [...Command.getNames(c)][0]))
+    expect(root.subcommands.map((s) => s.path.join(" "))).toEqual(commands.map((c) => c.name))
     const ledger = root.subcommands.find((s) => s.path[0] === "ledger")
     expect(ledger?.subcommands.map((s) => s.path[1])).toContain("apply")
     const simulate = leaves(root).find((s) => s.path.join(" ") === "simulate")
@@ -83,12 +95,102 @@ describe("the command tree", () => {
     }
   })
 
-  it("the README command table and every --help agree: one row per command, same synopsis and description", () => {
-    const table = readmeTable()
+  it("the table, every --help and the README command table agree: one row per command, same synopsis and description", () => {
+    const rows = readmeTable()
     const expected = new Map(leaves(root).map((s) => [synopsis(s).join(" "), s.description]))
     // The row to add or fix is printed in full by the failing assertion.
-    expect([...table.entries()].sort()).toEqual([...expected.entries()].sort())
+    expect([...rows.entries()].sort()).toEqual([...expected.entries()].sort())
+    for (const spec of [root, ...allCommands(root)]) {
+      const where = ["cardfx", ...spec.path].join(" ")
+      const help = flat(renderHelp(spec, "0.1.0"))
+      const head = spec.path.length === 0 ? `cardfx 0.1.0: ${spec.description}` : `${where}: ${spec.description}`
+      expect({ where, head: help.startsWith(head) }).toEqual({ where, head: true })
+      expect(help).toContain(`Usage: ${synopsis(spec).join(" ")}`)
+      for (const s of spec.subcommands) expect(help).toContain(`${s.path[s.path.length - 1]} ${flat(s.description)}`)
+      for (const o of spec.options) expect(help).toContain(`${optionUsage(o)}`)
+      for (const o of spec.options) expect(help).toContain(flat(o.description).replace(/\.$/, ""))
+      for (const a of spec.args) expect(help).toContain(`${a.name} ${flat(a.description).replace(/\.$/, "")}`)
+    }
   })
+
+  it("every leaf states its exit statuses, and docs/cli.md lists them: the shared ones and each command's own", () => {
+    const rows = readFileSync("docs/cli.md", "utf8").split("\n").flatMap((line) => {
+      const m = /^\| (`cardfx[^`]*`|every command) \| (\d+) \| (.*) \|$/.exec(line)
+      return m === null ? [] : [`${(m[1] ?? "").replace(/`/g, "")} ${m[2]}: ${m[3]}`]
+    })
+    const expected = [
+      ...sharedExits.map((e) => `every command ${e.code}: ${e.when}`),
+      ...leaves(root).flatMap((s) => s.exits.map((e) => `${["cardfx", ...s.path].join(" ")} ${e.code}: ${e.when}`))
+    ]
+    expect(rows).toEqual(expected)
+    // A command's own statuses are what the shared contract does not already say (1 or 2 for a reason of its own).
+    for (const s of leaves(root)) for (const e of s.exits) expect([1, 2]).toContain(e.code)
+    expect(leaves(root).find((s) => s.path.join(" ") === "assess")?.exits).toEqual([
+      { code: 1, when: "the command is incompatible" }
+    ])
+  })
+})
+
+/** A value each kind of option accepts (paths that exist, for the kinds that check). */
+const goodValue = (o: OptionSpec): string =>
+  o.kind === "integer"
+    ? "1"
+    : o.kind === "float"
+    ? "1.5"
+    : o.kind === "choice"
+    ? o.choices[0] ?? ""
+    : o.kind === "path"
+    ? o.placeholder === "DIR" ? "src" : "package.json"
+    : "x"
+
+const optionWords = (o: OptionSpec, value: string = goodValue(o)): Array<string> =>
+  o.kind === "flag" ? [o.names[0] ?? ""] : [o.names[0] ?? "", value]
+
+/** A command line of a leaf: its required arguments, then the options given. */
+const line = (spec: CommandSpec, options: ReadonlyArray<OptionSpec>): Array<string> => [
+  ...spec.path,
+  ...spec.args.filter((a) => !a.optional).map(() => "x"),
+  ...options.flatMap((o) => o.repeatable ? [...optionWords(o), ...optionWords(o)] : optionWords(o))
+]
+
+describe("the @effect/cli command built from each entry", () => {
+  /** Whether the usage check and the entry's `@effect/cli` parser accept a command line. */
+  const verdicts = (spec: CommandSpec, argv: ReadonlyArray<string>) =>
+    Effect.gen(function*() {
+      const runner = commandAt(table, spec.path)?.runner
+      if (runner === undefined) return yield* Effect.dieMessage(`no runner for ${spec.path.join(" ")}`)
+      const usage = Either.isRight(check(root, argv))
+      const parsed = yield* runner.parse([spec.path[spec.path.length - 1] ?? "", ...argv.slice(spec.path.length)]).pipe(
+        Effect.as(true),
+        Effect.catchAll(() => Effect.succeed(false))
+      )
+      return { line: argv.join(" "), usage, parsed }
+    })
+
+  it.effect("accepts what the usage check accepts and rejects a missing option or a bad value as it does", () =>
+    Effect.gen(function*() {
+      let lines = 0
+      for (const spec of leaves(root)) {
+        const required = spec.options.filter((o) => !o.optional)
+        const accepted = [line(spec, required), line(spec, spec.options)]
+        for (const argv of accepted) {
+          expect(yield* verdicts(spec, argv)).toEqual({ line: argv.join(" "), usage: true, parsed: true })
+        }
+        const rejected = [
+          ...required.map((o) => line(spec, required.filter((r) => r !== o))),
+          ...spec.options.filter((o) => o.kind === "integer" || o.kind === "float" || o.kind === "choice").map((o) => [
+            ...line(spec, required.filter((r) => r !== o)),
+            ...optionWords(o, "nope")
+          ])
+        ]
+        for (const argv of rejected) {
+          expect(yield* verdicts(spec, argv)).toEqual({ line: argv.join(" "), usage: false, parsed: false })
+        }
+        lines += accepted.length + rejected.length
+      }
+      // Every leaf was tried, with more than its two accepted lines for most.
+      expect(lines).toBeGreaterThan(leaves(root).length * 2)
+    }).pipe(Effect.provide(NodeContext.layer)))
 })
 
 describe("usage checks", () => {
@@ -155,8 +257,8 @@ describe("src/server imports only the public API", () => {
   // src/index.ts re-exports the server's modules, so the server imports the same public names through
   // src/Library.ts (the public API without its faces), src/Schemas.ts (the documents' Schemas, light enough
   // for the typed client and the workbench page); Hallyu Hex through Library's `Hallyu` namespace, as an embedder.
-  const allowed = ["../Library.js", "../Schemas.js"]
-  it("every import of src/server is Library, Schemas, another src/server module, effect, @effect/* or node:*", () => {
+  const allowed = ["../Library.js", "../Schemas.js", "../api/Api.js", "../api/Documents.js"]
+  it("every import of src/server is Library, Schemas, the HTTP contract (src/api), another src/server module, effect, @effect/* or node:*", () => {
     const bad: Array<string> = []
     for (const f of readdirSync("src/server").filter((x) => x.endsWith(".ts"))) {
       const text = readFileSync(join("src/server", f), "utf8")

@@ -274,7 +274,7 @@ describe.each(stores)("cardfx serve on %s", (kind) => {
     const extra = await post("/v1/assess", cases[6]?.[0] ?? "")
     expect(extra.body.diagnostics[0]?.path).toBe("/extra")
     const form = await post("/v1/assess", "a=b", "application/x-www-form-urlencoded")
-    expect([form.status, form.body.code]).toEqual([400, "schema_invalid"])
+    expect([form.status, form.body.code]).toEqual([415, "unsupported_media_type"])
     const route = await fetch(`${s.url}/v1/nope`)
     expect(route.status).toBe(404)
     expect(((await route.json()) as { code: string }).code).toBe("unknown_route")

@@ -35,7 +35,7 @@ const split = (url: string, path: string, body: string, firstBytes: number) => {
     const limit = setTimeout(() => socket?.destroy(new Error(`no answer within 15 s: ${text}`)), 15_000)
     socket = connect(Number(u.port), u.hostname, () => {
       socket?.write(
-        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${
+        `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${
           Buffer.byteLength(body)
         }\r\n\r\n${body.slice(0, firstBytes)}`,
         () => sent()

@@ -58,7 +58,7 @@ const slowClient = (url: string, dribble: boolean): Promise<{ status: number; co
     let text = ""
     const socket = connect(Number(u.port), u.hostname, () => {
       socket.write(
-        "POST /v1/assess HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"card"
+        "POST /v1/assess HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"card"
       )
     })
     const ticker = dribble ? setInterval(() => socket.write(" "), 100) : undefined

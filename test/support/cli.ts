@@ -1,14 +1,13 @@
 /**
- * Test support: run one @effect/cli command in-process exactly as the `cardfx`
+ * Test support: run one command of the table in-process exactly as the `cardfx`
  * bin does (the same `runCardfx`: usage checks, error rendering, exit codes —
  * a defect is 70 here as in the bin, never mistaken for a usage error).
  */
-import { Command } from "@effect/cli"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect } from "effect"
 import { vi } from "vitest"
 import { rootCommand, runCardfx } from "../../src/cli/Cli.js"
-import type { AnyCommand } from "../../src/cli/commands.js"
+import type { Command } from "../../src/cli/Command.js"
 
 export interface CliResult {
   /** The exit code the bin would set: 0, 1, 2, 70 or 130. */
@@ -22,14 +21,11 @@ export interface CliResult {
 }
 
 /** Runs `command` (mounted under `cardfx`) with `args` as `cardfx NAME ...args` would. */
-export const runCli = async (command: unknown, ...args: ReadonlyArray<string>): Promise<CliResult> => {
-  const cmd = command as AnyCommand
-  const [name] = [...Command.getNames(cmd)]
-  return runArgs(rootCommand([cmd]), [name ?? "", ...args])
-}
+export const runCli = (command: Command, ...args: ReadonlyArray<string>): Promise<CliResult> =>
+  runArgs(rootCommand([command]), [command.name, ...args])
 
 /** Runs a root command with a full command line (without `node cardfx`). */
-export const runArgs = async (root: AnyCommand, argv: ReadonlyArray<string>): Promise<CliResult> => {
+export const runArgs = async (root: Command, argv: ReadonlyArray<string>): Promise<CliResult> => {
   const out: Array<string> = []
   const err: Array<string> = []
   const all: Array<string> = []

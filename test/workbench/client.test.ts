@@ -1,13 +1,13 @@
 /**
- * The workbench's requests (src/server/page/app/Client.ts over
+ * The workbench's requests (src/page/Client.ts over
  * model/Auth.ts) against a server run with a bearer token: reads carry no
  * token and pass; a change without the token is the API's 401
  * `unauthorized`, with a wrong one 403 `forbidden` (both flagged for the
  * page's token hint); with the token entered, the same change is applied.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiError } from "../../src/server/page/app/Api.js"
-import { makeApi } from "../../src/server/page/app/Client.js"
+import { ApiError } from "../../src/page/Api.js"
+import { makeApi } from "../../src/page/Client.js"
 import {
   authorizationFor,
   needsToken,
@@ -15,7 +15,7 @@ import {
   TOKEN_KEY,
   type TokenStorage,
   writeToken
-} from "../../src/server/page/app/model/Auth.js"
+} from "../../src/page/model/Auth.js"
 import { freshStore, type Running, startServer } from "../server/support.js"
 
 const TOKEN = "s3cret-token"

@@ -20,8 +20,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { TOKEN_KEY } from "../../src/server/page/app/model/Auth.js"
-import { pick, seedOf } from "../../src/server/page/app/model/Chooser.js"
+import { TOKEN_KEY } from "../../src/page/model/Auth.js"
+import { pick, seedOf } from "../../src/page/model/Chooser.js"
 import {
   type Browser,
   browserAvailable,

@@ -1,7 +1,7 @@
 /** The starter deck and its engine, as the simulation benchmarks (scale, cluster) play it. */
 import { readFileSync } from "node:fs"
 import { makeEngine } from "../../../dist/hallyu/engine/Engine.js"
-import { deckFromJson } from "../../../dist/workers/Deck.js"
+import { deckFromJson } from "../../../dist/services/Simulation.js"
 
 /** The deck's file and text (what workers and runners are sent) and the engine built from it here. */
 export const starterEngine = () => {

@@ -27,7 +27,7 @@ import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { optional } from "../../kernel/SchemaExt.js"
 import { Bundle } from "../schema/Bundle.js"
 import type { EffectComponent } from "../schema/Card.js"
-import { AuthoredId, Symbol } from "../schema/Symbols.js"
+import { AuthoredId, Symbol as SymbolId } from "../schema/Symbols.js"
 import { CompositionRule, Patch, Requirements } from "../schema/Transformation.js"
 
 /** Schema of a package pin (see `Runtime.ts`'s `PackagePin`). */
@@ -55,7 +55,7 @@ export type RuntimePin = typeof RuntimePin.Type
 export const ClosedCompositionRule = Schema.Struct({
   rule: CompositionRule,
   bundle: Bundle,
-  externalIds: Schema.Array(Symbol)
+  externalIds: Schema.Array(SymbolId)
 }).annotations({ identifier: "ClosedCompositionRule" })
 export type ClosedCompositionRule = typeof ClosedCompositionRule.Type
 
@@ -185,10 +185,207 @@ export const verifySealed = (
   return Either.right(full)
 }
 
-const activeOf = (ledger: CardLedger): ReadonlyArray<LedgerEntry> =>
-  ledger.entries
-    .filter((e) => e.state === "active")
-    .sort((a, b) => a.position - b.position || compareOrdinal(a.entryId, b.entryId))
+// ---------------------------------------------------------------------------
+// The persistent structure behind a ledger.
+//
+// A ledger's history only grows: commands append entries and flip active ones
+// to removed. A ledger made by the commands below carries (non-enumerable) a
+// `History`: the entries as appended, in an append-only log SHARED with the
+// ledgers it was derived from (a ledger owns the prefix `log[0, size)`; an
+// append to the newest ledger of a log pushes onto it, an append to an older
+// one copies its prefix first), the active entries in ledger order and by ID,
+// the next position and the last captured sequence. So a command costs
+// O(active entries), not O(history): no copy of the history, no scan. The
+// `entries` field is still an array of the documented shape: it is built from
+// the log on first read (serializing a checkpoint, encoding, a test) and kept.
+// A ledger from elsewhere (decoded, spelled out) gets its History built once,
+// in one pass, on first use.
+
+interface Log {
+  readonly entries: Array<LedgerEntry>
+  /** entryId → index of its first entry in `entries` (append-only like the log). */
+  readonly index: Map<string, number>
+  /** The removed copy of a logged entry (the same for every ledger that removed it). */
+  readonly removed: WeakMap<LedgerEntry, LedgerEntry>
+}
+
+interface History {
+  readonly log: Log
+  /** Entries of this ledger: `log.entries[0, size)`. */
+  readonly size: number
+  /** Active entries in ledger order (`position`, then `entryId` ordinal). */
+  readonly active: ReadonlyArray<LedgerEntry>
+  readonly activeById: ReadonlyMap<string, LedgerEntry>
+  /** One past the highest position of any entry (a new entry's position). */
+  readonly nextPosition: number
+  /** The highest captured sequence of any entry (0 for none). */
+  readonly sequence: number
+  /** `entries`, once built. */
+  materialized: ReadonlyArray<LedgerEntry> | undefined
+}
+
+const HISTORY: unique symbol = Symbol("cardfx/LedgerHistory")
+interface WithHistory {
+  readonly [HISTORY]?: History
+}
+
+const ledgerOrder = (a: LedgerEntry, b: LedgerEntry): number =>
+  a.position - b.position || compareOrdinal(a.entryId, b.entryId)
+
+const buildHistory = (ledger: CardLedger): History => {
+  const entries = [...ledger.entries]
+  const index = new Map<string, number>()
+  const active: Array<LedgerEntry> = []
+  let nextPosition = 0
+  let sequence = 0
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i] as LedgerEntry
+    if (!index.has(e.entryId)) index.set(e.entryId, i)
+    if (e.state === "active") active.push(e)
+    if (e.position >= nextPosition) nextPosition = e.position + 1
+    if (e.captured.sequence > sequence) sequence = e.captured.sequence
+  }
+  active.sort(ledgerOrder)
+  return {
+    log: { entries, index, removed: new WeakMap() },
+    size: entries.length,
+    active,
+    activeById: new Map(active.map((e) => [e.entryId, e])),
+    nextPosition,
+    sequence,
+    materialized: ledger.entries
+  }
+}
+
+/** The History of a ledger: its own, or one built from its entries (not kept: the ledger is not ours to annotate). */
+const historyOf = (ledger: CardLedger): History => (ledger as WithHistory)[HISTORY] ?? buildHistory(ledger)
+
+const materialize = (h: History): ReadonlyArray<LedgerEntry> => {
+  if (h.materialized !== undefined) return h.materialized
+  const { entries, removed } = h.log
+  const out: Array<LedgerEntry> = new Array(h.size)
+  for (let i = 0; i < h.size; i++) {
+    const e = entries[i] as LedgerEntry
+    if (e.state === "removed" || h.activeById.get(e.entryId) === e) out[i] = e
+    else {
+      let r = removed.get(e)
+      if (r === undefined) {
+        r = { ...e, state: "removed" }
+        removed.set(e, r)
+      }
+      out[i] = r
+    }
+  }
+  h.materialized = out
+  return out
+}
+
+/** A ledger value over a History: `cardId`, `entries` (built on first read), `revision`, as the Schema has them. */
+const ledgerWith = (cardId: string, revision: number, h: History): CardLedger => {
+  const ledger = {
+    cardId,
+    get entries(): ReadonlyArray<LedgerEntry> {
+      return materialize(h)
+    },
+    revision
+  }
+  Object.defineProperty(ledger, HISTORY, { value: h, enumerable: false })
+  return ledger
+}
+
+/** The log to append to: the shared one when this ledger is its newest, else a copy of this ledger's prefix. */
+const ownLog = (h: History): Log => {
+  if (h.log.entries.length === h.size) return h.log
+  const entries = h.log.entries.slice(0, h.size)
+  const index = new Map<string, number>()
+  for (let i = 0; i < entries.length; i++) {
+    const id = (entries[i] as LedgerEntry).entryId
+    if (!index.has(id)) index.set(id, i)
+  }
+  return { entries, index, removed: h.log.removed }
+}
+
+/** Whether a ledger has an entry (active or removed) with this ID. */
+const hasEntry = (h: History, entryId: string): boolean => {
+  const i = h.log.index.get(entryId)
+  return i !== undefined && i < h.size
+}
+
+/** The history after appending `entry` (active) and, optionally, removing the active entry `removedId`. */
+const extend = (h: History, entry: LedgerEntry, removedId?: string): History => {
+  const log = ownLog(h)
+  log.entries.push(entry)
+  if (!log.index.has(entry.entryId)) log.index.set(entry.entryId, h.size)
+  const kept = removedId === undefined ? h.active : h.active.filter((e) => e.entryId !== removedId)
+  const last = kept[kept.length - 1]
+  const active = last === undefined || ledgerOrder(last, entry) < 0
+    ? [...kept, entry]
+    : [...kept, entry].sort(ledgerOrder)
+  const activeById = new Map(h.activeById)
+  if (removedId !== undefined) activeById.delete(removedId)
+  activeById.set(entry.entryId, entry)
+  return {
+    log,
+    size: h.size + 1,
+    active,
+    activeById,
+    nextPosition: Math.max(h.nextPosition, entry.position + 1),
+    sequence: Math.max(h.sequence, entry.captured.sequence),
+    materialized: undefined
+  }
+}
+
+/** The history after removing the active entry `entryId`. */
+const withoutActive = (h: History, entryId: string): History => {
+  const activeById = new Map(h.activeById)
+  activeById.delete(entryId)
+  return {
+    log: h.log,
+    size: h.size,
+    active: h.active.filter((e) => e.entryId !== entryId),
+    activeById,
+    nextPosition: h.nextPosition,
+    sequence: h.sequence,
+    materialized: undefined
+  }
+}
+
+/** How many entries a ledger's history holds (active and removed); the next entry's step is this + 1. */
+export const ledgerSize = (ledger: CardLedger): number => {
+  const h = (ledger as WithHistory)[HISTORY]
+  return h !== undefined ? h.size : ledger.entries.length
+}
+
+/** The highest captured sequence of a ledger's entries (0 for none): the last event a bare ledger reflects. */
+export const ledgerSequence = (ledger: CardLedger): number => historyOf(ledger).sequence
+
+/** The active entry with this ID, if any (by ID: no scan of the history). */
+export const activeEntry = (ledger: CardLedger, entryId: string): LedgerEntry | undefined =>
+  historyOf(ledger).activeById.get(entryId)
+
+/**
+ * A ledger folded forward with events (deltas, in revision order): each
+ * removes the entry `removedEntryId` (when active) and appends `entry` (when
+ * not null). Linear in the events; the start's history is not copied.
+ */
+export const foldLedger = (
+  start: CardLedger,
+  deltas: ReadonlyArray<{ readonly entry: LedgerEntry | null; readonly removedEntryId: string | null }>
+): CardLedger => {
+  let h = historyOf(start)
+  for (const d of deltas) {
+    if (d.entry !== null) {
+      h = extend(
+        h,
+        d.entry,
+        d.removedEntryId !== null && h.activeById.has(d.removedEntryId) ? d.removedEntryId : undefined
+      )
+    } else if (d.removedEntryId !== null && h.activeById.has(d.removedEntryId)) {
+      h = withoutActive(h, d.removedEntryId)
+    }
+  }
+  return ledgerWith(start.cardId, start.revision + deltas.length, h)
+}
 
 /**
  * Ledgers' active orders, memoized: ledgers are immutable values, so each
@@ -197,9 +394,11 @@ const activeOf = (ledger: CardLedger): ReadonlyArray<LedgerEntry> =>
 export class ActiveOrders {
   private readonly memo = new WeakMap<CardLedger, ReadonlyArray<LedgerEntry>>()
   of(ledger: CardLedger): ReadonlyArray<LedgerEntry> {
+    const own = (ledger as WithHistory)[HISTORY]
+    if (own !== undefined) return own.active
     let cached = this.memo.get(ledger)
     if (cached === undefined) {
-      cached = activeOf(ledger)
+      cached = historyOf(ledger).active
       this.memo.set(ledger, cached)
     }
     return cached
@@ -208,7 +407,7 @@ export class ActiveOrders {
 
 /** Active entries in ledger order: `position`, then `entryId` ordinal (memoized in `orders` when given). */
 export const activeEntries = (ledger: CardLedger, orders?: ActiveOrders): ReadonlyArray<LedgerEntry> =>
-  orders === undefined ? activeOf(ledger) : orders.of(ledger)
+  orders === undefined ? historyOf(ledger).active : orders.of(ledger)
 
 /** Options of a ledger command: the new entry's ID and when it was applied. */
 export interface EntryOptions {
@@ -235,10 +434,28 @@ const makeEntry = (
   sealHash: content.sealHash
 })
 
-const duplicateEntry = (ledger: CardLedger, entryId: string): Array<Diagnostic> =>
-  ledger.entries.some((e) => e.entryId === entryId)
+const duplicateEntry = (h: History, entryId: string): Array<Diagnostic> =>
+  hasEntry(h, entryId)
     ? [diagnostic("duplicate_id", `ledger entry ${entryId} already exists`, { subject: entryId })]
     : []
+
+/**
+ * Appends content that already passed {@link verifySealed} (the planner
+ * verifies each sealed object once and keeps the answer in its cache) as a
+ * new active entry at the end of the ledger.
+ */
+export const appendVerified = (
+  ledger: CardLedger,
+  content: SealedEntryContent,
+  opts: EntryOptions
+): Either.Either<CardLedger, Array<Diagnostic>> => {
+  const h = historyOf(ledger)
+  const dup = duplicateEntry(h, opts.entryId)
+  if (dup.length > 0) return Either.left(dup)
+  return Either.right(
+    ledgerWith(ledger.cardId, ledger.revision + 1, extend(h, makeEntry(content, h.nextPosition, opts)))
+  )
+}
 
 /** Appends sealed content as a new active entry at the end of the ledger. */
 export const appendEntry = (
@@ -247,35 +464,39 @@ export const appendEntry = (
   opts: EntryOptions
 ): Either.Either<CardLedger, Array<Diagnostic>> => {
   const sealed = verifySealed(content)
-  if (Either.isLeft(sealed)) return Either.left(sealed.left)
-  const dup = duplicateEntry(ledger, opts.entryId)
-  if (dup.length > 0) return Either.left(dup)
-  let position = 0
-  for (const e of ledger.entries) if (e.position >= position) position = e.position + 1
-  return Either.right({
-    cardId: ledger.cardId,
-    entries: [...ledger.entries, makeEntry(sealed.right, position, opts)],
-    revision: ledger.revision + 1
-  })
+  return Either.isLeft(sealed) ? Either.left(sealed.left) : appendVerified(ledger, sealed.right, opts)
 }
 
-const findActive = (ledger: CardLedger, entryId: string): Either.Either<LedgerEntry, Array<Diagnostic>> => {
-  const e = ledger.entries.find((x) => x.entryId === entryId && x.state === "active")
-  return e === undefined
-    ? Either.left([diagnostic("entry_not_found", `no active ledger entry ${entryId}`, { subject: entryId })])
-    : Either.right(e)
-}
+const notFound = (entryId: string): Array<Diagnostic> => [
+  diagnostic("entry_not_found", `no active ledger entry ${entryId}`, { subject: entryId })
+]
 
 /**
  * Marks an entry removed (it stays in the ledger as history). This does not
  * check dependencies: the planner calls `checkRemoval` (Resolver.ts) first.
  */
-export const removeEntry = (ledger: CardLedger, entryId: string): Either.Either<CardLedger, Array<Diagnostic>> =>
-  Either.map(findActive(ledger, entryId), (target) => ({
-    cardId: ledger.cardId,
-    entries: ledger.entries.map((e) => (e === target ? { ...e, state: "removed" as const } : e)),
-    revision: ledger.revision + 1
-  }))
+export const removeEntry = (ledger: CardLedger, entryId: string): Either.Either<CardLedger, Array<Diagnostic>> => {
+  const h = historyOf(ledger)
+  if (!h.activeById.has(entryId)) return Either.left(notFound(entryId))
+  return Either.right(ledgerWith(ledger.cardId, ledger.revision + 1, withoutActive(h, entryId)))
+}
+
+const replaceWith = (
+  ledger: CardLedger,
+  entryId: string,
+  content: () => Either.Either<SealedEntryContent, Array<Diagnostic>>,
+  opts: EntryOptions
+): Either.Either<CardLedger, Array<Diagnostic>> => {
+  const h = historyOf(ledger)
+  const target = h.activeById.get(entryId)
+  if (target === undefined) return Either.left(notFound(entryId))
+  const sealed = content()
+  if (Either.isLeft(sealed)) return Either.left(sealed.left)
+  const dup = duplicateEntry(h, opts.entryId)
+  if (dup.length > 0) return Either.left(dup)
+  const entry = makeEntry(sealed.right, target.position, opts, entryId)
+  return Either.right(ledgerWith(ledger.cardId, ledger.revision + 1, extend(h, entry, entryId)))
+}
 
 /** Replaces an active entry with sealed content; the new entry keeps the old one's position. */
 export const replaceEntry = (
@@ -283,22 +504,15 @@ export const replaceEntry = (
   entryId: string,
   content: unknown,
   opts: EntryOptions
-): Either.Either<CardLedger, Array<Diagnostic>> => {
-  const target = findActive(ledger, entryId)
-  if (Either.isLeft(target)) return Either.left(target.left)
-  const sealed = verifySealed(content)
-  if (Either.isLeft(sealed)) return Either.left(sealed.left)
-  const dup = duplicateEntry(ledger, opts.entryId)
-  if (dup.length > 0) return Either.left(dup)
-  return Either.right({
-    cardId: ledger.cardId,
-    entries: [
-      ...ledger.entries.map((e) => (e === target.right ? { ...e, state: "removed" as const } : e)),
-      makeEntry(sealed.right, target.right.position, opts, entryId)
-    ],
-    revision: ledger.revision + 1
-  })
-}
+): Either.Either<CardLedger, Array<Diagnostic>> => replaceWith(ledger, entryId, () => verifySealed(content), opts)
+
+/** {@link replaceEntry} with content that already passed {@link verifySealed}. */
+export const replaceVerified = (
+  ledger: CardLedger,
+  entryId: string,
+  content: SealedEntryContent,
+  opts: EntryOptions
+): Either.Either<CardLedger, Array<Diagnostic>> => replaceWith(ledger, entryId, () => Either.right(content), opts)
 
 /**
  * Verifies every entry of a decoded ledger (a ledger read from a file or a

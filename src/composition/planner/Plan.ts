@@ -30,30 +30,29 @@ import { Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { seal } from "../BundleCompiler.js"
 import { CompositionTraceEntry, type EffectiveCardDefinition } from "../Effective.js"
+import type { LedgerCommand } from "../ledger/Command.js"
 import {
   activeEntries,
-  appendEntry,
+  activeEntry,
+  appendVerified,
   type CapturedAt,
   type CardLedger,
   type LedgerEntry,
+  ledgerSequence,
+  ledgerSize,
   removeEntry,
-  replaceEntry
+  replaceVerified,
+  type SealedEntryContent,
+  verifySealed
 } from "../ledger/Ledger.js"
 import { checkRemoval, resolveEffectiveCard } from "../Resolver.js"
 import type { Runtime } from "../Runtime.js"
 import type { Card, EffectComponent } from "../schema/Card.js"
 import type { Status } from "../schema/Status.js"
-import { AuthoredId } from "../schema/Symbols.js"
 import type { Transformation } from "../schema/Transformation.js"
-import type { ComponentFacts, PlanningCache, Resolved, Sealed } from "./PlanningCache.js"
+import { type ComponentFacts, PlanningCache, type Resolved, type Sealed } from "./PlanningCache.js"
 
-/** A ledger command: apply an upgrade, remove an entry, or replace an entry (keeping its position). */
-export const LedgerCommand = Schema.Union(
-  Schema.Struct({ kind: Schema.Literal("apply"), upgradeId: AuthoredId }),
-  Schema.Struct({ kind: Schema.Literal("remove"), entryId: AuthoredId }),
-  Schema.Struct({ kind: Schema.Literal("replace"), entryId: AuthoredId, upgradeId: AuthoredId })
-).annotations({ identifier: "LedgerCommand" })
-export type LedgerCommand = typeof LedgerCommand.Type
+export { LedgerCommand } from "../ledger/Command.js"
 
 /**
  * The result of `Assess`, with the seed's field names. `revision`, `sequence`
@@ -102,14 +101,10 @@ export interface PlanAt {
 }
 
 /** The global sequence of the last event a bare ledger reflects (its entries' captured sequences). */
-export const ledgerSequence = (ledger: CardLedger): number => {
-  let s = 0
-  for (const e of ledger.entries) if (e.captured.sequence > s) s = e.captured.sequence
-  return s
-}
+export { ledgerSequence } from "../ledger/Ledger.js"
 
 /** The entry ID a command at this ledger state creates: `e<n>`, n = 1-based step in the ledger's history. */
-export const nextEntryId = (ledger: CardLedger): string => `e${ledger.entries.length + 1}`
+export const nextEntryId = (ledger: CardLedger): string => `e${ledgerSize(ledger) + 1}`
 
 /** Whether an activity authorizes a transformation (by ID, category or slot). */
 export const authorizes = (runtime: Runtime, activityId: string, upgradeId: string): boolean => {
@@ -143,7 +138,8 @@ const policy = (
   ledger: CardLedger,
   t: Transformation,
   excluding: string | undefined,
-  out: Array<Diagnostic>
+  out: Array<Diagnostic>,
+  cache: PlanningCache
 ): void => {
   const id = t.upgradeId
   const ctx = { transformationId: id, subject: cardId }
@@ -156,7 +152,7 @@ const policy = (
       )
     )
   }
-  const active = activeEntries(ledger, runtime.resolutionCache?.active).filter((e) => e.entryId !== excluding)
+  const active = activeEntries(ledger, cache.resolution.active).filter((e) => e.entryId !== excluding)
   if (t.slotId !== undefined) {
     const slot = runtime.slots.get(t.slotId)
     const inSlot = active.filter((e) => runtime.transformations.get(e.upgradeId)?.slotId === t.slotId)
@@ -213,6 +209,33 @@ const indexComponents = (
   return out
 }
 
+/**
+ * A component's own payload (without its children) as canonical JSON: the
+ * per-component fingerprint `changedComponentIds` compares, computed once per
+ * component object (an unchanged component is the same object in the card
+ * before and after a command).
+ */
+const payloadOf = (c: EffectComponent, cache?: PlanningCache): string => {
+  let p = cache?.componentPayload.get(c)
+  if (p === undefined) {
+    const { children: _children, ...own } = c
+    p = canonicalJson(own)
+    cache?.componentPayload.set(c, p)
+  }
+  return p
+}
+
+const childIds = (c: EffectComponent): string =>
+  c.children === undefined ? "" : c.children.map((x) => x.componentId).join("\u0000")
+
+/**
+ * Whether a component is unchanged between two cards: the same object (a
+ * command copies only what it changes, so most components are), or equal
+ * own payloads and child lists.
+ */
+const sameComponent = (a: EffectComponent, b: EffectComponent, cache: PlanningCache | undefined): boolean =>
+  a === b || (payloadOf(a, cache) === payloadOf(b, cache) && childIds(a) === childIds(b))
+
 const indexComponentsOf = (eff: EffectiveCardDefinition): Map<string, ComponentFacts> => {
   const out = new Map<string, ComponentFacts>()
   const generated = new Map<string, string>()
@@ -229,12 +252,11 @@ const indexComponentsOf = (eff: EffectiveCardDefinition): Map<string, ComponentF
   }
   const walk = (cs: ReadonlyArray<EffectComponent>): void => {
     for (const c of cs) {
-      const { children, ...own } = c
+      const children = c.children
       const origin = generated.get(c.componentId) ?? "base"
       const anchors = anchored.get(c.componentId)
       out.set(c.componentId, {
-        payload: canonicalJson(own),
-        children: (children ?? []).map((x) => x.componentId).join("\u0000"),
+        component: c,
         origin: anchors === undefined ? origin : `${origin}|anchor:${anchors.join(",")}`
       })
       if (children !== undefined) walk(children)
@@ -248,14 +270,16 @@ const indexComponentsOf = (eff: EffectiveCardDefinition): Map<string, ComponentF
 export const changedComponentIds = (
   before: EffectiveCardDefinition | undefined,
   after: EffectiveCardDefinition | undefined,
-  cache?: PlanningCache
+  cache?: PlanningCache,
+  /** Whether `after` is memoized too (not for a transient candidate: see `PlanInput.transient`). */
+  memoAfter = true
 ): Array<string> => {
   const a = indexComponents(before, cache)
-  const b = indexComponents(after, cache)
+  const b = indexComponents(after, memoAfter ? cache : undefined)
   const changed = new Set<string>()
   for (const [id, fa] of a) {
     const fb = b.get(id)
-    if (fb === undefined || fb.payload !== fa.payload || fb.children !== fa.children || fb.origin !== fa.origin) {
+    if (fb === undefined || fb.origin !== fa.origin || !sameComponent(fa.component, fb.component, cache)) {
       changed.add(id)
     }
   }
@@ -274,26 +298,59 @@ export interface PlanInput {
   readonly at?: PlanAt | undefined
   /** The current card, resolved (computed when absent). */
   readonly before?: Either.Either<EffectiveCardDefinition, ReadonlyArray<Diagnostic>> | undefined
+  /**
+   * The candidate is assessed and dropped (discovery): its resolution and
+   * component index are not memoized. A memo entry keyed by a ledger nobody
+   * keeps is garbage, but V8's young-generation collector keeps `WeakMap`
+   * values alive (only a full collection drops an entry whose key died), so
+   * every memoized candidate was promoted to the old generation. That made
+   * V8 pretenure the resolver's and compiler's allocation sites (their
+   * objects looked long-lived), and every later resolution in the process
+   * allocated its temporaries in the old generation: the resolver ran 2-3×
+   * slower after a discovery (see docs/engine-profile.md).
+   */
+  readonly transient?: boolean | undefined
+  /**
+   * The planning cache of this runtime (the planner service passes the one it
+   * holds for the runtime). Absent, or made for another runtime: the plan
+   * runs with a fresh one. The plan is the same either way.
+   */
+  readonly cache?: PlanningCache | undefined
 }
 
-const remember = (runtime: Runtime, ledger: CardLedger, r: Resolved): Resolved => {
-  runtime.planningCache?.resolved(runtime).set(ledger, r)
+/** The cache a plan uses: the caller's when it was made for this runtime, else a fresh one. */
+export const planningCacheFor = (runtime: Runtime, cache: PlanningCache | undefined): PlanningCache =>
+  cache !== undefined && cache.runtime === runtime ? cache : new PlanningCache(runtime)
+
+const remember = (cache: PlanningCache, ledger: CardLedger, r: Resolved): Resolved => {
+  cache.resolved.set(ledger, r)
   return r
 }
 
-const sealed = (runtime: Runtime, t: Transformation): Sealed => {
-  const memo = runtime.planningCache?.sealed(runtime)
-  let r = memo?.get(t)
+const sealed = (cache: PlanningCache, t: Transformation): Sealed => {
+  let r = cache.sealed.get(t)
   if (r === undefined) {
-    r = seal(runtime, t)
-    memo?.set(t, r)
+    r = seal(cache.runtime, t)
+    cache.sealed.set(t, r)
   }
   return r
 }
 
-/** Resolves the current ledger of a card against a runtime's base card. */
-export const resolveCurrent = (runtime: Runtime, ledger: CardLedger): Resolved => {
-  const hit = runtime.planningCache?.resolved(runtime).get(ledger)
+/** Sealed content checked by `verifySealed` once per object (the ledger's admission check). */
+const admitted = (
+  cache: PlanningCache,
+  content: SealedEntryContent
+): Either.Either<SealedEntryContent, ReadonlyArray<Diagnostic>> => {
+  if (cache.verified.has(content)) return Either.right(content)
+  const v = verifySealed(content)
+  if (Either.isRight(v)) cache.verified.add(content)
+  return v
+}
+
+/** Resolves the current ledger of a card against a runtime's base card (memoized in `cache` when it is this runtime's). */
+export const resolveCurrent = (runtime: Runtime, ledger: CardLedger, planning?: PlanningCache): Resolved => {
+  const cache = planningCacheFor(runtime, planning)
+  const hit = cache.resolved.get(ledger)
   if (hit !== undefined) return hit
   const baseCard = runtime.cards.get(ledger.cardId)
   if (baseCard === undefined) {
@@ -302,9 +359,9 @@ export const resolveCurrent = (runtime: Runtime, ledger: CardLedger): Resolved =
     ])
   }
   return remember(
-    runtime,
+    cache,
     ledger,
-    resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses }, runtime.resolutionCache)
+    resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses }, cache.resolution)
   )
 }
 
@@ -315,11 +372,13 @@ export const resolveCurrent = (runtime: Runtime, ledger: CardLedger): Resolved =
  */
 export const plan = (input: PlanInput): Plan => {
   const { runtime, ledger, command, activity } = input
+  const cache = planningCacheFor(runtime, input.cache)
   const at = input.at ?? { lastSequence: ledgerSequence(ledger), nextSequence: ledgerSequence(ledger) + 1 }
   const cardId = ledger.cardId
-  const before = input.before ?? resolveCurrent(runtime, ledger)
+  const before = input.before ?? resolveCurrent(runtime, ledger, cache)
   const current = Either.isRight(before) ? before.right : undefined
-  const basis = { revision: ledger.revision, sequence: at.lastSequence, step: ledger.entries.length + 1 }
+  const size = ledgerSize(ledger)
+  const basis = { revision: ledger.revision, sequence: at.lastSequence, step: size + 1 }
   const reject = (diagnostics: ReadonlyArray<Diagnostic>): Plan => ({
     assessment: {
       isCompatible: false,
@@ -340,15 +399,14 @@ export const plan = (input: PlanInput): Plan => {
   const captured: CapturedAt = {
     revision: ledger.revision + 1,
     sequence: at.nextSequence,
-    step: ledger.entries.length + 1
+    step: size + 1
   }
   const entryId = nextEntryId(ledger)
   let candidate: CardLedger
   let removedEntryId: string | undefined
   let created = false
 
-  const findActive = (id: string): LedgerEntry | undefined =>
-    ledger.entries.find((e) => e.entryId === id && e.state === "active")
+  const findActive = (id: string) => activeEntry(ledger, id)
   const lookup = (upgradeId: string): Transformation | undefined => {
     const t = runtime.transformations.get(upgradeId)
     if (t === undefined) {
@@ -369,11 +427,11 @@ export const plan = (input: PlanInput): Plan => {
       const t = lookup(command.upgradeId)
       if (t === undefined) return reject(out)
       authorization(runtime, activity, t.upgradeId, out)
-      policy(runtime, cardId, ledger, t, undefined, out)
+      policy(runtime, cardId, ledger, t, undefined, out, cache)
       if (out.length > 0) return reject(out)
-      const content = sealed(runtime, t)
+      const content = Either.flatMap(sealed(cache, t), (c) => admitted(cache, c))
       if (Either.isLeft(content)) return reject(content.left)
-      const next = appendEntry(ledger, content.right, { entryId, captured })
+      const next = appendVerified(ledger, content.right, { entryId, captured })
       if (Either.isLeft(next)) return reject(next.left)
       candidate = next.right
       created = true
@@ -390,16 +448,16 @@ export const plan = (input: PlanInput): Plan => {
       const removed = removeEntry(ledger, command.entryId)
       if (Either.isLeft(removed)) return reject(removed.left)
       const resolved = remember(
-        runtime,
+        cache,
         removed.right,
-        resolveEffectiveCard({ baseCard, ledger: removed.right, statuses: runtime.statuses }, runtime.resolutionCache)
+        resolveEffectiveCard({ baseCard, ledger: removed.right, statuses: runtime.statuses }, cache.resolution)
       )
       if (Either.isLeft(resolved)) {
         const checked = checkRemoval(
           ledger,
           command.entryId,
           { baseCard, statuses: runtime.statuses },
-          runtime.resolutionCache
+          cache.resolution
         )
         return reject(Either.isLeft(checked) ? checked.left : resolved.left)
       }
@@ -414,11 +472,11 @@ export const plan = (input: PlanInput): Plan => {
       if (target === undefined || t === undefined) return reject(out)
       authorization(runtime, activity, target.upgradeId, out)
       if (t.upgradeId !== target.upgradeId) authorization(runtime, activity, t.upgradeId, out)
-      policy(runtime, cardId, ledger, t, target.entryId, out)
+      policy(runtime, cardId, ledger, t, target.entryId, out, cache)
       if (out.length > 0) return reject(out)
-      const content = sealed(runtime, t)
+      const content = Either.flatMap(sealed(cache, t), (c) => admitted(cache, c))
       if (Either.isLeft(content)) return reject(content.left)
-      const next = replaceEntry(ledger, command.entryId, content.right, { entryId, captured })
+      const next = replaceVerified(ledger, command.entryId, content.right, { entryId, captured })
       if (Either.isLeft(next)) return reject(next.left)
       candidate = next.right
       removedEntryId = command.entryId
@@ -427,25 +485,26 @@ export const plan = (input: PlanInput): Plan => {
     }
   }
 
-  const after = runtime.planningCache?.resolved(runtime).get(candidate) ??
-    remember(
-      runtime,
+  const after = cache.resolved.get(candidate) ?? (input.transient === true
+    ? resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }, cache.resolution)
+    : remember(
+      cache,
       candidate,
-      resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }, runtime.resolutionCache)
-    )
+      resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }, cache.resolution)
+    ))
   if (Either.isLeft(after)) return reject(after.left)
   return {
     assessment: {
       isCompatible: true,
       ...basis,
-      changedComponentIds: changedComponentIds(current, after.right, runtime.planningCache),
+      changedComponentIds: changedComponentIds(current, after.right, cache, input.transient !== true),
       compositionTrace: after.right.compositionTrace,
       diagnostics: []
     },
     change: {
       ledger: candidate,
       effective: after.right,
-      entry: created ? candidate.entries.find((e) => e.entryId === entryId) : undefined,
+      entry: created ? activeEntry(candidate, entryId) : undefined,
       removedEntryId,
       baseCard,
       statuses: runtime.statuses
@@ -454,8 +513,13 @@ export const plan = (input: PlanInput): Plan => {
 }
 
 /** `CardTransformationPlanner.Assess` as a pure query: the plan's assessment, nothing persisted. */
-export const assess = (runtime: Runtime, ledger: CardLedger, command: LedgerCommand, activity: string): AssessResult =>
-  plan({ runtime, ledger, command, activity }).assessment
+export const assess = (
+  runtime: Runtime,
+  ledger: CardLedger,
+  command: LedgerCommand,
+  activity: string,
+  cache?: PlanningCache
+): AssessResult => plan({ runtime, ledger, command, activity, cache }).assessment
 
 /** One offer of a discovery: a transformation and its full assessment on the complete candidate. */
 export const DiscoveryOffer = Schema.Struct({
@@ -479,14 +543,31 @@ export type Discovery = typeof Discovery.Type
  * Discovery: for a card instance and an activity, every transformation of the
  * runtime with the assessment of applying it — the same plan an apply makes.
  */
-export const discover = (runtime: Runtime, ledger: CardLedger, activity: string, at?: PlanAt): Discovery => {
-  const before = resolveCurrent(runtime, ledger)
+export const discover = (
+  runtime: Runtime,
+  ledger: CardLedger,
+  activity: string,
+  at?: PlanAt,
+  planning?: PlanningCache
+): Discovery => {
+  // One cache for every offer of the discovery (the caller's, when it is this runtime's).
+  const cache = planningCacheFor(runtime, planning)
+  const before = resolveCurrent(runtime, ledger, cache)
   const ids = [...runtime.transformations.keys()].sort(compareOrdinal)
   const offers: Array<DiscoveryOffer> = []
   for (const upgradeId of ids) {
     // Present: the ID comes from the same map.
     const t = runtime.transformations.get(upgradeId) as Transformation
-    const assessment = plan({ runtime, ledger, command: { kind: "apply", upgradeId }, activity, at, before }).assessment
+    const assessment = plan({
+      runtime,
+      ledger,
+      command: { kind: "apply", upgradeId },
+      activity,
+      at,
+      before,
+      cache,
+      transient: true
+    }).assessment
     offers.push({
       upgradeId,
       category: t.category,

@@ -26,8 +26,8 @@ import {
   LedgerStore,
   type ReplayContext
 } from "../store/LedgerStore.js"
-import { type AssessResult, discover, type Discovery, type LedgerCommand, plan } from "./Plan.js"
-import type { PlanningCache } from "./PlanningCache.js"
+import { type AssessResult, discover, type Discovery, type LedgerCommand, plan, planningCacheFor } from "./Plan.js"
+import { type PlanningCache, PlanningCaches } from "./PlanningCache.js"
 
 const contextOf = (baseCard: Card, statuses: ReadonlyMap<string, Status>): ReplayContext => ({
   baseCard,
@@ -53,15 +53,22 @@ export const replayContext = (
   return c
 }
 
-/** The store decision for a request, made by THE plan from the stored state. */
+/**
+ * The store decision for a request, made by THE plan from the stored state.
+ * `cache` is the runtime's planning cache (the planner service passes the one
+ * it holds); without one, each decision plans cold.
+ */
 export const decideWith =
-  (runtime: Runtime, request: CommandRequest): Decide => (state: CardState, nextSequence: number) => {
+  (runtime: Runtime, request: CommandRequest, cache?: PlanningCache): Decide =>
+  (state: CardState, nextSequence: number) => {
+    const planning = planningCacheFor(runtime, cache)
     const p = plan({
       runtime,
       ledger: state.ledger,
       command: request.command,
       activity: request.activity,
-      at: { lastSequence: state.lastSequence, nextSequence }
+      at: { lastSequence: state.lastSequence, nextSequence },
+      cache: planning
     })
     const change = p.change
     if (change === undefined) return { _tag: "Reject", diagnostics: p.assessment.diagnostics }
@@ -75,7 +82,7 @@ export const decideWith =
         entry: change.entry ?? null,
         removedEntryId: change.removedEntryId ?? null
       },
-      context: replayContext(change.baseCard, change.statuses, runtime.planningCache),
+      context: replayContext(change.baseCard, change.statuses, planning),
       changedComponentIds: p.assessment.changedComponentIds
     }
   }
@@ -146,16 +153,22 @@ export class CardTransformationPlanner extends Context.Tag("cardfx/CardTransform
     ) => Effect.Effect<CommandOutcome, RejectionError | StoreFailure | CommandConflict | InvalidId | StoreCorrupt>
   }
 >() {
-  /** The live planner over a `LedgerStore`. */
+  /**
+   * The live planner over a `LedgerStore`. Each build holds its planning
+   * caches, one per runtime it plans against (weakly keyed: a runtime no
+   * longer referenced takes its cache with it).
+   */
   static readonly layer: Layer.Layer<CardTransformationPlanner, never, LedgerStore> = Layer.effect(
     CardTransformationPlanner,
     Effect.map(LedgerStore, (store) => {
+      const caches = new PlanningCaches()
       const execute = (runtime: Runtime, request: CommandRequest) =>
-        store.execute(request, decideWith(runtime, request))
+        store.execute(request, decideWith(runtime, request, caches.of(runtime)))
       return {
         assess: (runtime, ledger, command, activity) =>
-          Effect.sync(() => plan({ runtime, ledger, command, activity }).assessment),
-        discover: (runtime, ledger, activity) => Effect.sync(() => discover(runtime, ledger, activity)),
+          Effect.sync(() => plan({ runtime, ledger, command, activity, cache: caches.of(runtime) }).assessment),
+        discover: (runtime, ledger, activity) =>
+          Effect.sync(() => discover(runtime, ledger, activity, undefined, caches.of(runtime))),
         assessStored: (runtime, ref, command, activity) =>
           Effect.map(
             store.read(ref.branch, ref.instanceId, ref.cardId),
@@ -165,7 +178,8 @@ export class CardTransformationPlanner extends Context.Tag("cardfx/CardTransform
                 ledger: s.ledger,
                 command,
                 activity,
-                at: { lastSequence: s.lastSequence, nextSequence: s.lastSequence + 1 }
+                at: { lastSequence: s.lastSequence, nextSequence: s.lastSequence + 1 },
+                cache: caches.of(runtime)
               })
                 .assessment
           ),
@@ -173,7 +187,13 @@ export class CardTransformationPlanner extends Context.Tag("cardfx/CardTransform
           Effect.map(
             store.read(ref.branch, ref.instanceId, ref.cardId),
             (s) =>
-              discover(runtime, s.ledger, activity, { lastSequence: s.lastSequence, nextSequence: s.lastSequence + 1 })
+              discover(
+                runtime,
+                s.ledger,
+                activity,
+                { lastSequence: s.lastSequence, nextSequence: s.lastSequence + 1 },
+                caches.of(runtime)
+              )
           ),
         execute,
         apply: (runtime, request) =>

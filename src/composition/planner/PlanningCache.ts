@@ -1,11 +1,13 @@
 /**
- * The planner's memo tables, as one value owned by a `Runtime`
- * (`runtime.planningCache`, made by `publish`); a runtime built by hand plans
- * cold. Everything is keyed by immutable objects in `WeakMap`s. What depends
- * on the runtime (its ledgers resolved against its cards, its transformations
- * sealed under its pin) is keyed by the runtime object too, so a runtime
- * copied with a change (`{ ...runtime, cards }`) — which shares this value —
- * never reads the original's entries. No module holds planning state.
+ * The planner's memo tables for ONE runtime, as one value. The planner
+ * service holds them (`PlanningCaches`: one per runtime it has planned
+ * against, weakly keyed), and a caller of the pure `plan` may pass one it
+ * made for its runtime; a runtime value carries no cache, and no module
+ * holds planning state. A cache made for one runtime is ignored when handed
+ * to a plan against another (a runtime copied with a change,
+ * `{ ...runtime, cards }`, is another runtime), so it never answers with a
+ * different catalog's results. Everything inside is keyed by immutable
+ * objects in `WeakMap`s.
  *
  * @since 0.1.0
  */
@@ -13,17 +15,17 @@ import type { Either } from "effect"
 import type { Diagnostic } from "../../kernel/Diagnostic.js"
 import type { seal } from "../BundleCompiler.js"
 import type { EffectiveCardDefinition } from "../Effective.js"
-import type { CardLedger } from "../ledger/Ledger.js"
+import type { CardLedger, SealedEntryContent } from "../ledger/Ledger.js"
+import { ResolutionCache } from "../ResolutionCache.js"
 import type { Runtime } from "../Runtime.js"
-import type { Card } from "../schema/Card.js"
+import type { Card, EffectComponent } from "../schema/Card.js"
 import type { Status } from "../schema/Status.js"
 import type { Transformation } from "../schema/Transformation.js"
-import type { ReplayContext } from "../store/LedgerStore.js"
+import type { ReplayContext } from "../store/Schemas.js"
 
-/** One component of an effective card as `changedComponentIds` compares it. */
+/** One component of an effective card as `changedComponentIds` compares it: the component and its origin. */
 export interface ComponentFacts {
-  readonly payload: string
-  readonly children: string
+  readonly component: EffectComponent
   readonly origin: string
 }
 
@@ -32,36 +34,47 @@ export type Resolved = Either.Either<EffectiveCardDefinition, ReadonlyArray<Diag
 /** A transformation sealed in a runtime. */
 export type Sealed = ReturnType<typeof seal>
 
-const twoLevel = <K1 extends object, K2 extends object, V>(
-  outer: WeakMap<K1, WeakMap<K2, V>>,
-  k1: K1
-): WeakMap<K2, V> => {
-  let inner = outer.get(k1)
-  if (inner === undefined) {
-    inner = new WeakMap()
-    outer.set(k1, inner)
-  }
-  return inner
-}
-
-/** Memo tables of planning: component indexes, resolved ledgers, sealed transformations, replay contexts. */
+/** Memo tables of planning against one runtime: resolution, resolved ledgers, sealed transformations, component facts, replay contexts. */
 export class PlanningCache {
+  /** The resolution cache the plans of this runtime resolve through. */
+  readonly resolution = new ResolutionCache()
+  /** This runtime's ledgers, resolved: a ledger resolved once (or produced by a plan) is not resolved again. */
+  readonly resolved = new WeakMap<CardLedger, Resolved>()
+  /** This runtime's transformations, sealed once each (entries made from one share the sealed objects). */
+  readonly sealed = new WeakMap<Transformation, Sealed>()
+  /** Sealed content already verified (its hash checked) once: entries made from it are admitted without hashing it again. */
+  readonly verified = new WeakSet<SealedEntryContent>()
   /** Effective cards indexed once each (a card is the "after" of one plan and the "before" of the next). */
   readonly componentIndex = new WeakMap<EffectiveCardDefinition, Map<string, ComponentFacts>>()
-  private readonly resolvedBy = new WeakMap<Runtime, WeakMap<CardLedger, Resolved>>()
-  private readonly sealedBy = new WeakMap<Runtime, WeakMap<Transformation, Sealed>>()
+  /** The canonical JSON of a component's own payload (without its children), once per component object. */
+  readonly componentPayload = new WeakMap<EffectComponent, string>()
   private readonly contexts = new WeakMap<Card, WeakMap<ReadonlyMap<string, Status>, ReplayContext>>()
 
-  /** A runtime's ledgers, resolved: a ledger resolved once (or produced by a plan) is not resolved again. */
-  resolved(runtime: Runtime): WeakMap<CardLedger, Resolved> {
-    return twoLevel(this.resolvedBy, runtime)
-  }
-  /** A runtime's transformations, sealed once each (entries made from one share the sealed objects). */
-  sealed(runtime: Runtime): WeakMap<Transformation, Sealed> {
-    return twoLevel(this.sealedBy, runtime)
-  }
+  /** @param runtime the runtime whose plans this cache serves */
+  constructor(readonly runtime: Runtime) {}
+
   /** Replay contexts, one object per base card and statuses (so the store serializes each once). */
   replayContexts(baseCard: Card): WeakMap<ReadonlyMap<string, Status>, ReplayContext> {
-    return twoLevel(this.contexts, baseCard)
+    let inner = this.contexts.get(baseCard)
+    if (inner === undefined) {
+      inner = new WeakMap()
+      this.contexts.set(baseCard, inner)
+    }
+    return inner
+  }
+}
+
+/** Planning caches, one per runtime (weakly keyed): what the planner service holds. */
+export class PlanningCaches {
+  private readonly byRuntime = new WeakMap<Runtime, PlanningCache>()
+
+  /** The cache of a runtime, made on first use. */
+  of(runtime: Runtime): PlanningCache {
+    let c = this.byRuntime.get(runtime)
+    if (c === undefined) {
+      c = new PlanningCache(runtime)
+      this.byRuntime.set(runtime, c)
+    }
+    return c
   }
 }

@@ -34,6 +34,7 @@ import { executeSequence, ExecutionPlans } from "../executor/Execute.js"
 import { endTurn, startTurn } from "../executor/Statuses.js"
 import { appendEntry, type CardLedger, emptyLedger } from "../ledger/Ledger.js"
 import { publish } from "../Publication.js"
+import { ResolutionCache } from "../ResolutionCache.js"
 import { resolveEffectiveCard } from "../Resolver.js"
 import type { Runtime } from "../Runtime.js"
 import { decodeScenario, type Scenario } from "./Scenario.js"
@@ -70,12 +71,14 @@ export type ScenarioReport = typeof ScenarioReport.Type
 
 /**
  * The effective card of `cardId` after applying `upgradeIds` in order to an
- * empty ledger (each sealed in `runtime`), resolved by the common resolver.
+ * empty ledger (each sealed in `runtime`), resolved by the common resolver
+ * (through `cache` when given: the caller's resolution cache).
  */
 export const resolveLedgerCard = (
   runtime: Runtime,
   cardId: string,
-  upgradeIds: ReadonlyArray<string>
+  upgradeIds: ReadonlyArray<string>,
+  cache?: ResolutionCache
 ): Either.Either<EffectiveCardDefinition, ReadonlyArray<Diagnostic>> => {
   const baseCard = runtime.cards.get(cardId)
   if (baseCard === undefined) {
@@ -93,7 +96,7 @@ export const resolveLedgerCard = (
     if (Either.isLeft(next)) return Either.left(next.left)
     ledger = next.right
   }
-  return resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses }, runtime.resolutionCache)
+  return resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses }, cache)
 }
 
 /** Options of the pure scenario run. */
@@ -104,6 +107,8 @@ export interface ScenarioRunOptions {
   readonly replay?: ReadonlyArray<ReadonlyArray<RandomInput> | undefined> | undefined
   /** Scenario file, for diagnostics. */
   readonly file?: string | undefined
+  /** The resolution cache to compose the scenario's cards through (default: one for this run). */
+  readonly resolution?: ResolutionCache | undefined
 }
 
 /** Runs a decoded scenario over a published runtime (pure). */
@@ -119,6 +124,7 @@ export const runScenarioWith = (
   const cards = new Map<string, EffectiveCardDefinition>()
   const steps: Array<StepReport> = []
   const plans = new ExecutionPlans()
+  const resolution = options.resolution ?? new ResolutionCache()
   for (let index = 0; index < scenario.steps.length; index++) {
     const step = scenario.steps[index] as Scenario["steps"][number]
     const path = `/steps/${index}`
@@ -127,7 +133,7 @@ export const runScenarioWith = (
       let card = cards.get(key)
       if (card === undefined) {
         const upgrades = scenario.ledgers[step.actor]?.[step.card] ?? []
-        const r = resolveLedgerCard(runtime, step.card, upgrades)
+        const r = resolveLedgerCard(runtime, step.card, upgrades, resolution)
         if (Either.isLeft(r)) return Either.left(r.left.map((d) => withContext(d, { file, path: `${path}/card` })))
         card = r.right
         cards.set(key, card)

@@ -18,6 +18,7 @@ import {
   type StoreCorrupt,
   StoreFailure
 } from "../../kernel/Errors.js"
+import { ledgerSize } from "../ledger/Ledger.js"
 import { cacheKey, chunks, type Core, emptyState, isCheckpoint, num } from "./Core.js"
 import { type CardState, type CommandOutcome, type CommandRequest, type Decide, isStoreId } from "./Schemas.js"
 import { corrupt, decodeOutcome, outcomeJson, requestHash } from "./Serialize.js"
@@ -84,7 +85,23 @@ export const makeBatchEngine = (
   core: Core,
   beforeWrite: Effect.Effect<void, StoreFailure | StoreCorrupt | SqlError>
 ) => {
-  const { sql, T, ser, ledgerCache, knownContexts, chain, ledgerAt, lockSequence } = core
+  const { sql, T, ser, ledgerCache, knownContexts, chain, cachedLedger, ledgerAt, lockSequence } = core
+
+  /**
+   * The last snapshot row visible at `limit` of each instance of `part` on branch `name`: one
+   * statement, one index probe per instance (`ORDER BY revision DESC LIMIT 1` walks the primary
+   * key backwards; the rows of an instance's older revisions are never visited).
+   */
+  const lastSnapshots = (name: string, limit: number, part: ReadonlyArray<string>) =>
+    sql<{ instance_id: string; revision: unknown; sequence: unknown; card_id: string; fingerprint: string }>`${
+      sql.join(" UNION ALL ", false)(
+        part.map((id, i) =>
+          sql`SELECT * FROM (SELECT instance_id, revision, sequence, card_id, fingerprint FROM ${T.snapshots}
+            WHERE branch = ${name} AND instance_id = ${id} AND sequence <= ${limit}
+            ORDER BY revision DESC LIMIT 1) ${sql.literal(`q${i}`)}`
+        )
+      )
+    }`
 
   /**
    * The committed states of many instances of one branch, a few statements for all of them: per
@@ -100,17 +117,12 @@ export const makeBatchEngine = (
       for (const [name, limit] of links) {
         if (missing.length === 0) break
         for (const part of chunks(missing)) {
-          const rows = yield* sql<
-            { instance_id: string; revision: unknown; sequence: unknown; card_id: string; fingerprint: string }
-          >`
-            SELECT s.instance_id, s.revision, s.sequence, s.card_id, s.fingerprint FROM ${T.snapshots} s
-            WHERE s.branch = ${name} AND s.instance_id IN ${sql.in(part)} AND s.revision = (
-              SELECT MAX(m.revision) FROM ${T.snapshots} m
-              WHERE m.branch = ${name} AND m.instance_id = s.instance_id AND m.sequence <= ${limit})`
+          const rows = yield* lastSnapshots(name, limit, part)
           for (const row of rows) {
             const revision = num(row.revision)
             const sequence = num(row.sequence)
-            const ledger = yield* ledgerAt(links, name, row.instance_id, row.card_id, revision, sequence)
+            const ledger = cachedLedger(name, row.instance_id, revision, sequence) ??
+              (yield* ledgerAt(links, name, row.instance_id, row.card_id, revision, sequence))
             out.set(row.instance_id, {
               branch,
               instanceId: row.instance_id,
@@ -253,7 +265,7 @@ export const makeBatchEngine = (
       fingerprint: decision.effective.fingerprint
     })
     const cached = { revision, sequence, ledger: decision.ledger }
-    batch.onCommit.push(() => ledgerCache.set(key, cached, decision.ledger.entries.length + 1))
+    batch.onCommit.push(() => ledgerCache.set(key, cached, ledgerSize(decision.ledger) + 1))
     return record(
       makeOutcome({
         ...base,

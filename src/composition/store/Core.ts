@@ -18,7 +18,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Either } from "effect"
 import { sha256Hex } from "../../kernel/Canonical.js"
 import { BranchNotFound, StoreFailure } from "../../kernel/Errors.js"
-import { type CardLedger, emptyLedger, type LedgerEntry } from "../ledger/Ledger.js"
+import { type CardLedger, emptyLedger, foldLedger, ledgerSize } from "../ledger/Ledger.js"
 import { resolveEffectiveCard } from "../Resolver.js"
 import { type BoundedCache, boundedCache } from "./Cache.js"
 import { type CardState, type EventBody, MAIN, type ReplayContext } from "./Schemas.js"
@@ -71,23 +71,7 @@ export const chunks = <A>(xs: ReadonlyArray<A>): Array<ReadonlyArray<A>> => {
 }
 
 /** Folds events (deltas, in revision order) onto a ledger, as the Ledger module's commands build it. Linear in entries + events. */
-export const foldEvents = (start: CardLedger, bodies: ReadonlyArray<EventBody>): CardLedger => {
-  const entries: Array<LedgerEntry> = [...start.entries]
-  const index = new Map<string, number>()
-  entries.forEach((e, i) => index.set(e.entryId, i))
-  for (const b of bodies) {
-    if (b.removedEntryId !== null) {
-      const i = index.get(b.removedEntryId)
-      const e = i === undefined ? undefined : entries[i]
-      if (i !== undefined && e !== undefined) entries[i] = { ...e, state: "removed" }
-    }
-    if (b.entry !== null) {
-      index.set(b.entry.entryId, entries.length)
-      entries.push(b.entry)
-    }
-  }
-  return { cardId: start.cardId, entries, revision: start.revision + bodies.length }
-}
+export const foldEvents = (start: CardLedger, bodies: ReadonlyArray<EventBody>): CardLedger => foldLedger(start, bodies)
 
 /** The shared parts of one store. */
 export const makeCore = (prefix: string, caches: CacheOptions = {}) =>
@@ -150,6 +134,12 @@ export const makeCore = (prefix: string, caches: CacheOptions = {}) =>
      * The ledger of the snapshot row (rowBranch, instance, revision, sequence): from the cache, or
      * the last checkpoint visible on the chain folded forward with the events after it.
      */
+    /** The cached ledger of a snapshot row, if the cache holds exactly that row's (no Effect: the common case). */
+    const cachedLedger = (rowBranch: string, instanceId: string, revision: number, sequence: number) => {
+      const hit = ledgerCache.get(cacheKey(rowBranch, instanceId))
+      return hit !== undefined && hit.revision === revision && hit.sequence === sequence ? hit.ledger : undefined
+    }
+
     const ledgerAt = (
       links: ReadonlyArray<readonly [string, number]>,
       rowBranch: string,
@@ -160,9 +150,9 @@ export const makeCore = (prefix: string, caches: CacheOptions = {}) =>
     ) =>
       Effect.gen(function*() {
         const key = cacheKey(rowBranch, instanceId)
-        const hit = ledgerCache.get(key)
-        if (hit !== undefined && hit.revision === revision && hit.sequence === sequence) {
-          return hit.ledger
+        const hit = cachedLedger(rowBranch, instanceId, revision, sequence)
+        if (hit !== undefined) {
+          return hit
         }
         let from = 0
         let text: string | undefined
@@ -214,7 +204,7 @@ export const makeCore = (prefix: string, caches: CacheOptions = {}) =>
           decoded.push(b.right)
         }
         const ledger = foldEvents(start, decoded)
-        ledgerCache.set(key, { revision, sequence, ledger }, ledger.entries.length + 1)
+        ledgerCache.set(key, { revision, sequence, ledger }, ledgerSize(ledger) + 1)
         return ledger
       })
 
@@ -299,6 +289,7 @@ export const makeCore = (prefix: string, caches: CacheOptions = {}) =>
       currentSequence,
       branchRow,
       chain,
+      cachedLedger,
       ledgerAt,
       contextOf,
       readState

@@ -86,13 +86,54 @@ export interface Serializers {
   readonly context: (c: ReplayContext) => { readonly json: string; readonly hash: string }
 }
 
+/** The keys of a ledger entry, in ordinal order (`replaces` is optional). */
+const ENTRY_KEYS: ReadonlySet<string> = new Set([
+  "captured",
+  "closedCompositionRules",
+  "entryId",
+  "patches",
+  "pin",
+  "position",
+  "replaces",
+  "requirements",
+  "sealHash",
+  "state",
+  "upgradeId"
+])
+
 /** A store's serializers (their caches are weak: they hold nothing the caller dropped). */
 export const makeSerializers = (): Serializers => {
   const entries = new WeakMap<LedgerEntry, string>()
+  // The sealed parts of an entry (rules, patches, pin, requirements) are objects shared by every
+  // entry made from one sealed transformation: each is written once.
+  const parts = new WeakMap<object, string>()
+  const part = (v: object): string => {
+    let s = parts.get(v)
+    if (s === undefined) {
+      s = canonicalJson(v)
+      s.charCodeAt(0)
+      parts.set(v, s)
+    }
+    return s
+  }
+  /** Canonical JSON of an entry with the Schema's keys, from its parts; anything else through `canonicalJson`. */
+  const writeEntry = (e: LedgerEntry): string => {
+    const keys = Object.keys(e)
+    if (!keys.every((k) => ENTRY_KEYS.has(k))) return canonicalJson(e)
+    const c = e.captured
+    return `{"captured":{"revision":${canonicalJson(c.revision)},"sequence":${canonicalJson(c.sequence)},"step":${
+      canonicalJson(c.step)
+    }},"closedCompositionRules":${part(e.closedCompositionRules)},"entryId":${JSON.stringify(e.entryId)},` +
+      `"patches":${part(e.patches)},"pin":${part(e.pin)},"position":${canonicalJson(e.position)},` +
+      (e.replaces !== undefined ? `"replaces":${JSON.stringify(e.replaces)},` : "") +
+      `"requirements":${part(e.requirements)},"sealHash":${JSON.stringify(e.sealHash)},"state":${
+        JSON.stringify(e.state)
+      },"upgradeId":${JSON.stringify(e.upgradeId)}}`
+  }
   const entryJson = (e: LedgerEntry): string => {
     let s = entries.get(e)
     if (s === undefined) {
-      s = canonicalJson(e)
+      s = Object.keys(e.captured).length === 3 ? writeEntry(e) : canonicalJson(e)
       // The writer builds the text by concatenation (a V8 rope); reading one character flattens it
       // in place, so later joins copy flat text instead of walking the rope every time.
       s.charCodeAt(0)

@@ -96,9 +96,10 @@ const castable = (
     let ok = false
     for (const ei of effects) {
       const e = card.def.effects[ei]
+      // The frame only when there is a condition to read it (an allocation per check otherwise).
       if (
         e?.kind === "response" &&
-        holds(c, s, e.condition, {
+        (e.condition === undefined || holds(c, s, e.condition, {
           src: inst,
           card: card.index,
           eff: ei,
@@ -106,7 +107,7 @@ const castable = (
           tg: null,
           pend: about,
           each: null
-        })
+        }))
       ) {
         ok = true
         break
@@ -214,10 +215,13 @@ const activateActions = (c: Runtime, s: GameState, seat: Seat, out: Array<GameAc
     for (const ei of card.activated) {
       const e = card.def.effects[ei] as EffectRecord
       if (e.limit !== undefined && (s.uses[c.memo.useKey(inst, ei)] ?? 0) >= e.limit.count) continue
-      const f: Frame = { src: inst, card: card.index, eff: ei, ctrl: seat, tg: null, pend: null, each: null }
-      if (!holds(c, s, e.condition, f)) continue
-      if (e.for_each !== undefined && groupCards(c, s, seat, e.for_each).length === 0) continue
-      if (!canPayActivation(c, s, f, e.activation_cost)) continue
+      if (e.condition !== undefined || e.activation_cost !== undefined) {
+        // The frame only when a condition or a cost reads it (an allocation per effect per enumeration otherwise).
+        const f: Frame = { src: inst, card: card.index, eff: ei, ctrl: seat, tg: null, pend: null, each: null }
+        if (!holds(c, s, e.condition, f)) continue
+        if (e.for_each !== undefined && groupCards(c, s, seat, e.for_each).length === 0) continue
+        if (!canPayActivation(c, s, f, e.activation_cost)) continue
+      } else if (e.for_each !== undefined && groupCards(c, s, seat, e.for_each).length === 0) continue
       if (e.targets === undefined || e.targets.length === 0) {
         out.push(c.memo.untargetedActivation(seat, inst, ei))
         continue

@@ -11,6 +11,7 @@ import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { LedgerCommand } from "../../../src/composition/planner/Plan.js"
 import { decideWith } from "../../../src/composition/planner/Planner.js"
+import { PlanningCache } from "../../../src/composition/planner/PlanningCache.js"
 import type { Runtime } from "../../../src/composition/Runtime.js"
 import {
   type CommandRequest,
@@ -23,9 +24,12 @@ import { BASE, request, runtimeOf, sqliteAt, tempDir } from "./support.js"
 
 const tmp = tempDir("store-batch")
 let runtime: Runtime
+// The planning cache a planner service would hold for this runtime.
+let planning: PlanningCache
 let n = 0
 beforeAll(async () => {
   runtime = await runtimeOf(BASE)
+  planning = new PlanningCache(runtime)
 })
 afterAll(() => tmp.cleanup())
 
@@ -91,7 +95,7 @@ describe("executeBatch", () => {
                     const r = earlier ??
                       request(`k${i}`, command, s.stale ?? current, { instanceId: s.instance, branch: s.branch })
                     requests.push(r)
-                    outcomes.push(yield* store.execute(r, decideWith(runtime, r)))
+                    outcomes.push(yield* store.execute(r, decideWith(runtime, r, planning)))
                   }
                 } else {
                   for (let at = 0, k = 0; at < requests.length; k++) {
@@ -99,7 +103,9 @@ describe("executeBatch", () => {
                     const part = requests.slice(at, at + size)
                     at += size
                     for (
-                      const o of yield* store.executeBatch(part.map((r) => [r, decideWith(runtime, r)] as const))
+                      const o of yield* store.executeBatch(
+                        part.map((r) => [r, decideWith(runtime, r, planning)] as const)
+                      )
                     ) outcomes.push(o)
                   }
                 }

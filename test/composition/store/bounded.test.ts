@@ -9,6 +9,7 @@ import Database from "better-sqlite3"
 import { Cause, Effect, Exit, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { decideWith } from "../../../src/composition/planner/Planner.js"
+import { PlanningCache } from "../../../src/composition/planner/PlanningCache.js"
 import type { Runtime } from "../../../src/composition/Runtime.js"
 import { boundedCache } from "../../../src/composition/store/Cache.js"
 import { isCheckpoint } from "../../../src/composition/store/Core.js"
@@ -17,8 +18,11 @@ import { BASE, request, runtimeOf, sqliteAt, tempDir } from "./support.js"
 
 const tmp = tempDir("store-bounded")
 let runtime: Runtime
+// The planning cache a planner service would hold for this runtime.
+let planning: PlanningCache
 beforeAll(async () => {
   runtime = await runtimeOf(BASE)
+  planning = new PlanningCache(runtime)
 })
 afterAll(() => tmp.cleanup())
 
@@ -39,7 +43,7 @@ const fill = async (file: string, count: number, instanceId = "basic_attack") =>
   for (let b = 0; b < count; b += 50) {
     const items = Array.from({ length: Math.min(50, count - b) }, (_, k) => {
       const r = alternating(b + k, instanceId)
-      return [r, decideWith(runtime, r)] as const
+      return [r, decideWith(runtime, r, planning)] as const
     })
     const outs = await rt.runPromise(store.executeBatch(items))
     expect(outs.every((o) => o.status === "applied")).toBe(true)
@@ -82,7 +86,9 @@ describe("checkpoints", () => {
     expect(JSON.parse(state.effective ?? "null").fingerprint).toBe(state.fingerprint)
     // and it keeps writing from there
     const next = alternating(300)
-    const o = await cold.runPromise(Effect.flatMap(LedgerStore, (s) => s.execute(next, decideWith(runtime, next))))
+    const o = await cold.runPromise(
+      Effect.flatMap(LedgerStore, (s) => s.execute(next, decideWith(runtime, next, planning)))
+    )
     expect(o).toMatchObject({ status: "applied", revision: 301 })
     await cold.dispose()
   })
@@ -123,7 +129,9 @@ describe("migration from the earlier format", () => {
     const steps = await reopened.runPromise(Effect.flatMap(LedgerStore, (s) => s.replay()))
     expect(steps).toHaveLength(40)
     const next = alternating(40)
-    const o = await reopened.runPromise(Effect.flatMap(LedgerStore, (s) => s.execute(next, decideWith(runtime, next))))
+    const o = await reopened.runPromise(
+      Effect.flatMap(LedgerStore, (s) => s.execute(next, decideWith(runtime, next, planning)))
+    )
     expect(o).toMatchObject({ status: "applied", revision: 41 })
     await reopened.dispose()
     const check = new Database(file, { readonly: true })
@@ -169,12 +177,12 @@ describe("the store's own checks", () => {
       ]
     ) {
       const r = { ...alternating(0), ...bad }
-      const e = await rt.runPromise(Effect.flip(store.execute(r, decideWith(runtime, r))))
+      const e = await rt.runPromise(Effect.flip(store.execute(r, decideWith(runtime, r, planning))))
       expect(e._tag).toBe("InvalidId")
     }
     expect(await rt.runPromise(store.sequence)).toBe(0)
     const ok = { ...alternating(0), commandId: "c".repeat(128), instanceId: "i".repeat(128) }
-    expect((await rt.runPromise(store.execute(ok, decideWith(runtime, ok)))).status).toBe("applied")
+    expect((await rt.runPromise(store.execute(ok, decideWith(runtime, ok, planning)))).status).toBe("applied")
     const past = await rt.runPromise(Effect.flip(store.fork("later", { atSequence: 2 })))
     expect(past._tag).toBe("ForkOutOfRange")
     expect(past.code).toBe("fork_out_of_range")
@@ -188,8 +196,8 @@ describe("the store's own checks", () => {
     const rt = sqliteAt(`${tmp.dir}/unstated.db`)
     const store = await rt.runPromise(LedgerStore)
     const { expectedRevision: _, ...r } = alternating(0)
-    const first = await rt.runPromise(store.execute(r, decideWith(runtime, r)))
-    const again = await rt.runPromise(store.execute(r, decideWith(runtime, r)))
+    const first = await rt.runPromise(store.execute(r, decideWith(runtime, r, planning)))
+    const again = await rt.runPromise(store.execute(r, decideWith(runtime, r, planning)))
     expect(again).toEqual(first)
     expect(JSON.stringify(again)).toBe(JSON.stringify(first))
     expect(await rt.runPromise(store.sequence)).toBe(1)
@@ -222,7 +230,7 @@ describe("the store's own checks", () => {
     db.exec("DROP TABLE commands")
     db.close()
     const r = alternating(2)
-    const e = await rt.runPromise(Effect.flip(store.execute(r, decideWith(runtime, r))))
+    const e = await rt.runPromise(Effect.flip(store.execute(r, decideWith(runtime, r, planning))))
     expect(e._tag).toBe("StoreFailure")
     expect(e.message).toContain("commands")
     await rt.dispose()

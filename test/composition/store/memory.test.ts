@@ -10,6 +10,7 @@ import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { decideWith } from "../../../src/composition/planner/Planner.js"
+import { PlanningCache } from "../../../src/composition/planner/PlanningCache.js"
 import type { Runtime } from "../../../src/composition/Runtime.js"
 import { LedgerStore } from "../../../src/composition/store/LedgerStore.js"
 import { BASE, open, request, runtimeOf, tempDir } from "./support.js"
@@ -23,8 +24,11 @@ const gc = runInNewContext("gc") as () => void
 
 const tmp = tempDir("store-memory")
 let runtime: Runtime
+// The planning cache a planner service would hold for this runtime.
+let planning: PlanningCache
 beforeAll(async () => {
   runtime = await runtimeOf(BASE)
+  planning = new PlanningCache(runtime)
 })
 afterAll(() => tmp.cleanup())
 
@@ -51,7 +55,7 @@ describe("memory", () => {
           j % 4,
           { instanceId: `inst${Math.floor(j / 4)}` }
         )
-        return [r, decideWith(runtime, r)] as const
+        return [r, decideWith(runtime, r, planning)] as const
       })
       const outs = await rt.runPromise(store.executeBatch(items))
       if (outs.some((o) => o.status !== "applied")) {

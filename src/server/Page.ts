@@ -30,7 +30,7 @@ export const CONTENT_SECURITY_POLICY =
 
 /**
  * Where the built page is: `dist/page` of the package this module belongs to
- * (found from this module's file, whether it runs from dist/server/page/ or
+ * (found from this module's file, whether it runs from dist/server/ or
  * inside the bundled bin dist/cli/cardfx.mjs).
  */
 export const findPageDir = Effect.gen(function*() {

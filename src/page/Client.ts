@@ -10,7 +10,7 @@
  */
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Cause, Effect, Exit, Option } from "effect"
-import { CardfxApi } from "../../../client.js"
+import { CardfxApi } from "../api/Api.js"
 import { type Api, ApiError } from "./Api.js"
 import { authorizationFor } from "./model/Auth.js"
 
