@@ -1,26 +1,138 @@
 /**
- * cardfx: the public API. Services are `Context.Tag` classes with live and
- * test layers (`CardfxLive` / `CardfxTest` provide all of them at once), the
- * content Schemas, the tagged error union (`CardfxError`, `errorClassByCode`)
- * and the diagnostic table (`DiagnosticCodeTable`). Hallyu Hex lives under the
- * `Hallyu` namespace (its `Card`, `Effect` and `Condition` are not the
- * composition core's). Generative-testing helpers are in `cardfx/testing`.
- * Nothing else is importable: the package's `exports` map lists only `.` and
- * `./testing`.
+ * `cardfx`: the public API, as Effect's own packages shape theirs — one
+ * namespace per module, nothing at the top level but namespaces, and no
+ * namespace named like a module of `effect` or a global:
+ *
+ * ```ts
+ * import { Cardfx, Catalog, LedgerStore, Planner } from "cardfx"
+ *
+ * const layer = Cardfx.CardfxLive({ packages: ["data/heroscript.base"], store: ".cardfx/ledger.db" })
+ * const program = Effect.gen(function*() {
+ *   const { runtime } = yield* Catalog.Catalog
+ *   const planner = yield* Planner.CardTransformationPlanner
+ *   // ... LedgerStore.MAIN, LedgerStore.LedgerStore, ...
+ * })
+ * ```
+ *
+ * Services are `Context.Tag` classes with their layers (`Catalog.Catalog`,
+ * `Planner.CardTransformationPlanner`, `LedgerStore.LedgerStore`, ...;
+ * `Cardfx.CardfxLive` / `Cardfx.CardfxTest` provide all of them at once),
+ * errors are `Schema.TaggedError` classes (`Errors`), one per code of the
+ * diagnostic table (`DiagnosticCode`). Hallyu Hex is the `Hallyu` namespace.
+ *
+ * The faces are subpaths of their own, so importing `cardfx` loads neither
+ * the HTTP server nor the cluster: `cardfx/server` (the HTTP server
+ * `cardfx serve` runs), `cardfx/client` (its typed client),
+ * `cardfx/cluster` (simulation shards on `@effect/cluster`) and
+ * `cardfx/testing` (the generative testing kit).
  *
  * @since 0.1.0
  */
 
-// ---- the library: everything but the faces (src/Library.ts)
-export * from "./Library.js"
+// ---------------------------------------------------------------- the kernel
 
-// ---- the HTTP API's documents (the server and the typed client `cardfx/client` use the same Schemas)
-export * from "./api/Documents.js"
-// ---- the HTTP face's server layer and the hot-reload check (what `cardfx serve` and `cardfx ledger check` run)
-export { reload as reloadServedContent } from "./server/Handlers.js"
-export { checkStoredInstances, runtimeInfo } from "./server/Reload.js"
-export { batchedJsonLog, type BatchedLog } from "./server/RequestLog.js"
-export { drain, makeLifecycle, serverLayer, serverUrl } from "./server/Server.js"
+/** Diagnostics: `{code, severity, message, ...}` with file/line/pointer, the `Diagnostic` Schema. @since 0.1.0 */
+export * as Diagnostic from "./kernel/Diagnostic.js"
+/** The one table of diagnostic codes: each code's error tag, exit class and HTTP status. @since 0.1.0 */
+export * as DiagnosticCode from "./kernel/DiagnosticCode.js"
+/** One `Schema.TaggedError` per code (`CardfxError`, `errorClassByCode`, `errorFromDiagnostic`). @since 0.1.0 */
+export * as Errors from "./kernel/Errors.js"
+/** Every limit (sizes, counts, depths) and the code that enforces it. @since 0.1.0 */
+export * as Limits from "./kernel/Limits.js"
+/** Step budgets. @since 0.1.0 */
+export * as Budget from "./kernel/Budget.js"
+/** Canonical JSON and sha256. @since 0.1.0 */
+export * as Canonical from "./kernel/Canonical.js"
+/** Schema decoding into located diagnostics. @since 0.1.0 */
+export * as Decode from "./kernel/Decode.js"
+/** Hardened JSON parsing (caps, duplicate keys, positions). @since 0.1.0 */
+export * as Json from "./kernel/Json.js"
+/** JSON files and folders through `@effect/platform`'s FileSystem. @since 0.1.0 */
+export * as JsonFile from "./kernel/JsonFile.js"
+/** Ordinal (code-unit) comparison. @since 0.1.0 */
+export * as Ordinal from "./kernel/Ordinal.js"
+/** The seeded RNG (xoshiro128**, state as data) and its service `Rng.Rng`. @since 0.1.0 */
+export * as Rng from "./kernel/Rng.js"
+/** Schema helpers (`SchemaExt.optional`). @since 0.1.0 */
+export * as SchemaExt from "./kernel/SchemaExt.js"
 
-// ---- across machines: simulation shards on an @effect/cluster cluster over PostgreSQL
-export * as Cluster from "./cluster/index.js"
+// ---------------------------------------------------------------- composition: the content Schemas
+
+/** Card bundles. @since 0.1.0 */
+export * as Bundle from "./composition/schema/Bundle.js"
+/** Cards and their effect components (`Card.Card`, `Card.Effect`, `Card.EffectComponent`, ...). @since 0.1.0 */
+export * as Card from "./composition/schema/Card.js"
+/** Modifiers: relics, buffs, attributes. @since 0.1.0 */
+export * as Modifier from "./composition/schema/Modifier.js"
+/** Package manifests and content documents. @since 0.1.0 */
+export * as Package from "./composition/schema/Package.js"
+/** Statuses. @since 0.1.0 */
+export * as Status from "./composition/schema/Status.js"
+/** Authored IDs and the vocabulary of symbols. @since 0.1.0 */
+export * as Symbols from "./composition/schema/Symbols.js"
+/** Transformations (upgrades), slots and activities. @since 0.1.0 */
+export * as Transformation from "./composition/schema/Transformation.js"
+
+// ---------------------------------------------------------------- composition: the engine
+
+/** The common compiler (`compileContainer`). @since 0.1.0 */
+export * as Compiler from "./composition/Compiler.js"
+/** Compiled trees. @since 0.1.0 */
+export * as Compiled from "./composition/Compiled.js"
+/** Loading a package folder. @since 0.1.0 */
+export * as ContentPackage from "./composition/ContentPackage.js"
+/** Publishing packages into a pinned runtime. @since 0.1.0 */
+export * as Publication from "./composition/Publication.js"
+/** The published runtime (`ContentRuntime.Runtime`) and its package pins. @since 0.1.0 */
+export * as ContentRuntime from "./composition/Runtime.js"
+/** Sealing transformations into ledger entries (`BundleCompiler.CardBundleCompiler`, `seal`). @since 0.1.0 */
+export * as BundleCompiler from "./composition/BundleCompiler.js"
+/** Card ledgers. @since 0.1.0 */
+export * as Ledger from "./composition/ledger/Ledger.js"
+/** Expansion IDs. @since 0.1.0 */
+export * as Expansion from "./composition/Expansion.js"
+/** The resolver (`Resolver.CardResolver`). @since 0.1.0 */
+export * as Resolver from "./composition/Resolver.js"
+/** The effective card, its composition trace and inspection. @since 0.1.0 */
+export * as Effective from "./composition/Effective.js"
+/** Assessment and discovery documents, ledger commands. @since 0.1.0 */
+export * as Plan from "./composition/planner/Plan.js"
+/** The transformation planner (`Planner.CardTransformationPlanner`). @since 0.1.0 */
+export * as Planner from "./composition/planner/Planner.js"
+/** The ledger store (`LedgerStore.LedgerStore`, `LedgerStore.MAIN`): SQLite or PostgreSQL. @since 0.1.0 */
+export * as LedgerStore from "./composition/store/LedgerStore.js"
+/** The executor (`Executor.CardExecutor`), combat state, the bucket pipeline, statuses. @since 0.1.0 */
+export * as Executor from "./composition/executor/index.js"
+/** Scenario documents and their runner. @since 0.1.0 */
+export * as Scenario from "./composition/scenario/index.js"
+
+// ---------------------------------------------------------------- Hallyu Hex
+
+/** Hallyu Hex: the deck Schemas, the validator, the engine and its service `Hallyu.HallyuHex`. @since 0.1.0 */
+export * as Hallyu from "./hallyu/index.js"
+
+// ---------------------------------------------------------------- services
+
+/** The services and the all-in-one layers (`Cardfx.CardfxLive`, `Cardfx.CardfxTest`). @since 0.1.0 */
+export * as Cardfx from "./services/Cardfx.js"
+/** The content loader and the served catalog (`Catalog.ContentLoader`, `Catalog.Catalog`). @since 0.1.0 */
+export * as Catalog from "./services/Catalog.js"
+/** The card compiler service (`CardCompiler.CardCompiler`). @since 0.1.0 */
+export * as CardCompiler from "./services/CardCompiler.js"
+/** Batch validation of files and folders (what `cardfx validate` runs). @since 0.1.0 */
+export * as Validation from "./services/Validation.js"
+/** The document kinds cardfx reads. @since 0.1.0 */
+export * as DocumentKinds from "./services/DocumentKinds.js"
+/** The JSON Schemas of every document kind (what `cardfx schema` writes). @since 0.1.0 */
+export * as JsonSchemas from "./services/JsonSchemas.js"
+/** Hallyu Hex simulation behind one service: in process, on worker threads or on a cluster (`Simulation.Simulation`). @since 0.1.0 */
+export * as Simulation from "./services/Simulation.js"
+/** The fuzz properties behind `cardfx fuzz` (`Fuzz.runFuzz`). @since 0.1.0 */
+export * as Fuzz from "./services/Fuzz.js"
+/** Fuzzing and validation on worker threads (`ScaleOut.ScaleOut`). @since 0.1.0 */
+export * as ScaleOut from "./workers/index.js"
+
+// ---------------------------------------------------------------- the HTTP documents
+
+/** The JSON documents of the HTTP API (the server and `cardfx/client` use the same Schemas). @since 0.1.0 */
+export * as Documents from "./api/Documents.js"

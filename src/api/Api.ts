@@ -24,17 +24,6 @@ import {
 } from "@effect/platform"
 import { Schema } from "effect"
 import {
-  AssessResult,
-  CommandOutcome,
-  type Diagnostic,
-  diagnostic,
-  type DiagnosticCode,
-  Discovery,
-  type HttpStatus,
-  httpStatusOf,
-  StarterDeck
-} from "../Schemas.js"
-import {
   AssessRequest,
   BranchDocument,
   BranchList,
@@ -58,6 +47,17 @@ import {
   RuntimeInfo,
   ScenarioRunRequest
 } from "./Documents.js"
+import {
+  AssessResult,
+  CommandOutcome,
+  type Diagnostic,
+  diagnostic,
+  type DiagnosticCode,
+  Discovery,
+  type HttpStatus,
+  httpStatusOf,
+  StarterDeck
+} from "./Schemas.js"
 
 // ---------------------------------------------------------------- errors, one class per status
 
@@ -183,6 +183,15 @@ const byStatus = {
   500: InternalError,
   503: Unavailable
 } as const satisfies Record<HttpStatus, unknown>
+
+const errorClasses = Object.values(byStatus)
+
+/** An error response of the API, as the typed client fails with it (any of the classes above). */
+export const isApiError = (u: unknown): u is ApiError => errorClasses.some((Class) => u instanceof Class)
+
+/** The HTTP status an error response is sent with: its class's `status` annotation, as the server writes it. */
+export const statusOfApiError = (e: ApiError): number =>
+  HttpApiSchema.getStatusError(errorClasses.find((Class) => e instanceof Class) ?? InternalError)
 
 /** The error response for diagnostics: the first error's code decides the status (the table's `status` column). */
 export const apiError = (diagnostics: ReadonlyArray<Diagnostic>): ApiError => {

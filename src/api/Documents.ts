@@ -26,7 +26,7 @@ import {
   ScenarioReport,
   ScenarioStep,
   SchemaExt
-} from "../Schemas.js"
+} from "./Schemas.js"
 
 // ---------------------------------------------------------------- errors
 

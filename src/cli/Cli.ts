@@ -27,9 +27,9 @@ import {
   diagnostic,
   diagnosticFromError,
   HallyuHex,
-  isCardfxError,
-  ScaleOut
-} from "../index.js"
+  isCardfxError
+} from "../services/index.js"
+import { ScaleOut } from "../workers/index.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { renderHelp } from "./Help.js"

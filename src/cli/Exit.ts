@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import { Data, Effect } from "effect"
-import { type CardfxError, diagnostic, errorFromDiagnostic } from "../index.js"
+import { type CardfxError, diagnostic, errorFromDiagnostic } from "../services/index.js"
 
 export const ExitCode = {
   ok: 0,

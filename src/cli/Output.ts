@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import type { Diagnostic } from "../index.js"
+import type { Diagnostic } from "../services/index.js"
 import * as Options from "./Options.js"
 
 export type Format = "human" | "json" | "github" | "sarif"

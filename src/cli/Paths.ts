@@ -13,7 +13,7 @@ import { FileSystem } from "@effect/platform"
 import { Effect, Either } from "effect"
 import { dirname } from "node:path"
 import { fileURLToPath } from "node:url"
-import { type CardfxError, diagnostic, errorFromDiagnostic, JsonFile } from "../index.js"
+import { type CardfxError, diagnostic, errorFromDiagnostic, JsonFile } from "../services/index.js"
 import { usageError } from "./Exit.js"
 
 /** A path inside the installed cardfx package. */

@@ -10,7 +10,7 @@
  *
  * @since 0.1.0
  */
-import { type Diagnostic, type DiagnosticCode, diagnosticCodes, DiagnosticCodeTable } from "../index.js"
+import { type Diagnostic, type DiagnosticCode, diagnosticCodes, DiagnosticCodeTable } from "../services/index.js"
 
 /** The SARIF version and the schema URI a log declares. */
 export const SARIF_VERSION = "2.1.0"

@@ -36,7 +36,7 @@ import {
   type PlanAt,
   type Runtime,
   verifyLedger
-} from "../index.js"
+} from "../services/index.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode, usageError } from "./Exit.js"
 import * as Options from "./Options.js"

@@ -13,7 +13,8 @@
  * @since 0.1.0
  */
 import { Console, Effect, Layer } from "effect"
-import { Cluster, errorFromDiagnostic } from "../index.js"
+import * as Cluster from "../cluster/index.js"
+import { errorFromDiagnostic } from "../services/index.js"
 import * as Command from "./Command.js"
 import { usageError } from "./Exit.js"
 import * as Options from "./Options.js"

@@ -12,7 +12,7 @@
  * @since 0.1.0
  */
 import { Console, Effect, Option } from "effect"
-import { discover, type Discovery } from "../index.js"
+import { discover, type Discovery } from "../services/index.js"
 import {
   activityOption,
   branchSourceOption,

@@ -8,23 +8,20 @@
  */
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Layer, LogLevel, Option } from "effect"
-import type { Json } from "../index.js"
+import * as Cluster from "../cluster/index.js"
+import type { Json } from "../services/index.js"
 import {
   type CardfxError,
-  Cluster,
   Decode,
-  defaultWorkers,
   type Diagnostic,
   diagnostic,
   errorFromDiagnostic,
   Hallyu,
   HallyuHex,
   JsonFile,
-  MIN_GAMES_PER_WORKER,
-  ScaleOut,
-  Simulation,
-  simulationWorkers
-} from "../index.js"
+  Simulation
+} from "../services/index.js"
+import { defaultWorkers, MIN_GAMES_PER_WORKER, ScaleOut, simulationWorkers } from "../workers/index.js"
 import * as Args from "./Args.js"
 import { clusterOption, shardGamesOption } from "./cluster.js"
 import * as Command from "./Command.js"

@@ -30,7 +30,7 @@ import {
   errorFromDiagnostic,
   resolveEffectiveCard,
   sealById
-} from "../index.js"
+} from "../services/index.js"
 import { cardOption, loadRuntime, packagesOption, readLedger, requireCard } from "./assess.js"
 import * as Command from "./Command.js"
 import * as Options from "./Options.js"

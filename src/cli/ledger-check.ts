@@ -12,7 +12,9 @@
  * @since 0.1.0
  */
 import { Console, Effect } from "effect"
-import { checkStoredInstances, diagnostic, LedgerStore, type ReloadReport, runtimeInfo } from "../index.js"
+import { type ReloadReport } from "../api/Documents.js"
+import { checkStoredInstances, runtimeInfo } from "../server/index.js"
+import { diagnostic, LedgerStore } from "../services/index.js"
 import { loadRuntime, packagesOption } from "./assess.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"

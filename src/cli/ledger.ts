@@ -48,7 +48,7 @@ import {
   MAIN,
   outcomeJson,
   type VerifyReport
-} from "../index.js"
+} from "../services/index.js"
 import * as Args from "./Args.js"
 import { activityOption, cardOption, loadRuntime, packagesOption, usage } from "./assess.js"
 import * as Command from "./Command.js"

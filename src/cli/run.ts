@@ -22,7 +22,7 @@ import {
   renderEvent,
   runScenarioFile,
   type ScenarioReport
-} from "../index.js"
+} from "../services/index.js"
 import * as Args from "./Args.js"
 import * as Command from "./Command.js"
 import { atLeastOne } from "./Exit.js"

@@ -8,7 +8,7 @@
  */
 import { FileSystem } from "@effect/platform"
 import { Console, Effect } from "effect"
-import { diagnostic, errorFromDiagnostic, jsonSchemas } from "../index.js"
+import { diagnostic, errorFromDiagnostic, jsonSchemas } from "../services/index.js"
 import * as Command from "./Command.js"
 import * as Options from "./Options.js"
 import { resultFormatOption } from "./Output.js"

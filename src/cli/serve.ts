@@ -17,13 +17,13 @@ import { Config, Console, Duration, Effect, Layer, Logger, LogLevel, Option, Red
 import { watch } from "node:fs"
 import {
   batchedJsonLog,
-  DEFAULT_STORE,
   drain,
   makeLifecycle,
   reloadServedContent as reload,
   serverLayer,
   serverUrl
-} from "../index.js"
+} from "../server/index.js"
+import { DEFAULT_STORE } from "../services/index.js"
 import { packagesOption } from "./assess.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { Console, Effect } from "effect"
-import { documentKinds, validatePaths } from "../index.js"
+import { documentKinds, validatePaths } from "../services/index.js"
 import * as Args from "./Args.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"

@@ -9,7 +9,8 @@
  * @since 0.1.0
  */
 import { Console, Effect } from "effect"
-import { ScaleOut, type ValidationReport } from "../index.js"
+import { type ValidationReport } from "../services/index.js"
+import { ScaleOut } from "../workers/index.js"
 import * as Args from "./Args.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"

@@ -2,13 +2,29 @@
  * What the workbench asks of the server: the public HTTP API, one function
  * per endpoint, each resolving to the endpoint's JSON document or rejecting
  * with an `ApiError` (the API's `{ code, message, diagnostics }` body). The
+ * documents' types are the wire Schemas' (src/api), never restated here. The
  * views depend on this port only; `Client.ts` implements it with the typed
- * client `cardfx/client`.
+ * client made from the API definition, as `cardfx/client` does.
  *
  * @since 0.1.0
  */
-import type { DiagnosticDoc, DiscoverDoc, EffectiveDoc, ExecutorEventDoc, LedgerDoc } from "./model/Docs.js"
-import type { GameActionDoc, HhxDeckDoc, PlayerViewDoc, Seat } from "./model/Hhx.js"
+import type {
+  BranchDocument,
+  BranchRequest,
+  CardSummary,
+  DiscoverRequest,
+  ExplainDocument,
+  GameDocument,
+  GameLogDocument,
+  HistoryDocument,
+  InstanceCommand,
+  InstanceDocument,
+  RunDocument,
+  RuntimeInfo
+} from "../api/Documents.js"
+import type { CardInspection, CommandOutcome, LedgerCommand as LedgerCommandSchema } from "../api/Schemas.js"
+import type { DiagnosticDoc, DiscoverDoc } from "./model/Docs.js"
+import type { HhxDeckDoc } from "./model/Hhx.js"
 
 export class ApiError extends Error {
   constructor(
@@ -21,137 +37,48 @@ export class ApiError extends Error {
   }
 }
 
-export interface RuntimeDoc {
-  readonly engineVersion: number
-  readonly contentHash: string
-  readonly packages: ReadonlyArray<{ readonly packageId: string; readonly version: string }>
-  readonly cards: ReadonlyArray<string>
-  readonly transformations: ReadonlyArray<string>
-  readonly activities: ReadonlyArray<string>
-  readonly statuses: ReadonlyArray<string>
-}
+/** `GET /v1/runtime`. */
+export type RuntimeDoc = RuntimeInfo
 
-export interface CardListItemDoc {
-  readonly cardId: string
-  /** The card's localization key (cards carry keys, not display names). */
-  readonly nameKey?: string | undefined
-  readonly cost: number
-  readonly tags: ReadonlyArray<string>
-}
+/** One line of `GET /v1/cards`. */
+export type CardListItemDoc = CardSummary
 
 /** `cardfx inspect --format json`'s `inspection`. */
-export interface InspectDoc {
-  readonly cardId: string
-  readonly ledger: LedgerDoc
-  readonly effectiveBase: EffectiveDoc
-}
+export type InspectDoc = CardInspection
 
 /** `GET /v1/instances/{instanceId}`. */
-export interface InstanceDoc {
-  readonly instanceId: string
-  readonly cardId: string
-  readonly branch: string
-  readonly revision: number
-  readonly ledger: LedgerDoc
-  readonly effective: EffectiveDoc
-}
+export type InstanceDoc = InstanceDocument
 
-export interface HistoryEventDoc {
-  readonly sequence: number
-  readonly branch: string
-  readonly revision: number
-  readonly commandId: string
-  readonly kind: string
-  readonly body: {
-    readonly command?: { readonly kind: string; readonly upgradeId?: string; readonly entryId?: string }
-  }
-}
+/** One stored event of `GET /v1/instances/{instanceId}/history`. */
+export type HistoryEventDoc = HistoryDocument["events"][number]
 
-export type LedgerCommand =
-  | { readonly kind: "apply"; readonly upgradeId: string }
-  | { readonly kind: "remove"; readonly entryId: string }
-  | { readonly kind: "replace"; readonly entryId: string; readonly upgradeId: string }
+export type LedgerCommand = typeof LedgerCommandSchema.Type
 
-export interface CommandOutcomeDoc {
-  readonly status: string
-  readonly revision: number
-  readonly changedComponentIds: ReadonlyArray<string>
-  readonly diagnostics: ReadonlyArray<DiagnosticDoc>
-}
+export type CommandOutcomeDoc = typeof CommandOutcome.Type
 
-export interface BranchDoc {
-  readonly name: string
-  readonly parent: string
-  readonly forkSequence: number
-}
-
-export interface RunStepDoc {
-  readonly index: number
-  readonly op: string
-  readonly events: ReadonlyArray<ExecutorEventDoc>
-  readonly fingerprint: string
-}
+export type BranchDoc = BranchDocument
 
 /** `cardfx run --format json`'s `report`. */
-export interface RunReportDoc {
-  readonly seed: number
-  readonly steps: ReadonlyArray<RunStepDoc>
-}
+export type RunReportDoc = RunDocument["report"]
 
 /** Every Hallyu Hex game endpoint's answer. */
-export interface GameDoc {
-  readonly gameId: string
-  readonly step: number
-  readonly seed: string
-  readonly decks: readonly [string, string] | null
-  readonly fingerprint: string
-  readonly views: readonly [PlayerViewDoc, PlayerViewDoc]
-  readonly toAct: Seat | null
-  readonly legalActions: ReadonlyArray<GameActionDoc>
-  readonly result: { readonly winner: Seat | null; readonly reason: string } | null
-}
+export type GameDoc = GameDocument
 
-export interface ExplainDoc {
-  readonly actionId: string
-  readonly legal: boolean
-  readonly reason: string | null
-  readonly message: string | null
-}
+export type ExplainDoc = ExplainDocument
 
 /** The game log (`cardfx replay` reads it). */
-export interface GameLogDoc {
-  readonly seed: string
-  readonly decks: readonly [string, string] | null
-  readonly actions: ReadonlyArray<string>
-  /** The initial state's fingerprint, then one after every action. */
-  readonly fingerprints: ReadonlyArray<string>
-}
+export type GameLogDoc = typeof GameLogDocument.Type
 
 export interface Api {
   readonly runtime: () => Promise<RuntimeDoc>
   readonly cards: () => Promise<ReadonlyArray<CardListItemDoc>>
   readonly effective: (cardId: string) => Promise<InspectDoc>
-  readonly discover: (
-    body: { readonly cardId: string; readonly activity: string; readonly instanceId?: string; readonly branch?: string }
-  ) => Promise<DiscoverDoc>
+  readonly discover: (body: DiscoverRequest) => Promise<DiscoverDoc>
   readonly instance: (instanceId: string, branch: string) => Promise<InstanceDoc>
   readonly history: (instanceId: string, branch: string) => Promise<ReadonlyArray<HistoryEventDoc>>
-  readonly command: (
-    instanceId: string,
-    body: {
-      readonly commandId: string
-      readonly cardId: string
-      readonly branch: string
-      readonly expectedRevision: number
-      readonly activity: string
-      readonly command: LedgerCommand
-    }
-  ) => Promise<CommandOutcomeDoc>
+  readonly command: (instanceId: string, body: InstanceCommand) => Promise<CommandOutcomeDoc>
   readonly branches: () => Promise<ReadonlyArray<BranchDoc>>
-  readonly createBranch: (
-    instanceId: string,
-    body: { readonly name: string; readonly parent: string }
-  ) => Promise<BranchDoc>
+  readonly createBranch: (instanceId: string, body: BranchRequest) => Promise<BranchDoc>
   readonly runScenario: (body: unknown) => Promise<RunReportDoc>
   readonly deck: () => Promise<HhxDeckDoc>
   readonly newGame: (seed: string) => Promise<GameDoc>

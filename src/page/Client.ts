@@ -4,42 +4,25 @@
  * from), on the browser's `fetch`. Mutating calls carry the token the
  * designer entered (`model/Auth.ts`) as `Authorization: Bearer`. Each call resolves to the endpoint's document;
  * an error response rejects with an `ApiError` carrying the body's `code`,
- * `message` and `diagnostics` and the status of its class.
+ * `message` and `diagnostics` and the status of its class (the error Schemas
+ * the server writes; no status table of the page's own).
  *
  * @since 0.1.0
  */
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Cause, Effect, Exit, Option } from "effect"
-import { CardfxApi } from "../api/Api.js"
+import { CardfxApi, isApiError, statusOfApiError } from "../api/Api.js"
 import { type Api, ApiError } from "./Api.js"
 import { authorizationFor } from "./model/Auth.js"
 
-const STATUS: Readonly<Record<string, number>> = {
-  BadRequest: 400,
-  Unauthorized: 401,
-  Forbidden: 403,
-  NotFound: 404,
-  RequestTimeout: 408,
-  Conflict: 409,
-  PayloadTooLarge: 413,
-  Unprocessable: 422,
-  InternalError: 500,
-  Unavailable: 503
-}
-
-/** A typed failure as the page's ApiError: the API's error bodies keep their code; transport and decode failures get `client_error`. */
-const toApiError = (e: unknown): ApiError => {
-  if (typeof e === "object" && e !== null && "code" in e && "message" in e && "_tag" in e) {
-    const body = e as {
-      readonly _tag: string
-      readonly code: string
-      readonly message: string
-      readonly diagnostics?: ReadonlyArray<{ code: string; message: string }>
-    }
-    return new ApiError(STATUS[body._tag] ?? 0, body.code, body.message, body.diagnostics ?? [])
-  }
-  return new ApiError(0, "client_error", e instanceof Error ? e.message : String(e))
-}
+/**
+ * A failure as the page's ApiError: an error response keeps its body and the status its class is sent with (the
+ * API's own error Schemas, src/api/Api.ts); transport and decode failures are `client_error` with no status.
+ */
+const toApiError = (e: unknown): ApiError =>
+  isApiError(e)
+    ? new ApiError(statusOfApiError(e), e.code, e.message, e.diagnostics)
+    : new ApiError(0, "client_error", e instanceof Error ? e.message : String(e))
 
 /** The typed client of `cardfx/client`, with the token read at each request (the designer may enter it any time). */
 const client = (origin: string, token: () => string) =>

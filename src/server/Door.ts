@@ -40,7 +40,7 @@ import { HttpApi, type HttpApiGroup } from "@effect/platform"
 import { Either } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { Canonical, type Diagnostic, diagnostic, type DiagnosticCode, httpStatusOf, Json } from "../Library.js"
+import { Canonical, type Diagnostic, diagnostic, type DiagnosticCode, httpStatusOf, Json } from "../services/index.js"
 import * as Compression from "./Compression.js"
 
 // ---------------------------------------------------------------- routes

@@ -14,7 +14,7 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { sqliteClientLayer, StoreFailure } from "../Library.js"
+import { sqliteClientLayer, StoreFailure } from "../services/index.js"
 
 /** A stored game: its log. */
 export interface StoredGame {

@@ -10,7 +10,7 @@
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { type ApiError, apiError, apiErrorOf } from "../api/Api.js"
 import type { ExplainDocument, GameActionRequest, GameDocument, NewGameRequest } from "../api/Documents.js"
-import { diagnostic, diagnosticFromError, Hallyu } from "../Library.js"
+import { diagnostic, diagnosticFromError, Hallyu } from "../services/index.js"
 import { GameStore, type StoredGame } from "./GameStore.js"
 
 export interface GamesService {

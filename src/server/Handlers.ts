@@ -40,7 +40,7 @@ import {
   type Runtime,
   sealById,
   verifyLedger
-} from "../Library.js"
+} from "../services/index.js"
 import { Games } from "./Games.js"
 import { checkStoredInstances, runtimeInfo } from "./Reload.js"
 

@@ -12,7 +12,7 @@
  * @since 0.1.0
  */
 import { FileSystem, HttpApiBuilder, HttpServerResponse, Path } from "@effect/platform"
-import { NodeFileSystem } from "@effect/platform-node"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Effect, Layer, Option } from "effect"
 import { fileURLToPath } from "node:url"
 

@@ -19,7 +19,7 @@ import {
   resolveEffectiveCard,
   type Runtime,
   type StoreFailure
-} from "../Library.js"
+} from "../services/index.js"
 
 /** The package version of cardfx (kept in step with package.json by the public-surface test). */
 export const SERVER_VERSION = "0.1.0"

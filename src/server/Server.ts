@@ -62,7 +62,7 @@ import {
   Json,
   LedgerStore,
   LiveCatalog
-} from "../Library.js"
+} from "../services/index.js"
 import * as Compression from "./Compression.js"
 import * as Door from "./Door.js"
 import { Games } from "./Games.js"

@@ -10,7 +10,7 @@
  * @since 0.1.0
  */
 import { FileSystem } from "@effect/platform"
-import { NodeFileSystem } from "@effect/platform-node"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Effect, Layer } from "effect"
 import { CardBundleCompiler } from "../composition/BundleCompiler.js"
 import { CardExecutor, make as makeExecutor } from "../composition/executor/CardExecutor.js"

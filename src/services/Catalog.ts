@@ -11,7 +11,7 @@
  * @since 0.1.0
  */
 import { FileSystem } from "@effect/platform"
-import { NodeFileSystem } from "@effect/platform-node"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { SystemError } from "@effect/platform/Error"
 import { Context, Effect, Layer, Option, type Stream, SubscriptionRef } from "effect"
 import { type LoadedPackage, loadPackage } from "../composition/ContentPackage.js"

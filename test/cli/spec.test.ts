@@ -3,14 +3,13 @@
  * (descriptions, defaults, optional marks, 80 columns, no ANSI), the table,
  * `--help`, the README command table and docs/cli.md's exit statuses agree,
  * the `@effect/cli` command built from each entry accepts and rejects what
- * the entry's usage check does, the import graph of src/cli (only the public
- * API and @effect/*), and the in-process runner's exit codes (a defect is 70).
+ * the entry's usage check does, and the in-process runner's exit codes (a
+ * defect is 70). The import rules of src/cli: test/architecture/imports.test.ts.
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { readdirSync, readFileSync } from "node:fs"
-import { join } from "node:path"
+import { readFileSync } from "node:fs"
 import { rootCommand } from "../../src/cli/Cli.js"
 import * as Command from "../../src/cli/Command.js"
 import { commands } from "../../src/cli/commands.js"
@@ -233,66 +232,5 @@ describe("environment problems are checked before long work", () => {
   })
 })
 
-describe("src/cli imports only the public API", () => {
-  it("every import of src/cli is src/index.ts, src/testing/index.ts, another src/cli module, effect, @effect/* or node:*", () => {
-    const bad: Array<string> = []
-    for (const f of readdirSync("src/cli").filter((x) => x.endsWith(".ts"))) {
-      const text = readFileSync(join("src/cli", f), "utf8")
-      for (
-        const m of text.matchAll(
-          /(?:import|export)[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^import\s+["']([^"']+)["']/gm
-        )
-      ) {
-        const spec = m[1] ?? m[2] ?? m[3] ?? ""
-        const ok = spec === "../index.js" || spec === "../testing/index.js" || /^\.\/[A-Za-z-]+\.js$/.test(spec) ||
-          spec === "effect" || spec.startsWith("@effect/") || spec.startsWith("node:")
-        if (!ok) bad.push(`${f}: ${spec}`)
-      }
-    }
-    expect(bad).toEqual([])
-  })
-})
-
-describe("src/server imports only the public API", () => {
-  // src/index.ts re-exports the server's modules, so the server imports the same public names through
-  // src/Library.ts (the public API without its faces), src/Schemas.ts (the documents' Schemas, light enough
-  // for the typed client and the workbench page); Hallyu Hex through Library's `Hallyu` namespace, as an embedder.
-  const allowed = ["../Library.js", "../Schemas.js", "../api/Api.js", "../api/Documents.js"]
-  it("every import of src/server is Library, Schemas, the HTTP contract (src/api), another src/server module, effect, @effect/* or node:*", () => {
-    const bad: Array<string> = []
-    for (const f of readdirSync("src/server").filter((x) => x.endsWith(".ts"))) {
-      const text = readFileSync(join("src/server", f), "utf8")
-      for (
-        const m of text.matchAll(
-          /(?:import|export)[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^import\s+["']([^"']+)["']/gm
-        )
-      ) {
-        const spec = m[1] ?? m[2] ?? m[3] ?? ""
-        const ok = allowed.includes(spec) || /^\.\/[A-Za-z-]+\.js$/.test(spec) || spec === "./page/Page.js" ||
-          spec === "effect" || spec.startsWith("@effect/") || spec.startsWith("node:")
-        if (!ok) bad.push(`${f}: ${spec}`)
-      }
-    }
-    expect(bad).toEqual([])
-  })
-
-  it("every value Library, Schemas and the Hallyu namespace export is the package root's", async () => {
-    const root: Record<string, unknown> = await import("../../src/index.js")
-    const hallyu = root["Hallyu"] as Record<string, unknown>
-    const notPublic: Array<string> = []
-    const modules = [
-      ["Library", await import("../../src/Library.js")],
-      ["Schemas", await import("../../src/Schemas.js")],
-      ["hallyu/index", await import("../../src/hallyu/index.js")]
-    ] as const
-    for (const [module, mod] of modules) {
-      for (const [name, value] of Object.entries(mod)) {
-        if (root[name] !== value && hallyu[name] !== value) notPublic.push(`${module}: ${name}`)
-      }
-    }
-    expect(notPublic).toEqual([])
-    // And the check can fail: an internal helper is not among them.
-    const internal: Record<string, unknown> = await import("../../src/hallyu/validate/Report.js")
-    expect(Object.keys(internal).filter((k) => root[k] === internal[k] || hallyu[k] === internal[k])).toEqual([])
-  })
-})
+// The import rules of every face (src/cli among them) and what the package root exports:
+// test/architecture/imports.test.ts.

@@ -8,20 +8,7 @@
  * the Hallyu Hex deck and plays 100 seeded games; and runs a property test
  * with the kit.
  */
-import {
-  CardExecutor,
-  CardfxLive,
-  CardResolver,
-  CardTransformationPlanner,
-  Catalog,
-  type CombatState,
-  DiagnosticCodeTable,
-  Hallyu,
-  HallyuHex,
-  type LedgerCommand,
-  LedgerStore,
-  MAIN
-} from "cardfx"
+import { Cardfx, Catalog, DiagnosticCode, Executor, Hallyu, LedgerStore, type Plan, Planner, Resolver } from "cardfx"
 import { publishContent, validCompositionContent, walkers } from "cardfx/testing"
 import type { Layer } from "effect"
 import { Effect, Either, FastCheck as fc } from "effect"
@@ -34,15 +21,15 @@ const dir = mkdtempSync(join(tmpdir(), "cardfx-embedding-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /** Every cardfx service: packages from data/, the ledger store in a temporary SQLite file. */
-const CardfxLayer = CardfxLive({ packages: ["data/heroscript.base"], store: join(dir, "ledger.db") })
+const CardfxLayer = Cardfx.CardfxLive({ packages: ["data/heroscript.base"], store: join(dir, "ledger.db") })
 
 const run = <A, E>(program: Effect.Effect<A, E, Layer.Layer.Success<typeof CardfxLayer>>): Promise<A> =>
   Effect.runPromise(Effect.scoped(Effect.provide(program, CardfxLayer)))
 
-const instance = { branch: MAIN, instanceId: "hero.basic_attack", cardId: "basic_attack" }
-const applyEmber: LedgerCommand = { kind: "apply", upgradeId: "core.ember.affinity" }
+const instance = { branch: LedgerStore.MAIN, instanceId: "hero.basic_attack", cardId: "basic_attack" }
+const applyEmber: Plan.LedgerCommand = { kind: "apply", upgradeId: "core.ember.affinity" }
 
-const combat: CombatState = {
+const combat: Executor.CombatState = {
   turn: 1,
   activeSide: "ally",
   characters: [
@@ -55,8 +42,8 @@ describe("embedding cardfx as a typed service layer", () => {
   it("assesses and applies core.ember.affinity through the planner, resolves and executes the card", async () => {
     const result = await run(
       Effect.gen(function*() {
-        const { runtime } = yield* Catalog
-        const planner = yield* CardTransformationPlanner
+        const { runtime } = yield* Catalog.Catalog
+        const planner = yield* Planner.CardTransformationPlanner
 
         // Assess is a pure query over the stored instance; apply persists the very same plan.
         const assessment = yield* planner.assessStored(runtime, instance, applyEmber, "scenario")
@@ -69,17 +56,21 @@ describe("embedding cardfx as a typed service layer", () => {
         })
 
         // Read the sealed ledger back and resolve the effective card.
-        const stored = yield* (yield* LedgerStore).read(MAIN, instance.instanceId, instance.cardId)
+        const stored = yield* (yield* LedgerStore.LedgerStore).read(
+          LedgerStore.MAIN,
+          instance.instanceId,
+          instance.cardId
+        )
         const baseCard = runtime.cards.get("basic_attack")
         if (baseCard === undefined) return yield* Effect.dieMessage("basic_attack is not published")
-        const effective = yield* (yield* CardResolver).resolve({
+        const effective = yield* (yield* Resolver.CardResolver).resolve({
           baseCard,
           ledger: stored.ledger,
           statuses: runtime.statuses
         })
 
         // Play it: the executor works against the same catalog.
-        const played = yield* (yield* CardExecutor).play(effective, combat, {
+        const played = yield* (yield* Executor.CardExecutor).play(effective, combat, {
           actorId: "hero",
           targetIds: ["slime"],
           seed: 1
@@ -118,7 +109,7 @@ describe("embedding cardfx as a typed service layer", () => {
     expect(slime?.hp).toBeLessThan(30)
     expect(slime?.statuses.map((s) => s.statusId)).toContain("burning")
 
-    expect(result.stale._tag).toBe(DiagnosticCodeTable[result.stale.code].tag)
+    expect(result.stale._tag).toBe(DiagnosticCode.DiagnosticCodeTable[result.stale.code].tag)
     expect(result.stale.code).toBe("revision_conflict")
   })
 
@@ -126,7 +117,7 @@ describe("embedding cardfx as a typed service layer", () => {
     const deckFile = "data/hallyu-hex/starter-deck.v0.json"
     const { validation, summary, again } = await run(
       Effect.gen(function*() {
-        const hhx = yield* HallyuHex
+        const hhx = yield* Hallyu.HallyuHex
         const validation = yield* hhx.validateFile(deckFile)
         const engine = yield* hhx.engine(deckFile)
         // The per-game loop is pure (no Effect per action): simulate returns Either.
@@ -150,7 +141,10 @@ describe("embedding cardfx as a typed service layer", () => {
   it("a bad package folder fails the layer with a typed error", async () => {
     const exit = await Effect.runPromiseExit(
       Effect.scoped(
-        Effect.provide(Catalog, CardfxLive({ packages: [join(dir, "missing")], store: join(dir, "other.db") }))
+        Effect.provide(
+          Catalog.Catalog,
+          Cardfx.CardfxLive({ packages: [join(dir, "missing")], store: join(dir, "other.db") })
+        )
       )
     )
     expect(exit._tag).toBe("Failure")

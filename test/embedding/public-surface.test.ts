@@ -1,29 +1,28 @@
 /**
  * The public surface of the built package: the embedding files type-check
- * against dist/*.d.ts (the `types` of package.json's `exports`), only `.` and
- * `./testing` are importable, and `CardfxTest` provides every service with no
- * leftover requirement.
+ * against dist/*.d.ts (the `types` of package.json's `exports`), only `.`
+ * and the subpaths `./server`, `./client`, `./cluster` and `./testing` are
+ * importable, the root exports namespaces only and loads no face, and
+ * `CardfxTest` provides every service with no leftover requirement.
  */
 import {
-  CardBundleCompiler,
+  BundleCompiler,
   CardCompiler,
-  CardExecutor,
-  type CardfxError,
-  type CardfxServices,
-  CardfxTest,
-  CardResolver,
-  CardTransformationPlanner,
+  Cardfx,
   Catalog,
-  ContentLoader,
-  DiagnosticCodeTable,
-  errorClassByCode,
-  HallyuHex,
+  DiagnosticCode,
+  Errors,
+  Executor,
+  Hallyu,
   LedgerStore,
-  MAIN
+  Planner,
+  Resolver,
+  ScaleOut
 } from "cardfx"
 import { type Context, Effect, type Layer } from "effect"
 import { execFileSync, spawnSync } from "node:child_process"
-import { readdirSync, readFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 
@@ -44,7 +43,7 @@ describe("the built package's public types", () => {
     expect(files.filter((f) => f.includes("/src/"))).toEqual([])
   }, 60_000)
 
-  it("only cardfx, cardfx/testing and cardfx/client are importable; internal modules are not", () => {
+  it("only cardfx and its subpaths server, client, cluster and testing are importable; internal modules are not", () => {
     const probe = (specifier: string): string =>
       execFileSync(
         process.execPath,
@@ -56,12 +55,16 @@ describe("the built package's public types", () => {
         { encoding: "utf8" }
       ).trim()
     expect(probe("cardfx")).toBe("ok")
-    expect(probe("cardfx/testing")).toBe("ok")
+    expect(probe("cardfx/server")).toBe("ok")
     expect(probe("cardfx/client")).toBe("ok")
+    expect(probe("cardfx/cluster")).toBe("ok")
+    expect(probe("cardfx/testing")).toBe("ok")
     for (
       const internal of [
         "cardfx/dist/index.js",
         "cardfx/dist/composition/Resolver.js",
+        "cardfx/dist/server/Server.js",
+        "cardfx/services",
         "cardfx/src/index.ts",
         "cardfx/composition/Resolver",
         "cardfx/package.json"
@@ -72,8 +75,8 @@ describe("the built package's public types", () => {
   })
 
   it("the error union and the diagnostic table are one-to-one", () => {
-    for (const [code, entry] of Object.entries(DiagnosticCodeTable)) {
-      const Class = errorClassByCode[code as keyof typeof errorClassByCode]
+    for (const [code, entry] of Object.entries(DiagnosticCode.DiagnosticCodeTable)) {
+      const Class = Errors.errorClassByCode[code as keyof typeof Errors.errorClassByCode]
       const e = new Class({ message: "m" })
       expect(e._tag).toBe(entry.tag)
       expect(e.code).toBe(code)
@@ -81,8 +84,41 @@ describe("the built package's public types", () => {
   })
 })
 
-describe("helpers are namespaces, services carry their layers", () => {
-  it("the kernel's helpers are reached through their module's namespace, never at the top level", async () => {
+/**
+ * The modules a fresh Node process loads for `import(specifier)`: a load hook
+ * (`module.register`, run on the loader's thread) appends every URL to a file.
+ */
+const loadedBy = (specifier: string): ReadonlyArray<string> => {
+  const log = join(mkdtempSync(join(tmpdir(), "cardfx-loaded-")), "urls.txt")
+  const hook = `import { appendFileSync } from "node:fs"
+let file
+export const initialize = (data) => { file = data.file }
+export const load = async (url, context, next) => { appendFileSync(file, url + "\\n"); return next(url, context) }`
+  const script = `import { register } from "node:module"
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)}, { data: { file: ${
+    JSON.stringify(log)
+  } } })
+await import(${JSON.stringify(specifier)})`
+  execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" })
+  return readFileSync(log, "utf8").split("\n").filter((l) => l !== "")
+}
+
+describe("the root exports namespaces only, and loads no face", () => {
+  it("every name of cardfx is a module namespace, none named like a module of effect or a global", async () => {
+    const root: Record<string, unknown> = await import("cardfx")
+    const effect: Record<string, unknown> = await import("effect")
+    const names = Object.keys(root)
+    expect(names.length).toBeGreaterThan(30)
+    const notNamespace = names.filter((n) => Object.prototype.toString.call(root[n]) !== "[object Module]")
+    expect(notNamespace).toEqual([])
+    const shadowing = names.filter((n) => n in effect || n in globalThis)
+    expect(shadowing).toEqual([])
+    // The check can fail: effect's own modules and the globals are module namespaces and names of theirs.
+    expect(["Effect", "Scope", "Order", "Random", "Runtime"].every((n) => n in effect)).toBe(true)
+    expect(["Symbol", "Map", "Error"].every((n) => n in globalThis)).toBe(true)
+  })
+
+  it("the kernel's helpers are reached through their module's namespace", async () => {
     const root: Record<string, unknown> = await import("cardfx")
     const namespaced: Record<string, ReadonlyArray<string>> = {
       Json: ["parseJson", "lineColumn", "locate", "toPointer"],
@@ -90,23 +126,36 @@ describe("helpers are namespaces, services carry their layers", () => {
       Canonical: ["canonicalJson", "sha256Hex", "hashCanonical"],
       Decode: ["makeDecoder"],
       Budget: ["spend", "makeBudget", "remaining"],
-      Random: ["next", "nextInt", "seedState"],
+      Rng: ["next", "nextInt", "seedState"],
       Ordinal: ["compareOrdinal"],
       SchemaExt: ["optional"]
     }
     for (const [ns, names] of Object.entries(namespaced)) {
       const m = root[ns] as Record<string, unknown> | undefined
-      for (const name of names) {
-        expect(typeof m?.[name], `${ns}.${name}`).toBe("function")
-        expect(root[name], `top-level ${name}`).toBeUndefined()
-      }
-    }
-    expect(root["hallyuHexLayer"]).toBeUndefined()
-    expect(root["scaleOutLayer"]).toBeUndefined()
-    for (const tag of ["HallyuHex", "ScaleOut", "ContentLoader", "CardExecutor"]) {
-      expect(typeof (root[tag] as { layer?: unknown } | undefined)?.layer, `${tag}.layer`).not.toBe("undefined")
+      for (const name of names) expect(typeof m?.[name], `${ns}.${name}`).toBe("function")
     }
   })
+
+  it("services carry their layers", () => {
+    const tags = [Hallyu.HallyuHex, ScaleOut.ScaleOut, Catalog.ContentLoader, Executor.CardExecutor]
+    for (const tag of tags) expect(typeof tag.layer, `${tag.key}.layer`).not.toBe("undefined")
+  })
+
+  it("importing cardfx loads neither the HTTP server nor the cluster; their subpaths do", () => {
+    const face = (url: string): string | undefined =>
+      /\/dist\/server\//.test(url)
+        ? "server"
+        : /\/dist\/cluster\/|\/node_modules\/@effect\/cluster\//.test(url)
+        ? "cluster"
+        : undefined
+    const root = loadedBy("cardfx")
+    expect(root.some((u) => u.endsWith("/dist/index.js"))).toBe(true)
+    expect(root.some((u) => u.includes("/dist/services/"))).toBe(true)
+    expect(root.filter((u) => face(u) !== undefined)).toEqual([])
+    // The check can fail: the subpaths load what the root does not.
+    expect(loadedBy("cardfx/server").some((u) => face(u) === "server")).toBe(true)
+    expect(loadedBy("cardfx/cluster").some((u) => face(u) === "cluster")).toBe(true)
+  }, 60_000)
 })
 
 /** The requirements left by a service's methods (never when every method is self-contained). */
@@ -120,15 +169,15 @@ type NoLeftover<S> = [Leftover<S>] extends [never] ? true : false
 describe("service methods have no leftover requirements", () => {
   it("holds for every service (checked by the type-checker; this test only records it)", () => {
     // Each line fails to compile when a method of that service leaves a requirement.
-    const contentLoader: NoLeftover<Context.Tag.Service<typeof ContentLoader>> = true
-    const catalog: NoLeftover<Context.Tag.Service<typeof Catalog>> = true
-    const cardCompiler: NoLeftover<Context.Tag.Service<typeof CardCompiler>> = true
-    const cardBundleCompiler: NoLeftover<Context.Tag.Service<typeof CardBundleCompiler>> = true
-    const cardResolver: NoLeftover<Context.Tag.Service<typeof CardResolver>> = true
-    const cardTransformationPlanner: NoLeftover<Context.Tag.Service<typeof CardTransformationPlanner>> = true
-    const ledgerStore: NoLeftover<Context.Tag.Service<typeof LedgerStore>> = true
-    const cardExecutor: NoLeftover<Context.Tag.Service<typeof CardExecutor>> = true
-    const hallyuHex: NoLeftover<Context.Tag.Service<typeof HallyuHex>> = true
+    const contentLoader: NoLeftover<Context.Tag.Service<typeof Catalog.ContentLoader>> = true
+    const catalog: NoLeftover<Context.Tag.Service<typeof Catalog.Catalog>> = true
+    const cardCompiler: NoLeftover<Context.Tag.Service<typeof CardCompiler.CardCompiler>> = true
+    const cardBundleCompiler: NoLeftover<Context.Tag.Service<typeof BundleCompiler.CardBundleCompiler>> = true
+    const cardResolver: NoLeftover<Context.Tag.Service<typeof Resolver.CardResolver>> = true
+    const cardTransformationPlanner: NoLeftover<Context.Tag.Service<typeof Planner.CardTransformationPlanner>> = true
+    const ledgerStore: NoLeftover<Context.Tag.Service<typeof LedgerStore.LedgerStore>> = true
+    const cardExecutor: NoLeftover<Context.Tag.Service<typeof Executor.CardExecutor>> = true
+    const hallyuHex: NoLeftover<Context.Tag.Service<typeof Hallyu.HallyuHex>> = true
     const checks = [
       contentLoader,
       catalog,
@@ -153,7 +202,7 @@ const memoryFiles = (folder: string): Record<string, string> =>
   )
 
 describe("CardfxTest: every service, in memory, no leftover requirement", () => {
-  const layer: Layer.Layer<CardfxServices, CardfxError, never> = CardfxTest({
+  const layer: Layer.Layer<Cardfx.CardfxServices, Errors.CardfxError, never> = Cardfx.CardfxTest({
     files: memoryFiles("data/heroscript.base"),
     packages: ["data/heroscript.base"]
   })
@@ -164,31 +213,31 @@ describe("CardfxTest: every service, in memory, no leftover requirement", () => 
         Effect.provide(
           Effect.gen(function*() {
             const tags = [
-              ContentLoader,
-              Catalog,
-              CardCompiler,
-              CardBundleCompiler,
-              CardResolver,
-              CardTransformationPlanner,
-              LedgerStore,
-              CardExecutor,
-              HallyuHex
+              Catalog.ContentLoader,
+              Catalog.Catalog,
+              CardCompiler.CardCompiler,
+              BundleCompiler.CardBundleCompiler,
+              Resolver.CardResolver,
+              Planner.CardTransformationPlanner,
+              LedgerStore.LedgerStore,
+              Executor.CardExecutor,
+              Hallyu.HallyuHex
             ] as const
             for (const tag of tags) yield* tag
-            const { runtime } = yield* Catalog
+            const { runtime } = yield* Catalog.Catalog
             const base = runtime.cards.get("heal")
             if (base === undefined) return yield* Effect.dieMessage("heal is not published")
-            const compiled = yield* (yield* CardCompiler).compileCard(base, runtime.statuses)
-            const outcome = yield* (yield* CardTransformationPlanner).apply(runtime, {
+            const compiled = yield* (yield* CardCompiler.CardCompiler).compileCard(base, runtime.statuses)
+            const outcome = yield* (yield* Planner.CardTransformationPlanner).apply(runtime, {
               commandId: "c1",
-              branch: MAIN,
+              branch: LedgerStore.MAIN,
               instanceId: "hero.heal",
               cardId: "heal",
               expectedRevision: 0,
               activity: "canonical_command",
               command: { kind: "apply", upgradeId: "core.ember.affinity" }
             })
-            const missing = yield* Effect.flip((yield* ContentLoader).load(["nowhere"]))
+            const missing = yield* Effect.flip((yield* Catalog.ContentLoader).load(["nowhere"]))
             return { services: tags.length, compiled, outcome, missing }
           }),
           layer
@@ -212,14 +261,14 @@ describe("ContentLoader over an in-memory file map", () => {
     const { good, bad, runtime } = await Effect.runPromise(
       Effect.provide(
         Effect.gen(function*() {
-          const loader = yield* ContentLoader
+          const loader = yield* Catalog.ContentLoader
           return {
             good: yield* loader.validate(["data/heroscript.base"]),
             bad: yield* loader.validate(["broken"]),
             runtime: yield* loader.load(["data/heroscript.base"])
           }
         }),
-        ContentLoader.layerMemory(files)
+        Catalog.ContentLoader.layerMemory(files)
       )
     )
     expect(good.diagnostics.filter((d) => d.severity === "error")).toEqual([])

@@ -12,7 +12,7 @@ import type { GameState } from "../../src/hallyu/engine/State.js"
 import { observe } from "../../src/hallyu/engine/View.js"
 import { breakdownParts, breakdownText, statusAppliedText } from "../../src/page/model/Breakdown.js"
 import { pick, seedOf } from "../../src/page/model/Chooser.js"
-import type { DiscoverDoc, EffectiveDoc, ExecutorEventDoc } from "../../src/page/model/Docs.js"
+import type { ContributionDoc, DiscoverDoc, EffectiveDoc, ExecutorEventDoc } from "../../src/page/model/Docs.js"
 import { actionButtons, instanceNames, unavailableCandidates } from "../../src/page/model/Hhx.js"
 import { sortOffers } from "../../src/page/model/Offers.js"
 import { scenarioBody } from "../../src/page/model/Scenario.js"
@@ -97,7 +97,7 @@ describe("bucket-pipeline breakdown", () => {
   })
 
   it("percent and negative contributions are written as the CLI writes them", () => {
-    const c = (bucket: string, value: number) => ({
+    const c = (bucket: ContributionDoc["bucket"], value: number): ContributionDoc => ({
       bucket,
       source: "status",
       sourceId: "s",

@@ -2,53 +2,25 @@
  * The Hallyu Hex table as the workbench draws it, over the engine's public
  * documents: a player view per seat (`observe`), the legal actions with
  * their IDs, and the actions that are not legal now with their `explain`
- * reason. Pure: which buttons exist, which are enabled, and why not.
+ * reason. Pure: which buttons exist, which are enabled, and why not. The
+ * documents' types are the wire Schemas' (src/api; type imports only).
  *
  * @since 0.1.0
  */
+import type { HhxAction, HhxDecision, HhxPlayerView, HhxSeat, HhxSeatView } from "../../api/Documents.js"
+import type { StarterDeck } from "../../api/Schemas.js"
 
-export type Seat = 0 | 1
+export type Seat = typeof HhxSeat.Type
 
-export interface SeatViewDoc {
-  readonly composure: number
-  readonly fandom: number
-  readonly trend: number
-  readonly deckSize: number
-  readonly handSize: number
-  readonly hand: ReadonlyArray<string> | null
-  readonly stage: ReadonlyArray<string>
-  readonly archive: ReadonlyArray<string>
-  readonly pending: ReadonlyArray<string>
-}
+export type SeatViewDoc = typeof HhxSeatView.Type
 
-export interface DecisionDoc {
-  readonly d: string
-  readonly player: Seat
-  readonly options?: ReadonlyArray<unknown> | undefined
-  readonly win?: string | undefined
-}
+export type DecisionDoc = typeof HhxDecision.Type
 
-export interface PlayerViewDoc {
-  readonly viewer: Seat
-  readonly turn: number
-  readonly active: Seat
-  readonly seats: readonly [SeatViewDoc, SeatViewDoc]
-  readonly counters: Readonly<Record<string, Readonly<Record<string, number>>>>
-  readonly seen?: ReadonlyArray<{ readonly owner: Seat; readonly cards: ReadonlyArray<string> }> | undefined
-  readonly toAct: Seat | null
-  readonly decision: DecisionDoc | null
-  readonly result: { readonly winner: Seat | null; readonly reason: string } | null
-}
+/** What one seat may see of a game. */
+export type PlayerViewDoc = typeof HhxPlayerView.Type
 
-export interface GameActionDoc {
-  readonly id: string
-  readonly player: Seat
-  readonly kind: string
-  readonly inst: string | null
-  readonly effect?: number | null | undefined
-  readonly targets?: Readonly<Record<string, string>> | null | undefined
-  readonly choice?: number | null | undefined
-}
+/** A legal action: its stable ID and what it does. */
+export type GameActionDoc = typeof HhxAction.Type
 
 export interface UnavailableDoc {
   readonly actionId: string
@@ -125,13 +97,8 @@ const unavailableLabel = (id: string, cardName: (inst: string) => string = (i) =
   return id
 }
 
-/** The parts of the deck file (`GET /v1/hhx/deck`) the table reads. */
-export interface HhxDeckDoc {
-  readonly decks: ReadonlyArray<
-    { readonly id: string; readonly cards: ReadonlyArray<{ readonly card: string; readonly count: number }> }
-  >
-  readonly cards: ReadonlyArray<{ readonly id: string; readonly code: string; readonly name: string }>
-}
+/** The deck file (`GET /v1/hhx/deck`). */
+export type HhxDeckDoc = typeof StarterDeck.Type
 
 /**
  * Instance → card name, numbered as the engine numbers a game's cards at

@@ -16,9 +16,16 @@ import { Diagnostics, ErrorBox, useTask } from "./Common.js"
 
 const newCommandId = (): string => `web-${crypto.randomUUID()}`
 
+/** What the view draws of an instance (an untouched one is the catalog card: no stored sequence or origins). */
+type ShownInstance = Pick<InstanceDoc, "instanceId" | "cardId" | "branch" | "revision" | "ledger" | "effective">
+
 const historyLine = (e: HistoryEventDoc): string => {
   const c = e.body.command
-  const what = c === undefined ? e.kind : [c.kind, c.entryId, c.upgradeId].filter((x) => x !== undefined).join(" ")
+  const what = c === undefined
+    ? e.kind
+    : [c.kind, "entryId" in c ? c.entryId : undefined, "upgradeId" in c ? c.upgradeId : undefined]
+      .filter((x) => x !== undefined)
+      .join(" ")
   return `#${e.sequence} r${e.revision} ${what}`
 }
 
@@ -29,7 +36,7 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
   const [activity, setActivity] = useState("scenario")
   const [branch, setBranch] = useState("main")
   const [branches, setBranches] = useState<ReadonlyArray<string>>(["main"])
-  const [instance, setInstance] = useState<InstanceDoc | null>(null)
+  const [instance, setInstance] = useState<ShownInstance | null>(null)
   const [offers, setOffers] = useState<DiscoverDoc | null>(null)
   const [history, setHistory] = useState<ReadonlyArray<HistoryEventDoc>>([])
   const [changed, setChanged] = useState<ReadonlyArray<string>>([])

@@ -1,17 +1,17 @@
-import { ContentLoader } from "cardfx"
+import { Catalog } from "cardfx"
 import { Effect } from "effect"
 
 // Validate every package folder, deck and scenario under some paths in one pass:
-// the same classification and diagnostics as `cardfx validate` (ContentLoader.layerMemory for in-memory files).
+// the same classification and diagnostics as `cardfx validate` (Catalog.ContentLoader.layerMemory for in-memory files).
 export const validate = (paths: ReadonlyArray<string>) =>
   Effect.gen(function*() {
-    const report = yield* (yield* ContentLoader).validate(paths)
+    const report = yield* (yield* Catalog.ContentLoader).validate(paths)
     return {
       files: report.files,
       errors: report.diagnostics.filter((d) => d.severity === "error").map((d) =>
         `${d.file}:${d.line ?? 1} ${d.code} ${d.message}`
       )
     }
-  }).pipe(Effect.provide(ContentLoader.layerNode), Effect.runPromise)
+  }).pipe(Effect.provide(Catalog.ContentLoader.layerNode), Effect.runPromise)
 
 // const { files, errors } = await validate(["data"])

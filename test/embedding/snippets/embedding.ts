@@ -1,14 +1,14 @@
-import { CardExecutor, CardfxLive, CardResolver, CardTransformationPlanner, Catalog, LedgerStore, MAIN } from "cardfx"
+import { Cardfx, Catalog, Executor, LedgerStore, Planner, Resolver } from "cardfx"
 import { Effect } from "effect"
 
 // Every service in one layer: packages from disk, the ledger store in a SQLite file
 // (`store: "postgres://..."` for PostgreSQL; default ".cardfx/ledger.db").
-export const layer = (store: string) => CardfxLive({ packages: ["data/heroscript.base"], store })
+export const layer = (store: string) => Cardfx.CardfxLive({ packages: ["data/heroscript.base"], store })
 
 export const upgradeAndPlay = Effect.gen(function*() {
-  const { runtime } = yield* Catalog
-  const planner = yield* CardTransformationPlanner
-  const card = { branch: MAIN, instanceId: "hero.basic_attack", cardId: "basic_attack" }
+  const { runtime } = yield* Catalog.Catalog
+  const planner = yield* Planner.CardTransformationPlanner
+  const card = { branch: LedgerStore.MAIN, instanceId: "hero.basic_attack", cardId: "basic_attack" }
   const command = { kind: "apply", upgradeId: "core.ember.affinity" } as const
 
   // Assess (a pure query), then apply the same plan with the revision it saw.
@@ -22,11 +22,11 @@ export const upgradeAndPlay = Effect.gen(function*() {
   })
 
   // Resolve the effective card from the stored (sealed) ledger and play it.
-  const { ledger } = yield* (yield* LedgerStore).read(MAIN, card.instanceId, card.cardId)
+  const { ledger } = yield* (yield* LedgerStore.LedgerStore).read(LedgerStore.MAIN, card.instanceId, card.cardId)
   const baseCard = runtime.cards.get(card.cardId)
   if (baseCard === undefined) return yield* Effect.dieMessage("basic_attack is not published")
-  const effective = yield* (yield* CardResolver).resolve({ baseCard, ledger, statuses: runtime.statuses })
-  const played = yield* (yield* CardExecutor).play(effective, {
+  const effective = yield* (yield* Resolver.CardResolver).resolve({ baseCard, ledger, statuses: runtime.statuses })
+  const played = yield* (yield* Executor.CardExecutor).play(effective, {
     turn: 1,
     activeSide: "ally",
     characters: [

@@ -1,4 +1,4 @@
-import { compileContainer, isDiagnosticCode } from "cardfx"
+import { Compiler, DiagnosticCode } from "cardfx"
 import { cardArbitrary, publishContent, runFuzz, validCompositionContent, walkers } from "cardfx/testing"
 import { Either, FastCheck as fc } from "effect"
 import { expect, it } from "vitest"
@@ -6,8 +6,8 @@ import { expect, it } from "vitest"
 it("the compiler never throws on Schema-shaped cards; every rejection is a table code", () => {
   fc.assert(
     fc.property(cardArbitrary(), (card) => {
-      const r = compileContainer(card, { statuses: new Map() })
-      return Either.isRight(r) || r.left.every((d) => isDiagnosticCode(d.code))
+      const r = Compiler.compileContainer(card, { statuses: new Map() })
+      return Either.isRight(r) || r.left.every((d) => DiagnosticCode.isDiagnosticCode(d.code))
     }),
     { numRuns: 200 }
   )
