@@ -11,7 +11,7 @@
 import { FileSystem } from "@effect/platform"
 import { Console, Effect } from "effect"
 import { basename, dirname, join, resolve } from "node:path"
-import { diagnostic, errorFromDiagnostic } from "../index.js"
+import { diagnostic, errorFromDiagnostic } from "../services/index.js"
 import { packageIdFor, scaffoldFiles } from "../services/Scaffold.js"
 import * as Args from "./Args.js"
 import * as Command from "./Command.js"

@@ -1,5 +1,5 @@
 /**
- * `cardfx lsp [--stdio]`: the language server (src/lsp) over stdin and
+ * `cardfx lsp [--stdio]`: the language server (src/services/lsp) over stdin and
  * stdout, for any editor with an LSP client (the VS Code extension in
  * editors/vscode, Neovim, Helix). The face only wires the streams and runs
  * the checks on the CLI's Effect runtime; it returns when the client ends
@@ -9,8 +9,8 @@
  */
 import type { FileSystem } from "@effect/platform"
 import { Effect, Runtime } from "effect"
-import { checkRoots } from "../lsp/Checker.js"
-import { runLanguageServer } from "../lsp/Server.js"
+import { checkRoots } from "../services/lsp/Checker.js"
+import { runLanguageServer } from "../services/lsp/Server.js"
 import * as Command from "./Command.js"
 import * as Options from "./Options.js"
 
