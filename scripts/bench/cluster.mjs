@@ -19,6 +19,7 @@ import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { createServer, Socket } from "node:net"
 import { performance } from "node:perf_hooks"
 import { simulateOnCluster } from "../../dist/cluster/Client.js"
@@ -89,10 +90,12 @@ export const run = async () => {
         String(port),
         "--workers",
         "1"
-      ], { stdio: ["ignore", "pipe", "inherit"] })
+      ], { stdio: ["ignore", "pipe", "pipe"] })
       let out = ""
+      let err = ""
       child.stdout.on("data", (d) => void (out += d))
-      runners.push({ child, ready: () => out.includes("\"event\":\"runner\"") })
+      child.stderr.on("data", (d) => void (err += d))
+      runners.push({ child, ready: () => out.includes("\"event\":\"runner\""), err: () => err })
     }
     for (let t = 0; t < 600 && !runners.every((r) => r.ready()); t++) await sleep(100)
     if (!runners.every((r) => r.ready())) throw new Error("bench: the cluster runners did not start")
@@ -118,11 +121,28 @@ export const run = async () => {
     await local(3000, "bench/warm-up")
     await cluster(6144, "bench/warm-up", 256)
 
+    // CPU: this process's (process.cpuUsage) plus the runners' (utime + stime of every thread, /proc).
+    const tick = 100
+    const runnersCpuMs = () =>
+      runners.reduce((sum, r) => {
+        const f = readFileSync(`/proc/${r.child.pid}/stat`, "utf8").split(") ")[1].split(" ")
+        return sum + ((Number(f[11]) + Number(f[12])) * 1000) / tick
+      }, 0)
+    const ownCpuMs = () => {
+      const u = process.cpuUsage()
+      return (u.user + u.system) / 1000
+    }
     const oneProcess = []
     const onCluster = []
+    const cpuLocal = []
+    const cpuCluster = []
     for (let w = 0; w < WINDOWS; w++) {
+      const c0 = ownCpuMs()
       oneProcess.push((GAMES * 1000) / (await wall(() => local(GAMES, `bench/${w}`))))
+      cpuLocal.push((ownCpuMs() - c0) / GAMES)
+      const c1 = ownCpuMs() + runnersCpuMs()
       onCluster.push((GAMES * 1000) / (await wall(() => cluster(GAMES, `bench/${w}`, 1024))))
+      cpuCluster.push((ownCpuMs() + runnersCpuMs() - c1) / GAMES)
     }
 
     // Cost per shard: the same 4096 games in 256 shards of 16 and in 16 shards of 256.
@@ -153,7 +173,24 @@ export const run = async () => {
 
     const base = median(oneProcess)
     const clustered = median(onCluster)
+    const cpuRatio = median(cpuCluster) / median(cpuLocal)
+    const lockErrors = runners.reduce((n, r) => n + (r.err().match(/Shard lock storage is unhealthy/g) ?? []).length, 0)
     return [
+      { name: "cluster: CPU per game, 1 process (in process, warm)", value: median(cpuLocal), unit: "ms" },
+      {
+        name: `cluster: CPU per game, ${RUNNERS} runners + client vs 1 process`,
+        value: cpuRatio,
+        unit: "×",
+        goal: "≤ 1.3×",
+        ok: cpuRatio <= 1.3
+      },
+      {
+        name: "cluster: lock-storage errors in the runners' logs (whole bench)",
+        value: lockErrors,
+        unit: "",
+        goal: "0",
+        ok: lockErrors === 0
+      },
       { name: "cluster baseline: simulate, 1 process (in process, warm)", value: base, unit: "games/s" },
       { name: `cluster: ${RUNNERS} runner processes × 1 worker, shards of 1024`, value: clustered, unit: "games/s" },
       { name: `cluster: ${RUNNERS} runners vs 1 process (same machine)`, value: clustered / base, unit: "×" },

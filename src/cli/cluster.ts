@@ -1,5 +1,5 @@
 /**
- * `cardfx cluster runner --pg URL [--host H] [--port N] [--workers N]`: a
+ * `cardfx cluster runner --pg URL [--host H] [--port N] [--workers N] [--retain DURATION]`: a
  * cluster runner, one per machine. It joins the `@effect/cluster` cluster
  * whose storage is the PostgreSQL database at `--pg`, listens for its peers
  * at `--host:--port`, and plays the game shards of `simulate --cluster` on
@@ -7,6 +7,8 @@
  * `{"event":"runner","runner":"HOST:PORT","workers":N}` once it has joined,
  * then runs until SIGINT/SIGTERM: it leaves the cluster (its unfinished
  * shards move to the other runners), stops its threads and exits 130.
+ * Finished runs' ledger and message rows older than `--retain` (default 24h)
+ * are removed by the runners.
  *
  * Also the `--cluster URL` and `--shard-games N` options of `simulate`.
  *
@@ -35,6 +37,14 @@ export const shardGamesOption = Options.integer("shard-games").pipe(
   Options.withDescription("With --cluster: games per shard (one cluster message and one ledger row each).")
 )
 
+const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86400 }
+
+/** `--retain`: a whole number of seconds, minutes, hours or days, in seconds (undefined when malformed). */
+export const retainOf = (text: string): number | undefined => {
+  const m = /^(\d{1,6})([smhd])$/.exec(text.trim())
+  return m === null ? undefined : Number(m[1]) * (UNIT_SECONDS[m[2] ?? "s"] ?? 1)
+}
+
 const runnerCommand = Command.make(
   "runner",
   {
@@ -55,22 +65,34 @@ const runnerCommand = Command.make(
     workers: Options.integer("workers").pipe(
       Options.optional,
       Options.withDescription(
-        "Threads playing shards: the runner's own and N − 1 worker threads, kept warm across shards (default: the machine's available parallelism); 1 plays in the runner's own thread only."
+        "Worker threads playing shards, kept warm across shards (default: the machine's available parallelism); the runner's own thread serves the cluster."
+      )
+    ),
+    retain: Options.text("retain").pipe(
+      Options.withPseudoName("DURATION"),
+      Options.withDefault("24h"),
+      Options.withDescription(
+        "How long finished runs' shard-ledger and message rows are kept (e.g. 90s, 30m, 24h, 7d); older runs are removed."
       )
     )
   },
   (o) =>
     Effect.gen(function*() {
       const workers = yield* resolveWorkers(o.workers)
+      const retainSeconds = retainOf(o.retain)
+      if (retainSeconds === undefined) {
+        return yield* Effect.fail(usageError(`--retain must be a duration like 90s, 30m, 24h or 7d (got ${o.retain})`))
+      }
       if (o.port < 1 || o.port > 65535) return yield* Effect.fail(usageError(`--port must be 1..65535 (got ${o.port})`))
       if (!/^postgres(ql)?:\/\//.test(o.pg)) {
         return yield* Effect.fail(usageError(`--pg must be a postgres:// URL (got ${o.pg})`))
       }
       yield* Effect.scoped(
         Effect.gen(function*() {
-          yield* Layer.build(Cluster.runnerLayer({ pg: o.pg, host: o.host, port: o.port, workers })).pipe(
-            Effect.mapError(errorFromDiagnostic)
-          )
+          yield* Layer.build(Cluster.runnerLayer({ pg: o.pg, host: o.host, port: o.port, workers, retainSeconds }))
+            .pipe(
+              Effect.mapError(errorFromDiagnostic)
+            )
           yield* Console.log(
             JSON.stringify({ event: "runner", runner: Cluster.runnerName({ host: o.host, port: o.port }), workers })
           )

@@ -15,8 +15,16 @@ import { Duration } from "effect"
 
 /** Sharding settings shared by runners and clients (see `ShardingConfig` in `@effect/cluster`). */
 export const clusterTimings = {
-  /** Entity partitions ("cluster shards"), hashed onto runners; not cardfx's game shards. */
-  shardsPerGroup: 300,
+  /**
+   * Entity partitions ("cluster shards"), hashed onto runners; not cardfx's
+   * game shards. Each is an advisory lock, and a runner that joins or leaves
+   * moves partitions: every one released is two queries on the lock
+   * connection the heartbeat refresh waits behind. With 300, a second runner
+   * joining queued ~300 queries there and missed the refresh deadline on a
+   * loaded machine; 60 keep that storm small and still spread a run's shards
+   * over a few dozen runners (raise it, on every member, for more).
+   */
+  shardsPerGroup: 60,
   /**
    * A runner refreshes its locks and heartbeat this often, and every lock
    * operation must finish within it (`@effect/cluster` takes

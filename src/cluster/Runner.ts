@@ -17,7 +17,7 @@
  *
  * @since 0.1.0
  */
-import { Effect, Layer } from "effect"
+import { Duration, Effect, Layer, Schedule } from "effect"
 import type { Diagnostic } from "../kernel/Diagnostic.js"
 import { diagnosticFromError } from "../kernel/Errors.js"
 import { Simulation } from "../services/Simulation.js"
@@ -31,7 +31,30 @@ export interface RunnerOptions extends RunnerAddressOptions {
   readonly pg: string
   /** Worker threads playing shards (at least 1; the runner's own thread serves the cluster). */
   readonly workers: number
+  /**
+   * How long a finished run's ledger and message rows are kept, in seconds
+   * (default {@link DEFAULT_RETAIN_SECONDS}): the runner removes older runs
+   * every {@link sweepInterval} (every runner does; the removal is idempotent).
+   */
+  readonly retainSeconds?: number
 }
+
+/** A finished run's rows are kept a day by default: long enough to look at, short enough not to pile up. */
+export const DEFAULT_RETAIN_SECONDS = 24 * 60 * 60
+
+/** How often a runner removes expired runs: half the retention, between 1 s and a minute. */
+export const sweepInterval = (retainSeconds: number): Duration.Duration =>
+  Duration.seconds(Math.min(60, Math.max(1, retainSeconds / 2)))
+
+/** Removes expired runs now and every {@link sweepInterval}; a failed sweep is logged and tried again later. */
+const sweeper = (retainSeconds: number) =>
+  Effect.flatMap(ShardLedger, (ledger) =>
+    ledger.sweep(retainSeconds).pipe(
+      Effect.tap((n) => n > 0 ? Effect.logDebug(`removed ${n} finished runs`) : Effect.void),
+      Effect.catchAll((d) => Effect.logWarning(`removing finished runs failed: ${d.message}`)),
+      Effect.repeat(Schedule.spaced(sweepInterval(retainSeconds))),
+      Effect.asVoid
+    ))
 
 /** The runner's name in the ledger: its cluster address. */
 export const runnerName = (o: RunnerAddressOptions): string => `${o.host}:${o.port}`
@@ -79,7 +102,8 @@ const handlers = (name: string) =>
 export const runnerLayer = (o: RunnerOptions): Layer.Layer<never, Diagnostic> => {
   const sql = pgLayer(o.pg)
   const entity = SimulationShard.toLayer(handlers(runnerName(o)), { concurrency: 1 })
-  return entity.pipe(
+  const sweeping = Layer.scopedDiscard(Effect.forkScoped(sweeper(o.retainSeconds ?? DEFAULT_RETAIN_SECONDS)))
+  return Layer.merge(entity, sweeping).pipe(
     Layer.provide(clusterLayer({ host: o.host, port: o.port })),
     Layer.provide(Layer.mergeAll(
       ledgerLayer,

@@ -33,6 +33,12 @@ export interface ShardLedgerService {
   readonly record: (row: LedgerRow) => Effect.Effect<LedgerRow, Diagnostic>
   /** Every recorded shard of a run, by shard index. */
   readonly rows: (runId: string) => Effect.Effect<ReadonlyArray<LedgerRow>, Diagnostic>
+  /**
+   * Removes the runs whose last shard was recorded more than `retainSeconds`
+   * ago: their ledger rows and `@effect/cluster`'s message and reply rows of
+   * their shard entities. Answers how many runs were removed.
+   */
+  readonly sweep: (retainSeconds: number) => Effect.Effect<number, Diagnostic>
 }
 
 export class ShardLedger extends Context.Tag("cardfx/ShardLedger")<ShardLedger, ShardLedgerService>() {}
@@ -95,6 +101,11 @@ const ensureTable = (sql: SqlClient.SqlClient) =>
     )
   )
 
+/** The cluster's message tables (`SqlMessageStorage`'s default prefix) and the shard entity's type. */
+const MESSAGES_TABLE = "cluster_messages"
+const REPLIES_TABLE = "cluster_replies"
+const SHARD_ENTITY_TYPE = "CardfxSimulationShard"
+
 export const make: Effect.Effect<ShardLedgerService, Diagnostic, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* Effect.mapError(ensureTable(sql), unavailable)
@@ -121,7 +132,24 @@ export const make: Effect.Effect<ShardLedgerService, Diagnostic, SqlClient.SqlCl
       } WHERE run_id = ${runId} ORDER BY shard_index`.pipe(
         Effect.mapError(unavailable),
         Effect.flatMap((rows) => Effect.forEach(rows, fromRaw))
-      )
+      ),
+    sweep: (retainSeconds) =>
+      sql.withTransaction(
+        Effect.gen(function*() {
+          const old = yield* sql<{ readonly run_id: string }>`SELECT run_id FROM ${sql(LEDGER_TABLE)}
+            GROUP BY run_id HAVING max(recorded_at) < now() - make_interval(secs => ${retainSeconds})
+            ORDER BY run_id LIMIT 1000`
+          if (old.length === 0) return 0
+          const runs = old.map((r) => r.run_id)
+          const entities = sql`SELECT request_id FROM ${sql(MESSAGES_TABLE)}
+            WHERE entity_type = ${SHARD_ENTITY_TYPE} AND split_part(entity_id, '/', 1) IN ${sql.in(runs)}`
+          yield* sql`DELETE FROM ${sql(REPLIES_TABLE)} WHERE request_id IN (${entities})`
+          yield* sql`DELETE FROM ${sql(MESSAGES_TABLE)}
+            WHERE entity_type = ${SHARD_ENTITY_TYPE} AND split_part(entity_id, '/', 1) IN ${sql.in(runs)}`
+          yield* sql`DELETE FROM ${sql(LEDGER_TABLE)} WHERE run_id IN ${sql.in(runs)}`
+          return runs.length
+        })
+      ).pipe(Effect.mapError(unavailable))
   }
   return service
 })

@@ -16,6 +16,6 @@ export {
 } from "./Client.js"
 export { DEFAULT_RUNNER_PORT } from "./Config.js"
 export { layer as logLayer, layerAt as logLayerAt } from "./Log.js"
-export { runnerLayer, runnerName, type RunnerOptions } from "./Runner.js"
+export { DEFAULT_RETAIN_SECONDS, runnerLayer, runnerName, type RunnerOptions, sweepInterval } from "./Runner.js"
 export { LEDGER_TABLE, type LedgerRow } from "./ShardLedger.js"
 export { DEFAULT_SHARD_GAMES, mergeShardRange, mergeShards, type Shard, shardsOf, shardsOfRange } from "./Shards.js"
