@@ -28,5 +28,15 @@ if (process.env.CARDFX_WRITE_CODE_CACHE === "1") {
   // At exit the functions this run compiled are in the cache too, not only the top level.
   process.once("exit", () => writeFileSync(cacheFile, script.createCachedData()))
 }
+// Under `npx cardfx` (`npm exec`), npm does not pass SIGTERM on to the command it started: killing npx left
+// `cardfx serve` running, re-parented, holding its port. When the process that started the bin goes away, the
+// bin stops itself as SIGTERM would (the commands' own shutdown runs). One unref'd timer per process, only
+// under npm.
+if (process.env.npm_command === "exec" || process.env.npm_command === "run-script") {
+  const parent = process.ppid
+  setInterval(() => {
+    if (process.ppid !== parent) process.kill(process.pid, "SIGTERM")
+  }, 250).unref()
+}
 const module = { exports: {} }
 script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file))

@@ -12,8 +12,10 @@ import type { Command } from "./Command.js"
 import { discoverCommand } from "./discover.js"
 import { fuzzCommand } from "./fuzz.js"
 import { hhxCommand, replayCommand, simulateCommand } from "./hhx.js"
+import { initCommand } from "./init.js"
 import { inspectCommand } from "./inspect.js"
 import { ledgerCommand } from "./ledger.js"
+import { lspCommand } from "./lsp.js"
 import { runCommand } from "./run.js"
 import { schemaCommand } from "./schema.js"
 import { serveCommand } from "./serve.js"
@@ -23,6 +25,8 @@ import { validateCommand } from "./validate.js"
 export const commands: ReadonlyArray<Command> = [
   validateCommand,
   schemaCommand,
+  initCommand,
+  lspCommand,
   startCommand,
   inspectCommand,
   assessCommand,
