@@ -117,7 +117,6 @@ const KNOWN_VIOLATIONS: Readonly<Record<string, string>> = {
   "src/cli/hhx.ts → Cluster": "issue 21 item 1: simulate --cluster through the simulation service",
   "src/cli/cluster.ts → Cluster": "issue 21 item 1: the cluster runner started through the simulation service",
   // item 1 (catalog: reload = publish, check every stored instance, then switch; one implementation)
-  "src/cli/ledger-check.ts → Server": "issue 21 item 1: ledger check calls the catalog service's check",
   "src/cli/serve.ts → Server":
     "issue 21 items 1/3: `cardfx serve` starts cardfx/server; the reload moves to the catalog service (to decide: the bin's composition root)",
   // item 5 (scale-out through the services). The whiteboard draws Cluster → Workers as an arrow while issue 21 says no
