@@ -7,7 +7,8 @@
  *
  * @since 0.1.0
  */
-import { NodeFileSystem, NodePath } from "@effect/platform-node"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
 import { Effect, Layer } from "effect"
 import { CardTransformationPlanner } from "../composition/planner/Planner.js"
 import { LedgerStore } from "../composition/store/LedgerStore.js"
