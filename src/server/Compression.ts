@@ -18,8 +18,8 @@
  */
 import { HttpBody, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import { createHash } from "node:crypto"
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from "node:zlib"
+import { Canonical } from "../services/index.js"
 
 export type Encoding = "br" | "gzip"
 
@@ -82,7 +82,7 @@ const entryOf = (bytes: Uint8Array): Entry => {
 const hashOf = (
   bytes: Uint8Array,
   entry: Entry
-): string => (entry.hash ??= createHash("sha256").update(bytes).digest("base64url").slice(0, 27))
+): string => (entry.hash ??= Canonical.sha256Base64url(bytes).slice(0, 27))
 
 const brotliOptions = (bytes: Uint8Array, asset: boolean) => ({
   params: {

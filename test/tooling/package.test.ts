@@ -110,10 +110,10 @@ describe("the packed package, installed offline in a fresh folder", () => {
         [
           "import * as NodeContext from \"@effect/platform-node/NodeContext\"",
           "import { Effect } from \"effect\"",
-          "import { documentKinds, validatePaths } from \"cardfx\"",
+          "import { DocumentKinds, Validation } from \"cardfx\"",
           "import { fileURLToPath } from \"node:url\"",
           "const data = fileURLToPath(new URL(\"./node_modules/cardfx/data\", import.meta.url))",
-          "const report = await Effect.runPromise(validatePaths([data], documentKinds).pipe(Effect.provide(NodeContext.layer)))",
+          "const report = await Effect.runPromise(Validation.validatePaths([data], DocumentKinds.documentKinds).pipe(Effect.provide(NodeContext.layer)))",
           "console.log(`embedded: ${report.files} files, ${report.diagnostics.length} diagnostics`)"
         ].join("\n")
       )
