@@ -82,7 +82,11 @@ const rows: ReadonlyArray<Row> = [
   // ---- validate
   { args: ["validate"], code: 2, says: /missing argument PATH/ },
   { args: ["validate", P, "--fromat", "json"], code: 2, says: /unknown option --fromat; did you mean --format\?/ },
-  { args: ["validate", P, "--format", "xml"], code: 2, says: /--format must be one of human, json, github, got 'xml'/ },
+  {
+    args: ["validate", P, "--format", "xml"],
+    code: 2,
+    says: /--format must be one of human, json, github, sarif, got 'xml'/
+  },
   { args: ["validate", P, "--format=xml"], code: 2, says: /--format must be one of/ },
   { args: ["validate", "--bogus"], code: 2, says: /unknown option --bogus/ },
   {
