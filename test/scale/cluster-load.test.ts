@@ -5,8 +5,9 @@
  * - two `cluster runner` processes (one worker thread each) play a
  *   `simulate --cluster` while a CPU burner (a child process spinning,
  *   bounded in time) occupies a core: the run prints byte for byte what a
- *   local run prints, takes at most 3× its wall time, and the runners log no
- *   lock-storage failure — nothing on stdout but their event line, JSON lines
+ *   local run prints, takes at most 3× its wall time (issue 23 asks this one
+ *   bound of a test: a stalled cluster is a bug, not a slow machine), and the
+ *   runners log no lock-storage failure — nothing on stdout but their event line, JSON lines
  *   only on stderr;
  * - a runner with `--retain 1s` removes a finished run's ledger and message
  *   rows; a malformed `--retain` is a usage error.
@@ -14,13 +15,11 @@
  * Skipped with a message when PostgreSQL is unreachable, unless
  * CARDFX_REQUIRE_POSTGRES=1, which makes it fail instead.
  */
-import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
-import { Effect, Redacted } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
-import { createServer } from "node:net"
+import { Effect } from "effect"
+import { spawn } from "node:child_process"
 import { performance } from "node:perf_hooks"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
+import { clusterFixture, freePort, type Proc, sqlAt, until } from "../support/cluster.js"
 import { PG_REQUIRED, PG_URL, pgReachable } from "../support/pg.js"
 
 const up = await pgReachable()
@@ -29,94 +28,7 @@ if (!up && PG_REQUIRED) {
 }
 if (!up) console.warn(`[cardfx] PostgreSQL at ${PG_URL} is unreachable: the cluster load suite is SKIPPED`)
 
-const BIN = "dist/cli/cardfx.mjs"
-
-/** Runs SQL against a database of the server. */
-const sqlAt = <A>(url: string, f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>): Promise<A> =>
-  Effect.runPromise(
-    Effect.scoped(Effect.flatMap(SqlClient.SqlClient, f)).pipe(
-      Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 }))
-    )
-  )
-
-const databases: Array<string> = []
-/** A new empty database; its URL. Dropped after the file. */
-const freshDatabase = async (): Promise<string> => {
-  const name = `cardfx_load_${process.pid}_${databases.length}`
-  await sqlAt(
-    PG_URL,
-    (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name}`).pipe(Effect.zipRight(sql.unsafe(`CREATE DATABASE ${name}`)))
-  )
-  databases.push(name)
-  const u = new globalThis.URL(PG_URL)
-  u.pathname = `/${name}`
-  return u.toString()
-}
-
-/** A TCP port nothing listens on now. */
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once("error", reject)
-    s.listen(0, "127.0.0.1", () => {
-      const a = s.address()
-      s.close(() => resolve(typeof a === "object" && a !== null ? a.port : 0))
-    })
-  })
-
-interface Proc {
-  readonly child: ChildProcess
-  readonly out: () => string
-  readonly err: () => string
-  readonly exited: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>
-}
-
-const children: Array<ChildProcess> = []
-const start = (args: ReadonlyArray<string>): Proc => {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] })
-  children.push(child)
-  let out = ""
-  let err = ""
-  child.stdout?.on("data", (d: Buffer) => void (out += d.toString()))
-  child.stderr?.on("data", (d: Buffer) => void (err += d.toString()))
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal }))
-  )
-  return { child, out: () => out, err: () => err, exited }
-}
-
-/** Polls `f` every 20 ms until it returns a value (not undefined), at most `ms`. */
-const until = async <A>(
-  what: () => string,
-  ms: number,
-  f: () => Promise<A | undefined> | A | undefined
-): Promise<A> => {
-  const end = Date.now() + ms
-  while (Date.now() < end) {
-    const a = await f()
-    if (a !== undefined) return a
-    await new Promise((r) => setTimeout(r, 20))
-  }
-  throw new Error(`timed out waiting for ${what()}`)
-}
-
-const alive = (pid: number | undefined): boolean => {
-  if (pid === undefined) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
-afterAll(async () => {
-  for (const c of children) if (alive(c.pid)) c.kill("SIGKILL")
-  if (!up) return
-  for (const name of databases) {
-    await sqlAt(PG_URL, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
-  }
-}, 30_000)
+const { adopt, dumpOnFailure, freshDatabase, start } = clusterFixture("cardfx_load")
 
 const count = (url: string, query: string): Promise<number> =>
   sqlAt(url, (sql) =>
@@ -162,6 +74,7 @@ describe.skipIf(!up)("the cluster under load (built bin)", () => {
   it(
     "2 runners while a CPU burner holds a core: a local run's output, within 3× its wall time, no lock-storage errors",
     async () => {
+      dumpOnFailure()
       const GAMES = "3000"
       const runners = await runnersOn(url, 2)
       // Warm the runners' worker threads (their first games are played while V8 compiles the engine).
@@ -172,7 +85,7 @@ describe.skipIf(!up)("the cluster under load (built bin)", () => {
       const burner = spawn(process.execPath, ["-e", "const end = Date.now() + 60000; while (Date.now() < end) {}"], {
         stdio: "ignore"
       })
-      children.push(burner)
+      adopt(burner)
       try {
         const args = ["--games", GAMES, "--seed", "4", "--format", "json"]
         const t0 = performance.now()
@@ -201,6 +114,7 @@ describe.skipIf(!up)("the cluster under load (built bin)", () => {
   )
 
   it("a runner with --retain 1s removes a finished run's ledger and message rows", async () => {
+    dumpOnFailure()
     const db = await freshDatabase()
     const runners = await runnersOn(db, 1, ["--retain", "1s"])
     const client = start(["simulate", "--cluster", db, "--games", "300", "--seed", "2", "--shard-games", "100"])

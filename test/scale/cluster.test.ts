@@ -11,14 +11,11 @@
  * Skipped with a message when PostgreSQL is unreachable, unless
  * CARDFX_REQUIRE_POSTGRES=1, which makes it fail instead.
  */
-import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
-import { Effect, Redacted } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
-import { createServer } from "node:net"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Effect } from "effect"
+import { beforeAll, describe, expect, it } from "vitest"
 import { simulateCommand } from "../../src/cli/hhx.js"
 import { runCli } from "../support/cli.js"
+import { alive, clusterFixture, freePort, sqlAt, until } from "../support/cluster.js"
 import { PG_REQUIRED, PG_URL, pgReachable } from "../support/pg.js"
 
 const up = await pgReachable()
@@ -27,89 +24,11 @@ if (!up && PG_REQUIRED) {
 }
 if (!up) console.warn(`[cardfx] PostgreSQL at ${PG_URL} is unreachable: the cluster suite is SKIPPED`)
 
-const BIN = "dist/cli/cardfx.mjs"
 const GAMES = 2000
 const SHARD_GAMES = 25
 const SHARDS = Math.ceil(GAMES / SHARD_GAMES)
 
-/** Runs SQL against a database of the server. */
-const sqlAt = <A>(url: string, f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>): Promise<A> =>
-  Effect.runPromise(
-    Effect.scoped(Effect.flatMap(SqlClient.SqlClient, f)).pipe(
-      Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 }))
-    )
-  )
-
-const databases: Array<string> = []
-/** A new empty database; its URL. Dropped after the file. */
-const freshDatabase = async (): Promise<string> => {
-  const name = `cardfx_cluster_${process.pid}_${databases.length}`
-  await sqlAt(
-    PG_URL,
-    (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name}`).pipe(Effect.zipRight(sql.unsafe(`CREATE DATABASE ${name}`)))
-  )
-  databases.push(name)
-  const u = new globalThis.URL(PG_URL)
-  u.pathname = `/${name}`
-  return u.toString()
-}
-
-/** A TCP port nothing listens on now. */
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once("error", reject)
-    s.listen(0, "127.0.0.1", () => {
-      const a = s.address()
-      s.close(() => resolve(typeof a === "object" && a !== null ? a.port : 0))
-    })
-  })
-
-interface Proc {
-  readonly child: ChildProcess
-  readonly out: () => string
-  readonly err: () => string
-  readonly exited: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>
-}
-
-const children: Array<ChildProcess> = []
-const start = (args: ReadonlyArray<string>): Proc => {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] })
-  children.push(child)
-  let out = ""
-  let err = ""
-  child.stdout?.on("data", (d: Buffer) => void (out += d.toString()))
-  child.stderr?.on("data", (d: Buffer) => void (err += d.toString()))
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal }))
-  )
-  return { child, out: () => out, err: () => err, exited }
-}
-
-/** Polls `f` every 20 ms until it returns a value (not undefined), at most `ms`. */
-const until = async <A>(
-  what: () => string,
-  ms: number,
-  f: () => Promise<A | undefined> | A | undefined
-): Promise<A> => {
-  const end = Date.now() + ms
-  while (Date.now() < end) {
-    const a = await f()
-    if (a !== undefined) return a
-    await new Promise((r) => setTimeout(r, 20))
-  }
-  throw new Error(`timed out waiting for ${what()}`)
-}
-
-const alive = (pid: number | undefined): boolean => {
-  if (pid === undefined) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
+const { dumpOnFailure, freshDatabase, start } = clusterFixture("cardfx_cluster")
 
 interface LedgerRow {
   readonly run_id: string
@@ -131,14 +50,6 @@ const ledger = (url: string): Promise<ReadonlyArray<LedgerRow>> =>
         )
   )
 
-afterAll(async () => {
-  for (const c of children) if (alive(c.pid)) c.kill("SIGKILL")
-  if (!up) return
-  for (const name of databases) {
-    await sqlAt(PG_URL, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
-  }
-}, 30_000)
-
 describe.skipIf(!up)("cluster runners on PostgreSQL (built bin)", () => {
   let url = ""
   let emptyUrl = ""
@@ -150,6 +61,7 @@ describe.skipIf(!up)("cluster runners on PostgreSQL (built bin)", () => {
   it(
     "3 runners, one SIGKILLed mid-run: the single-process summary, every shard counted once, clean SIGTERM",
     async () => {
+      dumpOnFailure()
       // A client against a database no runner ever joined: it waits (10 s), then says so. Runs meanwhile.
       const lonely = start(["simulate", "--cluster", emptyUrl, "--games", "10", "--seed", "9", "--format", "json"])
       const ports = [await freePort(), await freePort(), await freePort()]

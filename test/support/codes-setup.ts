@@ -1,11 +1,15 @@
 /**
- * vitest setup file (runs before every test file): records the diagnostic
+ * vitest setup file (runs before every test file): resets fast-check's global settings, and records the diagnostic
  * codes that passing assertions observe on produced values (see `codes.ts`).
  */
+import * as fc from "fast-check"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { relative } from "node:path"
 import { afterAll, chai, expect } from "vitest"
 import { CODES_DIR, codesIn, recordFile, TABLE_FILES } from "./codes.js"
+
+// Test files share a worker's modules (isolate: false): a file's fast-check settings never reach the next file.
+fc.resetConfigureGlobal()
 
 // The sink of the current test file; the assertion hook is installed once per chai instance.
 const sink = globalThis as { cardfxObservedCodes?: Set<string>; cardfxCodeHook?: boolean }

@@ -7,14 +7,15 @@ import { Effect } from "effect"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { afterAll, expect, onTestFinished } from "vitest"
+import { afterAll, onTestFinished } from "vitest"
+import { getCurrentTest } from "vitest/suite"
 
 const remove = (dir: string): void => rmSync(dir, { recursive: true, force: true })
 
 /** A new empty temporary folder, removed after the current test (or after the file, outside a test). */
 export const tempDir = (prefix = "cardfx-"): string => {
   const dir = mkdtempSync(join(tmpdir(), prefix))
-  if (expect.getState().currentTestName !== undefined) onTestFinished(() => remove(dir))
+  if (getCurrentTest() !== undefined) onTestFinished(() => remove(dir))
   else afterAll(() => remove(dir))
   return dir
 }
