@@ -14,8 +14,7 @@
  * @since 0.1.0
  */
 import { Console, Effect, Option } from "effect"
-import { ContentLoader, diagnostic, errorFromDiagnostic, Fuzz } from "../services/index.js"
-import { ScaleOut } from "../workers/index.js"
+import { ContentLoader, diagnostic, errorFromDiagnostic, Fuzz, ScaleOut } from "../services/index.js"
 import * as Command from "./Command.js"
 import { atLeastOne, CommandExit, ExitCode, usageError } from "./Exit.js"
 import { deckOption, loadDeck } from "./hhx.js"
