@@ -18,6 +18,7 @@ import {
   diagnostic,
   documentKinds,
   errorFromDiagnostic,
+  errorFromDiagnostics,
   JsonFile,
   renderEvent,
   runScenarioFile,
@@ -72,10 +73,7 @@ export const renderReport = (report: ScenarioReport, runs: number): Array<string
 }
 
 const firstError = (ds: ReadonlyArray<Diagnostic>, file: string): CardfxError =>
-  errorFromDiagnostic(
-    ds.find((d) => d.severity === "error") ?? ds[0] ??
-      diagnostic("schema_invalid", `${file} is not a valid scenario`, { file })
-  )
+  errorFromDiagnostics(ds, diagnostic("schema_invalid", `${file} is not a valid scenario`, { file }))
 
 /**
  * Everything `validate` checks about a scenario file, before running it: a

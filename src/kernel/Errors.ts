@@ -1121,7 +1121,7 @@ const makers: { readonly [C in DiagnosticCode]: (init: ErrorInit) => ErrorOf<C> 
 }
 
 /** The diagnostic a failure stands for: its first error (or its first diagnostic). */
-const headOf = <D extends Diagnostic>(ds: Arr.NonEmptyReadonlyArray<D>): D =>
+export const headOf = <D extends Diagnostic>(ds: Arr.NonEmptyReadonlyArray<D>): D =>
   ds.find((d) => d.severity === "error") ?? ds[0]
 
 /** The tagged error of `head`'s code carrying `all` (head first among them, by convention). */
@@ -1139,17 +1139,18 @@ export const errorFromDiagnostic = <C extends DiagnosticCode>(d: Diagnostic & { 
 
 /**
  * The one way a failure becomes a tagged error: the first error diagnostic
- * (else the first diagnostic) decides the class, and the error carries all of
- * them. With no diagnostic at all, `fallback` stands for the failure.
+ * decides the class, and the error carries all of them. With no error
+ * diagnostic (none at all, or warnings only), `fallback` stands for the
+ * failure, followed by every diagnostic there is.
  */
 export const errorFromDiagnostics = <C extends DiagnosticCode = DiagnosticCode>(
   ds: ReadonlyArray<Diagnostic & { readonly code: C }>,
   fallback: Diagnostic & { readonly code: C }
 ): ErrorOf<C> => {
-  const all: Arr.NonEmptyReadonlyArray<Diagnostic & { readonly code: C }> = Arr.isNonEmptyReadonlyArray(ds)
-    ? ds
-    : [fallback]
-  return errorWith(headOf(all), all)
+  const head = ds.find((d) => d.severity === "error")
+  return Arr.isNonEmptyReadonlyArray(ds) && head !== undefined
+    ? errorWith(head, ds)
+    : errorWith(fallback, [fallback, ...ds])
 }
 
 /** The tagged error of one code, built from a message and context; `also` are the failure's further diagnostics. */
