@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Bundles the built CLI (dist/cli/main.js) into one file, dist/cli/cardfx.cjs,
+ * Bundles the built CLI (dist/bin/main.js) into one file, dist/cli/cardfx.cjs,
  * run by the `cardfx` bin (dist/cli/cardfx.mjs) from V8's code cache. Node
  * resolves and loads several hundred ES modules for `effect` and its platform
  * packages at start-up; one bundled file starts about 2.5× faster (measured:
@@ -45,7 +45,7 @@ const bundle = (entry, outfile) =>
  */
 const bundleBin = async () => {
   await build({
-    entryPoints: ["dist/cli/main.js"],
+    entryPoints: ["dist/bin/main.js"],
     outfile: "dist/cli/cardfx.cjs",
     bundle: true,
     platform: "node",

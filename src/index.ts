@@ -143,8 +143,12 @@ export * as Instances from "./services/Instances.js"
 export * as Scenarios from "./services/Scenarios.js"
 /** Every service `cardfx serve` runs, minus HTTP, over one store (`Served.layer`). @since 0.1.0 */
 export * as Served from "./services/Served.js"
-/** Fuzzing and validation on worker threads (`ScaleOut.ScaleOut`). @since 0.1.0 */
+/** Simulation, fuzzing and validation on worker threads (`ScaleOut.ScaleOut`, `ScaleOut.layer`). @since 0.1.0 */
 export * as ScaleOut from "./workers/index.js"
+/** The cluster's port (`Clustering.Clustering`; `cardfx/cluster` implements it). @since 0.1.0 */
+export * as Clustering from "./services/Clustering.js"
+/** The HTTP server's port (`Serving.Serving`; `cardfx/server` implements it). @since 0.1.0 */
+export * as Serving from "./services/Serving.js"
 
 // ---------------------------------------------------------------- the HTTP documents
 

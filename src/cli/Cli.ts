@@ -1,6 +1,6 @@
 /**
  * The one contract every `cardfx` command follows, in one place: the bin
- * (`main.ts`) and the in-process test runner both call {@link runCardfx}.
+ * (src/bin/main.ts) and the in-process test runner both call {@link runCardfx}.
  *
  * - Exit codes: 0 ok; 1 content diagnostics, a rejected command or an
  *   environment problem (a typed error with its code); 2 usage errors
@@ -22,7 +22,6 @@ import type { CliApp } from "@effect/cli/CliApp"
 import * as Span from "@effect/cli/HelpDoc/Span"
 import { Cause, Console, Effect, Either, Layer, Option } from "effect"
 import { ContentLoader, type Diagnostic, diagnostic, exitClassOf, HallyuHex, isCardfxError } from "../services/index.js"
-import { ScaleOut } from "../workers/index.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { renderHelp } from "./Help.js"
@@ -99,11 +98,13 @@ const onFailure = (cause: Cause.Cause<unknown>, format: string, spec: CommandSpe
 /**
  * Runs `cardfx` with a command line (without `node cardfx`) and returns its
  * exit code; never fails. `root` is the `cardfx` command with its subcommands.
+ * The scale-out ports (`Command.Ports`: worker threads, the cluster, the HTTP
+ * server) come from the caller: the bin's composition root provides them.
  */
 export const runCardfx = (
   root: Command.Command,
   argv: ReadonlyArray<string>
-): Effect.Effect<number, never, CliApp.Environment> =>
+): Effect.Effect<number, never, CliApp.Environment | Command.Ports> =>
   Effect.suspend(() => {
     const spec = specOf(root)
     const format = formatOf(argv)
@@ -124,7 +125,7 @@ export const runCardfx = (
         onSuccess: () =>
           runner.run(args, VERSION).pipe(
             // The public services a command uses, over the platform's file system.
-            Effect.provide(Layer.mergeAll(ContentLoader.layer, HallyuHex.layer, ScaleOut.layer)),
+            Effect.provide(Layer.merge(ContentLoader.layer, HallyuHex.layer)),
             Effect.as(ExitCode.ok as number),
             Effect.catchAllCause((cause) => onFailure(cause, format, request.spec))
           )

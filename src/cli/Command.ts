@@ -16,14 +16,16 @@
 import { CliConfig, Command as CliCommand, CommandDescriptor, type ValidationError } from "@effect/cli"
 import type { CliApp } from "@effect/cli/CliApp"
 import { Effect, Pipeable, type Types } from "effect"
-import type { ContentLoader, HallyuHex } from "../services/index.js"
-import type { ScaleOut } from "../workers/index.js"
+import type { Clustering, ContentLoader, HallyuHex, ScaleOut, Serving } from "../services/index.js"
 import type { Args } from "./Args.js"
 import type { Options } from "./Options.js"
 import type { ArgSpec, ExitSpec, OptionSpec } from "./Spec.js"
 
-/** What a command's handler may require: the platform (`CliApp.Environment`) and the services `runCardfx` provides. */
-export type Environment = CliApp.Environment | ContentLoader | HallyuHex | ScaleOut
+/** The scale-out ports a command may use, which the caller of `runCardfx` provides (the bin's composition root, src/bin). */
+export type Ports = ScaleOut | Clustering.Clustering | Serving.Serving
+
+/** What a command's handler may require: the platform (`CliApp.Environment`), the services `runCardfx` provides and the ports. */
+export type Environment = CliApp.Environment | ContentLoader | HallyuHex | Ports
 
 /** A command's declarations, by the name its handler receives each value under. */
 export interface Config {

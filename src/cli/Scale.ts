@@ -8,7 +8,7 @@
  * @since 0.1.0
  */
 import { Effect, Option } from "effect"
-import { defaultWorkers } from "../workers/index.js"
+import { defaultWorkers } from "../services/index.js"
 import { usageError } from "./Exit.js"
 import * as Options from "./Options.js"
 

@@ -22,21 +22,14 @@ import { Console, Effect, Either, Layer, Option } from "effect"
 import {
   type AssessResult,
   type CardfxError,
-  CardLedger,
   Cards,
   ContentLoader,
-  Decode,
-  diagnostic,
-  errorFromDiagnostic,
-  errorFromDiagnostics,
-  JsonFile,
   type LedgerCommand,
   LedgerStore,
   LiveCatalog,
   type LoadError,
   type Runtime,
-  type StoreOpenError,
-  wrongKind
+  type StoreOpenError
 } from "../services/index.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode, usageError } from "./Exit.js"
@@ -116,25 +109,8 @@ export const withCards = <A, E>(
   return Effect.flatMap(Cards.Cards, use).pipe(Effect.provide(cards))
 }
 
-const decodeLedger = Decode.makeDecoder(CardLedger)
-
-/** Reads a ledger file (hardened JSON, the `CardLedger` Schema); the card service verifies it. */
-export const readLedgerFile = (
-  file: string
-): Effect.Effect<Cards.GivenLedger, CardfxError, FileSystem.FileSystem> =>
-  Effect.gen(function*() {
-    const doc = yield* JsonFile.readJsonFile(file)
-    if (Either.isLeft(doc)) return yield* Effect.fail(errorFromDiagnostic(doc.left))
-    const other = wrongKind(doc.right, "ledger")
-    if (other !== undefined) return yield* Effect.fail(errorFromDiagnostic(other))
-    const decoded = decodeLedger(doc.right.value, doc.right)
-    if (Either.isLeft(decoded)) {
-      return yield* Effect.fail(
-        errorFromDiagnostics(decoded.left, diagnostic("schema_invalid", `${file} is not a valid ledger`, { file }))
-      )
-    }
-    return { ledger: decoded.right, file }
-  })
+/** Reads a ledger file: the card service's reader (the queries verify what it reads). */
+export const readLedgerFile = Cards.readLedgerFile
 
 /** The ledger source of a query's options. */
 export const sourceOf = (

@@ -14,9 +14,8 @@
  *
  * @since 0.1.0
  */
-import { Console, Effect, Layer } from "effect"
-import * as Cluster from "../cluster/index.js"
-import { errorFromDiagnostic } from "../services/index.js"
+import { Console, Effect, LogLevel } from "effect"
+import { Clustering } from "../services/index.js"
 import * as Command from "./Command.js"
 import { usageError } from "./Exit.js"
 import * as Options from "./Options.js"
@@ -33,7 +32,7 @@ export const clusterOption = Options.text("cluster").pipe(
 
 /** `simulate --shard-games N`. */
 export const shardGamesOption = Options.integer("shard-games").pipe(
-  Options.withDefault(Cluster.DEFAULT_SHARD_GAMES),
+  Options.withDefault(Clustering.DEFAULT_SHARD_GAMES),
   Options.withDescription("With --cluster: games per shard (one cluster message and one ledger row each).")
 )
 
@@ -59,7 +58,7 @@ const runnerCommand = Command.make(
       Options.withDescription("The address other cluster members reach this runner at, and it listens on.")
     ),
     port: Options.integer("port").pipe(
-      Options.withDefault(Cluster.DEFAULT_RUNNER_PORT),
+      Options.withDefault(Clustering.DEFAULT_RUNNER_PORT),
       Options.withDescription("The TCP port this runner listens on for its peers.")
     ),
     workers: Options.integer("workers").pipe(
@@ -78,6 +77,7 @@ const runnerCommand = Command.make(
   },
   (o) =>
     Effect.gen(function*() {
+      const cluster = yield* Clustering.Clustering
       const workers = yield* resolveWorkers(o.workers)
       const retainSeconds = retainOf(o.retain)
       if (retainSeconds === undefined) {
@@ -89,20 +89,15 @@ const runnerCommand = Command.make(
       }
       yield* Effect.scoped(
         Effect.gen(function*() {
-          yield* Layer.build(Cluster.runnerLayer({ pg: o.pg, host: o.host, port: o.port, workers, retainSeconds }))
-            .pipe(
-              Effect.mapError(errorFromDiagnostic)
-            )
-          yield* Console.log(
-            JSON.stringify({ event: "runner", runner: Cluster.runnerName({ host: o.host, port: o.port }), workers })
-          )
+          const runner = yield* cluster.runner({ pg: o.pg, host: o.host, port: o.port, workers, retainSeconds })
+          yield* Console.log(JSON.stringify({ event: "runner", runner, workers }))
           return yield* Effect.never
         })
+      ).pipe(
+        // JSON lines on stderr, warnings and errors only; stdout holds the runner's one event line.
+        Effect.provide(cluster.logAt(LogLevel.Warning))
       )
-    }).pipe(
-      // JSON lines on stderr, warnings and errors only; stdout holds the runner's one event line.
-      Effect.provide(Cluster.logLayer)
-    )
+    })
 ).pipe(Command.withDescription("Run a cluster runner: plays simulate --cluster shards on this machine's cores."))
 
 /** `cardfx cluster`: scale-out across machines. */

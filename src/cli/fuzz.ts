@@ -14,8 +14,7 @@
  * @since 0.1.0
  */
 import { Console, Effect, Option } from "effect"
-import { ContentLoader, diagnostic, errorFromDiagnostic, Fuzz } from "../services/index.js"
-import { ScaleOut } from "../workers/index.js"
+import { ContentLoader, diagnostic, errorFromDiagnostics, Fuzz, ScaleOut } from "../services/index.js"
 import * as Command from "./Command.js"
 import { atLeastOne, CommandExit, ExitCode, usageError } from "./Exit.js"
 import { deckOption, loadDeck } from "./hhx.js"
@@ -71,11 +70,11 @@ export const fuzzCommand = Command.make(
       const loader = yield* ContentLoader
       const dirs = packages.length > 0 ? packages : [defaultPackage]
       const loaded = yield* loader.loadPackages(dirs)
-      const problem = loaded.flatMap((l) => l.diagnostics).find((d) => d.severity === "error")
-      if (problem !== undefined) return yield* Effect.fail(errorFromDiagnostic(problem))
-      if (loaded.some((l) => l.package === undefined)) {
+      const diagnostics = loaded.flatMap((l) => l.diagnostics)
+      if (diagnostics.some((d) => d.severity === "error") || loaded.some((l) => l.package === undefined)) {
+        // The first error stands for the failure (else the fallback); every diagnostic of the folders is carried.
         return yield* Effect.fail(
-          errorFromDiagnostic(diagnostic("file_unreadable", "a --package folder could not be loaded"))
+          errorFromDiagnostics(diagnostics, diagnostic("file_unreadable", "a --package folder could not be loaded"))
         )
       }
       const options = {

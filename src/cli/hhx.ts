@@ -8,11 +8,12 @@
  */
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Layer, LogLevel, Option } from "effect"
-import * as Cluster from "../cluster/index.js"
 import type { Json } from "../services/index.js"
 import {
   type CardfxError,
+  Clustering,
   Decode,
+  defaultWorkers,
   type Diagnostic,
   diagnostic,
   errorFromDiagnostic,
@@ -20,10 +21,12 @@ import {
   Hallyu,
   HallyuHex,
   JsonFile,
+  MIN_GAMES_PER_WORKER,
+  ScaleOut,
   Simulation,
+  simulationWorkers,
   wrongKind
 } from "../services/index.js"
-import { defaultWorkers, MIN_GAMES_PER_WORKER, ScaleOut, simulationWorkers } from "../workers/index.js"
 import * as Args from "./Args.js"
 import { clusterOption, shardGamesOption } from "./cluster.js"
 import * as Command from "./Command.js"
@@ -178,11 +181,11 @@ export const simulateCommand = Command.make(
       // One service wherever the games are played: in this process and worker threads, or on a cluster.
       const placement = Option.isSome(cluster)
         ? Layer.merge(
-          Cluster.simulationLayer({ url: cluster.value, shardGames }),
+          (yield* Clustering.Clustering).simulation({ url: cluster.value, shardGames }),
           // The cluster logs its own retries (a runner gone) as JSON on stderr; the command reports only errors.
-          Cluster.logLayerAt(LogLevel.Error)
+          (yield* Clustering.Clustering).logAt(LogLevel.Error)
         )
-        : ScaleOut.simulationLayer(threads)
+        : (yield* ScaleOut).simulation(threads)
       const run = yield* withProgress("games", quiet, (progress) =>
         Effect.flatMap(Simulation, (s) =>
           s.simulate({

@@ -7,22 +7,12 @@
  * in a single byte of its canonical report. `--format json` prints one
  * document: `{"ok": true, "runs": N, "report": {...}}` or
  * `{"ok": false, "diagnostics": [...]}`. Exit 0 ok, 1 content/run errors,
- * 2 usage errors.
+ * 2 usage errors. An adapter over the `Scenarios` service's `runFile`.
  *
  * @since 0.1.0
  */
-import { Console, Effect, Either, Option } from "effect"
-import {
-  type CardfxError,
-  type Diagnostic,
-  diagnostic,
-  documentKinds,
-  errorFromDiagnostic,
-  JsonFile,
-  renderEvent,
-  runScenarioFile,
-  type ScenarioReport
-} from "../services/index.js"
+import { Console, Effect, Option } from "effect"
+import { renderEvent, type ScenarioReport, Scenarios } from "../services/index.js"
 import * as Args from "./Args.js"
 import * as Command from "./Command.js"
 import { atLeastOne } from "./Exit.js"
@@ -71,28 +61,6 @@ export const renderReport = (report: ScenarioReport, runs: number): Array<string
   return lines
 }
 
-const firstError = (ds: ReadonlyArray<Diagnostic>, file: string): CardfxError =>
-  errorFromDiagnostic(
-    ds.find((d) => d.severity === "error") ?? ds[0] ??
-      diagnostic("schema_invalid", `${file} is not a valid scenario`, { file })
-  )
-
-/**
- * Everything `validate` checks about a scenario file, before running it: a
- * regular file within the size cap, a valid scenario, package folders that
- * exist, cards and transformations that are published (each with its line and column).
- */
-export const checkScenarioFile = (file: string) =>
-  Effect.gen(function*() {
-    const doc = yield* JsonFile.readJsonFile(file)
-    if (Either.isLeft(doc)) return yield* Effect.fail(errorFromDiagnostic(doc.left))
-    const kind = documentKinds.find((k) => k.name === "scenario")
-    const own = kind === undefined ? [] : kind.validate(doc.right)
-    if (own.length > 0) return yield* Effect.fail(firstError(own, file))
-    const refs = kind?.references === undefined ? [] : yield* kind.references(doc.right)
-    if (refs.length > 0) return yield* Effect.fail(firstError(refs, file))
-  })
-
 /** The `run` subcommand. */
 export const runCommand = Command.make(
   "run",
@@ -100,10 +68,11 @@ export const runCommand = Command.make(
   ({ format, scenario, seed, times }) =>
     Effect.gen(function*() {
       yield* atLeastOne("--times", times)
-      yield* checkScenarioFile(scenario)
-      const report = yield* runScenarioFile(scenario, { seed: Option.getOrUndefined(seed), times }).pipe(
-        Effect.mapError((ds) => firstError(ds, scenario))
-      )
+      // The Scenarios service checks the file as validate does (size cap, a valid scenario, its references), then runs it.
+      const report = yield* Effect.flatMap(
+        Scenarios.Scenarios,
+        (s) => s.runFile(scenario, { seed: Option.getOrUndefined(seed), times })
+      ).pipe(Effect.provide(Scenarios.Scenarios.layer))
       if (format === "json") yield* Console.log(JSON.stringify({ ok: true, runs: times, report }, null, 2))
       else for (const line of renderReport(report, times)) yield* Console.log(line)
     })

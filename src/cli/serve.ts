@@ -9,14 +9,14 @@
  * log line per request. SIGTERM/SIGINT: new requests get 503 `unavailable`
  * with `Connection: close`, requests in flight finish (10 s at most), the
  * store closes. `--watch` reloads the packages when a file under them changes
- * (the same check as `POST /v1/admin/reload`).
+ * (the same check as `POST /v1/admin/reload`). The server is the `Serving`
+ * port's (src/services/Serving.ts), which the bin's composition root provides.
  *
  * @since 0.1.0
  */
 import { Config, Console, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted, Runtime } from "effect"
 import { watch } from "node:fs"
-import { batchedJsonLog, drain, makeLifecycle, serverLayer, serverUrl } from "../server/index.js"
-import { ContentCatalog, DEFAULT_STORE } from "../services/index.js"
+import { DEFAULT_STORE, Serving } from "../services/index.js"
 import { packagesOption } from "./assess.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
@@ -81,11 +81,11 @@ export const serveCommand = Command.make(
     )
   },
   (o) =>
-    Effect.suspend(() => {
-      const log = batchedJsonLog((chunk) => process.stdout.write(chunk))
+    Effect.flatMap(Serving.Serving, (serving) => {
+      const log = serving.batchedJsonLog((chunk) => process.stdout.write(chunk))
       // The access log is the door's own line (no Effect logger per request); below `info` it is not made at all.
       const accessLog = LogLevel.lessThanEqual(levels[o.logLevel], LogLevel.Info) ? log.line : undefined
-      return serve(o, accessLog).pipe(
+      return serve(serving, o, accessLog).pipe(
         Effect.ensuring(Effect.sync(log.flush)),
         // JSON lines only: runMain's pretty logger would print each request a second time.
         Effect.provide(
@@ -114,7 +114,7 @@ const startFailure = (e: unknown): string => {
     : `cardfx serve: cannot serve: ${message}`
 }
 
-const serve = (o: {
+const serve = (serving: Serving.ServingService, o: {
   readonly packages: ReadonlyArray<string>
   readonly store: string
   readonly host: string
@@ -161,41 +161,32 @@ const serve = (o: {
     if (Option.isSome(token) && Redacted.value(token.value).trim() === "") {
       return yield* usage(`--token-env ${tokenEnv ?? ""}: the variable is empty`)
     }
-    const lifecycle = yield* makeLifecycle
     yield* Effect.scoped(
       Effect.gen(function*() {
-        const context = yield* Layer.build(
-          serverLayer(
-            {
-              packages: o.packages,
-              store: o.store,
-              deckFile: o.deck,
-              host: o.host,
-              port: o.port,
-              token,
-              bodyTimeout: Duration.millis(o.bodyTimeout),
-              allowedHosts: o.allowedHost,
-              corsOrigins: o.corsOrigin,
-              accessLog
-            },
-            lifecycle
-          )
-        ).pipe(
+        // Serves until this scope closes; then it drains (in-flight requests finish) and the store closes.
+        const served = yield* serving.serve({
+          packages: o.packages,
+          store: o.store,
+          deckFile: o.deck,
+          host: o.host,
+          port: o.port,
+          token,
+          bodyTimeout: Duration.millis(o.bodyTimeout),
+          allowedHosts: o.allowedHost,
+          corsOrigins: o.corsOrigin,
+          accessLog
+        }).pipe(
           Effect.catchAll((e) =>
             Console.error(startFailure(e)).pipe(
               Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors })))
             )
           )
         )
-        // Runs before the layers' own finalizers: stop taking requests, let in-flight ones finish, then the store closes.
-        yield* Effect.addFinalizer(() => drain(lifecycle))
-        const url = yield* Effect.provide(serverUrl, context)
-        yield* Console.log(JSON.stringify({ event: "listening", url }))
+        yield* Console.log(JSON.stringify({ event: "listening", url: served.url }))
         if (o.watch) {
           const runtime = yield* Effect.runtime<never>()
           // The served content's reload: the same one `POST /v1/admin/reload` runs.
-          const reload = Effect.flatMap(ContentCatalog.ContentCatalog, (catalog) => catalog.reload)
-          const reloadOnce = Effect.provide(reload, context).pipe(
+          const reloadOnce = served.reload.pipe(
             Effect.tap((r) =>
               Effect.logInfo("reload").pipe(Effect.annotateLogs({ switched: r.switched, checked: r.checked }))
             ),

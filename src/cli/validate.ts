@@ -9,8 +9,7 @@
  * @since 0.1.0
  */
 import { Console, Effect } from "effect"
-import { type ValidationReport } from "../services/index.js"
-import { ScaleOut } from "../workers/index.js"
+import { ScaleOut, type ValidationReport } from "../services/index.js"
 import * as Args from "./Args.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"

@@ -12,6 +12,7 @@
  * @since 0.1.0
  */
 import { Duration } from "effect"
+import { DEFAULT_RUNNER_PORT } from "../services/Clustering.js"
 
 /** Sharding settings shared by runners and clients (see `ShardingConfig` in `@effect/cluster`). */
 export const clusterTimings = {
@@ -52,5 +53,4 @@ export const clusterTimings = {
   entityTerminationTimeout: Duration.seconds(5)
 } as const
 
-/** The runner port when `--port` is not given. */
-export const DEFAULT_RUNNER_PORT = 34431
+export { DEFAULT_RUNNER_PORT }

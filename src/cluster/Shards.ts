@@ -8,15 +8,11 @@
  */
 import { Either } from "effect"
 import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
+import { DEFAULT_SHARD_GAMES } from "../services/Clustering.js"
 import { mergeAllPartials, type SimulationPartial, type SimulationSummary, summarize } from "../services/Simulation.js"
 import { chunks } from "../workers/Pool.js"
 
-/**
- * Games per shard by default: ~0.25 s of one warm core's play (a game costs
- * ~0.25 ms), against a cluster overhead of a few tens of ms per shard (a
- * persisted message, a reply and a ledger row; measured by `npm run bench`).
- */
-export const DEFAULT_SHARD_GAMES = 1024
+export { DEFAULT_SHARD_GAMES }
 
 /** One shard of a run: its index and games [from, to). */
 export interface Shard {

@@ -10,7 +10,7 @@
 import { FileSystem } from "@effect/platform"
 import { Context, Effect, Either, Layer } from "effect"
 import { diagnostic } from "../kernel/Diagnostic.js"
-import { type CardfxError, errorFromDiagnostic } from "../kernel/Errors.js"
+import { type CardfxError, errorFromDiagnostic, errorFromDiagnostics } from "../kernel/Errors.js"
 import { readJsonFile } from "../kernel/JsonFile.js"
 import { type Engine, makeEngine } from "./engine/Engine.js"
 import type { StarterDeck } from "./Schema.js"
@@ -37,9 +37,10 @@ export const make = (fs: FileSystem.FileSystem): HallyuHexService => {
   const loadDeck = (file: string): Effect.Effect<StarterDeck, CardfxError> =>
     Effect.flatMap(validateFile(file), (v) => {
       if (v.deck !== undefined) return Effect.succeed(v.deck)
-      const first = v.diagnostics.find((d) => d.severity === "error") ??
-        diagnostic("schema_invalid", `${file} is not a valid deck`, { file })
-      return Effect.fail(errorFromDiagnostic(first))
+      // The first error stands for the failure, with every diagnostic of the deck.
+      return Effect.fail(
+        errorFromDiagnostics(v.diagnostics, diagnostic("schema_invalid", `${file} is not a valid deck`, { file }))
+      )
     })
   const engine = (file: string): Effect.Effect<Engine, CardfxError> =>
     Effect.flatMap(loadDeck(file), (deck) => {

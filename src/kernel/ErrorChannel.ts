@@ -12,7 +12,7 @@
 import { Array as Arr, Effect, Either } from "effect"
 import type { Diagnostic } from "./Diagnostic.js"
 import { type DiagnosticCode, diagnosticCodes, DiagnosticCodeTable, type DiagnosticDomain } from "./DiagnosticCode.js"
-import { type ErrorOf, errorWith } from "./Errors.js"
+import { type ErrorOf, errorWith, headOf } from "./Errors.js"
 
 /** A diagnostic whose code is one of `C`. */
 export type DiagnosticOf<C extends DiagnosticCode> = Diagnostic & { readonly code: C }
@@ -37,7 +37,7 @@ export const errorChannel = <const C extends DiagnosticCode>(codes: ReadonlyArra
   const has = (d: Diagnostic): d is DiagnosticOf<C> => wide.has(d.code)
   const error = (ds: ReadonlyArray<Diagnostic>): Either.Either<ErrorOf<C>, Error> => {
     if (!Arr.isNonEmptyReadonlyArray(ds)) return Either.left(new Error("a failure without a diagnostic"))
-    const head = ds.find((d) => d.severity === "error") ?? ds[0]
+    const head = headOf(ds)
     if (!has(head)) return Either.left(new Error(`${head.code} is outside this error channel: ${head.message}`))
     return Either.right(errorWith(head, ds))
   }

@@ -9,15 +9,9 @@
  * @since 0.1.0
  */
 import { Logger } from "effect"
+import type { BatchedLog } from "../services/Serving.js"
 
-export interface BatchedLog {
-  /** The logger (install with `Logger.replace(Logger.defaultLogger, logger)`). */
-  readonly logger: Logger.Logger<unknown, void>
-  /** Adds one ready-made line (no newline) to the batch: the door's access log. */
-  readonly line: (line: string) => void
-  /** Writes the lines not yet written (the command calls it before it exits). */
-  readonly flush: () => void
-}
+export type { BatchedLog }
 
 const BATCH_LINES = 256
 

@@ -4,7 +4,8 @@
  * services, the API definition of `src/api` (the same one `cardfx/client`
  * is made from), the workbench page's routes, a graceful `drain` and the
  * batched JSON request log; the reload-with-check of `POST /v1/admin/reload`
- * (what `cardfx ledger check` runs). The package root `cardfx` does not load
+ * (what `cardfx ledger check` runs); `servingLayer`, the `Serving` service of
+ * src/services over them. The package root `cardfx` does not load
  * this module.
  *
  * @since 0.1.0
@@ -22,3 +23,4 @@ export {
   serverLayer,
   serverUrl
 } from "./Server.js"
+export { layer as servingLayer } from "./Serving.js"

@@ -17,10 +17,11 @@
  *
  * @since 0.1.0
  */
+import type { FileSystem } from "@effect/platform"
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { sealById, sealErrors } from "../composition/BundleCompiler.js"
 import { type CardInspection, componentOrigins } from "../composition/Effective.js"
-import { appendEntry, type CardLedger, emptyLedger, verifyLedger } from "../composition/ledger/Ledger.js"
+import { appendEntry, CardLedger, emptyLedger, verifyLedger } from "../composition/ledger/Ledger.js"
 import {
   type AssessResult,
   discover,
@@ -33,10 +34,14 @@ import { resolveEffectiveCard, resolveErrors } from "../composition/Resolver.js"
 import type { Runtime } from "../composition/Runtime.js"
 import type { Card } from "../composition/schema/Card.js"
 import { LedgerStore, MAIN } from "../composition/store/LedgerStore.js"
-import { type Diagnostic, type DiagnosticContext, withContext } from "../kernel/Diagnostic.js"
+import { makeDecoder } from "../kernel/Decode.js"
+import { type Diagnostic, diagnostic, type DiagnosticContext, withContext } from "../kernel/Diagnostic.js"
 import { type ChannelError, codesOf, errorChannel } from "../kernel/ErrorChannel.js"
 import {
   type BranchNotFound,
+  type CardfxError,
+  errorFromDiagnostic,
+  errorFromDiagnostics,
   errorOf,
   type InvalidComposition,
   type StoreFailure,
@@ -44,8 +49,10 @@ import {
   type UnknownCard,
   type UnknownTransformation
 } from "../kernel/Errors.js"
+import { readJsonFile } from "../kernel/JsonFile.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
 import { LiveCatalog } from "./Catalog.js"
+import { wrongKind } from "./DocumentKinds.js"
 
 /** A caller-supplied ledger, and where it came from (added to its diagnostics: a file, a JSON pointer prefix). */
 export interface GivenLedger {
@@ -63,6 +70,30 @@ export type LedgerSource =
 
 /** The empty ledger source. */
 export const noLedger: LedgerSource = { _tag: "Empty" }
+
+const decodeLedger = makeDecoder(CardLedger)
+
+/**
+ * Reads a ledger file (hardened JSON, the `CardLedger` Schema) as a given
+ * ledger, which the queries then verify: a file that is not JSON, of another
+ * document kind or not a ledger fails with all of its diagnostics.
+ */
+export const readLedgerFile = (
+  file: string
+): Effect.Effect<GivenLedger, CardfxError, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const doc = yield* readJsonFile(file)
+    if (Either.isLeft(doc)) return yield* Effect.fail(errorFromDiagnostic(doc.left))
+    const other = wrongKind(doc.right, "ledger")
+    if (other !== undefined) return yield* Effect.fail(errorFromDiagnostic(other))
+    const decoded = decodeLedger(doc.right.value, doc.right)
+    if (Either.isLeft(decoded)) {
+      return yield* Effect.fail(
+        errorFromDiagnostics(decoded.left, diagnostic("schema_invalid", `${file} is not a valid ledger`, { file }))
+      )
+    }
+    return { ledger: decoded.right, file }
+  })
 
 /** One line of the card list. */
 export interface CardSummary {

@@ -83,6 +83,11 @@ export {
   type SimulationRun,
   type SimulationService
 } from "./Simulation.js"
+// The scale-out ports: their interfaces and Tags (src/workers, src/cluster and src/server implement them; the
+// `cardfx` bin's composition root, src/bin, provides the implementations).
+export * as Clustering from "./Clustering.js"
+export { defaultWorkers, MIN_GAMES_PER_WORKER, ScaleOut, type ScaleOutService, simulationWorkers } from "./ScaleOut.js"
+export * as Serving from "./Serving.js"
 
 // ---- services and the all-in-one layers
 export * from "./CardCompiler.js"

@@ -16,14 +16,13 @@ import * as NodeWorker from "@effect/platform-node/NodeWorker"
 import * as Worker from "@effect/platform/Worker"
 import { Context, Effect, Either, Layer, Logger, LogLevel, type Schema } from "effect"
 import { existsSync } from "node:fs"
-import { availableParallelism } from "node:os"
 import { fileURLToPath } from "node:url"
 import * as WorkerThreads from "node:worker_threads"
 import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
+import { defaultWorkers } from "../services/ScaleOut.js"
 import type { FuzzRuns, SimulateGames, ValidateFiles, WorkerRequest } from "./Requests.js"
 
-/** The number of workers when none is given: the machine's available parallelism. */
-export const defaultWorkers = (): number => availableParallelism()
+export { defaultWorkers }
 
 /**
  * The worker entry: beside the bundled bin (`dist/cli/cardfx-worker.mjs`),

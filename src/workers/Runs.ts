@@ -18,6 +18,7 @@ import {
   runFuzzRange,
   selectedProperties
 } from "../services/Fuzz.js"
+import { MIN_GAMES_PER_WORKER, simulationWorkers } from "../services/ScaleOut.js"
 import {
   type DeckSource,
   engineOf,
@@ -38,7 +39,7 @@ import { type CardfxWorkerPoolService, chunks, inProcess, workerEntry } from "./
 import { FuzzRuns, SimulateGames, ValidateFiles } from "./Requests.js"
 import { runSplit } from "./Split.js"
 
-export { GAMES_PER_CHUNK, type OnProgress, type SimulationRun }
+export { GAMES_PER_CHUNK, MIN_GAMES_PER_WORKER, type OnProgress, type SimulationRun, simulationWorkers }
 
 /**
  * Games per request to a warm worker thread: ~0.1 s of play, against a message
@@ -50,27 +51,6 @@ export const GAMES_PER_REQUEST = 512
 export const RUNS_PER_CHUNK = 8
 /** Standalone files per validation chunk. */
 export const FILES_PER_CHUNK = 16
-
-/**
- * Games per worker thread below which an extra thread does not pay for
- * itself. This thread plays from the first moment (see `runSplit`), so a
- * thread only adds: it costs ~0.25 s of CPU to start (the simulation-only
- * bundle) and then plays its first few thousand games slowly while V8
- * compiles the engine for it (threads share no compiled code) — about a
- * second of CPU more than warm play, against ~0.3 ms of CPU per warm game.
- * Below ~5,000 games per thread that CPU buys little or nothing, and on a
- * loaded machine it is taken from someone else (measured in the README's
- * scale-out section).
- */
-export const MIN_GAMES_PER_WORKER = 5000
-
-/**
- * The default number of workers for a simulation of `games` games: this
- * thread, plus one more per {@link MIN_GAMES_PER_WORKER} games, at most
- * `parallelism` in all.
- */
-export const simulationWorkers = (games: number, parallelism: number): number =>
-  Math.max(1, Math.min(parallelism, Math.floor(games / MIN_GAMES_PER_WORKER)))
 
 const counter = (onProgress: OnProgress | undefined, total: number) => {
   let done = 0

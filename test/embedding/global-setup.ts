@@ -38,7 +38,7 @@ export const ensureBuilt = (): void => {
     // Emitted anyway; type errors are the type-check's to report.
   }
   // The `cardfx` bin is the bundled CLI (scripts/bundle-cli.mjs), rebuilt with dist/.
-  if (existsSync("dist/cli/main.js")) execFileSync(process.execPath, ["scripts/bundle-cli.mjs"], { stdio: "pipe" })
+  if (existsSync("dist/bin/main.js")) execFileSync(process.execPath, ["scripts/bundle-cli.mjs"], { stdio: "pipe" })
   // An incremental build rewrites only what changed: mark dist/ as built now, so the next run skips it.
   if (existsSync(marker)) utimesSync(marker, new Date(), new Date())
 }

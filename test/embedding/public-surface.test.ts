@@ -19,7 +19,7 @@ import {
   Resolver,
   ScaleOut
 } from "cardfx"
-import { type Context, Effect, type Layer } from "effect"
+import { type Context, Effect, Layer } from "effect"
 import { execFileSync, spawnSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -136,9 +136,12 @@ describe("the root exports namespaces only, and loads no face", () => {
     }
   })
 
-  it("services carry their layers", () => {
-    const tags = [Hallyu.HallyuHex, ScaleOut.ScaleOut, Catalog.ContentLoader, Executor.CardExecutor]
+  it("services carry their layers; a scale-out port's implementation is its namespace's layer", () => {
+    const tags = [Hallyu.HallyuHex, Catalog.ContentLoader, Executor.CardExecutor]
     for (const tag of tags) expect(typeof tag.layer, `${tag.key}.layer`).not.toBe("undefined")
+    // The ScaleOut port (`ScaleOut.ScaleOut`, declared with the services) and the worker pools implementing it.
+    expect(ScaleOut.ScaleOut.key).toBe("cardfx/ScaleOut")
+    expect(Layer.isLayer(ScaleOut.layer)).toBe(true)
   })
 
   it("importing cardfx loads neither the HTTP server nor the cluster; their subpaths do", () => {

@@ -8,7 +8,7 @@ import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { runSimulation } from "../../src/workers/Runs.js"
-import { ScaleOut } from "../../src/workers/ScaleOut.js"
+import * as ScaleOut from "../../src/workers/ScaleOut.js"
 import { engine } from "../hallyu/engine-fixtures.js"
 import { writeTree } from "../support/tmp.js"
 
@@ -201,7 +201,7 @@ describe("worker failures", () => {
       const root = generatedTree()
       const both = await Effect.runPromise(
         Effect.gen(function*() {
-          const scale = yield* ScaleOut
+          const scale = yield* ScaleOut.ScaleOut
           // With every game's log: the logs come back in game order whichever thread played them.
           const sims = yield* Effect.forEach(
             [1, 2],

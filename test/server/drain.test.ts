@@ -106,7 +106,7 @@ describe("cardfx serve on SIGTERM", () => {
     inFlight.finish()
     const answer = await inFlight.answer
     expect([answer.status, answer.body.status, answer.body.revision]).toEqual([200, "applied", 1])
-    expect(await exit).toBe(130) // an interruption from outside (src/cli/main.ts), after the drain
+    expect(await exit).toBe(130) // an interruption from outside (src/bin/main.ts), after the drain
     expect(existsSync(`${store}-wal`)).toBe(false)
 
     // The drained request's command is in the store.

@@ -102,6 +102,13 @@ describe("one error contract", () => {
     expect(e.diagnostics.map((d) => d.code)).toEqual(["unknown_reference", "duplicate_id", "unknown_reference"])
     const alone = errorFromDiagnostics([], diagnostic("schema_invalid", "nothing was said"))
     expect(alone.diagnostics).toEqual([diagnostic("schema_invalid", "nothing was said")])
+    // Warnings alone do not stand for a failure: the fallback does, and the warnings are kept after it.
+    const warned = errorFromDiagnostics(
+      [diagnostic("unknown_reference", "a warning", {}, "warning")],
+      diagnostic("schema_invalid", "not valid")
+    )
+    expect(warned._tag).toBe("SchemaInvalid")
+    expect(warned.diagnostics.map((d) => d.code)).toEqual(["schema_invalid", "unknown_reference"])
   })
   it("an error built from a message has its own diagnostic", () => {
     const e = errorOf("unknown_activity", "no activity nope", { subject: "nope" })

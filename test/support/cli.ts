@@ -1,11 +1,13 @@
 /**
  * Test support: run one command of the table in-process exactly as the `cardfx`
  * bin does (the same `runCardfx`: usage checks, error rendering, exit codes —
- * a defect is 70 here as in the bin, never mistaken for a usage error).
+ * a defect is 70 here as in the bin, never mistaken for a usage error), over
+ * the bin's composition root (src/bin/Root.ts: the worker pools, the cluster, the server).
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect } from "effect"
 import { vi } from "vitest"
+import * as Root from "../../src/bin/Root.js"
 import { rootCommand, runCardfx } from "../../src/cli/Cli.js"
 import type { Command } from "../../src/cli/Command.js"
 
@@ -37,7 +39,9 @@ export const runArgs = async (root: Command, argv: ReadonlyArray<string>): Promi
   const log = vi.spyOn(globalThis.console, "log").mockImplementation(capture(out))
   const error = vi.spyOn(globalThis.console, "error").mockImplementation(capture(err))
   try {
-    const code = await Effect.runPromise(runCardfx(root, argv).pipe(Effect.provide(NodeContext.layer)))
+    const code = await Effect.runPromise(
+      runCardfx(root, argv).pipe(Effect.provide(Root.layer), Effect.provide(NodeContext.layer))
+    )
     return { code, out: out.join("\n"), err: err.join("\n"), all: all.join("\n") }
   } finally {
     log.mockRestore()

@@ -21,7 +21,7 @@ import { Effect, Either, Schema } from "effect"
 import { canonicalJson, sha256Hex } from "../../kernel/Canonical.js"
 import { withLimit } from "../../kernel/Decode.js"
 import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
-import { type CardfxError, errorFromDiagnostic } from "../../kernel/Errors.js"
+import { type CardfxError, errorFromDiagnostics } from "../../kernel/Errors.js"
 import { Limits } from "../../kernel/Limits.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { optional } from "../../kernel/SchemaExt.js"
@@ -531,9 +531,9 @@ const toEffect = <A>(r: Either.Either<A, ReadonlyArray<Diagnostic>>): Effect.Eff
   Either.isRight(r)
     ? Effect.succeed(r.right)
     // A Left always carries at least one diagnostic; the fallback keeps this total.
-    : Effect.fail(errorFromDiagnostic(r.left[0] ?? diagnostic("unsealed_definition", "ledger command failed")))
+    : Effect.fail(errorFromDiagnostics(r.left, diagnostic("unsealed_definition", "ledger command failed")))
 
-/** The ledger commands in the typed error channel (first diagnostic as its tagged error). */
+/** The ledger commands in the typed error channel (the first error's tagged error, carrying every diagnostic). */
 export const LedgerCommands = {
   append: (ledger: CardLedger, content: unknown, opts: EntryOptions) => toEffect(appendEntry(ledger, content, opts)),
   remove: (ledger: CardLedger, entryId: string) => toEffect(removeEntry(ledger, entryId)),

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * The `cardfx` command line: {@link runCardfx} over every registered command
- * (`commands.ts`). Exit codes: 0 ok, 1 content diagnostics or a rejected
+ * The `cardfx` bin: {@link runCardfx} over every registered command
+ * (src/cli/commands.ts), with the scale-out ports the composition root
+ * (`Root.ts`) builds. Exit codes: 0 ok, 1 content diagnostics or a rejected
  * command, 2 usage errors, 70 a defect (one line, never a stack trace), 130
  * interrupted (SIGINT/SIGTERM interrupt the running fiber).
  *
@@ -11,8 +12,9 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit } from "effect"
-import { rootCommand, runCardfx } from "./Cli.js"
-import { commands } from "./commands.js"
+import { rootCommand, runCardfx } from "../cli/Cli.js"
+import { commands } from "../cli/commands.js"
+import * as Root from "./Root.js"
 
 let exitCode = 0
 
@@ -23,6 +25,7 @@ NodeRuntime.runMain(
         exitCode = code
       })
     ),
+    Effect.provide(Root.layer),
     Effect.provide(NodeContext.layer)
   ),
   {
