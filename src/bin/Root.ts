@@ -7,14 +7,40 @@
  * runs the command line over them. The in-process test runner
  * (test/support/cli.ts) provides the same layer, so it runs what the bin runs.
  *
+ * The cluster and the server are loaded when a command first uses them
+ * (`import()`, which the bin's bundle keeps as a lazily initialized module):
+ * the cluster, the HTTP server and their packages are about half of the
+ * bundle, and initializing them cost every command — `--version` included —
+ * about 40 % of its start-up CPU.
+ *
  * @since 0.1.0
  */
 import type { FileSystem } from "@effect/platform"
-import { Layer } from "effect"
+import { type Context, Effect, Layer } from "effect"
 import type { Ports } from "../cli/Command.js"
-import { clusteringLayer } from "../cluster/index.js"
-import { servingLayer } from "../server/index.js"
+import { batchedJsonLog } from "../server/RequestLog.js"
+import { Clustering } from "../services/Clustering.js"
+import { Serving } from "../services/Serving.js"
 import * as ScaleOut from "../workers/index.js"
+
+/** A port's service from its implementation's layer, the module loaded on first use (then cached by the loader). */
+const loaded = <I, S>(tag: Context.Tag<I, S>, load: () => Promise<Layer.Layer<I>>): Effect.Effect<S> =>
+  Effect.flatMap(Effect.promise(load), (layer) => Effect.provide(tag, layer))
+
+const cluster = loaded(Clustering, () => import("../cluster/index.js").then((m) => m.clusteringLayer))
+const server = loaded(Serving, () => import("../server/index.js").then((m) => m.servingLayer))
+
+const clusteringLayer: Layer.Layer<Clustering> = Layer.succeed(Clustering, {
+  simulation: (o) => Layer.unwrapEffect(Effect.map(cluster, (c) => c.simulation(o))),
+  runner: (o) => Effect.flatMap(cluster, (c) => c.runner(o)),
+  logAt: (level) => Layer.unwrapEffect(Effect.map(cluster, (c) => c.logAt(level)))
+})
+
+const servingLayer: Layer.Layer<Serving> = Layer.succeed(Serving, {
+  serve: (o) => Effect.flatMap(server, (s) => s.serve(o)),
+  // The request log is a small module of its own: `serve` sets it up before it starts the server.
+  batchedJsonLog
+})
 
 /** The scale-out ports of the command line, each over its implementation (worker threads read files from the disk). */
 export const layer: Layer.Layer<Ports, never, FileSystem.FileSystem> = Layer.mergeAll(

@@ -9,8 +9,6 @@
  */
 import type { FileSystem } from "@effect/platform"
 import { Effect, Runtime } from "effect"
-import { checkRoots } from "../services/lsp/Checker.js"
-import { runLanguageServer } from "../services/lsp/Server.js"
 import * as Command from "./Command.js"
 import * as Options from "./Options.js"
 
@@ -27,6 +25,11 @@ export const lspCommand = Command.make("lsp", { stdio, clientProcessId }, () =>
   Effect.gen(function*() {
     const runtime = yield* Effect.runtime<FileSystem.FileSystem>()
     const run = Runtime.runPromise(runtime)
+    // The language server and its protocol packages load only for this command (the bin's other commands start
+    // without them).
+    const [{ checkRoots }, { runLanguageServer }] = yield* Effect.promise(() =>
+      Promise.all([import("../services/lsp/Checker.js"), import("../services/lsp/Server.js")])
+    )
     yield* Effect.promise(() =>
       runLanguageServer(process.stdin, process.stdout, { check: (roots, overlay) => run(checkRoots(roots, overlay)) })
     )
