@@ -43,6 +43,7 @@ import {
   DEFAULT_STORE,
   type Diagnostic,
   errorFromDiagnostic,
+  Instances,
   type LedgerCommand,
   LedgerStore,
   MAIN,
@@ -244,6 +245,8 @@ const showCommand = Command.make(
       Effect.gen(function*() {
         const store = yield* LedgerStore
         const instanceId = Option.getOrElse(o.instance, () => o.card)
+        // An instance no command was stored for is unknown_instance, as over HTTP and in the library.
+        yield* Instances.storedEvents(store, o.branch, instanceId)
         const s = yield* store.read(o.branch, instanceId, o.card)
         if (o.format === "json") {
           return yield* Console.log(
@@ -288,9 +291,8 @@ const historyCommand = Command.make(
       "read",
       Effect.gen(function*() {
         const store = yield* LedgerStore
-        const events = yield* store.history(o.branch, Option.getOrElse(o.instance, () => o.card))
+        const { events } = yield* Instances.storedEvents(store, o.branch, Option.getOrElse(o.instance, () => o.card))
         if (o.format === "json") return yield* Console.log(JSON.stringify({ events }, null, 2))
-        if (events.length === 0) yield* Console.log("(no events)")
         for (const e of events) {
           const c = e.body.command
           const what = c.kind === "apply"

@@ -105,19 +105,36 @@ export interface InstancesService {
   >
 }
 
+const unknown = (instanceId: string, branch: string) =>
+  errorOf("unknown_instance", `no stored instance ${instanceId} on branch ${branch}`, { subject: instanceId })
+
+/**
+ * A stored instance's events on a branch (its parents' up to the fork
+ * included) and its card; `unknown_instance` when it has none — an instance
+ * exists once a command was stored for it. Every face reads through this:
+ * the service below, and `cardfx ledger show|history` over a store file
+ * (which needs no content).
+ */
+export const storedEvents = (
+  store: Context.Tag.Service<LedgerStore>,
+  branch: string,
+  instanceId: string
+): Effect.Effect<
+  { readonly cardId: string; readonly events: ReadonlyArray<StoredEvent> },
+  UnknownInstance | StoreFailure | BranchNotFound
+> =>
+  Effect.flatMap(store.history(branch, instanceId), (events) => {
+    const first = events[0]
+    return first === undefined
+      ? Effect.fail(unknown(instanceId, branch))
+      : Effect.succeed({ cardId: first.cardId, events })
+  })
+
 const make = Effect.gen(function*() {
   const catalog = yield* ContentCatalog
   const planner = yield* CardTransformationPlanner
   const store = yield* LedgerStore
-  const unknown = (instanceId: string, branch: string) =>
-    errorOf("unknown_instance", `no stored instance ${instanceId} on branch ${branch}`, { subject: instanceId })
-  const eventsOf = (branch: string, instanceId: string) =>
-    Effect.flatMap(store.history(branch, instanceId), (events) => {
-      const first = events[0]
-      return first === undefined
-        ? Effect.fail(unknown(instanceId, branch))
-        : Effect.succeed({ cardId: first.cardId, events })
-    })
+  const eventsOf = (branch: string, instanceId: string) => storedEvents(store, branch, instanceId)
   const service: InstancesService = {
     command: (r) =>
       catalog.withWrites((runtime) =>
