@@ -42,7 +42,7 @@ describe("README: embedding", () => {
   it("upgrades, resolves and plays a card through the live layer, and runs again on the same store", async () => {
     const store = join(dir, "ledger.db")
     const first = await Effect.runPromise(main(store))
-    expect("fingerprint" in first && first.fingerprint.length).toBe(64)
+    expect(first).toMatchObject({ fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) })
     expect("events" in first && first.events.some((e) => e.type === "statusApplied")).toBe(true)
     // The second run finds the upgrade stored: no apply, no CommandConflict, the same card played.
     const second = await Effect.runPromise(handled(store))

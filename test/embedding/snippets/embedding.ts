@@ -17,7 +17,7 @@ export const upgradeAndPlay = Effect.gen(function*() {
   const assessment = yield* planner.assessStored(runtime, card, command, "scenario")
   if (assessment.isCompatible) {
     yield* planner.apply(runtime, {
-      commandId: `${card.instanceId}/${command.upgradeId}@${assessment.revision}`,
+      commandId: `${card.instanceId}/${command.upgradeId}:${assessment.revision}`,
       ...card,
       expectedRevision: assessment.revision,
       activity: "scenario",
