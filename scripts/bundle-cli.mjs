@@ -11,14 +11,75 @@
  * beside it, as dist/cli/cardfx-worker.mjs: the bin's worker pools spawn it;
  * simulations spawn the slimmer dist/cli/cardfx-simulation-worker.mjs (the
  * engine only: a thread's start-up is mostly loading code).
- * Part of `npm run build` (and so of `npm ci` through `prepare`), with the
- * workbench page's browser bundle (`bundlePage`, below).
+ * The three bundles are minified (whitespace and syntax only: identifiers,
+ * and so function and class names, stay as written) and leave out what an
+ * installed package already holds in node_modules and the CLI never runs
+ * (`installedAssets`, `unusedInBundles`, below): the package stays under 2 MB
+ * (docs/install.md).
+ * Part of `npm run build` (and so of `prepack`), with the workbench page's
+ * browser bundle (`bundlePage`, below).
  */
 import { build } from "esbuild"
 import { spawnSync } from "node:child_process"
 import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { builtinModules } from "node:module"
 import { dirname, resolve } from "node:path"
+
+/**
+ * Swagger UI's script and style (`@effect/platform`'s internal/httpApiSwagger.js:
+ * 2 MB, a third of the bin's bundle) are two string constants with no import of
+ * their own. The bin reads them from the installed `@effect/platform` (a
+ * dependency, pinned, so the same bytes) when `serve` builds `/docs`, instead of
+ * carrying a copy: a module of two lazy getters over a `require` of the
+ * package's CommonJS build.
+ */
+const installedAssets = {
+  name: "cardfx-installed-assets",
+  setup(b) {
+    b.onResolve(
+      { filter: /^\.\/internal\/httpApiSwagger\.js$/ },
+      (args) =>
+        /[\\/]@effect[\\/]platform[\\/]/.test(args.importer) ? { path: "swagger", namespace: "installed" } : undefined
+    )
+    b.onLoad({ filter: /.*/, namespace: "installed" }, () => ({
+      contents: [
+        "const { dirname, join } = require(\"node:path\")",
+        "const installed = require(\"node:module\").createRequire(__filename)",
+        "let asset",
+        "const load = () => (asset ??= installed(",
+        "  join(dirname(installed.resolve(\"@effect/platform/HttpApiSwagger\")), \"internal\", \"httpApiSwagger.js\")",
+        "))",
+        "module.exports = { get javascript() { return load().javascript }, get css() { return load().css } }"
+      ].join("\n"),
+      loader: "js"
+    }))
+  }
+}
+
+/**
+ * Packages the bundles would carry only because a module they import also
+ * offers something cardfx never uses: undici (1 MB, `@effect/platform-node`'s
+ * HTTP client, imported by its HTTP server for `layerTest` and by its cluster
+ * module for Kubernetes; cardfx's CLI and workers make no HTTP request) and
+ * `@effect/cli`'s config-file parsers (yaml, toml, ini; cardfx reads no config
+ * file). Each is used inside functions only, never when its importer loads, so
+ * an empty module stands in (as for the page's server-only packages below); a
+ * use would fail the bin's tests.
+ */
+const UNUSED_IN_BUNDLES = /^(undici|yaml|toml|ini)$/
+const unusedInBundles = {
+  name: "cardfx-unused-in-bundles",
+  setup(b) {
+    b.onResolve({ filter: UNUSED_IN_BUNDLES }, (args) => ({ path: args.path, namespace: "unused-in-bundles" }))
+    b.onLoad(
+      { filter: /.*/, namespace: "unused-in-bundles" },
+      () => ({ contents: "module.exports = {}", loader: "js" })
+    )
+  }
+}
+
+/** Whitespace and syntax only: identifiers keep their names (Effect and our errors print some). */
+const minify = { minifyWhitespace: true, minifySyntax: true }
 
 const bundle = (entry, outfile) =>
   build({
@@ -29,6 +90,8 @@ const bundle = (entry, outfile) =>
     format: "esm",
     target: "node20",
     external: ["better-sqlite3", "pg", "pg-native"],
+    ...minify,
+    plugins: [unusedInBundles],
     // CommonJS dependencies inside an ES module bundle need a `require`.
     banner: {
       js:
@@ -52,6 +115,8 @@ const bundleBin = async () => {
     format: "cjs",
     target: "node20",
     external: ["better-sqlite3", "pg", "pg-native"],
+    ...minify,
+    plugins: [installedAssets, unusedInBundles],
     define: { "import.meta.url": "__cardfxModuleUrl" },
     banner: { js: "const __cardfxModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: "warning"

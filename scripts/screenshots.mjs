@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Regenerates the workbench screenshots shown in the README: runs the
+ * Regenerates the workbench screenshots shown in docs/workbench.md: runs the
  * workbench browser tests (headless Chromium against `cardfx serve`; they
  * write every view at 1280×800 and 390 px to test/workbench/screenshots/,
  * ignored by git), then copies them to src/page/screenshots/, which

@@ -11,7 +11,7 @@
  *   shard (the runners busy in parallel, as in a real run);
  * - a one-shard run's round trip (the client joining the cluster included);
  * - PostgreSQL transactions per shard and per idle runner-second (from
- *   pg_stat_database), the figures the README's 100-machine arithmetic uses.
+ *   pg_stat_database), the figures docs/scale.md's 100-machine arithmetic uses.
  *
  * Skipped (one row saying so) when PostgreSQL is unreachable.
  */

@@ -2,7 +2,7 @@
  * cardfx's command table: one typed entry per command (name, summary,
  * options and arguments with their kinds, defaults, descriptions and whether
  * they are required, its subcommands, its exit statuses) from which the
- * usage checks (`Usage.ts`), `--help` (`Help.ts`), the README table test and
+ * usage checks (`Usage.ts`), `--help` (`Help.ts`), the command table test (docs/cli.md) and
  * the `@effect/cli` command that parses and runs it are all built. A
  * command's `@effect/cli` command is made here, from the declarations'
  * `@effect/cli` options and arguments, by `@effect/cli`'s public API; nothing
@@ -56,7 +56,7 @@ export interface Runner {
 /** An entry of the command table. */
 export interface Command extends Pipeable.Pipeable {
   readonly name: string
-  /** The one-line summary: `--help`'s first line and the README table's description. */
+  /** The one-line summary: `--help`'s first line and docs/cli.md's command table's description. */
   readonly description: string
   readonly options: ReadonlyArray<OptionSpec>
   readonly args: ReadonlyArray<ArgSpec>

@@ -4,7 +4,7 @@
  * arguments and exit statuses, read from cardfx's own command table
  * (`Command.ts`, the declarations of `Options.ts` and `Args.ts`). One
  * registration in `commands.ts` is enough for a command to get the usage
- * checks, the help text, the README table test and the contract tests; there
+ * checks, the help text, the command table test (docs/cli.md) and the contract tests; there
  * is no second list to keep in step.
  *
  * @since 0.1.0

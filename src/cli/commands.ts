@@ -1,6 +1,6 @@
 /**
  * Every subcommand of `cardfx`, in the order `--help` lists them: the one
- * registration a command needs. The usage checks, `--help`, the README table
+ * registration a command needs. The usage checks, `--help`, docs/cli.md's command table
  * test and the contract tests all read the command table built from this
  * list (`Command.ts`, `Spec.ts`).
  *

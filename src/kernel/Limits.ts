@@ -1,7 +1,7 @@
 /**
  * Every documented limit in one place. The seed's numbers are quoted; where
  * the seed leaves a limit to "the effects validator" the value chosen here is
- * the contract (see docs in README "Limits"). Each limit has its own
+ * the contract (see docs/library.md, "Limits"). Each limit has its own
  * diagnostic code and a limit walker in `cardfx/testing`.
  *
  * @since 0.1.0

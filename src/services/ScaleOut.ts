@@ -32,8 +32,8 @@ export const defaultWorkers = (): number => availableParallelism()
  * compiles the engine for it (threads share no compiled code) — about a
  * second of CPU more than warm play, against ~0.3 ms of CPU per warm game.
  * Below ~5,000 games per thread that CPU buys little or nothing, and on a
- * loaded machine it is taken from someone else (measured in the README's
- * scale-out section).
+ * loaded machine it is taken from someone else (measured in docs/scale.md,
+ * "Scale-out: across cores").
  */
 export const MIN_GAMES_PER_WORKER = 5000
 

@@ -1,7 +1,7 @@
 /**
  * The contract machinery over cardfx's command table: every command's help
  * (descriptions, defaults, optional marks, 80 columns, no ANSI), the table,
- * `--help`, the README command table and docs/cli.md's exit statuses agree,
+ * `--help`, docs/cli.md's command table and its exit statuses agree,
  * the `@effect/cli` command built from each entry accepts and rejects what
  * the entry's usage check does, and the in-process runner's exit codes (a
  * defect is 70). The import rules of src/cli: test/architecture/imports.test.ts.
@@ -30,12 +30,18 @@ const table = rootCommand(commands)
 const root = specOf(table)
 const flat = (s: string) => s.replace(/\s+/g, " ").trim()
 
-/** The README's command table: synopsis (backquoted, `\|` unescaped) → description. */
-export const readmeTable = (): Map<string, string> => {
-  const text = readFileSync("README.md", "utf8")
+/** docs/cli.md's command table: synopsis (backquoted, `\|` unescaped) → description. */
+export const commandTable = (): Map<string, string> => {
+  const lines = readFileSync("docs/cli.md", "utf8").split("\n")
+  // The one table headed `| command | what it does |` (the exit statuses' table below it has rows like it).
+  const head = lines.indexOf("| command | what it does |")
+  expect(head).toBeGreaterThanOrEqual(0)
+  expect(lines.lastIndexOf("| command | what it does |")).toBe(head)
+  const end = lines.findIndex((l, i) => i > head && !l.startsWith("|"))
   const rows = new Map<string, string>()
-  for (const line of text.split("\n")) {
+  for (const line of lines.slice(head + 2, end)) {
     const m = /^\| `(cardfx [^`]*)` \| (.*) \|$/.exec(line)
+    expect(m, `not a command row: ${line}`).not.toBeNull()
     if (m !== null) rows.set((m[1] ?? "").replace(/\\\|/g, "|"), (m[2] ?? "").replace(/\\\|/g, "|"))
   }
   return rows
@@ -94,8 +100,8 @@ describe("the command tree", () => {
     }
   })
 
-  it("the table, every --help and the README command table agree: one row per command, same synopsis and description", () => {
-    const rows = readmeTable()
+  it("the table, every --help and docs/cli.md's command table agree: one row per command, same synopsis and description", () => {
+    const rows = commandTable()
     const expected = new Map(leaves(root).map((s) => [synopsis(s).join(" "), s.description]))
     // The row to add or fix is printed in full by the failing assertion.
     expect([...rows.entries()].sort()).toEqual([...expected.entries()].sort())

@@ -1,42 +1,63 @@
 /**
- * README snippets, compiled (by `tsc --noEmit -p .` and by the embedding
- * type-check against dist/*.d.ts) and run here, so they cannot rot. Each
- * snippet is a whole file under test/embedding/snippets/ that imports only
- * public entry points. README.md shows each one verbatim inside
+ * The snippets of the README and docs/, compiled (by `tsc --noEmit -p .` and
+ * by the embedding type-check against dist/*.d.ts) and run here, so they
+ * cannot rot. Each snippet is a whole file under test/embedding/snippets/
+ * that imports only public entry points, shown verbatim in its page
+ * (`HOMES`) inside
  *
  *   <!-- snippet: test/embedding/snippets/<name>.ts -->
  *   ```ts
  *   ...the file...
  *   ```
  *
- * test/embedding/README-sections.md is the text to paste (checked here to
- * hold every snippet verbatim); the last test checks README.md shows every
- * snippet byte for byte, with no stale marker.
+ * The last tests check each page shows its snippets byte for byte, and that
+ * no page (README.md, docs/*.md) carries a stale or misplaced marker.
  */
 import { Effect } from "effect"
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { serveBin } from "../support/served.js"
 import { tempDir } from "../support/tmp.js"
 import { validate } from "./snippets/batch-validation.js"
 import { upgradeOverHttp } from "./snippets/client.js"
-import { layer, upgradeAndPlay } from "./snippets/embedding.js"
+import { main } from "./snippets/embedding.js"
 
-const SNIPPETS = ["embedding", "batch-validation", "generative-testing", "client"] as const
+/** Where each snippet is shown: the README's quick starts, the rest in docs/. */
+const HOMES = {
+  embedding: "README.md",
+  client: "README.md",
+  "batch-validation": "docs/embedding.md",
+  "generative-testing": "docs/embedding.md"
+} as const
+const SNIPPETS = Object.keys(HOMES) as ReadonlyArray<keyof typeof HOMES>
 
 // Made while the file's suites are collected: removed after the file (test/support/tmp.ts).
 const dir = tempDir("cardfx-snippets-")
 
 describe("README: embedding", () => {
-  it("upgrades, resolves and plays a card through the live layer", async () => {
-    const r = await Effect.runPromise(Effect.scoped(Effect.provide(upgradeAndPlay, layer(join(dir, "ledger.db")))))
-    expect("fingerprint" in r && r.fingerprint.length).toBe(64)
-    expect("events" in r && r.events.some((e) => e.type === "statusApplied")).toBe(true)
+  // Every error is handled, the layer's included: nothing is left in the error channel (checked by tsc).
+  const handled: (store: string) => Effect.Effect<unknown, never, never> = main
+
+  it("upgrades, resolves and plays a card through the live layer, and runs again on the same store", async () => {
+    const store = join(dir, "ledger.db")
+    const first = await Effect.runPromise(main(store))
+    expect(first).toMatchObject({ fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) })
+    expect("events" in first && first.events.some((e) => e.type === "statusApplied")).toBe(true)
+    // The second run finds the upgrade stored: no apply, no CommandConflict, the same card played.
+    const second = await Effect.runPromise(handled(store))
+    expect(second).toEqual(first)
+  })
+
+  it("a store that cannot be opened is an answer with its code, not a rejected promise", async () => {
+    const notAFolder = join(dir, "file")
+    writeFileSync(notAFolder, "")
+    const r = await Effect.runPromise(main(join(notAFolder, "ledger.db")))
+    expect(r).toMatchObject({ failed: "store_unavailable" })
   })
 })
 
-describe("README: batch validation", () => {
+describe("docs/embedding.md: batch validation", () => {
   it("data/ validates with no error; a broken file is reported with its code and position", async () => {
     const ok = await validate(["data"])
     expect(ok.errors).toEqual([])
@@ -53,7 +74,7 @@ describe("README: batch validation", () => {
   })
 })
 
-describe("README: generative testing", async () => {
+describe("docs/embedding.md: generative testing", async () => {
   // The snippet's property tests register here.
   await import("./snippets/generative-testing.js")
 })
@@ -79,25 +100,30 @@ describe("README: serving, the typed client", () => {
   })
 })
 
-describe("README carries the snippets verbatim", () => {
+describe("the README and docs/ carry the snippets verbatim", () => {
   const block = (name: string): string => {
     const file = `test/embedding/snippets/${name}.ts`
     return `<!-- snippet: ${file} -->\n\`\`\`ts\n${readFileSync(file, "utf8")}\`\`\``
   }
-  it("test/embedding/README-sections.md (the text to paste) shows every snippet byte for byte", () => {
-    const sections = readFileSync("test/embedding/README-sections.md", "utf8")
-    for (const name of SNIPPETS) expect(sections.includes(block(name)), name).toBe(true)
-  })
+  const pages = ["README.md", ...readdirSync("docs").filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)]
 
-  it("every snippet appears in README.md byte for byte, after its marker", () => {
-    const readme = readFileSync("README.md", "utf8")
+  it("every snippet appears in its page byte for byte, after its marker", () => {
     for (const name of SNIPPETS) {
-      expect(readme.includes(block(name)), `README.md must show snippets/${name}.ts verbatim after its marker`).toBe(
+      const page = HOMES[name]
+      expect(readFileSync(page, "utf8").includes(block(name)), `${page} must show snippets/${name}.ts verbatim`).toBe(
         true
       )
     }
-    // No stale marker: every snippet marker in README.md names a snippet of this list.
-    const markers = [...readme.matchAll(/<!-- snippet: test\/embedding\/snippets\/([\w-]+)\.ts -->/g)].map((m) => m[1])
-    expect([...markers].sort()).toEqual([...SNIPPETS].sort())
+  })
+
+  it("no stale or misplaced marker: each page's markers are exactly the snippets it is the home of", () => {
+    for (const page of pages) {
+      const markers = [
+        ...readFileSync(page, "utf8").matchAll(/<!-- snippet: test\/embedding\/snippets\/([\w-]+)\.ts -->/g)
+      ]
+        .map((m) => m[1])
+      const expected = SNIPPETS.filter((name) => HOMES[name] === page)
+      expect({ page, markers: [...markers].sort() }).toEqual({ page, markers: [...expected].sort() })
+    }
   })
 })

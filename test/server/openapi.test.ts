@@ -41,7 +41,7 @@ const ENDPOINTS: ReadonlyArray<readonly [method: string, path: string, success: 
   ["post", "/v1/admin/reload", "200"]
 ]
 
-/** The status table of the README: any diagnostic code may reach any endpoint, so each lists all of them. */
+/** The status table of docs/serving.md: any diagnostic code may reach any endpoint, so each lists all of them. */
 const ERROR_STATUSES = ["400", "401", "403", "404", "408", "409", "413", "422", "500", "503"]
 
 describe("the OpenAPI document", () => {

@@ -3,7 +3,7 @@
  * (the built bin, a fresh SQLite store): every view loads with no console
  * error and no failed request at 1280×800 and on a 390-px phone (screenshots
  * of each view at both sizes go to test/workbench/screenshots/, ignored by
- * git; scripts/screenshots.mjs copies them for the README); applying
+ * git; scripts/screenshots.mjs copies them for docs/workbench.md); applying
  * core.ember.affinity redraws basic_attack with the burning child marked as
  * coming from that entry; an incompatible offer shows its code; the try-it
  * breakdown shows the numbers `cardfx run` shows; a Hallyu Hex game is played

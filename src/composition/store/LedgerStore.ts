@@ -6,7 +6,7 @@
  * connections and how their failures surface (`Connection.ts`), the
  * canonical serializers (`Serialize.ts`), the shared state reads
  * (`Core.ts`), the batch engine (`Batch.ts`), and history, replay and
- * verification (`History.ts`). See README.md for the guarantees.
+ * verification (`History.ts`). See ./README.md and docs/store.md for the guarantees.
  *
  * Guarantees (each has a test on a real database file, see
  * test/composition/store):

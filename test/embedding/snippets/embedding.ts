@@ -11,15 +11,19 @@ export const upgradeAndPlay = Effect.gen(function*() {
   const card = { branch: LedgerStore.MAIN, instanceId: "hero.basic_attack", cardId: "basic_attack" }
   const command = { kind: "apply", upgradeId: "core.ember.affinity" } as const
 
-  // Assess (a pure query), then apply the same plan with the revision it saw.
+  // Assess (a pure query) on the stored ledger, then apply the same plan with the revision it saw. The command ID
+  // names that plan, so a retry is answered with the recorded outcome. Run again, the upgrade is stored already
+  // (its slot is taken, so the assessment says incompatible): nothing to apply, the stored card is played.
   const assessment = yield* planner.assessStored(runtime, card, command, "scenario")
-  yield* planner.apply(runtime, {
-    commandId: "upgrade-1",
-    ...card,
-    expectedRevision: assessment.revision,
-    activity: "scenario",
-    command
-  })
+  if (assessment.isCompatible) {
+    yield* planner.apply(runtime, {
+      commandId: `${card.instanceId}/${command.upgradeId}:${assessment.revision}`,
+      ...card,
+      expectedRevision: assessment.revision,
+      activity: "scenario",
+      command
+    })
+  }
 
   // Resolve the effective card from the stored (sealed) ledger and play it.
   const { ledger } = yield* (yield* LedgerStore.LedgerStore).read(LedgerStore.MAIN, card.instanceId, card.cardId)
@@ -35,12 +39,19 @@ export const upgradeAndPlay = Effect.gen(function*() {
     ]
   }, { actorId: "hero", targetIds: ["slime"], seed: 1 })
   return { fingerprint: effective.fingerprint, events: played.events }
-}).pipe(
-  // Every failure is a tagged error of the one diagnostic table: match on _tag, never on text.
-  Effect.catchTags({
-    RevisionConflict: (e) => Effect.succeed({ conflict: e.code }),
-    NotAuthorized: (e) => Effect.succeed({ notAuthorized: e.subject })
-  })
-)
+})
 
-// await Effect.runPromise(Effect.scoped(Effect.provide(upgradeAndPlay, layer(".cardfx/ledger.db"))))
+// Every failure, the layer's included (content that does not load, a store that cannot be opened), is a tagged
+// error of the one diagnostic table: match on _tag, never on message text. Nothing is left in the error channel.
+export const main = (store: string) =>
+  upgradeAndPlay.pipe(
+    Effect.provide(layer(store)),
+    Effect.catchTags({
+      // Another writer changed the instance between the assessment and the apply: assess again.
+      RevisionConflict: (e) => Effect.succeed({ retry: e.code }),
+      NotAuthorized: (e) => Effect.succeed({ notAuthorized: e.subject })
+    }),
+    Effect.catchAll((e) => Effect.succeed({ failed: e.code, diagnostics: e.diagnostics }))
+  )
+
+// const result = await Effect.runPromise(main(".cardfx/ledger.db"))
