@@ -588,13 +588,13 @@ const table = {
   unauthorized: {
     tag: "Unauthorized",
     domain: "server",
-    meaning: "A mutating request has no Authorization: Bearer token.",
+    meaning: "A request that needs a credential has none: the operator's Authorization: Bearer token, or a game seat's X-Seat-Secret.",
     status: 401
   },
   forbidden: {
     tag: "Forbidden",
     domain: "server",
-    meaning: "The request's bearer token is not the server's token.",
+    meaning: "The request's credential does not grant it: a bearer token that is not the server's, a seat secret that is not this game's, a seat acting or reading for the other seat, or a game's log before it ends.",
     status: 403
   },
   unknown_route: {
@@ -621,6 +621,12 @@ const table = {
     domain: "server",
     meaning: "The request body or its handling took longer than the server's timeout.",
     status: 408
+  },
+  too_many_subscribers: {
+    tag: "TooManySubscribers",
+    domain: "server",
+    meaning: "A game (or the server) has as many open event streams as it allows; retry later.",
+    status: 503
   },
   step_conflict: {
     tag: "StepConflict",

@@ -38,7 +38,12 @@ interface Row {
   readonly code: DiagnosticCode | "ok"
   readonly lib?: Effect.Effect<unknown, unknown, Services>
   readonly cli?: ReadonlyArray<string>
-  readonly http?: { readonly method: "GET" | "POST"; readonly path: string; readonly body?: unknown }
+  readonly http?: {
+    readonly method: "GET" | "POST"
+    readonly path: string
+    readonly body?: unknown
+    readonly headers?: Record<string, string>
+  }
 }
 
 const dir = mkdtempSync(join(tmpdir(), "cardfx-drift-"))
@@ -89,7 +94,8 @@ const runCli = (args: ReadonlyArray<string>) =>
 const runHttp = (url: string, r: NonNullable<Row["http"]>) =>
   fetch(`${url}${r.path}`, {
     method: r.method,
-    ...(r.body !== undefined ? { headers: { "content-type": "application/json" }, body: JSON.stringify(r.body) } : {})
+    headers: { ...(r.body !== undefined ? { "content-type": "application/json" } : {}), ...r.headers },
+    ...(r.body !== undefined ? { body: JSON.stringify(r.body) } : {})
   }).then(async (res) => {
     const body: unknown = await res.json()
     const code = res.status >= 400 && typeof body === "object" && body !== null && "code" in body
@@ -356,14 +362,19 @@ const rowsOf = (ledgers: { readonly heal: CardLedger; readonly attack: CardLedge
   rows.push({
     name: "a game that does not exist",
     code: "unknown_game",
-    lib: games((g) => g.get("g999")),
+    lib: games((g) => g.get("g999", Games.anonymous)),
     http: { method: "GET", path: "/v1/hhx/games/g999" }
   })
   rows.push({
     name: "an action on a game that does not exist",
     code: "unknown_game",
-    lib: games((g) => g.act("g999", { actionId: "pass", expectedStep: 0 })),
-    http: { method: "POST", path: "/v1/hhx/games/g999/actions", body: { actionId: "pass", expectedStep: 0 } }
+    lib: games((g) => g.act("g999", { actionId: "pass", expectedStep: 0 }, { operator: false, secret: "s" })),
+    http: {
+      method: "POST",
+      path: "/v1/hhx/games/g999/actions",
+      body: { actionId: "pass", expectedStep: 0 },
+      headers: { "x-seat-secret": "s" }
+    }
   })
   return rows
 }
