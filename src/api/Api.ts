@@ -35,6 +35,7 @@ import {
   ExplainDocument,
   GameActionRequest,
   GameDocument,
+  GameEventHeaders,
   GameId,
   GameLogDocument,
   Health,
@@ -47,7 +48,6 @@ import {
   ReplayDocument,
   RunDocument,
   RuntimeInfo,
-  GameEventHeaders,
   ScenarioRunRequest,
   SeatHeaders
 } from "./Documents.js"

@@ -588,13 +588,13 @@ const table = {
   unauthorized: {
     tag: "Unauthorized",
     domain: "server",
-    meaning: "A request that needs a credential has none: the operator's Authorization: Bearer token, or a game seat's X-Seat-Secret.",
+    meaning: "A request that needs a credential has none (the operator's bearer token or a seat's X-Seat-Secret).",
     status: 401
   },
   forbidden: {
     tag: "Forbidden",
     domain: "server",
-    meaning: "The request's credential does not grant it: a bearer token that is not the server's, a seat secret that is not this game's, a seat acting or reading for the other seat, or a game's log before it ends.",
+    meaning: "The credential does not grant the request (wrong token or seat secret, the other seat, a log too early).",
     status: 403
   },
   unknown_route: {

@@ -237,7 +237,8 @@ const HhxLive = HttpApiBuilder.group(CardfxApi, "hhx", (handlers) =>
         Effect.flatMap(callerOf(headers, urlParams.seat), (caller) =>
           Effect.mapError(Effect.map(games.get(path.gameId, caller), gameDocument), fromError)))
       .handle("log", ({ headers, path }) =>
-        Effect.flatMap(callerOf(headers), (caller) => Effect.mapError(games.log(path.gameId, caller), fromError)))
+        Effect.flatMap(callerOf(headers), (caller) =>
+          Effect.mapError(games.log(path.gameId, caller), fromError)))
       .handle("explain", ({ headers, path, urlParams }) =>
         Effect.flatMap(callerOf(headers), (caller) =>
           Effect.mapError(games.explain(path.gameId, urlParams.actionId, caller), fromError)))

@@ -422,8 +422,10 @@ export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
   )
   // The drain ends the games' event streams (their requests would otherwise stay in flight).
   const drainStreams = Layer.effectDiscard(
-    Effect.flatMap(Games.Games, (games) =>
-      Effect.sync(() => lifecycle.onDrain.add(() => Effect.runSync(games.closeStreams))))
+    Effect.flatMap(
+      Games.Games,
+      (games) => Effect.sync(() => lifecycle.onDrain.add(() => Effect.runSync(games.closeStreams)))
+    )
   )
   return HttpApiBuilder.serve(prepared(options)).pipe(
     // No tracer is installed, so the platform's per-request span would be built and dropped: skip it.

@@ -397,7 +397,7 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
         byViewer.set(key, document)
         s.emit({ _tag: "step", step: state.ply, document })
       }
-      if (state.result !== null) for (const s of [...set]) finish(s)
+      if (state.result !== null) { for (const s of [...set]) finish(s) }
     }
     const closeStreams = Effect.sync(() => {
       closed = true
@@ -438,7 +438,10 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
           : size >= MAX_SUBSCRIBERS_PER_GAME
           ? `game ${gameId} has ${MAX_SUBSCRIBERS_PER_GAME} open event streams, the most it allows`
           : `the server has ${MAX_SUBSCRIBERS} open event streams, the most it allows`,
-        { subject: gameId, details: { limit: size >= MAX_SUBSCRIBERS_PER_GAME ? MAX_SUBSCRIBERS_PER_GAME : MAX_SUBSCRIBERS } }
+        {
+          subject: gameId,
+          details: { limit: size >= MAX_SUBSCRIBERS_PER_GAME ? MAX_SUBSCRIBERS_PER_GAME : MAX_SUBSCRIBERS }
+        }
       )
     }
 

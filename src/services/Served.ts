@@ -43,8 +43,10 @@ export const layer = (options: ServedOptions) => {
   const catalog = ContentCatalog.load(options.packages).pipe(Layer.provideMerge(Layer.merge(files, store)))
   const queries = Layer.mergeAll(Cards.layer, Instances.layer, Scenarios.layer).pipe(Layer.provideMerge(catalog))
   const games = Layer.unwrapEffect(
-    Effect.map(Effect.flatMap(HallyuHex, (h) => h.engine(options.deckFile)), (engine) =>
-      Games.layer(engine, { heartbeatMs: options.heartbeatMs }))
+    Effect.map(
+      Effect.flatMap(HallyuHex, (h) => h.engine(options.deckFile)),
+      (engine) => Games.layer(engine, { heartbeatMs: options.heartbeatMs })
+    )
   ).pipe(Layer.provide(GameStore.layerFor(options.store, prefix)), Layer.provide(files))
   return Layer.merge(queries, games)
 }

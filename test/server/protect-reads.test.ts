@@ -10,7 +10,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { CreatedGame } from "../../src/client.js"
-import { BIN, type ServedBin, serveBin } from "../support/served.js"
+import { BIN, serveBin, type ServedBin } from "../support/served.js"
 
 const TOKEN = "protect-reads-token"
 process.env["CARDFX_PROTECT_TOKEN"] = TOKEN
@@ -19,7 +19,15 @@ describe("cardfx serve --protect-reads", () => {
   let bin: ServedBin
   beforeAll(async () => {
     const store = join(mkdtempSync(join(tmpdir(), "cardfx-protect-")), "ledger.db")
-    bin = await serveBin(["--package", "data/heroscript.base", "--store", store, "--token-env", "CARDFX_PROTECT_TOKEN", "--protect-reads"])
+    bin = await serveBin([
+      "--package",
+      "data/heroscript.base",
+      "--store",
+      store,
+      "--token-env",
+      "CARDFX_PROTECT_TOKEN",
+      "--protect-reads"
+    ])
   }, 30_000)
   afterAll(() => bin?.kill())
 
@@ -68,7 +76,15 @@ describe("cardfx serve --protect-reads", () => {
   })
 
   it("without --token-env the flag is refused at start-up (usage, exit 2)", () => {
-    const r = spawnSync(process.execPath, [BIN, "serve", "--package", "data/heroscript.base", "--protect-reads", "--port", "0"], {
+    const r = spawnSync(process.execPath, [
+      BIN,
+      "serve",
+      "--package",
+      "data/heroscript.base",
+      "--protect-reads",
+      "--port",
+      "0"
+    ], {
       encoding: "utf8",
       timeout: 20_000
     })

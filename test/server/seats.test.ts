@@ -21,7 +21,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type CardfxClient, type CreatedGame, type GameDocument, gameEvents, makeClient } from "../../src/client.js"
 import { GameStore } from "../../src/services/GameStore.js"
-import { type ServedBin, serveBin } from "../support/served.js"
+import { serveBin, type ServedBin } from "../support/served.js"
 import { PACKAGE, PG_URL, pgUp } from "./support.js"
 
 const TOKEN = "seats-operator-token"
@@ -61,24 +61,26 @@ const stores: ReadonlyArray<readonly [string, () => Promise<Store>]> = [
     }
   }],
   ...(pgUp ?
-    [["PostgreSQL", async () => {
-      await pgAdmin(`DROP DATABASE IF EXISTS ${PG_DATABASE} WITH (FORCE)`)
-      await pgAdmin(`CREATE DATABASE ${PG_DATABASE}`)
-      pgCreated = true
-      const u = new URL(PG_URL)
-      u.pathname = `/${PG_DATABASE}`
-      const location = u.toString()
-      return {
-        location,
-        query: <A extends object>(statement: string) =>
-          Effect.runPromise(
-            Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(statement)).pipe(
-              Effect.scoped,
-              Effect.provide(PgClient.layer({ url: Redacted.make(location) }))
+    [
+      ["PostgreSQL", async () => {
+        await pgAdmin(`DROP DATABASE IF EXISTS ${PG_DATABASE} WITH (FORCE)`)
+        await pgAdmin(`CREATE DATABASE ${PG_DATABASE}`)
+        pgCreated = true
+        const u = new URL(PG_URL)
+        u.pathname = `/${PG_DATABASE}`
+        const location = u.toString()
+        return {
+          location,
+          query: <A extends object>(statement: string) =>
+            Effect.runPromise(
+              Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(statement)).pipe(
+                Effect.scoped,
+                Effect.provide(PgClient.layer({ url: Redacted.make(location) }))
+              )
             )
-          )
-      }
-    }] as const] :
+        }
+      }] as const
+    ] :
     [])
 ]
 
@@ -163,7 +165,16 @@ describe.each(stores)("Hallyu Hex seats and events on %s", (_kind, makeStore) =>
   const run = <A, E>(e: Effect.Effect<A, E>) => Effect.runPromise(e)
   beforeAll(async () => {
     store = await makeStore()
-    bin = await serveBin(["--package", PACKAGE, "--store", store.location, "--token-env", "CARDFX_SEATS_TOKEN", "--heartbeat", "100"])
+    bin = await serveBin([
+      "--package",
+      PACKAGE,
+      "--store",
+      store.location,
+      "--token-env",
+      "CARDFX_SEATS_TOKEN",
+      "--heartbeat",
+      "100"
+    ])
     client = await run(makeClient(bin.url).pipe(Effect.provide(FetchHttpClient.layer)))
     operator = await run(makeClient(bin.url, { token: TOKEN }).pipe(Effect.provide(FetchHttpClient.layer)))
   }, 30_000)
@@ -274,7 +285,9 @@ describe.each(stores)("Hallyu Hex seats and events on %s", (_kind, makeStore) =>
     // Nothing was applied by the refused attempts.
     expect((await view(g, toAct)).step).toBe(0)
     // The operator reads either seat's view and acts for the seat to act.
-    const asOperator = await run(operator.hhx.get({ path: { gameId }, urlParams: { seat: String(toAct) as "0" | "1" }, headers: {} }))
+    const asOperator = await run(
+      operator.hhx.get({ path: { gameId }, urlParams: { seat: String(toAct) as "0" | "1" }, headers: {} })
+    )
     expect(asOperator.viewer).toBe(toAct)
     expect(asOperator.legalActions).toEqual(mine.legalActions)
     expect(asOperator.seed).toBe("seats-auth")

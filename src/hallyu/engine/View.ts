@@ -59,7 +59,9 @@ export const observe = (s: GameState, viewer: Seat | null): PlayerView => {
     active: s.active,
     seats: [seat(0), seat(1)],
     counters: s.counters,
-    seen: viewer === null ? [] : s.looks.filter((l) => l.player === viewer).map((l) => ({ owner: l.owner, cards: l.cards })),
+    seen: viewer === null
+      ? []
+      : s.looks.filter((l) => l.player === viewer).map((l) => ({ owner: l.owner, cards: l.cards })),
     toAct: s.decision?.player ?? null,
     decision: s.decision !== null && s.decision.player === viewer ? s.decision : null,
     result: s.result

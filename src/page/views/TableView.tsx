@@ -310,8 +310,7 @@ export const TableView = ({ api }: { readonly api: Api }) => {
                 ? `Game over: ${
                   game.result.winner === null ? "draw" : `seat ${game.result.winner} wins`
                 } (${game.result.reason})`
-                : `Turn ${game.view.turn}, seat ${game.view.active} active, seat ${toAct ?? "–"} to act`} · step
-              {" "}
+                : `Turn ${game.view.turn}, seat ${game.view.active} active, seat ${toAct ?? "–"} to act`} · step{" "}
               {game.step}
             </p>
             <div class="seats">
