@@ -22,18 +22,21 @@ import {
   HttpApiSecurity,
   OpenApi
 } from "@effect/platform"
-import { Schema } from "effect"
+import { Context, Schema } from "effect"
 import {
   AssessRequest,
   BranchDocument,
   BranchList,
   BranchRequest,
   CardList,
+  CreatedGame,
   DiscoverRequest,
   ErrorBody,
   ExplainDocument,
   GameActionRequest,
   GameDocument,
+  GameEventHeaders,
+  GameId,
   GameLogDocument,
   Health,
   HistoryDocument,
@@ -45,7 +48,8 @@ import {
   ReplayDocument,
   RunDocument,
   RuntimeInfo,
-  ScenarioRunRequest
+  ScenarioRunRequest,
+  SeatHeaders
 } from "./Documents.js"
 import {
   AssessResult,
@@ -75,7 +79,10 @@ export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(
 }
 export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(
   ErrorBody.fields,
-  HttpApiSchema.annotations({ status: 401, description: "A mutating request without a bearer token." })
+  HttpApiSchema.annotations({
+    status: 401,
+    description: "A request that needs a credential without one: the operator's bearer token or a seat's X-Seat-Secret."
+  })
 ) {
   get _tag(): "Unauthorized" {
     return "Unauthorized"
@@ -83,7 +90,11 @@ export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(
 }
 export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(
   ErrorBody.fields,
-  HttpApiSchema.annotations({ status: 403, description: "A bearer token that is not the server's." })
+  HttpApiSchema.annotations({
+    status: 403,
+    description:
+      "A credential that does not grant the request: a bearer token that is not the server's, a seat secret that is not this game's, a seat acting or reading for the other seat, a game's log before it ends."
+  })
 ) {
   get _tag(): "Forbidden" {
     return "Forbidden"
@@ -148,7 +159,10 @@ export class InternalError extends Schema.Class<InternalError>("InternalError")(
 }
 export class Unavailable extends Schema.Class<Unavailable>("Unavailable")(
   ErrorBody.fields,
-  HttpApiSchema.annotations({ status: 503, description: "Shutting down, or the store is unavailable." })
+  HttpApiSchema.annotations({
+    status: 503,
+    description: "Starting, shutting down, the store is unavailable, or a game has as many event streams as allowed."
+  })
 ) {
   get _tag(): "Unavailable" {
     return "Unavailable"
@@ -221,11 +235,29 @@ export class Authorization extends HttpApiMiddleware.Tag<Authorization>()("cardf
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
 
+/** Whether a game request carried the operator's token (see {@link OperatorCredential}). */
+export class Operator extends Context.Tag("cardfx/Operator")<Operator, { readonly operator: boolean }>() {}
+
+/**
+ * The operator's bearer token on the Hallyu Hex game endpoints, where it is
+ * optional: a request without it is a seat's (`X-Seat-Secret`) or a
+ * spectator's; with the server's token it is the operator's (may read and act
+ * for any seat); with another token it is 403 `forbidden`. A server without
+ * `--token-env` has no operator.
+ */
+export class OperatorCredential extends HttpApiMiddleware.Tag<OperatorCredential>()("cardfx/OperatorCredential", {
+  failure: Forbidden,
+  provides: Operator,
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
+
 // ---------------------------------------------------------------- groups
 
 const cardIdPath = Schema.Struct({ cardId: Schema.String })
 const instancePath = Schema.Struct({ instanceId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(128)) })
-const gamePath = Schema.Struct({ gameId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(128)) })
+const gamePath = Schema.Struct({ gameId: GameId })
+/** `?seat=`: the seat whose view is asked for (the operator's choice; a seat's secret must be that seat's). */
+const seatParam = Schema.Struct({ seat: Schema.optional(Schema.Literal("0", "1")) })
 const branchParam = Schema.Struct({ branch: Schema.optional(Schema.String) })
 
 export class RuntimeGroup extends HttpApiGroup.make("runtime")
@@ -314,36 +346,79 @@ export class ScenariosGroup extends HttpApiGroup.make("scenarios").add(
     )
 ) {}
 
+const seatCredentials =
+  "Credentials: `X-Seat-Secret` (a seat's secret from the game's creation) proves a seat; the operator's `Authorization: Bearer` token (with `--token-env`) may read and act for any seat; neither is a spectator. With `--protect-reads`, a request needs one of the two."
+
 export class HhxGroup extends HttpApiGroup.make("hhx")
   .add(HttpApiEndpoint.get("deck", "/hhx/deck").addSuccess(StarterDeck))
   .add(
     HttpApiEndpoint.post("create", "/hhx/games")
       .setPayload(NewGameRequest)
-      .addSuccess(GameDocument, { status: 201 })
+      .addSuccess(CreatedGame, { status: 201 })
       .middleware(Authorization)
+      .annotate(
+        OpenApi.Description,
+        "Creates a game with a random 22-character ID and answers its spectator view and one secret per seat (`seats`, seat 0 first). The secrets are returned only here (the server keeps their sha256): hand each seat its own. Needs the operator token when the server has one."
+      )
   )
   .add(
     HttpApiEndpoint.post("act", "/hhx/games/:gameId/actions")
       .setPath(gamePath)
+      .setHeaders(SeatHeaders)
       .setPayload(GameActionRequest)
       .addSuccess(GameDocument)
-      .middleware(Authorization)
+      .middleware(OperatorCredential)
       .annotate(
         OpenApi.Description,
-        "409 `step_conflict` when expectedStep is stale, 409 `game_over`, 422 `illegal_action` with the engine's explain reason in `diagnostics[0].details.reason`."
+        `Applies an action of the seat to act and answers that seat's view. Needs that seat's X-Seat-Secret (401 \`unauthorized\` without, 403 \`forbidden\` for the other seat's) or the operator token. 409 \`step_conflict\` when expectedStep is stale, 409 \`game_over\`, 422 \`illegal_action\` with the engine's explain reason in \`diagnostics[0].details.reason\`. ${seatCredentials}`
       )
   )
-  .add(HttpApiEndpoint.get("get", "/hhx/games/:gameId").setPath(gamePath).addSuccess(GameDocument).addError(NotFound))
   .add(
-    HttpApiEndpoint.get("log", "/hhx/games/:gameId/log").setPath(gamePath).addSuccess(GameLogDocument).addError(
-      NotFound
-    )
+    HttpApiEndpoint.get("get", "/hhx/games/:gameId")
+      .setPath(gamePath)
+      .setHeaders(SeatHeaders)
+      .setUrlParams(seatParam)
+      .addSuccess(GameDocument)
+      .middleware(OperatorCredential)
+      .annotate(
+        OpenApi.Description,
+        `The game as the caller may see it: a seat's view (its own hand, both public zones, the sizes of hidden ones) with its X-Seat-Secret, else the spectator's (no hand). \`?seat=\` asks for a seat's view: the operator's choice; with a seat's secret it must be that seat (403 otherwise). ${seatCredentials}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("log", "/hhx/games/:gameId/log")
+      .setPath(gamePath)
+      .setHeaders(SeatHeaders)
+      .addSuccess(GameLogDocument)
+      .middleware(OperatorCredential)
+      .annotate(
+        OpenApi.Description,
+        `The full log (seed, actions, fingerprints: it replays to both hands): for anyone once the game is over, before that only for the operator (403 \`forbidden\`). ${seatCredentials}`
+      )
   )
   .add(
     HttpApiEndpoint.get("explain", "/hhx/games/:gameId/explain")
       .setPath(gamePath)
-      .setUrlParams(Schema.Struct({ actionId: Schema.String }))
+      .setHeaders(SeatHeaders)
+      .setUrlParams(Schema.Struct({ actionId: Schema.String.pipe(Schema.maxLength(256)) }))
       .addSuccess(ExplainDocument)
+      .middleware(OperatorCredential)
+      .annotate(
+        OpenApi.Description,
+        `Why an action is or is not legal now, for the seat to act (another seat hears \`not-your-decision\`) or the operator; a spectator gets 401 \`unauthorized\`. ${seatCredentials}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("events", "/hhx/games/:gameId/events")
+      .setPath(gamePath)
+      .setHeaders(GameEventHeaders)
+      .setUrlParams(seatParam)
+      .addSuccess(HttpApiSchema.Text({ contentType: "text/event-stream" }))
+      .middleware(OperatorCredential)
+      .annotate(
+        OpenApi.Description,
+        `Server-sent events: each step as the caller may see it (a seat's view with its X-Seat-Secret, else the spectator's), one event per step — \`id: <step>\`, \`event: step\`, \`data: <GameDocument JSON>\` — first the current step (or, with \`Last-Event-ID: <step>\`, every step after it), then each new one; a \`: heartbeat\` comment every 15 s; the stream ends after the game's last step or when the server shuts down. At most 8 streams per game (503 \`too_many_subscribers\`). ${seatCredentials}`
+      )
   )
 {}
 

@@ -289,9 +289,9 @@ export const HhxSeatView = Schema.Struct({
   pending: Schema.Array(Schema.String)
 }).annotations({ identifier: "HhxSeatView" })
 
-/** What one seat may see of a game (the engine's `observe`). */
+/** What one seat may see of a game (the engine's `observe`); a spectator's (`viewer: null`) hides both hands. */
 export const HhxPlayerView = Schema.Struct({
-  viewer: HhxSeat,
+  viewer: Schema.NullOr(HhxSeat),
   turn: Schema.Number,
   active: HhxSeat,
   seats: Schema.Tuple(HhxSeatView, HhxSeatView),
@@ -328,23 +328,81 @@ export const GameActionRequest = strict(
 )
 export type GameActionRequest = typeof GameActionRequest.Type
 
-/** A game as every Hallyu Hex endpoint answers it. */
+/**
+ * A game ID: new games get 22 random base64url characters (16 bytes of
+ * node:crypto randomness, unguessable); games stored before then keep their
+ * `g<n>` IDs. At most 128 characters.
+ */
+export const GameId = Schema.String.pipe(
+  Schema.pattern(/^[A-Za-z0-9_-]{1,128}$/),
+  Schema.annotations({
+    identifier: "GameId",
+    description: "22 random base64url characters (older games: `g<n>`)."
+  })
+)
+
+/**
+ * The headers a game request may carry: its seat's secret (from the game's
+ * creation). Without one a read answers the spectator's view; acting needs
+ * one (or the operator's `Authorization: Bearer` token).
+ */
+export const SeatHeaders = Schema.Struct({
+  "x-seat-secret": SchemaExt.optional(
+    Schema.String.pipe(Schema.minLength(1), Schema.maxLength(128)).annotations({
+      description: "A seat's secret, as `POST /v1/hhx/games` returned it."
+    })
+  )
+})
+
+/** `GET /v1/hhx/games/{gameId}/events`: the seat's secret, and the last step the client saw (to resume). */
+export const GameEventHeaders = Schema.Struct({
+  ...SeatHeaders.fields,
+  "last-event-id": SchemaExt.optional(
+    Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, Number.MAX_SAFE_INTEGER)).annotations({
+      description: "The `id:` of the last event received: the stream resumes with the steps after it."
+    })
+  )
+})
+
+/**
+ * A game as one viewer may see it — every Hallyu Hex game endpoint's answer:
+ * a seat's own view (proved by its `X-Seat-Secret`), or a spectator's with
+ * both hands hidden.
+ */
 export const GameDocument = Schema.Struct({
   gameId: Schema.String,
-  /** Actions applied so far; the next action's `expectedStep`. */
+  /** Actions applied so far; the next action's `expectedStep`, and the event ID of `/events`. */
   step: Schema.NonNegativeInt,
-  seed: Schema.String,
+  /** The seat whose view this is; null: a spectator's view. */
+  viewer: Schema.NullOr(HhxSeat),
+  /** Null until the game ends, except for the operator: the seed replays to both hands. */
+  seed: Schema.NullOr(Schema.String),
   decks: Schema.NullOr(Schema.Tuple(Schema.String, Schema.String)),
   deckHash: Schema.String,
-  /** sha256 of the canonical state (the log's fingerprint at this step). */
-  fingerprint: Schema.String,
-  /** Seat 0's view, then seat 1's. */
-  views: Schema.Tuple(HhxPlayerView, HhxPlayerView),
+  /** sha256 of the canonical state (the log's fingerprint at this step); null in a spectator's view of a game in progress. */
+  fingerprint: Schema.NullOr(Schema.String),
+  /** What the viewer may see: its own hand only, both public zones, the sizes of hidden zones. */
+  view: HhxPlayerView,
   toAct: Schema.NullOr(HhxSeat),
+  /** The viewer's own legal actions: empty unless the viewer is the seat to act. */
   legalActions: Schema.Array(HhxAction),
   result: Schema.NullOr(HhxResult)
 }).annotations({ identifier: "GameDocument" })
 export type GameDocument = typeof GameDocument.Type
+
+/** A seat's secret: returned once, when the game is created (the server keeps only its sha256). */
+export const SeatSecret = Schema.Struct({
+  seat: HhxSeat,
+  secret: Schema.String
+}).annotations({ identifier: "SeatSecret" })
+export type SeatSecret = typeof SeatSecret.Type
+
+/** `POST /v1/hhx/games`: the new game as a spectator sees it, and one secret per seat (seat 0 first). */
+export const CreatedGame = Schema.Struct({
+  game: GameDocument,
+  seats: Schema.Array(SeatSecret)
+}).annotations({ identifier: "CreatedGame" })
+export type CreatedGame = typeof CreatedGame.Type
 
 /** `GET /v1/hhx/games/{gameId}/explain?actionId=`: why an action is or is not legal now. */
 export const ExplainDocument = Schema.Struct({

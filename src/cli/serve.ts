@@ -1,7 +1,7 @@
 /**
  * `cardfx serve --package DIR... [--store PATH|postgres://…] [--host 127.0.0.1]
- * [--port 8787] [--token-env NAME] [--allowed-host NAME...] [--cors-origin ORIGIN...]
- * [--watch] [--log-level LEVEL] [--body-timeout MS] [--deck FILE]`.
+ * [--port 8787] [--token-env NAME] [--protect-reads] [--allowed-host NAME...] [--cors-origin ORIGIN...]
+ * [--watch] [--log-level LEVEL] [--body-timeout MS] [--heartbeat MS] [--deck FILE]`.
  *
  * Serves the HTTP API (see `src/api/Api.ts`, `/openapi.json`, `/docs`).
  * Prints one JSON line `{"event":"listening","url":...}` on stdout when it
@@ -52,6 +52,11 @@ export const serveCommand = Command.make(
       Options.optional,
       Options.withDescription("Environment variable holding the bearer token that mutating endpoints require.")
     ),
+    protectReads: Options.boolean("protect-reads").pipe(
+      Options.withDescription(
+        "Every request but /v1/health needs the --token-env token (a game's own endpoints: or one of its seats' X-Seat-Secret)."
+      )
+    ),
     allowedHost: Options.text("allowed-host").pipe(
       Options.repeated,
       Options.withDescription(
@@ -74,6 +79,10 @@ export const serveCommand = Command.make(
       Options.withDescription(
         "Milliseconds a request body may take to arrive after its headers (then 408 request_timeout)."
       )
+    ),
+    heartbeat: Options.integer("heartbeat").pipe(
+      Options.withDefault(15_000),
+      Options.withDescription("Milliseconds between heartbeat comments on open game event streams.")
     ),
     deck: Options.file("deck").pipe(
       Options.withDefault(defaultDeckPath),
@@ -101,7 +110,7 @@ export const serveCommand = Command.make(
   Command.withExit(1, "the server cannot start"),
   Command.withExit(
     2,
-    "a value the usage check cannot judge is unusable (--port, --body-timeout, --token-env, --cors-origin, --allowed-host)"
+    "a value the usage check cannot judge is unusable (--port, --body-timeout, --heartbeat, --token-env, --protect-reads without --token-env, --cors-origin, --allowed-host)"
   )
 )
 
@@ -120,6 +129,8 @@ const serve = (serving: Serving.ServingService, o: {
   readonly host: string
   readonly port: number
   readonly tokenEnv: Option.Option<string>
+  readonly protectReads: boolean
+  readonly heartbeat: number
   readonly allowedHost: ReadonlyArray<string>
   readonly corsOrigin: ReadonlyArray<string>
   readonly watch: boolean
@@ -133,6 +144,10 @@ const serve = (serving: Serving.ServingService, o: {
     }
     if (o.bodyTimeout < 1 || o.bodyTimeout > 600_000) {
       yield* Console.error("cardfx: --body-timeout must be 1..600000 milliseconds (see --help)")
+      return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
+    }
+    if (o.heartbeat < 10 || o.heartbeat > 600_000) {
+      yield* Console.error("cardfx: --heartbeat must be 10..600000 milliseconds (see --help)")
       return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.usage }))
     }
     const usage = (message: string) =>
@@ -161,6 +176,8 @@ const serve = (serving: Serving.ServingService, o: {
     if (Option.isSome(token) && Redacted.value(token.value).trim() === "") {
       return yield* usage(`--token-env ${tokenEnv ?? ""}: the variable is empty`)
     }
+    // Nobody could read a server that protects its reads with no token.
+    if (o.protectReads && Option.isNone(token)) return yield* usage("--protect-reads needs --token-env")
     yield* Effect.scoped(
       Effect.gen(function*() {
         // Serves until this scope closes; then it drains (in-flight requests finish) and the store closes.
@@ -174,7 +191,9 @@ const serve = (serving: Serving.ServingService, o: {
           bodyTimeout: Duration.millis(o.bodyTimeout),
           allowedHosts: o.allowedHost,
           corsOrigins: o.corsOrigin,
-          accessLog
+          accessLog,
+          protectReads: o.protectReads,
+          heartbeat: Duration.millis(o.heartbeat)
         }).pipe(
           Effect.catchAll((e) =>
             Console.error(startFailure(e)).pipe(

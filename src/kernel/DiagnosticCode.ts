@@ -588,13 +588,13 @@ const table = {
   unauthorized: {
     tag: "Unauthorized",
     domain: "server",
-    meaning: "A mutating request has no Authorization: Bearer token.",
+    meaning: "A request that needs a credential has none (the operator's bearer token or a seat's X-Seat-Secret).",
     status: 401
   },
   forbidden: {
     tag: "Forbidden",
     domain: "server",
-    meaning: "The request's bearer token is not the server's token.",
+    meaning: "The credential does not grant the request (wrong token or seat secret, the other seat, a log too early).",
     status: 403
   },
   unknown_route: {
@@ -621,6 +621,12 @@ const table = {
     domain: "server",
     meaning: "The request body or its handling took longer than the server's timeout.",
     status: 408
+  },
+  too_many_subscribers: {
+    tag: "TooManySubscribers",
+    domain: "server",
+    meaning: "A game (or the server) has as many open event streams as it allows; retry later.",
+    status: 503
   },
   step_conflict: {
     tag: "StepConflict",

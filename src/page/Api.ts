@@ -12,6 +12,7 @@ import type {
   BranchDocument,
   BranchRequest,
   CardSummary,
+  CreatedGame,
   DiscoverRequest,
   ExplainDocument,
   GameDocument,
@@ -61,8 +62,11 @@ export type BranchDoc = BranchDocument
 /** `cardfx run --format json`'s `report`. */
 export type RunReportDoc = RunDocument["report"]
 
-/** Every Hallyu Hex game endpoint's answer. */
+/** Every Hallyu Hex game endpoint's answer: the game as one seat (or a spectator) sees it. */
 export type GameDoc = GameDocument
+
+/** `POST /v1/hhx/games`: the spectator's view and the seats' secrets (the page keeps them in memory only). */
+export type CreatedGameDoc = CreatedGame
 
 export type ExplainDoc = ExplainDocument
 
@@ -81,8 +85,11 @@ export interface Api {
   readonly createBranch: (instanceId: string, body: BranchRequest) => Promise<BranchDoc>
   readonly runScenario: (body: unknown) => Promise<RunReportDoc>
   readonly deck: () => Promise<HhxDeckDoc>
-  readonly newGame: (seed: string) => Promise<GameDoc>
-  readonly act: (gameId: string, actionId: string, expectedStep: number) => Promise<GameDoc>
-  readonly explain: (gameId: string, actionId: string) => Promise<ExplainDoc>
-  readonly log: (gameId: string) => Promise<GameLogDoc>
+  readonly newGame: (seed: string) => Promise<CreatedGameDoc>
+  /** A seat's view, with that seat's secret. */
+  readonly view: (gameId: string, secret: string) => Promise<GameDoc>
+  readonly act: (gameId: string, actionId: string, expectedStep: number, secret: string) => Promise<GameDoc>
+  readonly explain: (gameId: string, actionId: string, secret: string) => Promise<ExplainDoc>
+  /** The full log: once the game is over (or with the operator's token). */
+  readonly log: (gameId: string, secret: string) => Promise<GameLogDoc>
 }

@@ -2,7 +2,8 @@
  * The `Api` port over the typed client `cardfx/client` (src/client.ts: made
  * by `HttpApiClient.make` from the API definition the server is built
  * from), on the browser's `fetch`. Mutating calls carry the token the
- * designer entered (`model/Auth.ts`) as `Authorization: Bearer`. Each call resolves to the endpoint's document;
+ * designer entered (`model/Auth.ts`) as `Authorization: Bearer`; game calls
+ * carry the seat's secret (from the game's creation) as `X-Seat-Secret`. Each call resolves to the endpoint's document;
  * an error response rejects with an `ApiError` carrying the body's `code`,
  * `message` and `diagnostics` and the status of its class (the error Schemas
  * the server writes; no status table of the page's own).
@@ -62,9 +63,14 @@ export const makeApi = (origin: string, token: () => string = () => ""): Api => 
     runScenario: async (payload) => (await call((c) => c.scenarios.run({ payload: payload as never }))).report,
     deck: () => call((c) => c.hhx.deck()),
     newGame: (seed) => call((c) => c.hhx.create({ payload: { seed } })),
-    act: (gameId, actionId, expectedStep) =>
-      call((c) => c.hhx.act({ path: { gameId }, payload: { actionId, expectedStep } })),
-    explain: (gameId, actionId) => call((c) => c.hhx.explain({ path: { gameId }, urlParams: { actionId } })),
-    log: (gameId) => call((c) => c.hhx.log({ path: { gameId } }))
+    view: (gameId, secret) =>
+      call((c) => c.hhx.get({ path: { gameId }, urlParams: {}, headers: { "x-seat-secret": secret } })),
+    act: (gameId, actionId, expectedStep, secret) =>
+      call((c) =>
+        c.hhx.act({ path: { gameId }, headers: { "x-seat-secret": secret }, payload: { actionId, expectedStep } })
+      ),
+    explain: (gameId, actionId, secret) =>
+      call((c) => c.hhx.explain({ path: { gameId }, urlParams: { actionId }, headers: { "x-seat-secret": secret } })),
+    log: (gameId, secret) => call((c) => c.hhx.log({ path: { gameId }, headers: { "x-seat-secret": secret } }))
   }
 }

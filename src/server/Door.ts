@@ -21,7 +21,9 @@
  *   `unsupported_media_type`) and a `Content-Length` (400 `schema_invalid`
  *   for a chunked one); over the cap it is 413 `body_too_large` with
  *   `Connection: close` before a byte is read; the bearer token of an
- *   endpoint that needs it is checked before the body is read (401/403);
+ *   endpoint that needs it is checked before the body is read (401/403), and
+ *   so is a game endpoint's credential (a seat's `X-Seat-Secret` or the
+ *   operator token: required to act, and everywhere with `--protect-reads`);
  * - the body is read with one `data` listener and one timer (408
  *   `request_timeout` with `Connection: close` when it has not arrived in
  *   time) and parsed by the hardened JSON parser (depth, `__proto__`,
@@ -55,6 +57,12 @@ export interface Route {
   readonly slow: boolean
   /** A static page asset (the page, `/docs`, `/openapi.json`): answered with an ETag. */
   readonly asset?: boolean
+  /** A game's own endpoint: a seat's `X-Seat-Secret` is a credential there, beside the operator token. */
+  readonly seat?: boolean
+  /** A game endpoint that always needs a credential (acting). */
+  readonly seatRequired?: boolean
+  /** Never needs a credential, even with `--protect-reads` (health). */
+  readonly open?: boolean
 }
 
 interface Pattern {
@@ -83,17 +91,26 @@ export const routesOf = <Id extends string, Groups extends HttpApiGroup.HttpApiG
     readonly needsToken: (middleware: ReadonlySet<{ readonly key: string }>) => boolean
     readonly slow: ReadonlySet<string>
     readonly extra: ReadonlyArray<Route>
+    /** Endpoints (`group.endpoint`) that take a seat's secret; those of them that always need a credential. */
+    readonly seat?: ReadonlySet<string>
+    readonly seatRequired?: ReadonlySet<string>
+    /** Endpoints that never need a credential. */
+    readonly open?: ReadonlySet<string>
   }
 ): RouteTable => {
   const all: Array<Route> = [...options.extra]
   HttpApi.reflect(api, {
     onGroup: () => undefined,
     onEndpoint: ({ endpoint, group, middleware }) => {
+      const name = `${group.identifier}.${endpoint.name}`
       all.push({
         method: endpoint.method,
         path: endpoint.path,
         needsToken: options.needsToken(middleware),
-        slow: options.slow.has(`${group.identifier}.${endpoint.name}`)
+        slow: options.slow.has(name),
+        seat: options.seat?.has(name) === true,
+        seatRequired: options.seatRequired?.has(name) === true,
+        open: options.open?.has(name) === true
       })
     }
   })
@@ -163,9 +180,11 @@ export interface Lifecycle {
   inflight: number
   /** Requests seen (the `r<n>` request IDs). */
   requests: number
+  /** Run when draining starts: ends what would keep a request open (the games' event streams). */
+  readonly onDrain: Set<() => void>
 }
 
-export const newLifecycle = (): Lifecycle => ({ phase: "starting", inflight: 0, requests: 0 })
+export const newLifecycle = (): Lifecycle => ({ phase: "starting", inflight: 0, requests: 0, onDrain: new Set() })
 
 // ---------------------------------------------------------------- the door
 
@@ -181,6 +200,8 @@ export interface DoorOptions {
   readonly corsOrigins: ReadonlyArray<string>
   /** Where access log lines go; undefined: no access log (and no cost). */
   readonly accessLog: ((line: string) => void) | undefined
+  /** `--protect-reads`: every API route but the open ones needs the operator token (a game's own: or a seat secret). */
+  readonly protectReads?: boolean | undefined
 }
 
 /** What the door read for the app: the parsed body, and what the app must add around the handler. */
@@ -303,6 +324,35 @@ export const makeDoor = (lifecycle: Lifecycle, options: DoorOptions): Door => {
     return timingSafeEqual(digest(given), tokenDigest)
       ? undefined
       : json("forbidden", "the bearer token is not this server's")
+  }
+
+  /**
+   * The credential check of a route, before any body is read: the operator
+   * token where the route needs it (or `--protect-reads` protects it); on a
+   * game's own routes the operator token or a seat secret (whose match the
+   * service checks against the game), required for acting and under
+   * `--protect-reads`, else optional (a spectator).
+   */
+  const checkCredential = (req: IncomingMessage, route: Route): ReadonlyArray<Diagnostic> | undefined => {
+    if (route.needsToken) return checkToken(req)
+    if (route.seat === true) {
+      const header = req.headers.authorization
+      if (header !== undefined && tokenDigest !== undefined) return checkToken(req)
+      const secret = req.headers["x-seat-secret"]
+      if (typeof secret === "string" && secret !== "") return undefined
+      return route.seatRequired === true || options.protectReads === true
+        ? json(
+          "unauthorized",
+          "this endpoint needs a seat's X-Seat-Secret or the operator's Authorization: Bearer <token>"
+        )
+        : undefined
+    }
+    if (options.protectReads === true && route.asset !== true && route.open !== true) {
+      return tokenDigest === undefined
+        ? json("unauthorized", "--protect-reads: this endpoint needs the operator's token")
+        : checkToken(req)
+    }
+    return undefined
   }
 
   const readBody = (
@@ -442,7 +492,7 @@ export const makeDoor = (lifecycle: Lifecycle, options: DoorOptions): Door => {
       if (method === "OPTIONS" && corsOk && headers["access-control-request-method"] !== undefined) {
         res.writeHead(204, {
           "access-control-allow-methods": pattern.allow,
-          "access-control-allow-headers": "authorization, content-type, x-request-id",
+          "access-control-allow-headers": "authorization, content-type, x-request-id, x-seat-secret, last-event-id",
           "access-control-max-age": "600",
           "content-length": "0"
         })
@@ -461,6 +511,8 @@ export const makeDoor = (lifecycle: Lifecycle, options: DoorOptions): Door => {
     const compression = Compression.plan(headers["accept-encoding"], headers["if-none-match"], route.asset === true)
 
     if (method === "GET" || method === "HEAD") {
+      const refused = checkCredential(req, route)
+      if (refused !== undefined) return answer(res, refused)
       return dispatch(
         req,
         res,
@@ -501,10 +553,8 @@ export const makeDoor = (lifecycle: Lifecycle, options: DoorOptions): Door => {
         )
       )
     }
-    if (route.needsToken) {
-      const refused = checkToken(req)
-      if (refused !== undefined) return answer(res, refused)
-    }
+    const refused = checkCredential(req, route)
+    if (refused !== undefined) return answer(res, refused)
     if (!hasBody) return dispatch(req, res, { slow: route.slow, compression })
     // A body past the cap could only be refused by resetting the connection mid-stream; a declared length can be refused with an answer.
     if (length === undefined) {

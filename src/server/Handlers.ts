@@ -7,8 +7,8 @@
  * @since 0.1.0
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Context, Effect, Layer, type ParseResult, Schema } from "effect"
-import { type ApiError, apiError, apiErrorOf, CardfxApi } from "../api/Api.js"
+import { Context, Effect, Layer, type ParseResult, Schema, Stream } from "effect"
+import { type ApiError, apiError, apiErrorOf, CardfxApi, Operator } from "../api/Api.js"
 import {
   type AssessRequest,
   type DiscoverRequest,
@@ -190,19 +190,69 @@ const ScenariosLive = HttpApiBuilder.group(CardfxApi, "scenarios", (handlers) =>
 /** A game document of the service as the API's (the engine's view types are the wire Schemas' types). */
 const gameDocument = (d: Games.GameDocument): GameDocument => d as unknown as GameDocument
 
+/** The caller of a game request: the operator check's answer, the seat secret header, `?seat=`. */
+const callerOf = (
+  headers: { readonly "x-seat-secret"?: string },
+  seat?: "0" | "1" | undefined
+): Effect.Effect<Games.Caller, never, Operator> =>
+  Effect.map(Operator, ({ operator }) => ({
+    operator,
+    secret: headers["x-seat-secret"],
+    seat: seat === undefined ? undefined : seat === "0" ? 0 : 1
+  }))
+
+/**
+ * One server-sent event per step (`id:` is the step, so `Last-Event-ID`
+ * resumes), a comment line per heartbeat. A step's document is encoded once
+ * however many subscribers share its projection (the service hands them the
+ * same object).
+ */
+const encoder = new TextEncoder()
+const frames = new WeakMap<Games.GameDocument, Uint8Array>()
+const heartbeat = encoder.encode(": heartbeat\n\n")
+const sseFrames = (events: Stream.Stream<Games.GameEvent>): Stream.Stream<Uint8Array> =>
+  Stream.map(events, (e) => {
+    if (e._tag === "heartbeat") return heartbeat
+    const known = frames.get(e.document)
+    if (known !== undefined) return known
+    const frame = encoder.encode(`id: ${e.step}\nevent: step\ndata: ${JSON.stringify(e.document)}\n\n`)
+    frames.set(e.document, frame)
+    return frame
+  })
+
 const HhxLive = HttpApiBuilder.group(CardfxApi, "hhx", (handlers) =>
   Effect.gen(function*() {
     const games = yield* Games.Games
     return handlers
       .handle("deck", () => Effect.succeed(games.engine.deck))
-      .handle("create", ({ payload }) => Effect.mapError(Effect.map(games.create(payload), gameDocument), fromError))
-      .handle("act", ({ path, payload }) =>
-        Effect.mapError(Effect.map(games.act(path.gameId, payload), gameDocument), fromError))
-      .handle("get", ({ path }) =>
-        Effect.mapError(Effect.map(games.get(path.gameId), gameDocument), fromError))
-      .handle("log", ({ path }) => Effect.mapError(games.log(path.gameId), fromError))
-      .handle("explain", ({ path, urlParams }) =>
-        Effect.mapError(games.explain(path.gameId, urlParams.actionId), fromError))
+      .handle("create", ({ payload }) =>
+        Effect.mapError(
+          Effect.map(games.create(payload), (created) => ({ game: gameDocument(created.game), seats: created.seats })),
+          fromError
+        ))
+      .handle("act", ({ headers, path, payload }) =>
+        Effect.flatMap(callerOf(headers), (caller) =>
+          Effect.mapError(Effect.map(games.act(path.gameId, payload, caller), gameDocument), fromError)))
+      .handle("get", ({ headers, path, urlParams }) =>
+        Effect.flatMap(callerOf(headers, urlParams.seat), (caller) =>
+          Effect.mapError(Effect.map(games.get(path.gameId, caller), gameDocument), fromError)))
+      .handle("log", ({ headers, path }) =>
+        Effect.flatMap(callerOf(headers), (caller) =>
+          Effect.mapError(games.log(path.gameId, caller), fromError)))
+      .handle("explain", ({ headers, path, urlParams }) =>
+        Effect.flatMap(callerOf(headers), (caller) =>
+          Effect.mapError(games.explain(path.gameId, urlParams.actionId, caller), fromError)))
+      .handle("events", ({ headers, path, urlParams }) =>
+        Effect.flatMap(callerOf(headers, urlParams.seat), (caller) =>
+          Effect.mapError(
+            Effect.map(games.events(path.gameId, caller, headers["last-event-id"]), (events) =>
+              HttpServerResponse.stream(sseFrames(events), {
+                contentType: "text/event-stream",
+                // No proxy buffering or caching: each event goes out as it is written.
+                headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
+              })),
+            fromError
+          )))
   }))
 
 /** Loads the served folders again and switches to them when every stored instance still composes. */

@@ -43,6 +43,7 @@ import {
   Forbidden,
   InternalError,
   NotFound,
+  OperatorCredential,
   PayloadTooLarge,
   RequestTimeout,
   Unauthorized,
@@ -55,6 +56,7 @@ import {
   diagnostic,
   type DiagnosticCode,
   errorFromDiagnostic,
+  Games,
   httpStatusOf,
   Json,
   Served
@@ -89,6 +91,13 @@ export interface ServeOptions {
   readonly corsOrigins?: ReadonlyArray<string> | undefined
   /** Where the access log lines go (one JSON line a request); undefined: no access log. */
   readonly accessLog?: ((line: string) => void) | undefined
+  /**
+   * `--protect-reads`: every API request but `/v1/health` needs the operator
+   * token — or, on a game's own endpoints, one of its seats' secrets.
+   */
+  readonly protectReads?: boolean | undefined
+  /** Time between heartbeats on open event streams (default 15 s). */
+  readonly heartbeat?: Duration.DurationInput | undefined
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
@@ -111,6 +120,8 @@ const DRAIN_POLL_MS = 20
 export const drain = (lifecycle: Lifecycle, timeout: Duration.DurationInput = "10 seconds"): Effect.Effect<void> =>
   Effect.suspend(() => {
     lifecycle.phase = "draining"
+    // Open event streams would keep their requests in flight until the timeout: end them now.
+    for (const f of lifecycle.onDrain) f()
     let polls = 0
     return Effect.repeat(Effect.sync(() => lifecycle.inflight === 0 && ++polls * DRAIN_POLL_MS >= DRAIN_GRACE_MS), {
       until: (done) => done,
@@ -267,10 +278,42 @@ export const authorizationLayer = (token: Option.Option<Redacted.Redacted<string
     }
   })
 
+/**
+ * The operator's token on the game endpoints, where it is optional: none
+ * (or a server without a token) is not the operator; the server's token is;
+ * another token is 403 `forbidden`. Compared as {@link authorizationLayer} does.
+ */
+export const operatorCredentialLayer = (
+  token: Option.Option<Redacted.Redacted<string>>
+): Layer.Layer<OperatorCredential> =>
+  Layer.succeed(OperatorCredential, {
+    bearer: (provided) => {
+      const given = Redacted.value(provided)
+      if (Option.isNone(token) || given === "") return Effect.succeed({ operator: false })
+      return timingSafeEqual(digest(given), digest(Redacted.value(token.value)))
+        ? Effect.succeed({ operator: true })
+        : Effect.fail(
+          new Forbidden({
+            code: "forbidden",
+            message: "the bearer token is not this server's",
+            diagnostics: one("forbidden", "the bearer token is not this server's")
+          })
+        )
+    }
+  })
+
 /** The application services of a server (no HTTP): catalog, store, planner, games. */
-export const servicesLayer = (options: Pick<ServeOptions, "packages" | "store" | "tablePrefix" | "deckFile">) =>
+export const servicesLayer = (
+  options: Pick<ServeOptions, "packages" | "store" | "tablePrefix" | "deckFile" | "heartbeat">
+) =>
   Layer.merge(
-    Served.layer(options),
+    Served.layer({
+      packages: options.packages,
+      store: options.store,
+      tablePrefix: options.tablePrefix,
+      deckFile: options.deckFile,
+      heartbeatMs: options.heartbeat === undefined ? undefined : Duration.toMillis(Duration.decode(options.heartbeat))
+    }),
     Layer.succeed(ServedPackages, { packages: options.packages, deckFile: options.deckFile })
   )
 
@@ -291,7 +334,11 @@ const STATIC_ROUTES: ReadonlyArray<Door.Route> = ["/", "/index.html", "/app.js",
 export const routeTable: Door.RouteTable = Door.routesOf(CardfxApi, {
   needsToken: (middleware) => [...middleware].some((m) => m.key === Authorization.key),
   slow: SLOW_ENDPOINTS,
-  extra: STATIC_ROUTES
+  extra: STATIC_ROUTES,
+  // A game's own endpoints: a seat's secret is a credential there.
+  seat: new Set(["hhx.get", "hhx.act", "hhx.log", "hhx.explain", "hhx.events"]),
+  seatRequired: new Set(["hhx.act"]),
+  open: new Set(["runtime.health"])
 })
 
 /**
@@ -314,7 +361,8 @@ const doorServer = (options: ServeOptions, lifecycle: Lifecycle) =>
         ...(options.allowedHosts ?? [])
       ],
       corsOrigins: options.corsOrigins ?? [],
-      accessLog: options.accessLog
+      accessLog: options.accessLog,
+      protectReads: options.protectReads
     })
     const server = yield* Effect.acquireRelease(
       Effect.sync(() =>
@@ -369,7 +417,15 @@ const doorServer = (options: ServeOptions, lifecycle: Lifecycle) =>
 export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
   const api = HttpApiBuilder.api(CardfxApi).pipe(
     Layer.provide(HandlersLive),
-    Layer.provide(authorizationLayer(options.token))
+    Layer.provide(authorizationLayer(options.token)),
+    Layer.provide(operatorCredentialLayer(options.token))
+  )
+  // The drain ends the games' event streams (their requests would otherwise stay in flight).
+  const drainStreams = Layer.effectDiscard(
+    Effect.flatMap(
+      Games.Games,
+      (games) => Effect.sync(() => lifecycle.onDrain.add(() => Effect.runSync(games.closeStreams)))
+    )
   )
   return HttpApiBuilder.serve(prepared(options)).pipe(
     // No tracer is installed, so the platform's per-request span would be built and dropped: skip it.
@@ -380,6 +436,7 @@ export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(translateErrors),
     Layer.provide(api),
+    Layer.provide(drainStreams),
     Layer.provideMerge(servicesLayer(options)),
     Layer.provideMerge(
       Layer.mergeAll(Layer.scoped(HttpServer.HttpServer, doorServer(options, lifecycle)), NodeHttpServer.layerContext)

@@ -4,7 +4,10 @@
  * prefix, its own table and migration list). A game is its seed, deck lists,
  * deck hash and action log with the fingerprint after every step — exactly a
  * `hhx-log/1` game log — so it survives a restart and replays to the same
- * fingerprints. The state itself is never stored.
+ * fingerprints. The state itself is never stored. Beside the log: the
+ * sha256 of each seat's secret (never the secret itself). Games stored before
+ * seat secrets existed (migration 2) have none: only the operator can act in
+ * them or read their seats' views.
  *
  * Appending an action is optimistic: `UPDATE ... WHERE step = expected`, so
  * of two writers at one step exactly one wins (the other sees `false`).
@@ -26,11 +29,13 @@ export interface StoredGame {
   readonly actions: ReadonlyArray<string>
   /** The initial state's fingerprint, then one per action. */
   readonly fingerprints: ReadonlyArray<string>
+  /** sha256 (hex) of seat 0's and seat 1's secrets; null for a game stored before seat secrets. */
+  readonly seatHashes: readonly [string, string] | null
 }
 
 export interface GameStoreService {
-  /** Stores a new game (no action yet) and returns its ID (`g1`, `g2`, ... in creation order). */
-  readonly create: (game: Omit<StoredGame, "gameId" | "actions">) => Effect.Effect<string, StoreFailure>
+  /** Stores a new game (no action yet) under its ID (the caller's: random, see `Games`). */
+  readonly create: (game: Omit<StoredGame, "actions">) => Effect.Effect<void, StoreFailure>
   readonly read: (gameId: string) => Effect.Effect<Option.Option<StoredGame>, StoreFailure>
   /** Appends an action at `expectedStep`; false when the game is not at that step any more. */
   readonly append: (
@@ -53,6 +58,11 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
       actions TEXT NOT NULL,
       fingerprints TEXT NOT NULL
     )`
+  ],
+  // Seat secrets (their sha256): a game created before has none (NULL) and is the operator's alone.
+  [
+    `ALTER TABLE {p}hhx_games ADD COLUMN seat0_hash TEXT`,
+    `ALTER TABLE {p}hhx_games ADD COLUMN seat1_hash TEXT`
   ]
 ]
 
@@ -87,6 +97,8 @@ interface Row {
   readonly step: unknown
   readonly actions: string
   readonly fingerprints: string
+  readonly seat0_hash: string | null
+  readonly seat1_hash: string | null
 }
 
 const failure = (e: unknown): StoreFailure =>
@@ -101,29 +113,30 @@ const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, Sql
     const sql = yield* SqlClient.SqlClient
     const games = sql.literal(`${prefix}hhx_games`)
     const guard = <A>(e: Effect.Effect<A, SqlError>): Effect.Effect<A, StoreFailure> => Effect.mapError(e, failure)
-    const insertOnce = (game: Omit<StoredGame, "gameId" | "actions">) =>
+    const insertOnce = (game: Omit<StoredGame, "actions">) =>
       sql.withTransaction(
         Effect.gen(function*() {
+          // `seq` keeps the creation order (the IDs are random).
           const [top] = yield* sql<{ n: unknown }>`SELECT COALESCE(MAX(seq), 0) AS n FROM ${games}`
           const seq = Number(top?.n ?? 0) + 1
-          const gameId = `g${seq}`
           yield* sql`INSERT INTO ${games} ${
             sql.insert({
-              game_id: gameId,
+              game_id: game.gameId,
               seq,
               seed: game.seed,
               decks: game.decks === null ? null : JSON.stringify(game.decks),
               deck_hash: game.deckHash,
               step: 0,
               actions: "[]",
-              fingerprints: JSON.stringify(game.fingerprints)
+              fingerprints: JSON.stringify(game.fingerprints),
+              seat0_hash: game.seatHashes?.[0] ?? null,
+              seat1_hash: game.seatHashes?.[1] ?? null
             })
           }`
-          return gameId
         })
       )
     return {
-      // Two creators may pick the same next number on PostgreSQL; the loser retries.
+      // Two creators may pick the same next `seq` on PostgreSQL; the loser retries.
       create: (game) => guard(Effect.retry(insertOnce(game), { times: 8 })),
       read: (gameId) =>
         guard(
@@ -134,7 +147,8 @@ const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, Sql
               decks: r.decks === null ? null : (JSON.parse(r.decks) as [string, string]),
               deckHash: r.deck_hash,
               actions: JSON.parse(r.actions) as Array<string>,
-              fingerprints: JSON.parse(r.fingerprints) as Array<string>
+              fingerprints: JSON.parse(r.fingerprints) as Array<string>,
+              seatHashes: r.seat0_hash === null || r.seat1_hash === null ? null : [r.seat0_hash, r.seat1_hash] as const
             })))
         ),
       append: (gameId, expectedStep, actionId, fingerprint) =>

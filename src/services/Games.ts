@@ -8,13 +8,38 @@
  * fingerprints) and kept in a small per-server cache keyed by game and step,
  * so a request usually applies one action to a cached state.
  *
+ * Hidden information: a game is created with a random ID and one random
+ * secret per seat (returned once; only their sha256 is stored). Every read
+ * and action names its {@link Caller}; what it gets is the projection
+ * {@link gameView} for the {@link Viewer} its credential proves — a seat's
+ * own view, or a spectator's with both hands hidden. The full log (the seed
+ * replays to both hands) is the operator's until the game ends.
+ *
+ * Push: {@link GamesService.events} streams each new step, projected for each
+ * subscriber's viewer (once per distinct viewer per step, not per
+ * subscriber), from a per-game set of subscribers filled by `act` itself — no
+ * fiber or timer per step; one shared heartbeat timer runs while any stream
+ * is open. A game's streams end after its last step, and all of them on
+ * {@link GamesService.closeStreams} (a server's drain) or when the layer
+ * closes.
+ *
  * @since 0.1.0
  */
-import { Context, Effect, Either, Layer, Option } from "effect"
+import { Context, Effect, Either, Layer, Option, Stream } from "effect"
+import { randomBytes, timingSafeEqual } from "node:crypto"
 import * as Hallyu from "../hallyu/index.js"
-import { diagnostic } from "../kernel/Diagnostic.js"
+import { sha256Hex } from "../kernel/Canonical.js"
+import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
 import { type ChannelError, domainChannel, errorChannel } from "../kernel/ErrorChannel.js"
-import { errorOf, type StepConflict, type StoreFailure, type UnknownGame } from "../kernel/Errors.js"
+import {
+  errorOf,
+  type Forbidden,
+  type StepConflict,
+  type StoreFailure,
+  type TooManySubscribers,
+  type Unauthorized,
+  type UnknownGame
+} from "../kernel/Errors.js"
 import { GameStore, type StoredGame } from "./GameStore.js"
 
 /** What the Hallyu Hex engine's `Either`s can fail with (its own codes, the executor's, and its input checks). */
@@ -26,6 +51,9 @@ export const engineErrors = errorChannel([
 ])
 /** The engine's failures as tagged errors. */
 export type EngineError = ChannelError<typeof engineErrors>
+
+/** What a credential can fail with. */
+export type CredentialError = Unauthorized | Forbidden
 
 /** A new game: its seed, and the two deck lists (default: the deck file's). */
 export interface NewGame {
@@ -39,18 +67,55 @@ export interface ActRequest {
   readonly expectedStep: number
 }
 
-/** A game at a state: both seats' views, who acts, the legal actions, the result. */
+/**
+ * Who asks, as the face proved it: whether the request carried the
+ * operator's token, the seat secret it carried (checked here, against the
+ * game's stored hashes), and the seat whose view it asks for (`?seat=`).
+ */
+export interface Caller {
+  readonly operator: boolean
+  readonly secret?: string | undefined
+  readonly seat?: Hallyu.Seat | undefined
+}
+
+/** A caller with no credential: a spectator. */
+export const anonymous: Caller = { operator: false }
+
+/** Whose projection a document is: a seat's (or a spectator's, `seat: null`), and whether the operator asked. */
+export interface Viewer {
+  readonly seat: Hallyu.Seat | null
+  readonly operator: boolean
+}
+
+/** A game at a state as one viewer may see it. */
 export interface GameDocument {
   readonly gameId: string
   readonly step: number
-  readonly seed: string
+  /** The seat whose view this is; null: a spectator's view (both hands hidden). */
+  readonly viewer: Hallyu.Seat | null
+  /** Null until the game ends, except for the operator (the seed replays to both hands). */
+  readonly seed: string | null
   readonly decks: readonly [string, string] | null
   readonly deckHash: string
-  readonly fingerprint: string
-  readonly views: readonly [Hallyu.PlayerView, Hallyu.PlayerView]
+  /** Null in a spectator's view of a game in progress. */
+  readonly fingerprint: string | null
+  readonly view: Hallyu.PlayerView
   readonly toAct: 0 | 1 | null
+  /** The viewer's own legal actions: empty unless the viewer is the seat to act. */
   readonly legalActions: ReadonlyArray<Hallyu.GameAction>
   readonly result: Hallyu.GameState["result"]
+}
+
+/** A seat's credential, returned once, when the game is created. */
+export interface SeatSecret {
+  readonly seat: Hallyu.Seat
+  readonly secret: string
+}
+
+/** `create`'s answer: the spectator's view of the new game and one secret per seat (seat 0 first). */
+export interface CreatedGame {
+  readonly game: GameDocument
+  readonly seats: readonly [SeatSecret, SeatSecret]
 }
 
 /** Whether an action is legal now, and why not. */
@@ -61,40 +126,90 @@ export interface ExplainDocument {
   readonly message: string | null
 }
 
+/** One element of a game's event stream: a step as the subscriber may see it, or a keep-alive. */
+export type GameEvent =
+  | { readonly _tag: "step"; readonly step: number; readonly document: GameDocument }
+  | { readonly _tag: "heartbeat" }
+
+/** How many event streams one game may have open, and the whole server. */
+export const MAX_SUBSCRIBERS_PER_GAME = 8
+export const MAX_SUBSCRIBERS = 1024
+/** Steps buffered for a subscriber that reads slower than the game moves (past it the oldest go; it can resume). */
+const SUBSCRIBER_BUFFER = 256
+/** Default time between heartbeats on open streams. */
+export const DEFAULT_HEARTBEAT_MS = 15_000
+
 /** The game sessions. */
 export interface GamesService {
   readonly engine: Hallyu.Engine
-  readonly create: (request: NewGame) => Effect.Effect<GameDocument, EngineError | StoreFailure>
+  readonly create: (request: NewGame) => Effect.Effect<CreatedGame, EngineError | StoreFailure>
+  /** Applies an action for the caller's seat (the operator: for the seat to act); answers that seat's view. */
   readonly act: (
     gameId: string,
-    request: ActRequest
-  ) => Effect.Effect<GameDocument, EngineError | UnknownGame | StepConflict | StoreFailure>
-  readonly get: (gameId: string) => Effect.Effect<GameDocument, EngineError | UnknownGame | StoreFailure>
-  readonly log: (gameId: string) => Effect.Effect<Hallyu.GameLog, EngineError | UnknownGame | StoreFailure>
+    request: ActRequest,
+    caller: Caller
+  ) => Effect.Effect<GameDocument, EngineError | UnknownGame | StepConflict | StoreFailure | CredentialError>
+  readonly get: (
+    gameId: string,
+    caller: Caller
+  ) => Effect.Effect<GameDocument, EngineError | UnknownGame | StoreFailure | CredentialError>
+  /** The full log: once the game is over, or for the operator. */
+  readonly log: (
+    gameId: string,
+    caller: Caller
+  ) => Effect.Effect<Hallyu.GameLog, EngineError | UnknownGame | StoreFailure | CredentialError>
+  /** Why an action is (not) legal: for the seat to act (another seat hears `not-your-decision`) or the operator. */
   readonly explain: (
     gameId: string,
-    actionId: string
-  ) => Effect.Effect<ExplainDocument, EngineError | UnknownGame | StoreFailure>
+    actionId: string,
+    caller: Caller
+  ) => Effect.Effect<ExplainDocument, EngineError | UnknownGame | StoreFailure | CredentialError>
+  /**
+   * The game's steps as the caller may see them: the steps after `lastEventId`
+   * (a step number) when given, else the current step, then each new step;
+   * heartbeats between; ends after the game's last step.
+   */
+  readonly events: (
+    gameId: string,
+    caller: Caller,
+    lastEventId: number | undefined
+  ) => Effect.Effect<
+    Stream.Stream<GameEvent>,
+    EngineError | UnknownGame | StoreFailure | CredentialError | TooManySubscribers
+  >
+  /** Ends every open event stream and refuses new ones (a server's drain). */
+  readonly closeStreams: Effect.Effect<void>
 }
 
-/** The document of a game at a state. */
-export const gameDocument = (
+/**
+ * The projection of a game at a state for a viewer (pure): the viewer's
+ * {@link Hallyu.observe} view (a spectator's hides both hands), the viewer's
+ * own legal actions only, and the seed and fingerprint only where they
+ * cannot reveal a hand.
+ */
+export const gameView = (
   engine: Hallyu.Engine,
-  game: StoredGame,
+  game: Pick<StoredGame, "gameId" | "seed" | "decks" | "deckHash">,
   state: Hallyu.GameState,
-  fp: string
-): GameDocument => ({
-  gameId: game.gameId,
-  step: state.ply,
-  seed: game.seed,
-  decks: game.decks,
-  deckHash: game.deckHash,
-  fingerprint: fp,
-  views: [Hallyu.observe(state, 0), Hallyu.observe(state, 1)],
-  toAct: state.decision?.player ?? null,
-  legalActions: state.result === null ? engine.legalActions(state) : [],
-  result: state.result
-})
+  fp: string,
+  viewer: Viewer
+): GameDocument => {
+  const over = state.result !== null
+  const toAct = state.decision?.player ?? null
+  return {
+    gameId: game.gameId,
+    step: state.ply,
+    viewer: viewer.seat,
+    seed: over || viewer.operator ? game.seed : null,
+    decks: game.decks,
+    deckHash: game.deckHash,
+    fingerprint: over || viewer.operator || viewer.seat !== null ? fp : null,
+    view: Hallyu.observe(state, viewer.seat),
+    toAct,
+    legalActions: !over && viewer.seat !== null && viewer.seat === toAct ? engine.legalActions(state) : [],
+    result: state.result
+  }
+}
 
 const logOf = (g: StoredGame): Hallyu.GameLog => ({
   format: "hhx-log/1",
@@ -105,10 +220,92 @@ const logOf = (g: StoredGame): Hallyu.GameLog => ({
   fingerprints: g.fingerprints
 })
 
+/** A fresh random token: `bytes` of node:crypto randomness as base64url (an ID or a secret, never a game input). */
+const randomToken = (bytes: number): string => randomBytes(bytes).toString("base64url")
+
+const hashOf = (secret: string): Buffer => Buffer.from(sha256Hex(secret), "hex")
+
+/**
+ * The seat whose secret this is (constant time: both seats' hashes are
+ * always compared), or undefined.
+ */
+const seatOfSecret = (hashes: readonly [string, string] | null, secret: string): Hallyu.Seat | undefined => {
+  if (hashes === null) return undefined
+  const given = hashOf(secret)
+  const zero = timingSafeEqual(given, Buffer.from(hashes[0], "hex"))
+  const one = timingSafeEqual(given, Buffer.from(hashes[1], "hex"))
+  return zero ? 0 : one ? 1 : undefined
+}
+
+/** The viewer a caller's credential proves for a game. */
+export const viewerOf = (game: StoredGame, caller: Caller): Effect.Effect<Viewer, CredentialError> => {
+  if (caller.secret !== undefined) {
+    const seat = seatOfSecret(game.seatHashes, caller.secret)
+    if (seat === undefined) {
+      return Effect.fail(
+        errorOf(
+          "forbidden",
+          game.seatHashes === null
+            ? `game ${game.gameId} was created before seat secrets: only the operator may act in it or read its seats`
+            : `this X-Seat-Secret is not a seat of game ${game.gameId}`,
+          { subject: game.gameId }
+        )
+      )
+    }
+    if (caller.seat !== undefined && caller.seat !== seat) {
+      return Effect.fail(
+        errorOf("forbidden", `seat ${seat}'s secret cannot read seat ${caller.seat}'s view`, {
+          subject: game.gameId,
+          details: { seat, asked: caller.seat }
+        })
+      )
+    }
+    return Effect.succeed({ seat, operator: caller.operator })
+  }
+  if (caller.operator) return Effect.succeed({ seat: caller.seat ?? null, operator: true })
+  if (caller.seat !== undefined) {
+    return Effect.fail(
+      errorOf("unauthorized", `seat ${caller.seat}'s view needs its X-Seat-Secret`, { subject: game.gameId })
+    )
+  }
+  return Effect.succeed({ seat: null, operator: false })
+}
+
 const CACHE_SIZE = 256
 
-const make = (engine: Hallyu.Engine) =>
-  Effect.map(GameStore, (store): GamesService => {
+/** A published step, kept as it is (immutable) until a subscriber's viewer is known. */
+interface Published {
+  readonly game: StoredGame
+  readonly state: Hallyu.GameState
+  readonly fp: string
+}
+
+/**
+ * An open event stream. It is registered before the game is read, so no
+ * step can fall between the read and the subscription: until its stream
+ * runs, steps wait in `pending`; then `emit` takes them as they come.
+ */
+interface Subscriber {
+  viewer: Viewer
+  pending: Array<Published> | undefined
+  /** Heartbeat ticks seen while still pending: a stream that never started (its client left first) is dropped. */
+  idleTicks: number
+  ended: boolean
+  emit: ((event: GameEvent) => void) | undefined
+  finish: (() => void) | undefined
+}
+
+const finish = (s: Subscriber): void => {
+  if (s.ended) return
+  s.ended = true
+  s.finish?.()
+}
+
+const viewerKey = (v: Viewer): string => `${v.seat ?? "-"}/${v.operator ? "op" : ""}`
+
+const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) =>
+  Effect.gen(function*() {
+    const store = yield* GameStore
     // gameId → the latest state served; insertion order gives a simple LRU bound.
     const cache = new Map<string, { readonly state: Hallyu.GameState; readonly fp: string }>()
     const remember = (gameId: string, state: Hallyu.GameState, fp: string): void => {
@@ -144,6 +341,169 @@ const make = (engine: Hallyu.Engine) =>
         return { game, state: replayed.right, fp }
       })
 
+    // ------------------------------------------------------------ push
+
+    const subscribers = new Map<string, Set<Subscriber>>()
+    let open = 0
+    let closed = false
+    let heartbeat: ReturnType<typeof setInterval> | undefined
+    const everyone = (f: (s: Subscriber) => void) => {
+      for (const set of subscribers.values()) for (const s of [...set]) f(s)
+    }
+    const remove = (gameId: string, s: Subscriber) => {
+      const set = subscribers.get(gameId)
+      if (set === undefined || !set.delete(s)) return
+      open--
+      if (set.size === 0) subscribers.delete(gameId)
+      if (open === 0 && heartbeat !== undefined) {
+        clearInterval(heartbeat)
+        heartbeat = undefined
+      }
+    }
+    const add = (gameId: string, s: Subscriber) => {
+      const set = subscribers.get(gameId) ?? new Set<Subscriber>()
+      set.add(s)
+      subscribers.set(gameId, set)
+      open++
+      // One timer for every open stream, only while there is one.
+      if (heartbeat === undefined) {
+        heartbeat = setInterval(
+          () =>
+            subscribers.forEach((set, id) =>
+              set.forEach((x) => {
+                if (x.emit !== undefined) x.emit({ _tag: "heartbeat" })
+                else if (++x.idleTicks >= 2) remove(id, x)
+              })
+            ),
+          options.heartbeatMs
+        )
+        heartbeat.unref()
+      }
+    }
+    /** Sends a new step to the game's subscribers: one projection per distinct viewer; the last step ends them. */
+    const publish = (game: StoredGame, state: Hallyu.GameState, fp: string) => {
+      const set = subscribers.get(game.gameId)
+      if (set === undefined) return
+      const byViewer = new Map<string, GameDocument>()
+      for (const s of set) {
+        if (s.ended) continue
+        if (s.emit === undefined) {
+          s.pending?.push({ game, state, fp })
+          if ((s.pending?.length ?? 0) > SUBSCRIBER_BUFFER) s.pending?.shift()
+          continue
+        }
+        const key = viewerKey(s.viewer)
+        const document = byViewer.get(key) ?? gameView(engine, game, state, fp, s.viewer)
+        byViewer.set(key, document)
+        s.emit({ _tag: "step", step: state.ply, document })
+      }
+      if (state.result !== null) { for (const s of [...set]) finish(s) }
+    }
+    const closeStreams = Effect.sync(() => {
+      closed = true
+      everyone(finish)
+    })
+    yield* Effect.addFinalizer(() => closeStreams)
+
+    /** The step events after `after` up to the game's current step, replayed once from the log. */
+    const stepsAfter = (
+      game: StoredGame,
+      after: number,
+      viewer: Viewer
+    ): Either.Either<Array<GameEvent>, Diagnostic> => {
+      const started = engine.newGame(game.decks === null ? { seed: game.seed } : { seed: game.seed, decks: game.decks })
+      if (Either.isLeft(started)) return Either.left(started.left)
+      let s = started.right
+      const out: Array<GameEvent> = []
+      for (let step = 0;; step++) {
+        if (step > after) {
+          const fp = game.fingerprints[step] ?? Hallyu.fingerprint(s)
+          out.push({ _tag: "step", step, document: gameView(engine, game, s, fp, viewer) })
+        }
+        const action = game.actions[step]
+        if (action === undefined) return Either.right(out)
+        const next = engine.apply(s, action)
+        if (Either.isLeft(next)) return Either.left(next.left)
+        s = next.right
+      }
+    }
+
+    const tooMany = (gameId: string): TooManySubscribers | undefined => {
+      const size = subscribers.get(gameId)?.size ?? 0
+      if (!closed && size < MAX_SUBSCRIBERS_PER_GAME && open < MAX_SUBSCRIBERS) return undefined
+      return errorOf(
+        "too_many_subscribers",
+        closed
+          ? "the server is shutting down"
+          : size >= MAX_SUBSCRIBERS_PER_GAME
+          ? `game ${gameId} has ${MAX_SUBSCRIBERS_PER_GAME} open event streams, the most it allows`
+          : `the server has ${MAX_SUBSCRIBERS} open event streams, the most it allows`,
+        {
+          subject: gameId,
+          details: { limit: size >= MAX_SUBSCRIBERS_PER_GAME ? MAX_SUBSCRIBERS_PER_GAME : MAX_SUBSCRIBERS }
+        }
+      )
+    }
+
+    const events: GamesService["events"] = (gameId, caller, lastEventId) =>
+      Effect.gen(function*() {
+        const refused = tooMany(gameId)
+        if (refused !== undefined) return yield* Effect.fail(refused)
+        const s: Subscriber = {
+          viewer: { seat: null, operator: false },
+          pending: [],
+          idleTicks: 0,
+          ended: false,
+          emit: undefined,
+          finish: undefined
+        }
+        add(gameId, s)
+        const { backlog, finished } = yield* Effect.gen(function*() {
+          const { fp, game, state } = yield* load(gameId)
+          s.viewer = yield* viewerOf(game, caller)
+          const finished = state.result !== null
+          // Without Last-Event-ID: the current step; with one, every step after it (none when it is current).
+          if (lastEventId === undefined) {
+            const current: GameEvent = {
+              _tag: "step",
+              step: state.ply,
+              document: gameView(engine, game, state, fp, s.viewer)
+            }
+            return { backlog: [current], finished }
+          }
+          if (lastEventId >= state.ply) return { backlog: [], finished }
+          const after = yield* Either.match(stepsAfter(game, lastEventId, s.viewer), {
+            onLeft: (d) => engineErrors.fail([d]),
+            onRight: (events) => Effect.succeed(events)
+          })
+          return { backlog: after, finished }
+        }).pipe(Effect.onError(() => Effect.sync(() => remove(gameId, s))))
+        const last = backlog.reduce((m, e) => (e._tag === "step" ? Math.max(m, e.step) : m), lastEventId ?? -1)
+        return Stream.asyncPush<GameEvent>(
+          (emit) =>
+            Effect.acquireRelease(
+              Effect.sync(() => {
+                let over = finished
+                const send = (step: number, document: GameDocument) => {
+                  emit.single({ _tag: "step", step, document })
+                  over = over || document.result !== null
+                }
+                for (const e of backlog) if (e._tag === "step") send(e.step, e.document)
+                // Steps published while the game was being read.
+                for (const p of s.pending ?? []) {
+                  if (p.state.ply > last) send(p.state.ply, gameView(engine, p.game, p.state, p.fp, s.viewer))
+                }
+                s.pending = undefined
+                if (s.ended || over) return emit.end()
+                s.emit = (e) => void emit.single(e)
+                s.finish = () => emit.end()
+              }),
+              () => Effect.sync(() => remove(gameId, s))
+            ),
+          { bufferSize: SUBSCRIBER_BUFFER, strategy: "sliding" }
+        )
+      })
+
     return {
       engine,
       create: (request) =>
@@ -153,18 +513,45 @@ const make = (engine: Hallyu.Engine) =>
           const started = engine.newGame(decks === null ? { seed } : { seed, decks })
           if (Either.isLeft(started)) return yield* engineErrors.fail([started.left])
           const fp = Hallyu.fingerprint(started.right)
-          const gameId = yield* store.create({ seed, decks, deckHash: engine.compiled.hash, fingerprints: [fp] })
+          // Random, unguessable: 16 bytes (22 base64url characters) for the ID, 32 for each seat's secret.
+          const gameId = randomToken(16)
+          const secrets = [randomToken(32), randomToken(32)] as const
+          const stored: StoredGame = {
+            gameId,
+            seed,
+            decks,
+            deckHash: engine.compiled.hash,
+            actions: [],
+            fingerprints: [fp],
+            seatHashes: [sha256Hex(secrets[0]), sha256Hex(secrets[1])]
+          }
+          yield* store.create(stored)
           remember(gameId, started.right, fp)
-          return gameDocument(
-            engine,
-            { gameId, seed, decks, deckHash: engine.compiled.hash, actions: [], fingerprints: [fp] },
-            started.right,
-            fp
-          )
+          return {
+            game: gameView(engine, stored, started.right, fp, { seat: null, operator: false }),
+            seats: [{ seat: 0, secret: secrets[0] }, { seat: 1, secret: secrets[1] }]
+          }
         }),
-      act: (gameId, request) =>
+      act: (gameId, request, caller) =>
         Effect.gen(function*() {
-          const { fp: _fp, game, state } = yield* load(gameId)
+          const { game, state } = yield* load(gameId)
+          const viewer = yield* viewerOf(game, caller)
+          const toAct = state.decision?.player ?? null
+          if (viewer.seat === null && !viewer.operator) {
+            return yield* Effect.fail(
+              errorOf("unauthorized", "acting needs the seat's X-Seat-Secret (or the operator's token)", {
+                subject: gameId
+              })
+            )
+          }
+          if (viewer.seat !== null && toAct !== null && viewer.seat !== toAct && state.result === null) {
+            return yield* Effect.fail(
+              errorOf("forbidden", `seat ${viewer.seat} cannot act for seat ${toAct}`, {
+                subject: gameId,
+                details: { seat: viewer.seat, toAct }
+              })
+            )
+          }
           if (state.ply !== request.expectedStep) {
             return yield* Effect.fail(
               errorOf("step_conflict", `game ${gameId} is at step ${state.ply}, not ${request.expectedStep}`, {
@@ -183,32 +570,76 @@ const make = (engine: Hallyu.Engine) =>
             )
           }
           remember(gameId, next.right, fp)
-          return gameDocument(
-            engine,
-            { ...game, actions: [...game.actions, request.actionId], fingerprints: [...game.fingerprints, fp] },
-            next.right,
-            fp
-          )
+          const after: StoredGame = {
+            ...game,
+            actions: [...game.actions, request.actionId],
+            fingerprints: [...game.fingerprints, fp]
+          }
+          publish(after, next.right, fp)
+          // The operator acts for the seat to act and sees what that seat sees.
+          return gameView(engine, after, next.right, fp, { seat: viewer.seat ?? toAct, operator: viewer.operator })
         }),
-      get: (gameId) => Effect.map(load(gameId), ({ fp, game, state }) => gameDocument(engine, game, state, fp)),
+      get: (gameId, caller) =>
+        Effect.gen(function*() {
+          const { fp, game, state } = yield* load(gameId)
+          const viewer = yield* viewerOf(game, caller)
+          return gameView(engine, game, state, fp, viewer)
+        }),
       // The log of a game in progress says `partial`, so `cardfx replay` accepts it.
-      log: (gameId) =>
-        Effect.map(load(gameId), ({ game, state }) =>
-          state.result === null ? { ...logOf(game), partial: true } : logOf(game)),
-      explain: (gameId, actionId) =>
-        Effect.map(load(gameId), ({ state }) => {
+      log: (gameId, caller) =>
+        Effect.gen(function*() {
+          const { game, state } = yield* load(gameId)
+          yield* viewerOf(game, caller)
+          if (state.result !== null) return logOf(game)
+          if (!caller.operator) {
+            return yield* Effect.fail(
+              errorOf(
+                "forbidden",
+                `game ${gameId} is in progress: its log (whose seed replays to both hands) is the operator's until the game ends`,
+                { subject: gameId }
+              )
+            )
+          }
+          return { ...logOf(game), partial: true }
+        }),
+      explain: (gameId, actionId, caller) =>
+        Effect.gen(function*() {
+          const { game, state } = yield* load(gameId)
+          const viewer = yield* viewerOf(game, caller)
+          if (viewer.seat === null && !viewer.operator) {
+            return yield* Effect.fail(
+              errorOf("unauthorized", "explain needs the acting seat's X-Seat-Secret (or the operator's token)", {
+                subject: gameId
+              })
+            )
+          }
+          const toAct = state.decision?.player ?? null
+          // Another seat's question would probe the acting seat's hand: it hears only whose decision it is.
+          if (viewer.seat !== null && state.result === null && toAct !== null && viewer.seat !== toAct) {
+            return {
+              actionId,
+              legal: false,
+              reason: "not-your-decision",
+              message: `seat ${toAct} is to act, not seat ${viewer.seat}`
+            }
+          }
           const e = engine.explain(state, actionId)
           return e.legal
             ? { actionId, legal: true, reason: null, message: null }
             : { actionId, legal: false, reason: e.reason, message: e.message }
-        })
-    }
+        }),
+      events,
+      closeStreams
+    } satisfies GamesService
   })
 
 /** Hallyu Hex game sessions. */
 export class Games extends Context.Tag("cardfx/Games")<Games, GamesService>() {
-  static readonly layer = (engine: Hallyu.Engine): Layer.Layer<Games, never, GameStore> =>
-    Layer.effect(Games, make(engine))
+  static readonly layer = (
+    engine: Hallyu.Engine,
+    options: { readonly heartbeatMs?: number | undefined } = {}
+  ): Layer.Layer<Games, never, GameStore> =>
+    Layer.scoped(Games, make(engine, { heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS }))
 }
 
 /** A diagnostic for a deck that cannot be served (used at start-up). */

@@ -30,6 +30,8 @@ export interface ServedOptions {
   readonly tablePrefix?: string | undefined
   /** The Hallyu Hex deck file the games are played with. */
   readonly deckFile: string
+  /** Milliseconds between heartbeats on open game event streams (default 15 000). */
+  readonly heartbeatMs?: number | undefined
 }
 
 /** Every service of a served application. */
@@ -41,7 +43,10 @@ export const layer = (options: ServedOptions) => {
   const catalog = ContentCatalog.load(options.packages).pipe(Layer.provideMerge(Layer.merge(files, store)))
   const queries = Layer.mergeAll(Cards.layer, Instances.layer, Scenarios.layer).pipe(Layer.provideMerge(catalog))
   const games = Layer.unwrapEffect(
-    Effect.map(Effect.flatMap(HallyuHex, (h) => h.engine(options.deckFile)), (engine) => Games.layer(engine))
+    Effect.map(
+      Effect.flatMap(HallyuHex, (h) => h.engine(options.deckFile)),
+      (engine) => Games.layer(engine, { heartbeatMs: options.heartbeatMs })
+    )
   ).pipe(Layer.provide(GameStore.layerFor(options.store, prefix)), Layer.provide(files))
   return Layer.merge(queries, games)
 }

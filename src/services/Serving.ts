@@ -30,6 +30,10 @@ export interface ServingOptions {
   readonly corsOrigins: ReadonlyArray<string>
   /** Where the access log lines go (one JSON line a request); undefined: no access log. */
   readonly accessLog: ((line: string) => void) | undefined
+  /** Every read needs the operator token too (a game's seat view: that seat's secret). */
+  readonly protectReads?: boolean | undefined
+  /** Time between heartbeats on open event streams (default 15 s). */
+  readonly heartbeat?: Duration.DurationInput | undefined
 }
 
 /** A JSON-lines log written in batches. */

@@ -56,6 +56,7 @@ interface Row {
     readonly body?: unknown
     /** The body as sent, when it is not JSON. */
     readonly raw?: string
+    readonly headers?: Record<string, string>
   }
   /** Why a face cannot say this request (every face a row lacks is named here). */
   readonly without?: Partial<Record<Face, string>>
@@ -111,9 +112,11 @@ const runCli = async (args: ReadonlyArray<string>) => {
 const runHttp = (url: string, r: NonNullable<Row["http"]>) =>
   fetch(`${url}${r.path}`, {
     method: r.method,
-    ...(r.body !== undefined || r.raw !== undefined
-      ? { headers: { "content-type": "application/json" }, body: r.raw ?? JSON.stringify(r.body) }
-      : {})
+    headers: {
+      ...(r.body !== undefined || r.raw !== undefined ? { "content-type": "application/json" } : {}),
+      ...r.headers
+    },
+    ...(r.body !== undefined || r.raw !== undefined ? { body: r.raw ?? JSON.stringify(r.body) } : {})
   }).then(async (res) => {
     const body: unknown = await res.json()
     const code = res.status >= 400 && typeof body === "object" && body !== null && "code" in body
@@ -410,15 +413,20 @@ const rowsOf = (ledgers: { readonly heal: CardLedger; readonly attack: CardLedge
   rows.push({
     name: "a game that does not exist",
     code: "unknown_game",
-    lib: games((g) => g.get("g999")),
+    lib: games((g) => g.get("g999", Games.anonymous)),
     http: { method: "GET", path: "/v1/hhx/games/g999" },
     without: { cli: GAMES }
   })
   rows.push({
     name: "an action on a game that does not exist",
     code: "unknown_game",
-    lib: games((g) => g.act("g999", { actionId: "pass", expectedStep: 0 })),
-    http: { method: "POST", path: "/v1/hhx/games/g999/actions", body: { actionId: "pass", expectedStep: 0 } },
+    lib: games((g) => g.act("g999", { actionId: "pass", expectedStep: 0 }, { operator: false, secret: "s" })),
+    http: {
+      method: "POST",
+      path: "/v1/hhx/games/g999/actions",
+      body: { actionId: "pass", expectedStep: 0 },
+      headers: { "x-seat-secret": "s" }
+    },
     without: { cli: GAMES }
   })
   return rows

@@ -207,40 +207,51 @@ describe.each(stores)("cardfx serve on %s", (kind) => {
     expect(actor.code).toBe("unknown_character")
   })
 
-  it("Hallyu Hex: create, act, stale step 409, illegal 422 with the explain reason, get, log, explain", async () => {
-    const g = await s.run(s.client.hhx.create({ payload: { seed: 11 } }))
+  it("Hallyu Hex: create (random ID, a secret per seat), act as the seat to act, stale step 409, illegal 422 with the explain reason, get, log, explain", async () => {
+    const created = await s.run(s.client.hhx.create({ payload: { seed: 11 } }))
+    const g = created.game
+    expect(g.gameId).toMatch(/^[A-Za-z0-9_-]{22}$/)
     expect(g.step).toBe(0)
-    expect(g.legalActions.length).toBeGreaterThan(0)
-    expect(g.views[0].viewer).toBe(0)
-    const action = g.legalActions[0]
+    expect(g.viewer).toBeNull() // the spectator's view
+    expect(created.seats.map((x) => x.seat)).toEqual([0, 1])
+    const as = (seat: 0 | 1 | null) => ({ "x-seat-secret": created.seats[seat ?? 0]?.secret ?? "" })
+    const gameId = g.gameId
+    const mine = await s.run(s.client.hhx.get({ path: { gameId }, urlParams: {}, headers: as(g.toAct) }))
+    expect(mine.viewer).toBe(g.toAct)
+    expect(mine.legalActions.length).toBeGreaterThan(0)
+    const action = mine.legalActions[0]
     if (action === undefined) throw new Error("no legal action")
     const next = await s.run(
-      s.client.hhx.act({ path: { gameId: g.gameId }, payload: { actionId: action.id, expectedStep: 0 } })
+      s.client.hhx.act({ path: { gameId }, headers: as(g.toAct), payload: { actionId: action.id, expectedStep: 0 } })
     )
     expect(next.step).toBe(1)
     const stale = await errorOf(
-      s.client.hhx.act({ path: { gameId: g.gameId }, payload: { actionId: action.id, expectedStep: 0 } })
+      s.client.hhx.act({ path: { gameId }, headers: as(next.toAct), payload: { actionId: action.id, expectedStep: 0 } })
     )
     expect(stale.code).toBe("step_conflict")
     expect(stale._tag).toBe("Conflict")
     const illegal = await errorOf(
-      s.client.hhx.act({ path: { gameId: g.gameId }, payload: { actionId: "cast:nothing", expectedStep: 1 } })
+      s.client.hhx.act({
+        path: { gameId },
+        headers: as(next.toAct),
+        payload: { actionId: "cast:nothing", expectedStep: 1 }
+      })
     )
     expect(illegal.code).toBe("illegal_action")
     expect(illegal._tag).toBe("Unprocessable")
     expect(illegal.diagnostics[0]?.details?.["reason"]).toBeTypeOf("string")
-    const again = await s.run(s.client.hhx.get({ path: { gameId: g.gameId } }))
-    expect(again.fingerprint).toBe(next.fingerprint)
-    const log = await s.run(s.client.hhx.log({ path: { gameId: g.gameId } }))
-    expect(log.actions).toEqual([action.id])
-    expect(log.fingerprints).toEqual([g.fingerprint, next.fingerprint])
-    expect(log.partial).toBe(true) // in progress: `cardfx replay` accepts it
+    const again = await s.run(s.client.hhx.get({ path: { gameId }, urlParams: {}, headers: as(next.toAct) }))
+    expect(again.step).toBe(1)
+    expect(again.fingerprint).toMatch(/^[0-9a-f]{64}$/)
+    // In progress, on a server with no operator: nobody gets the log.
+    const log = await errorOf(s.client.hhx.log({ path: { gameId }, headers: as(0) }))
+    expect([log._tag, log.code]).toEqual(["Forbidden", "forbidden"])
     const why = await s.run(
-      s.client.hhx.explain({ path: { gameId: g.gameId }, urlParams: { actionId: "cast:nothing" } })
+      s.client.hhx.explain({ path: { gameId }, urlParams: { actionId: "cast:nothing" }, headers: as(next.toAct) })
     )
     expect(why.legal).toBe(false)
     expect(why.reason).toBe(illegal.diagnostics[0]?.details?.["reason"])
-    const unknown = await errorOf(s.client.hhx.get({ path: { gameId: "g999" } }))
+    const unknown = await errorOf(s.client.hhx.get({ path: { gameId: "g999" }, urlParams: {}, headers: {} }))
     expect(unknown.code).toBe("unknown_game")
     const deck = await s.run(s.client.hhx.deck())
     expect(deck.cards.length).toBeGreaterThan(0)
@@ -307,7 +318,7 @@ describe("authorization and limits", () => {
     const reload = await fetch(`${s.url}/v1/admin/reload`, { method: "POST" })
     expect(reload.status).toBe(401)
     // the typed client sends the token
-    expect((await s.run(s.client.hhx.create({ payload: { seed: 1 } }))).step).toBe(0)
+    expect((await s.run(s.client.hhx.create({ payload: { seed: 1 } }))).game.step).toBe(0)
     expect((await fetch(`${s.url}/v1/health`)).status).toBe(200)
   })
 
@@ -340,6 +351,7 @@ describe("authorization and limits", () => {
       "/v1/hhx/games",
       "/v1/hhx/games/{gameId}",
       "/v1/hhx/games/{gameId}/actions",
+      "/v1/hhx/games/{gameId}/events",
       "/v1/hhx/games/{gameId}/explain",
       "/v1/hhx/games/{gameId}/log",
       "/v1/instances/{instanceId}",

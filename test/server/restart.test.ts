@@ -107,16 +107,24 @@ describe.each(stores)("cardfx serve on %s survives SIGKILL", (kind, makeStore) =
       const first = await serve(store)
 
       // A game in progress: created and advanced a few steps before the kill.
-      let game = await Effect.runPromise(first.client.hhx.create({ payload: { seed: 7 } }))
+      const created = await Effect.runPromise(first.client.hhx.create({ payload: { seed: 7 } }))
+      const gameId = created.game.gameId
+      // The view of the seat to act, read with that seat's secret.
+      const as = (seat: 0 | 1 | null) => ({ "x-seat-secret": created.seats[seat ?? 0]?.secret ?? "" })
+      const acting = (c: typeof first.client, toAct: 0 | 1 | null) =>
+        Effect.runPromise(c.hhx.get({ path: { gameId }, urlParams: {}, headers: as(toAct) }))
+      let game = await acting(first.client, created.game.toAct)
       for (let i = 0; i < 4 && game.result === null; i++) {
         const action = game.legalActions[0]
         if (action === undefined) break
-        game = await Effect.runPromise(
+        const moved = await Effect.runPromise(
           first.client.hhx.act({
-            path: { gameId: game.gameId },
+            path: { gameId },
+            headers: as(game.toAct),
             payload: { actionId: action.id, expectedStep: game.step }
           })
         )
+        game = await acting(first.client, moved.toAct)
       }
       expect(game.step).toBeGreaterThan(0)
 
@@ -179,7 +187,7 @@ describe.each(stores)("cardfx serve on %s survives SIGKILL", (kind, makeStore) =
       }
 
       // The game resumes where it was, and plays on.
-      const resumed = await Effect.runPromise(second.client.hhx.get({ path: { gameId: game.gameId } }))
+      const resumed = await acting(second.client, game.toAct)
       expect(resumed.step).toBe(game.step)
       expect(resumed.fingerprint).toBe(game.fingerprint)
       expect(resumed.legalActions).toEqual(game.legalActions)
@@ -187,7 +195,8 @@ describe.each(stores)("cardfx serve on %s survives SIGKILL", (kind, makeStore) =
       if (next !== undefined) {
         const moved = await Effect.runPromise(
           second.client.hhx.act({
-            path: { gameId: game.gameId },
+            path: { gameId },
+            headers: as(resumed.toAct),
             payload: { actionId: next.id, expectedStep: resumed.step }
           })
         )

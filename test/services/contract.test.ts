@@ -18,6 +18,7 @@ import {
   errorFromDiagnostics,
   errorOf,
   exitClassOf,
+  type Forbidden,
   type ForkOutOfRange,
   httpStatusOf,
   type InvalidComposition,
@@ -30,6 +31,7 @@ import {
   type StepConflict,
   type StoreCorrupt,
   type StoreFailure,
+  type Unauthorized,
   type UnknownActivity,
   type UnknownCard,
   type UnknownGame,
@@ -81,7 +83,10 @@ describe("every service method's error type is the errors it can fail with", () 
   })
   it("Games", () => {
     expectTypeOf<Err<Games.GamesService["act"]>>().toEqualTypeOf<
-      Games.EngineError | UnknownGame | StepConflict | StoreFailure
+      Games.EngineError | UnknownGame | StepConflict | StoreFailure | Unauthorized | Forbidden
+    >()
+    expectTypeOf<Err<Games.GamesService["get"]>>().toEqualTypeOf<
+      Games.EngineError | UnknownGame | StoreFailure | Unauthorized | Forbidden
     >()
     expectTypeOf<Err<Games.GamesService["create"]>>().toEqualTypeOf<Games.EngineError | StoreFailure>()
   })

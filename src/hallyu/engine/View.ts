@@ -2,7 +2,9 @@
  * What one player may see of a game (§1.3): public zones, resources and
  * counters; their own hand; only the sizes of the opponent's hand and of both
  * decks; and the deck cards a `look-at-top` showed to that player — to no
- * one else. Pure; derived from the state, never stored in it.
+ * one else. A spectator (viewer `null`) sees the public part only: no hand,
+ * no deck card shown, no decision. Pure; derived from the state, never
+ * stored in it.
  *
  * @since 0.1.0
  */
@@ -22,7 +24,8 @@ export interface SeatView {
 }
 
 export interface PlayerView {
-  readonly viewer: Seat
+  /** The seat whose view this is; null: a spectator's. */
+  readonly viewer: Seat | null
   readonly turn: number
   readonly active: Seat
   readonly seats: readonly [SeatView, SeatView]
@@ -35,7 +38,7 @@ export interface PlayerView {
   readonly result: GameResult | null
 }
 
-export const observe = (s: GameState, viewer: Seat): PlayerView => {
+export const observe = (s: GameState, viewer: Seat | null): PlayerView => {
   const seat = (n: Seat): SeatView => {
     const p = s.players[n]
     return {
@@ -56,7 +59,9 @@ export const observe = (s: GameState, viewer: Seat): PlayerView => {
     active: s.active,
     seats: [seat(0), seat(1)],
     counters: s.counters,
-    seen: s.looks.filter((l) => l.player === viewer).map((l) => ({ owner: l.owner, cards: l.cards })),
+    seen: viewer === null
+      ? []
+      : s.looks.filter((l) => l.player === viewer).map((l) => ({ owner: l.owner, cards: l.cards })),
     toAct: s.decision?.player ?? null,
     decision: s.decision !== null && s.decision.player === viewer ? s.decision : null,
     result: s.result

@@ -68,7 +68,7 @@ export class ClusterPortInUse extends Schema.TaggedError<ClusterPortInUse>()("Cl
     super(complete("cluster_port_in_use", props), options)
   }
 }
-/** `unauthorized`: A mutating request has no Authorization: Bearer token. */
+/** `unauthorized`: A request that needs a credential has none (the operator's bearer token or a seat's X-Seat-Secret). */
 export class Unauthorized
   extends Schema.TaggedError<Unauthorized>()("Unauthorized", { code: Schema.tag("unauthorized"), ...fields })
 {
@@ -76,7 +76,7 @@ export class Unauthorized
     super(complete("unauthorized", props), options)
   }
 }
-/** `forbidden`: The request's bearer token is not the server's token. */
+/** `forbidden`: The request's credential does not grant it. */
 export class Forbidden
   extends Schema.TaggedError<Forbidden>()("Forbidden", { code: Schema.tag("forbidden"), ...fields })
 {
@@ -122,6 +122,15 @@ export class RequestTimeout
 {
   constructor(props: ErrorProps, options?: Schema.MakeOptions) {
     super(complete("request_timeout", props), options)
+  }
+}
+/** `too_many_subscribers`: A game (or the server) has as many open event streams as it allows. */
+export class TooManySubscribers extends Schema.TaggedError<TooManySubscribers>()("TooManySubscribers", {
+  code: Schema.tag("too_many_subscribers"),
+  ...fields
+}) {
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("too_many_subscribers", props), options)
   }
 }
 /** `step_conflict`: An action's expectedStep is not the game's current step. */

@@ -4,8 +4,12 @@
  * seats' public state, the acting seat's hand, stage and counters; every
  * legal action as a button and the actions not legal now disabled with the
  * engine's `explain` reason on hover and focus; pending decisions as
- * dialogs; the log, and a step-by-step replay of it on the server that
- * compares every fingerprint.
+ * dialogs; once the game is over, its log, and a step-by-step replay of it
+ * on the server that compares every fingerprint.
+ *
+ * The page holds both seats' secrets (from the game's creation, in memory
+ * only) and always shows the view of the seat to act, read with that seat's
+ * secret: what that player may see, never the other hand.
  *
  * @since 0.1.0
  */
@@ -127,8 +131,21 @@ const SeatPanel = ({
   </section>
 )
 
+/** The seats' secrets of a game, seat 0 first. */
+type Secrets = readonly [string, string]
+
+const secretsOf = (seats: ReadonlyArray<{ readonly seat: Seat; readonly secret: string }>): Secrets => [
+  seats.find((s) => s.seat === 0)?.secret ?? "",
+  seats.find((s) => s.seat === 1)?.secret ?? ""
+]
+
+/** The view of the seat to act (the document in hand may be the seat that just acted). */
+const actingView = async (api: Api, g: GameDoc, secrets: Secrets): Promise<GameDoc> =>
+  g.toAct !== null && g.viewer !== g.toAct ? api.view(g.gameId, secrets[g.toAct]) : g
+
 interface Replay {
   readonly game: GameDoc
+  readonly secrets: Secrets
   readonly at: number
   /** The first step whose fingerprint differs (-1: the initial state), or null. */
   readonly mismatch: number | null
@@ -139,6 +156,7 @@ export const TableView = ({ api }: { readonly api: Api }) => {
   const [mode, setMode] = useState<"hot-seat" | "random">("hot-seat")
   const [deck, setDeck] = useState<HhxDeckDoc | null>(null)
   const [game, setGame] = useState<GameDoc | null>(null)
+  const secrets = useRef<Secrets>(["", ""])
   const [unavailable, setUnavailable] = useState<ReadonlyArray<UnavailableDoc>>([])
   const [log, setLog] = useState<GameLogDoc | null>(null)
   const [replay, setReplay] = useState<Replay | null>(null)
@@ -150,12 +168,13 @@ export const TableView = ({ api }: { readonly api: Api }) => {
     void run(async () => setDeck(await api.deck()))
   }, [api, run])
 
-  /** Shows a game state: its log, and why each action worth showing is not legal now (the engine's explain). */
+  /** Shows a game state: why each action worth showing is not legal now (the engine's explain), and the log once over. */
   const show = async (g: GameDoc) => {
-    const acting = g.toAct === null ? null : g.views[g.toAct]
+    const mine = g.viewer === null ? secrets.current[0] : secrets.current[g.viewer]
+    const acting = g.toAct === null || g.viewer !== g.toAct ? null : g.view
     const [l, reasons] = await Promise.all([
-      api.log(g.gameId),
-      Promise.all(unavailableCandidates(acting, g.legalActions).map((id) => api.explain(g.gameId, id)))
+      g.result === null ? Promise.resolve(null) : api.log(g.gameId, mine),
+      Promise.all(unavailableCandidates(acting, g.legalActions).map((id) => api.explain(g.gameId, id, mine)))
     ])
     setGame(g)
     setLog(l)
@@ -168,15 +187,15 @@ export const TableView = ({ api }: { readonly api: Api }) => {
     )
   }
 
-  /** Lets the random player act while the decision is its own. */
+  /** Lets the random player act while the decision is its own; answers the view of the seat to act. */
   const settle = async (g0: GameDoc): Promise<GameDoc> => {
-    let g = g0
+    let g = await actingView(api, g0, secrets.current)
     while (mode === "random" && g.result === null && g.toAct === RANDOM_SEAT && g.legalActions.length > 0) {
       const p = pick(chooser.current, g.legalActions.length)
       chooser.current = p.state
       const a = g.legalActions[p.index]
       if (a === undefined) break
-      g = await api.act(g.gameId, a.id, g.step)
+      g = await actingView(api, await api.act(g.gameId, a.id, g.step, secrets.current[RANDOM_SEAT]), secrets.current)
     }
     return g
   }
@@ -185,20 +204,24 @@ export const TableView = ({ api }: { readonly api: Api }) => {
     run(async () => {
       chooser.current = seedOf(`random-player/${seed}`)
       setReplay(null)
-      await show(await settle(await api.newGame(seed)))
+      const created = await api.newGame(seed)
+      secrets.current = secretsOf(created.seats)
+      await show(await settle(created.game))
     })
 
   const act = (id: string) =>
     run(async () => {
-      if (game === null) return
-      await show(await settle(await api.act(game.gameId, id, game.step)))
+      if (game === null || game.viewer === null) return
+      await show(await settle(await api.act(game.gameId, id, game.step, secrets.current[game.viewer])))
     })
 
   const startReplay = () =>
     run(async () => {
       if (log === null) return
-      const g = await api.newGame(log.seed)
-      setReplay({ game: g, at: 0, mismatch: g.fingerprint === log.fingerprints[0] ? null : -1 })
+      const created = await api.newGame(log.seed)
+      const replaySecrets = secretsOf(created.seats)
+      const g = await actingView(api, created.game, replaySecrets)
+      setReplay({ game: g, secrets: replaySecrets, at: 0, mismatch: g.fingerprint === log.fingerprints[0] ? null : -1 })
     })
 
   const stepReplay = (all: boolean) =>
@@ -207,23 +230,24 @@ export const TableView = ({ api }: { readonly api: Api }) => {
       let { at, game: g, mismatch } = replay
       do {
         const a = log.actions[at]
-        if (a === undefined || mismatch !== null) break
-        g = await api.act(g.gameId, a, g.step)
+        if (a === undefined || mismatch !== null || g.toAct === null) break
+        g = await actingView(api, await api.act(g.gameId, a, g.step, replay.secrets[g.toAct]), replay.secrets)
         if (g.fingerprint !== log.fingerprints[at + 1]) mismatch = at
         at++
       } while (all)
-      setReplay({ game: g, at, mismatch })
+      setReplay({ game: g, secrets: replay.secrets, at, mismatch })
     })
 
   const toAct = game?.toAct ?? null
-  const actingView = game !== null && toAct !== null ? game.views[toAct] : null
+  // The document in hand is the view of the seat to act (see `settle`).
+  const actingSeatView = game !== null && toAct !== null && game.viewer === toAct ? game.view : null
   const names = deck === null || game === null ? new Map<string, string>() : instanceNames(deck, game.decks)
   const name = (i: string) => {
     const n = names.get(i)
     return n === undefined ? i : `${n} (${i})`
   }
   const buttons = game === null ? [] : actionButtons(game.legalActions, unavailable, name)
-  const dialog = actingView !== null && isDialogDecision(actingView.decision)
+  const dialog = actingSeatView !== null && isDialogDecision(actingSeatView.decision)
   const finalFingerprint = log === null ? "" : (log.fingerprints[log.fingerprints.length - 1] ?? "")
 
   useEffect(() => {
@@ -278,7 +302,7 @@ export const TableView = ({ api }: { readonly api: Api }) => {
             class="table"
             data-game={game.gameId}
             data-step={game.step}
-            data-fingerprint={game.fingerprint}
+            data-fingerprint={game.fingerprint ?? ""}
             data-over={game.result === null ? "false" : "true"}
           >
             <p class="status" role="status" aria-live="polite">
@@ -286,8 +310,7 @@ export const TableView = ({ api }: { readonly api: Api }) => {
                 ? `Game over: ${
                   game.result.winner === null ? "draw" : `seat ${game.result.winner} wins`
                 } (${game.result.reason})`
-                : `Turn ${game.views[0].turn}, seat ${game.views[0].active} active, seat ${toAct ?? "–"} to act`} · step
-              {" "}
+                : `Turn ${game.view.turn}, seat ${game.view.active} active, seat ${toAct ?? "–"} to act`} · step{" "}
               {game.step}
             </p>
             <div class="seats">
@@ -295,19 +318,19 @@ export const TableView = ({ api }: { readonly api: Api }) => {
                 <SeatPanel
                   key={s}
                   seat={s}
-                  view={(actingView ?? game.views[0]).seats[s]}
-                  counters={game.views[0].counters}
+                  view={game.view.seats[s]}
+                  counters={game.view.counters}
                   name={name}
                   acting={toAct === s}
                 />
               ))}
             </div>
-            {actingView !== null && toAct !== null ?
+            {actingSeatView !== null && toAct !== null ?
               (
                 <section class="hand" aria-label="Acting hand">
                   <h3>Seat {toAct}'s hand</h3>
                   <ul class="zone">
-                    {(actingView.seats[toAct].hand ?? []).map((i) => <li key={i}>{name(i)}</li>)}
+                    {(actingSeatView.seats[toAct].hand ?? []).map((i) => <li key={i}>{name(i)}</li>)}
                   </ul>
                 </section>
               ) :
@@ -317,7 +340,7 @@ export const TableView = ({ api }: { readonly api: Api }) => {
                 <div class="dialog-backdrop">
                   <div ref={dialogRef} role="dialog" aria-modal="true" aria-labelledby="decision-title" class="dialog">
                     <h3 id="decision-title">
-                      Decision for seat {toAct}: {actingView?.decision?.d}
+                      Decision for seat {toAct}: {actingSeatView?.decision?.d}
                     </h3>
                     <ActionButtons buttons={buttons} busy={busy} onAct={(id) => void act(id)} label="Decision" />
                   </div>
@@ -371,7 +394,7 @@ export const TableView = ({ api }: { readonly api: Api }) => {
                       role="status"
                       class="replay-status"
                       data-replay-at={replay.at}
-                      data-replay-fingerprint={replay.game.fingerprint}
+                      data-replay-fingerprint={replay.game.fingerprint ?? ""}
                       data-replay-ok={replay.mismatch === null ? "true" : "false"}
                     >
                       {replay.mismatch !== null
@@ -379,7 +402,7 @@ export const TableView = ({ api }: { readonly api: Api }) => {
                           replay.mismatch < 0 ? "at the start" : `at step ${replay.mismatch + 1}`
                         }`
                         : `replayed ${replay.at} of ${log.actions.length} steps, fingerprints match`}{" "}
-                      <code>{replay.game.fingerprint.slice(0, 16)}…</code>
+                      <code>{(replay.game.fingerprint ?? "").slice(0, 16)}…</code>
                     </p>
                   </>
                 )}
