@@ -251,6 +251,18 @@ const translateErrors = HttpApiBuilder.middleware(CardfxApi, (app) =>
 
 const digest = (s: string): Buffer => Buffer.from(Canonical.sha256Hex(s), "hex")
 
+/** A given bearer token against the server's: equal, or 403 `forbidden` (digests compared in constant time). */
+const serversToken = (given: string, token: Redacted.Redacted<string>): Effect.Effect<void, Forbidden> =>
+  timingSafeEqual(digest(given), digest(Redacted.value(token)))
+    ? Effect.void
+    : Effect.fail(
+      new Forbidden({
+        code: "forbidden",
+        message: "the bearer token is not this server's",
+        diagnostics: one("forbidden", "the bearer token is not this server's")
+      })
+    )
+
 /** Bearer check: constant-time comparison of digests (equal lengths whatever the token); the token is never logged. */
 export const authorizationLayer = (token: Option.Option<Redacted.Redacted<string>>): Layer.Layer<Authorization> =>
   Layer.succeed(Authorization, {
@@ -266,15 +278,7 @@ export const authorizationLayer = (token: Option.Option<Redacted.Redacted<string
           })
         )
       }
-      return timingSafeEqual(digest(given), digest(Redacted.value(token.value)))
-        ? Effect.void
-        : Effect.fail(
-          new Forbidden({
-            code: "forbidden",
-            message: "the bearer token is not this server's",
-            diagnostics: one("forbidden", "the bearer token is not this server's")
-          })
-        )
+      return serversToken(given, token.value)
     }
   })
 
@@ -290,15 +294,7 @@ export const operatorCredentialLayer = (
     bearer: (provided) => {
       const given = Redacted.value(provided)
       if (Option.isNone(token) || given === "") return Effect.succeed({ operator: false })
-      return timingSafeEqual(digest(given), digest(Redacted.value(token.value)))
-        ? Effect.succeed({ operator: true })
-        : Effect.fail(
-          new Forbidden({
-            code: "forbidden",
-            message: "the bearer token is not this server's",
-            diagnostics: one("forbidden", "the bearer token is not this server's")
-          })
-        )
+      return Effect.as(serversToken(given, token.value), { operator: true })
     }
   })
 

@@ -13,7 +13,7 @@ import { FetchHttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqliteClient } from "@effect/sql-sqlite-node"
-import { Chunk, Effect, Fiber, Option, Redacted, Stream } from "effect"
+import { Chunk, Effect, Fiber, type Layer, Option, Redacted, Stream } from "effect"
 import { createHash } from "node:crypto"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -46,18 +46,18 @@ interface Store {
   readonly query: <A extends object>(statement: string) => Promise<ReadonlyArray<A>>
 }
 
+/** Runs one statement against a store's database (a client opened and closed per statement). */
+const queryOn = (client: Layer.Layer<SqlClient.SqlClient, unknown>) => <A extends object>(statement: string) =>
+  Effect.runPromise(
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(statement)).pipe(Effect.scoped, Effect.provide(client))
+  )
+
 const stores: ReadonlyArray<readonly [string, () => Promise<Store>]> = [
   ["SQLite", async () => {
     const location = join(mkdtempSync(join(tmpdir(), "cardfx-seats-")), "ledger.db")
     return {
       location,
-      query: <A extends object>(statement: string) =>
-        Effect.runPromise(
-          Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(statement)).pipe(
-            Effect.scoped,
-            Effect.provide(SqliteClient.layer({ filename: location }))
-          )
-        )
+      query: queryOn(SqliteClient.layer({ filename: location }))
     }
   }],
   ...(pgUp ?
@@ -71,13 +71,7 @@ const stores: ReadonlyArray<readonly [string, () => Promise<Store>]> = [
         const location = u.toString()
         return {
           location,
-          query: <A extends object>(statement: string) =>
-            Effect.runPromise(
-              Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(statement)).pipe(
-                Effect.scoped,
-                Effect.provide(PgClient.layer({ url: Redacted.make(location) }))
-              )
-            )
+          query: queryOn(PgClient.layer({ url: Redacted.make(location) }))
         }
       }] as const
     ] :
