@@ -1,22 +1,34 @@
 /**
  * `cardfx serve --package DIR... [--store PATH|postgres://…] [--host 127.0.0.1]
  * [--port 8787] [--token-env NAME] [--allowed-host NAME...] [--cors-origin ORIGIN...]
- * [--watch] [--log-level LEVEL] [--body-timeout MS] [--deck FILE]`.
+ * [--watch] [--allow-broken] [--log-level LEVEL] [--body-timeout MS] [--deck FILE]`.
  *
  * Serves the HTTP API (see `src/api/Api.ts`, `/openapi.json`, `/docs`).
  * Prints one JSON line `{"event":"listening","url":...}` on stdout when it
  * serves (requests that arrive earlier get 503 `starting`), then one JSON
  * log line per request. SIGTERM/SIGINT: new requests get 503 `unavailable`
  * with `Connection: close`, requests in flight finish (10 s at most), the
- * store closes. `--watch` reloads the packages when a file under them changes
- * (the same check as `POST /v1/admin/reload`).
+ * store closes. A start checks every stored instance under the content
+ * (the check of `POST /v1/admin/reload`) and refuses content that breaks one
+ * (`start_rejected`, naming them, exit 1) unless `--allow-broken` (each broken
+ * instance is logged as a warning). `--watch` reloads the packages when
+ * their bytes change (src/server/Watch.ts: in-place saves, renames,
+ * deletes, a folder replaced), the same reload as `POST /v1/admin/reload`;
+ * each outcome is one log line naming the files, and for a rejection the
+ * file at fault or the broken instances.
  *
  * @since 0.1.0
  */
 import { Config, Console, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted, Runtime } from "effect"
-import { watch } from "node:fs"
 import { batchedJsonLog, drain, makeLifecycle, serverLayer, serverUrl } from "../server/index.js"
-import { ContentCatalog, DEFAULT_STORE } from "../services/index.js"
+import { watchContent } from "../server/Watch.js"
+import {
+  ContentCatalog,
+  DEFAULT_STORE,
+  type Diagnostic,
+  exitClassOf,
+  isDiagnosticCode
+} from "../services/index.js"
 import { packagesOption } from "./assess.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
@@ -64,7 +76,16 @@ export const serveCommand = Command.make(
         "An origin (scheme://host[:port]) whose browser pages may call the API: CORS headers and preflights for it (default: CORS off)."
       )
     ),
-    watch: Options.boolean("watch").pipe(Options.withDescription("Reload the packages when their files change.")),
+    watch: Options.boolean("watch").pipe(
+      Options.withDescription(
+        "Reload the packages when their bytes change (saves in place, renames, deletes, a folder replaced)."
+      )
+    ),
+    allowBroken: Options.boolean("allow-broken").pipe(
+      Options.withDescription(
+        "Serve content that breaks stored instances (each is logged); without it such a start fails with start_rejected."
+      )
+    ),
     logLevel: Options.choice("log-level", ["all", "debug", "info", "warning", "error", "none"]).pipe(
       Options.withDefault("info" as const),
       Options.withDescription("The least severe request log line written (JSON lines on stdout).")
@@ -98,7 +119,7 @@ export const serveCommand = Command.make(
   Command.withDescription(
     "Serve the HTTP API (OpenAPI at /openapi.json, docs at /docs) on 127.0.0.1 unless --host says otherwise."
   ),
-  Command.withExit(1, "the server cannot start"),
+  Command.withExit(1, "the server cannot start (start_rejected: the content would break stored instances)"),
   Command.withExit(
     2,
     "a value the usage check cannot judge is unusable (--port, --body-timeout, --token-env, --cors-origin, --allowed-host)"
@@ -114,6 +135,31 @@ const startFailure = (e: unknown): string => {
     : `cardfx serve: cannot serve: ${message}`
 }
 
+/**
+ * What a rejected reload's log line says: its code and message, the files
+ * that changed, the file (and place) of a content error, the broken
+ * instances of a `reload_rejected`.
+ */
+const rejection = (
+  e: { readonly code: string; readonly message: string; readonly diagnostics: ReadonlyArray<Diagnostic> },
+  files: ReadonlyArray<string>
+): Record<string, string> => {
+  // `reason`, not `message`: the log line's own message stays "reload rejected".
+  const out: Record<string, string> = { code: e.code, reason: e.message, files: files.join(" ") }
+  if (e.code === "reload_rejected") {
+    out["instances"] = e.diagnostics.slice(1).map((d) =>
+      `${String(d.details?.["branch"] ?? "main")}/${d.subject ?? "?"} (${String(d.details?.["cardId"] ?? "?")}: ${d.code})`
+    ).join(", ")
+  } else {
+    const at = e.diagnostics.find((d) => d.file !== undefined)
+    // A content error names its file; one with no file (a folder gone) falls back to the changed files.
+    out["file"] = at?.file !== undefined
+      ? `${at.file}${at.path !== undefined && at.path !== "" ? `#${at.path}` : ""}`
+      : files.join(" ")
+  }
+  return out
+}
+
 const serve = (o: {
   readonly packages: ReadonlyArray<string>
   readonly store: string
@@ -123,6 +169,7 @@ const serve = (o: {
   readonly allowedHost: ReadonlyArray<string>
   readonly corsOrigin: ReadonlyArray<string>
   readonly watch: boolean
+  readonly allowBroken: boolean
   readonly bodyTimeout: number
   readonly deck: string
 }, accessLog: ((line: string) => void) | undefined) =>
@@ -170,6 +217,7 @@ const serve = (o: {
               packages: o.packages,
               store: o.store,
               deckFile: o.deck,
+              allowBroken: o.allowBroken,
               host: o.host,
               port: o.port,
               token,
@@ -183,7 +231,10 @@ const serve = (o: {
         ).pipe(
           Effect.catchAll((e) =>
             Console.error(startFailure(e)).pipe(
-              Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors })))
+              // The exit class of the failure's code (the diagnostic table's column; 1 for start_rejected).
+              Effect.zipRight(Effect.fail(
+                new CommandExit({ exitCode: isDiagnosticCode(e.code) ? exitClassOf(e.code) : ExitCode.contentErrors })
+              ))
             )
           )
         )
@@ -195,24 +246,24 @@ const serve = (o: {
           const runtime = yield* Effect.runtime<never>()
           // The served content's reload: the same one `POST /v1/admin/reload` runs.
           const reload = Effect.flatMap(ContentCatalog.ContentCatalog, (catalog) => catalog.reload)
-          const reloadOnce = Effect.provide(reload, context).pipe(
-            Effect.tap((r) =>
-              Effect.logInfo("reload").pipe(Effect.annotateLogs({ switched: r.switched, checked: r.checked }))
-            ),
-            Effect.catchAll((e) =>
-              Effect.logWarning("reload rejected").pipe(Effect.annotateLogs({ code: e.code, message: e.message }))
-            ),
-            Effect.asVoid
-          )
-          let timer: ReturnType<typeof setTimeout> | undefined
-          const watchers = o.packages.map((dir) =>
-            watch(dir, { recursive: true }, () => {
-              // Editors write in bursts: reload once the folder is quiet for 200 ms.
-              if (timer !== undefined) clearTimeout(timer)
-              timer = setTimeout(() => Runtime.runFork(runtime)(reloadOnce), 200)
-            })
-          )
-          yield* Effect.addFinalizer(() => Effect.sync(() => watchers.forEach((w) => w.close())))
+          const reloadOn = (files: ReadonlyArray<string>) =>
+            Effect.provide(reload, context).pipe(
+              Effect.tap((r) =>
+                Effect.logInfo("reload").pipe(Effect.annotateLogs({
+                  files: files.join(" "),
+                  switched: r.switched,
+                  checked: r.checked,
+                  recomposed: r.recomposed,
+                  contentHash: r.runtime.contentHash
+                }))
+              ),
+              Effect.catchAll((e) =>
+                Effect.logWarning("reload rejected").pipe(Effect.annotateLogs(rejection(e, files)))
+              ),
+              Effect.asVoid
+            )
+          const stop = watchContent(o.packages, (change) => Runtime.runFork(runtime)(reloadOn(change.files)))
+          yield* Effect.addFinalizer(() => Effect.sync(stop))
         }
         return yield* Effect.never
       })

@@ -826,6 +826,14 @@ export class ReloadRejected
     super(complete("reload_rejected", props), options)
   }
 }
+/** `start_rejected`: A server start refuses content that would break stored instances (each one listed); --allow-broken serves it anyway. */
+export class StartRejected
+  extends Schema.TaggedError<StartRejected>()("StartRejected", { code: Schema.tag("start_rejected"), ...fields })
+{
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("start_rejected", props), options)
+  }
+}
 /** `unavailable`: The server is shutting down and takes no new request. */
 export class Unavailable
   extends Schema.TaggedError<Unavailable>()("Unavailable", { code: Schema.tag("unavailable"), ...fields })
@@ -994,6 +1002,7 @@ export const errorClassByCode = {
   request_timeout: RequestTimeout,
   step_conflict: StepConflict,
   reload_rejected: ReloadRejected,
+  start_rejected: StartRejected,
   unavailable: Unavailable,
   starting: Starting,
   port_in_use: PortInUse,
@@ -1110,6 +1119,7 @@ const makers: { readonly [C in DiagnosticCode]: (init: ErrorInit) => ErrorOf<C> 
   request_timeout: (i) => new RequestTimeout(i),
   step_conflict: (i) => new StepConflict(i),
   reload_rejected: (i) => new ReloadRejected(i),
+  start_rejected: (i) => new StartRejected(i),
   unavailable: (i) => new Unavailable(i),
   starting: (i) => new Starting(i),
   port_in_use: (i) => new PortInUse(i),

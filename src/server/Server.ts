@@ -72,6 +72,8 @@ export interface ServeOptions {
   readonly tablePrefix?: string | undefined
   /** The Hallyu Hex deck file served. */
   readonly deckFile: string
+  /** Serve content that breaks stored instances, logging each (default: the start fails with `start_rejected`). */
+  readonly allowBroken?: boolean | undefined
   readonly host: string
   /** 0 for an ephemeral port. */
   readonly port: number
@@ -268,7 +270,9 @@ export const authorizationLayer = (token: Option.Option<Redacted.Redacted<string
   })
 
 /** The application services of a server (no HTTP): catalog, store, planner, games. */
-export const servicesLayer = (options: Pick<ServeOptions, "packages" | "store" | "tablePrefix" | "deckFile">) =>
+export const servicesLayer = (
+  options: Pick<ServeOptions, "packages" | "store" | "tablePrefix" | "deckFile" | "allowBroken">
+) =>
   Layer.merge(
     Served.layer(options),
     Layer.succeed(ServedPackages, { packages: options.packages, deckFile: options.deckFile })
