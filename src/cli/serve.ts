@@ -22,13 +22,7 @@
 import { Config, Console, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted, Runtime } from "effect"
 import { batchedJsonLog, drain, makeLifecycle, serverLayer, serverUrl } from "../server/index.js"
 import { watchContent } from "../server/Watch.js"
-import {
-  ContentCatalog,
-  DEFAULT_STORE,
-  type Diagnostic,
-  exitClassOf,
-  isDiagnosticCode
-} from "../services/index.js"
+import { ContentCatalog, DEFAULT_STORE, type Diagnostic, exitClassOf, isDiagnosticCode } from "../services/index.js"
 import { packagesOption } from "./assess.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
@@ -148,7 +142,9 @@ const rejection = (
   const out: Record<string, string> = { code: e.code, reason: e.message, files: files.join(" ") }
   if (e.code === "reload_rejected") {
     out["instances"] = e.diagnostics.slice(1).map((d) =>
-      `${String(d.details?.["branch"] ?? "main")}/${d.subject ?? "?"} (${String(d.details?.["cardId"] ?? "?")}: ${d.code})`
+      `${String(d.details?.["branch"] ?? "main")}/${d.subject ?? "?"} (${
+        String(d.details?.["cardId"] ?? "?")
+      }: ${d.code})`
     ).join(", ")
   } else {
     const at = e.diagnostics.find((d) => d.file !== undefined)

@@ -248,7 +248,9 @@ const makeChecker = (store: LedgerStoreService) => {
         touched.set(t.branch, (touched.get(t.branch) ?? new Set()).add(t.instanceId))
       }
       for (const [branch, ids] of touched) {
-        for (const head of yield* store.heads(branch)) if (ids.has(head.instanceId)) yield* one(runtime, branch, head, next)
+        for (const head of yield* store.heads(branch)) {
+          if (ids.has(head.instanceId)) yield* one(runtime, branch, head, next)
+        }
       }
       return next
     })
@@ -354,17 +356,22 @@ const make = (packages: ReadonlyArray<string>) =>
         const candidate = yield* loader.load(packages)
         // The long part, off the write gate: reads and writes go on against the old runtime.
         const first = yield* checker.full(candidate)
-        if (brokenOf(first).length > 0) return yield* Effect.fail(rejected(reportOf(candidate, first, false)))
+        if (brokenOf(first).length > 0) {
+          return yield* Effect.fail(rejected(reportOf(candidate, first, false)))
+        }
         // The short part: no write runs from here to the switch; what was written meanwhile is checked too.
         return yield* gate.exclusive(Effect.gen(function*() {
           const last = yield* checker.delta(candidate, first)
           const report = reportOf(candidate, last, false)
-          if (report.broken.length > 0) return yield* Effect.fail(rejected(report))
+          if (report.broken.length > 0) {
+            return yield* Effect.fail(rejected(report))
+          }
           yield* live.set(candidate)
           return { ...report, switched: true }
         }))
       })),
-      withWrites: (write) => gate.shared(Effect.flatMap(live.current, write))
+      withWrites: (write) =>
+        gate.shared(Effect.flatMap(live.current, write))
     }
     return service
   })

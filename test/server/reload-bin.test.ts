@@ -74,7 +74,8 @@ const writeCards = (dir: string, extra: ReadonlyArray<string>, cardsFile = join(
   const cards = { ...BASE_CARDS_DOC, cards: [...BASE_CARDS, ...extra.map((cardId) => ({ ...attack, cardId }))] }
   const file = join(dir, "transformations.json")
   const before = (JSON.parse(readFileSync(file, "utf8")) as { transformations: Array<Transformation> }).transformations
-  const shrinking = (before[0]?.eligibility.cardIds.length ?? 0) > (transformations.transformations[0]?.eligibility.cardIds.length ?? 0)
+  const shrinking =
+    (before[0]?.eligibility.cardIds.length ?? 0) > (transformations.transformations[0]?.eligibility.cardIds.length ?? 0)
   if (shrinking) writeFileSync(file, JSON.stringify(transformations, null, 2))
   writeFileSync(cardsFile, JSON.stringify(cards, null, 2))
   if (!shrinking) writeFileSync(file, JSON.stringify(transformations, null, 2))
@@ -102,7 +103,9 @@ afterEach(async () => {
 })
 
 /** Runs `cardfx serve ARGS...` and resolves when it exits (code, stderr) or listens (the bin). */
-const start = (args: ReadonlyArray<string>): Promise<{ readonly bin?: Bin; readonly code?: number; readonly stderr: string }> =>
+const start = (
+  args: ReadonlyArray<string>
+): Promise<{ readonly bin?: Bin; readonly code?: number; readonly stderr: string }> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, "serve", ...args, "--host", "127.0.0.1", "--port", "0"], {
       stdio: ["ignore", "pipe", "pipe"]
@@ -231,8 +234,9 @@ describe.skipIf(!pgUp)("reload raced by 4 writers on PostgreSQL", () => {
       // 4 writers: two create instances of a card that stays, from before the reload; two create instances of the
       // victim, starting at a different point of the reload each round (at once, or up to 60 ms after it was sent).
       let reloaded = false
-      const outcomes: Array<{ readonly instanceId: string; readonly cardId: string; readonly code: string | undefined }> =
-        []
+      const outcomes: Array<
+        { readonly instanceId: string; readonly cardId: string; readonly code: string | undefined }
+      > = []
       const writer = async (w: number, cardId: string, delay: number) => {
         if (delay > 0) await new Promise((r) => setTimeout(r, delay))
         for (let i = 0, after = 0; i < 60 && after < 3; i++) {
@@ -255,7 +259,9 @@ describe.skipIf(!pgUp)("reload raced by 4 writers on PostgreSQL", () => {
       for (const o of outcomes) {
         expect(o.cardId === victim ? ["applied", "unknown_card"] : ["applied"], o.instanceId).toContain(o.code)
       }
-      const applied = new Set(outcomes.filter((o) => o.cardId === victim && o.code === "applied").map((o) => o.instanceId))
+      const applied = new Set(
+        outcomes.filter((o) => o.cardId === victim && o.code === "applied").map((o) => o.instanceId)
+      )
       if (Exit.isSuccess(exit)) {
         // Switched: no instance of the removed card was committed; its writes waited and were refused.
         switched++
@@ -280,7 +286,9 @@ describe.skipIf(!pgUp)("reload raced by 4 writers on PostgreSQL", () => {
     }
     // The content served composes every committed instance: a reload of it switches, and the offline check of
     // the store agrees. (Which way each round goes is the race's; the invariants above hold either way.)
-    console.info(`reload race: ${switched} of ${ROUNDS} rounds switched; ${refusedAfterSwitch} writes refused after a switch`)
+    console.info(
+      `reload race: ${switched} of ${ROUNDS} rounds switched; ${refusedAfterSwitch} writes refused after a switch`
+    )
     const again = await Effect.runPromise(s.client.admin.reload())
     expect(again.broken).toEqual([])
     expect(again.switched).toBe(true)
@@ -331,93 +339,99 @@ describe.each(stores)("a start on %s", (kind, makeStore) => {
 const reloadLine = (l: Record<string, unknown>) => l["message"] === "reload" || l["message"] === "reload rejected"
 
 describe("cardfx serve --watch", () => {
-  it("reloads on in-place saves, renames, deletes and a replaced folder; never on the same bytes; names what failed", async () => {
-    const root = mkdtempSync(join(tmpdir(), "cardfx-watch-"))
-    const pkg = join(root, "pkg")
-    cpSync(PACKAGE, pkg, { recursive: true })
-    const cards = join(pkg, "cards.json")
-    writeCards(pkg, [])
-    const s = await serving(["--package", pkg, "--store", sqliteStore(), "--watch", "--log-level", "info"])
-    const runtime = async () => Effect.runPromise(s.client.runtime.runtime())
-    const reloadAfter = async (change: () => void) => {
+  it(
+    "reloads on in-place saves, renames, deletes and a replaced folder; never on the same bytes; names what failed",
+    async () => {
+      const root = mkdtempSync(join(tmpdir(), "cardfx-watch-"))
+      const pkg = join(root, "pkg")
+      cpSync(PACKAGE, pkg, { recursive: true })
+      const cards = join(pkg, "cards.json")
+      writeCards(pkg, [])
+      const s = await serving(["--package", pkg, "--store", sqliteStore(), "--watch", "--log-level", "info"])
+      const runtime = async () => Effect.runPromise(s.client.runtime.runtime())
+      const reloadAfter = async (change: () => void) => {
+        const from = s.lines.length
+        change()
+        const line = await s.waitFor(reloadLine, from)
+        return { line, from }
+      }
+
+      // In place.
+      let r = await reloadAfter(() => writeCards(pkg, ["in_place"]))
+      expect(r.line).toMatchObject({
+        message: "reload",
+        switched: true,
+        files: `${cards} ${join(pkg, "transformations.json")}`
+      })
+      expect((await runtime()).cards).toContain("in_place")
+
+      // The same bytes again: nothing; then a rename over the file (write a temp file, rename it): one reload.
       const from = s.lines.length
-      change()
-      const line = await s.waitFor(reloadLine, from)
-      return { line, from }
-    }
+      writeFileSync(cards, readFileSync(cards))
+      await new Promise((res) => setTimeout(res, 400))
+      r = await reloadAfter(() => {
+        writeCards(pkg, ["renamed"], `${cards}.tmp`)
+        renameSync(`${cards}.tmp`, cards)
+      })
+      expect(s.lines.slice(from).filter(reloadLine)).toEqual([r.line])
+      expect(r.line).toMatchObject({ message: "reload", switched: true })
+      expect((await runtime()).cards).toContain("renamed")
 
-    // In place.
-    let r = await reloadAfter(() => writeCards(pkg, ["in_place"]))
-    expect(r.line).toMatchObject({
-      message: "reload",
-      switched: true,
-      files: `${cards} ${join(pkg, "transformations.json")}`
-    })
-    expect((await runtime()).cards).toContain("in_place")
+      // A new file, then its delete.
+      const extra = join(pkg, "extra.json")
+      r = await reloadAfter(() =>
+        writeFileSync(extra, JSON.stringify({ cards: [{ ...attack, cardId: "extra_card" }] }))
+      )
+      expect((await runtime()).cards).toContain("extra_card")
+      r = await reloadAfter(() => unlinkSync(extra))
+      expect(r.line).toMatchObject({ message: "reload", switched: true })
+      expect((await runtime()).cards).not.toContain("extra_card")
 
-    // The same bytes again: nothing; then a rename over the file (write a temp file, rename it): one reload.
-    const from = s.lines.length
-    writeFileSync(cards, readFileSync(cards))
-    await new Promise((res) => setTimeout(res, 400))
-    r = await reloadAfter(() => {
-      writeCards(pkg, ["renamed"], `${cards}.tmp`)
-      renameSync(`${cards}.tmp`, cards)
-    })
-    expect(s.lines.slice(from).filter(reloadLine)).toEqual([r.line])
-    expect(r.line).toMatchObject({ message: "reload", switched: true })
-    expect((await runtime()).cards).toContain("renamed")
+      // A content error: the line names the file.
+      r = await reloadAfter(() => writeFileSync(join(pkg, "statuses.json"), "{ not json"))
+      expect(r.line["message"]).toBe("reload rejected")
+      expect(String(r.line["file"])).toContain("statuses.json")
+      writeFileSync(join(pkg, "statuses.json"), readFileSync(join(PACKAGE, "statuses.json")))
+      await s.waitFor((l) => l["message"] === "reload" && l["switched"] === true, r.from + 1)
 
-    // A new file, then its delete.
-    const extra = join(pkg, "extra.json")
-    r = await reloadAfter(() => writeFileSync(extra, JSON.stringify({ cards: [{ ...attack, cardId: "extra_card" }] })))
-    expect((await runtime()).cards).toContain("extra_card")
-    r = await reloadAfter(() => unlinkSync(extra))
-    expect(r.line).toMatchObject({ message: "reload", switched: true })
-    expect((await runtime()).cards).not.toContain("extra_card")
+      // Broken instances: the line names them.
+      expect(Exit.isSuccess(await create(s.client, "hero-9", "renamed"))).toBe(true)
+      r = await reloadAfter(() => writeCards(pkg, []))
+      expect(r.line).toMatchObject({ message: "reload rejected", code: "reload_rejected" })
+      expect(r.line["instances"]).toBe("main/hero-9 (renamed: unknown_card)")
+      expect((await runtime()).cards).toContain("renamed")
 
-    // A content error: the line names the file.
-    r = await reloadAfter(() => writeFileSync(join(pkg, "statuses.json"), "{ not json"))
-    expect(r.line["message"]).toBe("reload rejected")
-    expect(String(r.line["file"])).toContain("statuses.json")
-    writeFileSync(join(pkg, "statuses.json"), readFileSync(join(PACKAGE, "statuses.json")))
-    await s.waitFor((l) => l["message"] === "reload" && l["switched"] === true, r.from + 1)
+      // The whole folder replaced by a rename (a new folder moved over the old one's name).
+      const next = join(root, "pkg.next")
+      cpSync(pkg, next, { recursive: true })
+      writeCards(next, ["renamed", "folder_swap"])
+      r = await reloadAfter(() => {
+        renameSync(pkg, join(root, "pkg.old"))
+        renameSync(next, pkg)
+      })
+      expect(r.line).toMatchObject({ message: "reload", switched: true })
+      expect((await runtime()).cards).toContain("folder_swap")
+      // ... and the new folder is watched: an in-place save there is seen.
+      r = await reloadAfter(() => writeCards(pkg, ["renamed", "after_swap"]))
+      expect((await runtime()).cards).toContain("after_swap")
 
-    // Broken instances: the line names them.
-    expect(Exit.isSuccess(await create(s.client, "hero-9", "renamed"))).toBe(true)
-    r = await reloadAfter(() => writeCards(pkg, []))
-    expect(r.line).toMatchObject({ message: "reload rejected", code: "reload_rejected" })
-    expect(r.line["instances"]).toBe("main/hero-9 (renamed: unknown_card)")
-    expect((await runtime()).cards).toContain("renamed")
-
-    // The whole folder replaced by a rename (a new folder moved over the old one's name).
-    const next = join(root, "pkg.next")
-    cpSync(pkg, next, { recursive: true })
-    writeCards(next, ["renamed", "folder_swap"])
-    r = await reloadAfter(() => {
-      renameSync(pkg, join(root, "pkg.old"))
-      renameSync(next, pkg)
-    })
-    expect(r.line).toMatchObject({ message: "reload", switched: true })
-    expect((await runtime()).cards).toContain("folder_swap")
-    // ... and the new folder is watched: an in-place save there is seen.
-    r = await reloadAfter(() => writeCards(pkg, ["renamed", "after_swap"]))
-    expect((await runtime()).cards).toContain("after_swap")
-
-    // A git checkout of the folder: every file rewritten by git at once.
-    const git = (...args: Array<string>) =>
-      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: root, stdio: "pipe" })
-    git("init", "-q", "-b", "one")
-    git("add", "pkg")
-    git("commit", "-qm", "one")
-    git("checkout", "-qb", "two")
-    r = await reloadAfter(() => writeCards(pkg, ["renamed", "from_git"]))
-    git("commit", "-qam", "two")
-    r = await reloadAfter(() => git("checkout", "-q", "one"))
-    expect(r.line).toMatchObject({ message: "reload", switched: true })
-    expect((await runtime()).cards).toContain("after_swap")
-    expect((await runtime()).cards).not.toContain("from_git")
-    r = await reloadAfter(() => git("checkout", "-q", "two"))
-    expect((await runtime()).cards).toContain("from_git")
-    rmSync(join(root, "pkg.old"), { recursive: true, force: true })
-  }, 60_000)
+      // A git checkout of the folder: every file rewritten by git at once.
+      const git = (...args: Array<string>) =>
+        execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: root, stdio: "pipe" })
+      git("init", "-q", "-b", "one")
+      git("add", "pkg")
+      git("commit", "-qm", "one")
+      git("checkout", "-qb", "two")
+      r = await reloadAfter(() => writeCards(pkg, ["renamed", "from_git"]))
+      git("commit", "-qam", "two")
+      r = await reloadAfter(() => git("checkout", "-q", "one"))
+      expect(r.line).toMatchObject({ message: "reload", switched: true })
+      expect((await runtime()).cards).toContain("after_swap")
+      expect((await runtime()).cards).not.toContain("from_git")
+      r = await reloadAfter(() => git("checkout", "-q", "two"))
+      expect((await runtime()).cards).toContain("from_git")
+      rmSync(join(root, "pkg.old"), { recursive: true, force: true })
+    },
+    60_000
+  )
 })

@@ -17,14 +17,7 @@ import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { type LedgerEntry, verifySealed } from "../ledger/Ledger.js"
 import { resolveEffectiveCard } from "../Resolver.js"
 import { type Core, num } from "./Core.js"
-import type {
-  InstanceHead,
-  ReplayStep,
-  StoredEvent,
-  TouchedInstance,
-  VerifyCheck,
-  VerifyReport
-} from "./Schemas.js"
+import type { InstanceHead, ReplayStep, StoredEvent, TouchedInstance, VerifyCheck, VerifyReport } from "./Schemas.js"
 import { decodeBody, fromEither } from "./Serialize.js"
 
 interface EventRow {
