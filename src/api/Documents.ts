@@ -436,6 +436,8 @@ export const ReloadReport = Schema.Struct({
   runtime: RuntimeInfo,
   /** Stored instances checked (every branch). */
   checked: Schema.Int,
+  /** Of those, the ones recomposed: an instance whose ledger and card (and the statuses) are unchanged since a check is not. */
+  recomposed: Schema.Int,
   broken: Schema.Array(BrokenInstance)
 }).annotations({ identifier: "ReloadReport" })
 export type ReloadReport = typeof ReloadReport.Type

@@ -1,22 +1,28 @@
 /**
  * `cardfx serve --package DIR... [--store PATH|postgres://…] [--host 127.0.0.1]
  * [--port 8787] [--token-env NAME] [--protect-reads] [--allowed-host NAME...] [--cors-origin ORIGIN...]
- * [--watch] [--log-level LEVEL] [--body-timeout MS] [--heartbeat MS] [--deck FILE]`.
+ * [--watch] [--allow-broken] [--log-level LEVEL] [--body-timeout MS] [--heartbeat MS] [--deck FILE]`.
  *
  * Serves the HTTP API (see `src/api/Api.ts`, `/openapi.json`, `/docs`).
  * Prints one JSON line `{"event":"listening","url":...}` on stdout when it
  * serves (requests that arrive earlier get 503 `starting`), then one JSON
  * log line per request. SIGTERM/SIGINT: new requests get 503 `unavailable`
  * with `Connection: close`, requests in flight finish (10 s at most), the
- * store closes. `--watch` reloads the packages when a file under them changes
- * (the same check as `POST /v1/admin/reload`). The server is the `Serving`
- * port's (src/services/Serving.ts), which the bin's composition root provides.
+ * store closes. A start checks every stored instance under the content
+ * (the check of `POST /v1/admin/reload`) and refuses content that breaks one
+ * (`start_rejected`, naming them, exit 1) unless `--allow-broken` (each broken
+ * instance is logged as a warning). `--watch` reloads the packages when
+ * their bytes change (src/services/Watch.ts: in-place saves, renames,
+ * deletes, a folder replaced), the same reload as `POST /v1/admin/reload`;
+ * each outcome is one log line naming the files, and for a rejection the
+ * file at fault or the broken instances. The server is the `Serving` port's
+ * (src/services/Serving.ts), which the bin's composition root provides.
  *
  * @since 0.1.0
  */
 import { Config, Console, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted, Runtime } from "effect"
-import { watch } from "node:fs"
-import { DEFAULT_STORE, Serving } from "../services/index.js"
+import { DEFAULT_STORE, type Diagnostic, exitClassOf, isDiagnosticCode, Serving } from "../services/index.js"
+import { watchContent } from "../services/Watch.js"
 import { packagesOption } from "./assess.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
@@ -69,7 +75,16 @@ export const serveCommand = Command.make(
         "An origin (scheme://host[:port]) whose browser pages may call the API: CORS headers and preflights for it (default: CORS off)."
       )
     ),
-    watch: Options.boolean("watch").pipe(Options.withDescription("Reload the packages when their files change.")),
+    watch: Options.boolean("watch").pipe(
+      Options.withDescription(
+        "Reload the packages when their bytes change (saves in place, renames, deletes, a folder replaced)."
+      )
+    ),
+    allowBroken: Options.boolean("allow-broken").pipe(
+      Options.withDescription(
+        "Serve content that breaks stored instances (each is logged); without it such a start fails with start_rejected."
+      )
+    ),
     logLevel: Options.choice("log-level", ["all", "debug", "info", "warning", "error", "none"]).pipe(
       Options.withDefault("info" as const),
       Options.withDescription("The least severe request log line written (JSON lines on stdout).")
@@ -107,7 +122,7 @@ export const serveCommand = Command.make(
   Command.withDescription(
     "Serve the HTTP API (OpenAPI at /openapi.json, docs at /docs) on 127.0.0.1 unless --host says otherwise."
   ),
-  Command.withExit(1, "the server cannot start"),
+  Command.withExit(1, "the server cannot start (start_rejected: the content would break stored instances)"),
   Command.withExit(
     2,
     "a value the usage check cannot judge is unusable (--port, --body-timeout, --heartbeat, --token-env, --protect-reads without --token-env, --cors-origin, --allowed-host)"
@@ -115,12 +130,42 @@ export const serveCommand = Command.make(
 )
 
 /** A start-up failure as one line: `cardfx serve: <code> <message>` when it carries a diagnostic code. */
+const hasCode = (e: unknown): e is { readonly code: Parameters<typeof exitClassOf>[0] } =>
+  typeof e === "object" && e !== null && "code" in e && typeof e.code === "string" && isDiagnosticCode(e.code)
+
 const startFailure = (e: unknown): string => {
   const fields: { readonly code?: unknown; readonly message?: unknown } = typeof e === "object" && e !== null ? e : {}
   const message = typeof fields.message === "string" && fields.message !== "" ? fields.message : String(e)
   return typeof fields.code === "string"
     ? `cardfx serve: ${fields.code} ${message}`
     : `cardfx serve: cannot serve: ${message}`
+}
+
+/**
+ * What a rejected reload's log line says: its code and message, the files
+ * that changed, the file (and place) of a content error, the broken
+ * instances of a `reload_rejected`.
+ */
+const rejection = (
+  e: { readonly code: string; readonly message: string; readonly diagnostics: ReadonlyArray<Diagnostic> },
+  files: ReadonlyArray<string>
+): Record<string, string> => {
+  // `reason`, not `message`: the log line's own message stays "reload rejected".
+  const out: Record<string, string> = { code: e.code, reason: e.message, files: files.join(" ") }
+  if (e.code === "reload_rejected") {
+    out["instances"] = e.diagnostics.slice(1).map((d) =>
+      `${String(d.details?.["branch"] ?? "main")}/${d.subject ?? "?"} (${
+        String(d.details?.["cardId"] ?? "?")
+      }: ${d.code})`
+    ).join(", ")
+  } else {
+    const at = e.diagnostics.find((d) => d.file !== undefined)
+    // A content error names its file; one with no file (a folder gone) falls back to the changed files.
+    out["file"] = at?.file !== undefined
+      ? `${at.file}${at.path !== undefined && at.path !== "" ? `#${at.path}` : ""}`
+      : files.join(" ")
+  }
+  return out
 }
 
 const serve = (serving: Serving.ServingService, o: {
@@ -134,6 +179,7 @@ const serve = (serving: Serving.ServingService, o: {
   readonly allowedHost: ReadonlyArray<string>
   readonly corsOrigin: ReadonlyArray<string>
   readonly watch: boolean
+  readonly allowBroken: boolean
   readonly bodyTimeout: number
   readonly deck: string
 }, accessLog: ((line: string) => void) | undefined) =>
@@ -193,11 +239,15 @@ const serve = (serving: Serving.ServingService, o: {
           corsOrigins: o.corsOrigin,
           accessLog,
           protectReads: o.protectReads,
-          heartbeat: Duration.millis(o.heartbeat)
+          heartbeat: Duration.millis(o.heartbeat),
+          allowBroken: o.allowBroken
         }).pipe(
           Effect.catchAll((e) =>
             Console.error(startFailure(e)).pipe(
-              Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors })))
+              // The exit class of the failure's code (the diagnostic table's column; 1 for start_rejected).
+              Effect.zipRight(Effect.fail(
+                new CommandExit({ exitCode: hasCode(e) ? exitClassOf(e.code) : ExitCode.contentErrors })
+              ))
             )
           )
         )
@@ -205,24 +255,24 @@ const serve = (serving: Serving.ServingService, o: {
         if (o.watch) {
           const runtime = yield* Effect.runtime<never>()
           // The served content's reload: the same one `POST /v1/admin/reload` runs.
-          const reloadOnce = served.reload.pipe(
-            Effect.tap((r) =>
-              Effect.logInfo("reload").pipe(Effect.annotateLogs({ switched: r.switched, checked: r.checked }))
-            ),
-            Effect.catchAll((e) =>
-              Effect.logWarning("reload rejected").pipe(Effect.annotateLogs({ code: e.code, message: e.message }))
-            ),
-            Effect.asVoid
-          )
-          let timer: ReturnType<typeof setTimeout> | undefined
-          const watchers = o.packages.map((dir) =>
-            watch(dir, { recursive: true }, () => {
-              // Editors write in bursts: reload once the folder is quiet for 200 ms.
-              if (timer !== undefined) clearTimeout(timer)
-              timer = setTimeout(() => Runtime.runFork(runtime)(reloadOnce), 200)
-            })
-          )
-          yield* Effect.addFinalizer(() => Effect.sync(() => watchers.forEach((w) => w.close())))
+          const reloadOn = (files: ReadonlyArray<string>) =>
+            served.reload.pipe(
+              Effect.tap((r) =>
+                Effect.logInfo("reload").pipe(Effect.annotateLogs({
+                  files: files.join(" "),
+                  switched: r.switched,
+                  checked: r.checked,
+                  recomposed: r.recomposed,
+                  contentHash: r.runtime.contentHash
+                }))
+              ),
+              Effect.catchAll((e) =>
+                Effect.logWarning("reload rejected").pipe(Effect.annotateLogs(rejection(e, files)))
+              ),
+              Effect.asVoid
+            )
+          const stop = watchContent(o.packages, (change) => Runtime.runFork(runtime)(reloadOn(change.files)))
+          yield* Effect.addFinalizer(() => Effect.sync(stop))
         }
         return yield* Effect.never
       })

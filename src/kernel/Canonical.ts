@@ -134,6 +134,10 @@ const whyNot = (v: unknown, path: string): NotCanonical | undefined => {
 /** sha256 of a string's UTF-8 bytes, as lowercase hex (node's one-shot `hash`: no Hash object per call). */
 export const sha256Hex = (s: string): string => hash("sha256", s, "hex")
 
+/** sha256 of bytes as lowercase hex (a file's content hash). */
+export const sha256HexOfBytes = (bytes: Uint8Array): string =>
+  hash("sha256", Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), "hex")
+
 /** sha256 of bytes as base64url (an HTTP validator, e.g. an ETag of a compressed asset). */
 export const sha256Base64url = (bytes: Uint8Array): string =>
   hash("sha256", Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), "base64url")

@@ -640,6 +640,13 @@ const table = {
     meaning: "New content would break stored instances; the old runtime is kept.",
     status: 409
   },
+  start_rejected: {
+    tag: "StartRejected",
+    domain: "server",
+    meaning:
+      "A server start refuses content that would break stored instances (each one listed); --allow-broken serves it anyway.",
+    status: 409
+  },
   unavailable: {
     tag: "Unavailable",
     domain: "server",

@@ -74,6 +74,8 @@ export interface ServeOptions {
   readonly tablePrefix?: string | undefined
   /** The Hallyu Hex deck file served. */
   readonly deckFile: string
+  /** Serve content that breaks stored instances, logging each (default: the start fails with `start_rejected`). */
+  readonly allowBroken?: boolean | undefined
   readonly host: string
   /** 0 for an ephemeral port. */
   readonly port: number
@@ -300,7 +302,7 @@ export const operatorCredentialLayer = (
 
 /** The application services of a server (no HTTP): catalog, store, planner, games. */
 export const servicesLayer = (
-  options: Pick<ServeOptions, "packages" | "store" | "tablePrefix" | "deckFile" | "heartbeat">
+  options: Pick<ServeOptions, "packages" | "store" | "tablePrefix" | "deckFile" | "heartbeat" | "allowBroken">
 ) =>
   Layer.merge(
     Served.layer({
@@ -308,7 +310,8 @@ export const servicesLayer = (
       store: options.store,
       tablePrefix: options.tablePrefix,
       deckFile: options.deckFile,
-      heartbeatMs: options.heartbeat === undefined ? undefined : Duration.toMillis(Duration.decode(options.heartbeat))
+      heartbeatMs: options.heartbeat === undefined ? undefined : Duration.toMillis(Duration.decode(options.heartbeat)),
+      allowBroken: options.allowBroken
     }),
     Layer.succeed(ServedPackages, { packages: options.packages, deckFile: options.deckFile })
   )

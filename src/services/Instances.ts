@@ -182,11 +182,14 @@ const make = Effect.gen(function*() {
         return { branch, instanceId, steps, matches: steps.every((s) => s.fingerprint === s.stored) }
       }),
     branches: store.branches,
+    // A new branch makes ledgers visible there (at its fork sequence): a write, so never between a reload's check and switch.
     createBranch: (name, options = {}) =>
-      store.fork(name, {
-        ...(options.parent !== undefined ? { parent: options.parent } : {}),
-        ...(options.atSequence !== undefined ? { atSequence: options.atSequence } : {})
-      })
+      catalog.withWrites(() =>
+        store.fork(name, {
+          ...(options.parent !== undefined ? { parent: options.parent } : {}),
+          ...(options.atSequence !== undefined ? { atSequence: options.atSequence } : {})
+        })
+      )
   }
   return service
 })

@@ -32,6 +32,11 @@ export interface ServedOptions {
   readonly deckFile: string
   /** Milliseconds between heartbeats on open game event streams (default 15 000). */
   readonly heartbeatMs?: number | undefined
+  /**
+   * Serve content that breaks stored instances (each is logged as a
+   * warning); by default the start fails with `start_rejected` naming them.
+   */
+  readonly allowBroken?: boolean | undefined
 }
 
 /** Every service of a served application. */
@@ -40,7 +45,10 @@ export const layer = (options: ServedOptions) => {
   const platform = Layer.merge(NodeFileSystem.layer, NodePath.layer)
   const files = Layer.mergeAll(ContentLoader.layer, HallyuHex.layer).pipe(Layer.provideMerge(platform))
   const store = CardTransformationPlanner.layer.pipe(Layer.provideMerge(LedgerStore.layerFor(options.store, prefix)))
-  const catalog = ContentCatalog.load(options.packages).pipe(Layer.provideMerge(Layer.merge(files, store)))
+  // The start check: the stored instances under the content served (refused when one breaks, unless allowBroken).
+  const catalog = ContentCatalog.serve(options.packages, { allowBroken: options.allowBroken }).pipe(
+    Layer.provideMerge(Layer.merge(files, store))
+  )
   const queries = Layer.mergeAll(Cards.layer, Instances.layer, Scenarios.layer).pipe(Layer.provideMerge(catalog))
   const games = Layer.unwrapEffect(
     Effect.map(

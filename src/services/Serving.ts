@@ -34,6 +34,8 @@ export interface ServingOptions {
   readonly protectReads?: boolean | undefined
   /** Time between heartbeats on open event streams (default 15 s). */
   readonly heartbeat?: Duration.DurationInput | undefined
+  /** Serve content that breaks stored instances (each logged); by default such a start fails with `start_rejected`. */
+  readonly allowBroken?: boolean | undefined
 }
 
 /** A JSON-lines log written in batches. */

@@ -65,11 +65,38 @@ describe("hot reload", () => {
     expect(new Set(await Promise.all(load))).toEqual(new Set([200]))
     expect(report.switched).toBe(true)
     expect(report.checked).toBe(1)
+    // hero-1 was written after the start check: its first verdict is computed now
+    expect(report.recomposed).toBe(1)
     const after = await s.run(s.client.runtime.runtime())
     expect(after.contentHash).not.toBe(before.contentHash)
     expect(report.runtime.contentHash).toBe(after.contentHash)
     const card = await s.run(s.client.cards.effective({ path: { cardId: "basic_attack" }, urlParams: {} }))
     expect(card.inspection.effectiveBase.cost).toBe(2)
+  })
+
+  it("is incremental: an instance whose ledger and card are unchanged is not recomposed", async () => {
+    // heal changes; hero-1 (basic_attack) does not use it
+    editCards(pkg, (cards) => cards.map((c) => (c.cardId === "heal" ? { ...c, cost: 3 } : c)))
+    const untouched = await s.run(s.client.admin.reload())
+    expect([untouched.switched, untouched.checked, untouched.recomposed]).toEqual([true, 1, 0])
+    // a new ledger (hero-2, a heal) is composed; hero-1 is not
+    await s.run(
+      s.client.instances.command({
+        path: { instanceId: "hero-2" },
+        payload: {
+          commandId: "c2",
+          cardId: "heal",
+          expectedRevision: 0,
+          command: { kind: "apply", upgradeId: "core.ember.affinity" }
+        }
+      })
+    )
+    const fresh = await s.run(s.client.admin.reload())
+    expect([fresh.switched, fresh.checked, fresh.recomposed]).toEqual([true, 2, 1])
+    // heal changes again: hero-2 is recomposed, hero-1 still not
+    editCards(pkg, (cards) => cards.map((c) => (c.cardId === "heal" ? { ...c, cost: 1 } : c)))
+    const changed = await s.run(s.client.admin.reload())
+    expect([changed.switched, changed.checked, changed.recomposed]).toEqual([true, 2, 1])
   })
 
   it("rejects an incompatible change, lists the broken instance and keeps the old runtime; ledger check agrees", async () => {

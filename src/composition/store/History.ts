@@ -17,7 +17,7 @@ import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { type LedgerEntry, verifySealed } from "../ledger/Ledger.js"
 import { resolveEffectiveCard } from "../Resolver.js"
 import { type Core, num } from "./Core.js"
-import type { ReplayStep, StoredEvent, VerifyCheck, VerifyReport } from "./Schemas.js"
+import type { InstanceHead, ReplayStep, StoredEvent, TouchedInstance, VerifyCheck, VerifyReport } from "./Schemas.js"
 import { decodeBody, fromEither } from "./Serialize.js"
 
 interface EventRow {
@@ -80,6 +80,48 @@ export const makeHistory = (core: Core) => {
       }
       return [...ids].sort(compareOrdinal)
     })
+
+  /**
+   * The last snapshot row of every instance visible on a branch: per link of
+   * its chain, the highest revision at or below the link's limit; the first
+   * link that has an instance wins (the row `readState` picks).
+   */
+  const headsOf = (branch: string) =>
+    Effect.gen(function*() {
+      const links = yield* chain(branch)
+      const out = new Map<string, InstanceHead>()
+      for (const [name, limit] of links) {
+        const rows = yield* sql<
+          { instance_id: string; card_id: string; revision: unknown; sequence: unknown; fingerprint: string }
+        >`SELECT s.instance_id, s.card_id, s.revision, s.sequence, s.fingerprint FROM ${T.snapshots} s
+          JOIN (SELECT instance_id, MAX(revision) AS revision FROM ${T.snapshots}
+            WHERE branch = ${name} AND sequence <= ${limit} GROUP BY instance_id) m
+          ON s.instance_id = m.instance_id AND s.revision = m.revision
+          WHERE s.branch = ${name}`
+        for (const r of rows) {
+          if (out.has(r.instance_id)) continue
+          out.set(r.instance_id, {
+            instanceId: r.instance_id,
+            cardId: r.card_id,
+            revision: num(r.revision),
+            sequence: num(r.sequence),
+            fingerprint: r.fingerprint
+          })
+        }
+      }
+      return [...out.values()].sort((a, b) => compareOrdinal(a.instanceId, b.instanceId))
+    })
+
+  /** The instances events after `sequence` were written for, on their own branches. */
+  const touchedSince = (sequence: number) =>
+    Effect.map(
+      sql<{ branch: string; instance_id: string }>`SELECT DISTINCT branch, instance_id FROM ${T.events}
+        WHERE sequence > ${sequence}`,
+      (rows): ReadonlyArray<TouchedInstance> =>
+        rows.map((r) => ({ branch: r.branch, instanceId: r.instance_id })).sort((a, b) =>
+          compareOrdinal(a.branch, b.branch) || compareOrdinal(a.instanceId, b.instanceId)
+        )
+    )
 
   /** The stored fingerprints of an instance visible on a branch, by "branch revision". */
   const fingerprintsOf = (branch: string, instanceId: string) =>
@@ -239,7 +281,7 @@ export const makeHistory = (core: Core) => {
     return { ok: checks.every((c) => c.ok), dialect, checks }
   })
 
-  return { historyOf, instancesOf, replayBranch, dumpBranch, verify }
+  return { historyOf, instancesOf, headsOf, touchedSince, replayBranch, dumpBranch, verify }
 }
 
 export type History = ReturnType<typeof makeHistory>

@@ -62,10 +62,12 @@ import {
   type CommandOutcome,
   type CommandRequest,
   type Decide,
+  type InstanceHead,
   isStoreId,
   MAIN,
   type ReplayStep,
   type StoredEvent,
+  type TouchedInstance,
   type VerifyReport
 } from "./Schemas.js"
 import { decodeOutcome, fromEither } from "./Serialize.js"
@@ -102,8 +104,16 @@ export interface LedgerStoreService {
   readonly read: (
     branch: string,
     instanceId: string,
-    cardId: string
+    cardId: string,
+    options?: {
+      /** False: skip recomputing the effective card (`effective` is undefined); the ledger alone. Default true. */
+      readonly effective?: boolean
+    }
   ) => Effect.Effect<CardState, StoreFailure | BranchNotFound>
+  /** The last snapshot row of every instance visible on a branch, sorted by instance: a few statements, no ledger read. */
+  readonly heads: (branch: string) => Effect.Effect<ReadonlyArray<InstanceHead>, StoreFailure | BranchNotFound>
+  /** The instances events after `sequence` were written for (each on its own branch), sorted. */
+  readonly touchedSince: (sequence: number) => Effect.Effect<ReadonlyArray<TouchedInstance>, StoreFailure>
   /** Instances with at least one event visible on a branch, sorted. */
   readonly instances: (branch: string) => Effect.Effect<ReadonlyArray<string>, StoreFailure | BranchNotFound>
   /** The events of an instance visible on a branch, by sequence. */
@@ -202,7 +212,10 @@ const make = (location: string, options: StoreOptions) =>
             return Option.some(yield* fromEither("outcome", decodeOutcome(row.outcome)))
           })
         ),
-      read: (branch, instanceId, cardId) => guard(readState(branch, instanceId, cardId, true)),
+      read: (branch, instanceId, cardId, options = {}) =>
+        guard(readState(branch, instanceId, cardId, options.effective ?? true)),
+      heads: (branch) => guard(history.headsOf(branch)),
+      touchedSince: (sequence) => guard(history.touchedSince(sequence)),
       instances: (branch) => guard(history.instancesOf(branch)),
       history: (branch, instanceId) => guard(history.historyOf(branch, instanceId)),
       sequence: guard(currentSequence),

@@ -129,6 +129,25 @@ export interface CardState {
   readonly fingerprint: string | undefined
 }
 
+/**
+ * The last snapshot row of an instance visible on a branch: what identifies
+ * its ledger without reading it (global sequences are never reused, so the
+ * row's sequence names exactly one ledger; its fingerprint is a second check).
+ */
+export interface InstanceHead {
+  readonly instanceId: string
+  readonly cardId: string
+  readonly revision: number
+  readonly sequence: number
+  readonly fingerprint: string
+}
+
+/** An instance an event touched, on the branch the event was written to. */
+export interface TouchedInstance {
+  readonly branch: string
+  readonly instanceId: string
+}
+
 /** A store's decision about one command, made under the write lock from the current state. */
 export type Decision =
   | { readonly _tag: "Reject"; readonly diagnostics: ReadonlyArray<Diagnostic> }

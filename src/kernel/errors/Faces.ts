@@ -133,6 +133,14 @@ export class TooManySubscribers extends Schema.TaggedError<TooManySubscribers>()
     super(complete("too_many_subscribers", props), options)
   }
 }
+/** `start_rejected`: A server start refuses content that would break stored instances (each one listed); --allow-broken serves it anyway. */
+export class StartRejected
+  extends Schema.TaggedError<StartRejected>()("StartRejected", { code: Schema.tag("start_rejected"), ...fields })
+{
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("start_rejected", props), options)
+  }
+}
 /** `step_conflict`: An action's expectedStep is not the game's current step. */
 export class StepConflict
   extends Schema.TaggedError<StepConflict>()("StepConflict", { code: Schema.tag("step_conflict"), ...fields })
