@@ -7,10 +7,11 @@
  * Why our own: the batch engine writes a batch's rows with one prepared
  * statement per table, called by the driver directly inside the transaction
  * the client holds (as the raw better-sqlite3 baseline of the bench does).
- * Through the client each of those statements was a query built per row
- * (a fragment per value, the SQL text compiled and hashed for the statement
- * cache, a fiber step per statement): a third of a ledger command's CPU.
- * The library's client does not expose its connection.
+ * Through the client each was a multi-row query built per batch (a fragment
+ * per value, the SQL text compiled and hashed for the statement cache, 450
+ * bound values per call), slower per row than the baseline's single-row
+ * statements (see README.md, "Throughput"). The library's client does not
+ * expose its connection.
  *
  * Loaded on use (`Connection.ts` imports it when a SQLite layer is built),
  * so commands that never open a store do not load the driver.
