@@ -3,12 +3,19 @@
  * fsync). Under the write lock it reads, in a few statements, the recorded
  * outcomes of the batch's command IDs and the committed states of its
  * instances; decides the commands one by one in plain synchronous code, each
- * seeing the ones before it; then writes one multi-row `INSERT` per table.
- * Caches are updated only once the transaction commits.
+ * seeing the ones before it; then writes the rows. Caches are updated only
+ * once the transaction commits.
+ *
+ * The statements are the dialect's (`BatchStatements`): on SQLite the
+ * driver's prepared statements, one per table, called directly inside the
+ * transaction (one row per call, as the raw better-sqlite3 baseline of the
+ * bench); on PostgreSQL one multi-row `INSERT` per table through the client
+ * (a round trip per statement is what costs there).
  *
  * @since 0.1.0
  */
 import type { SqlError } from "@effect/sql/SqlError"
+import type BetterSqlite3 from "better-sqlite3"
 import { Effect, Either } from "effect"
 import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import {
@@ -19,27 +26,260 @@ import {
   StoreFailure
 } from "../../kernel/Errors.js"
 import { ledgerSize } from "../ledger/Ledger.js"
+import { isSqlOrIoError } from "./Connection.js"
 import { cacheKey, chunks, type Core, emptyState, isCheckpoint, num } from "./Core.js"
 import { type CardState, type CommandOutcome, type CommandRequest, type Decide, isStoreId } from "./Schemas.js"
 import { corrupt, decodeOutcome, outcomeJson, requestHash } from "./Serialize.js"
+import { sqlError } from "./SqliteDriver.js"
 
 /** What the store holds for an instance before a transaction: its last snapshot's state, or nothing yet. */
 type Loaded = CardState | "none"
+
+/** A snapshot row (see Migrations.ts). */
+type SnapshotRow = {
+  readonly branch: string
+  readonly instance_id: string
+  readonly revision: number
+  readonly sequence: number
+  readonly card_id: string
+  readonly ledger: string
+  readonly effective: string
+  readonly fingerprint: string
+}
+
+/** An event row. */
+type EventRow = {
+  readonly sequence: number
+  readonly branch: string
+  readonly instance_id: string
+  readonly card_id: string
+  readonly revision: number
+  readonly command_id: string
+  readonly kind: string
+  readonly context_hash: string
+  readonly body: string
+}
+
+/** A recorded outcome. */
+type CommandRow = {
+  readonly command_id: string
+  readonly request_hash: string
+  readonly outcome: string
+  readonly sequence: number | null
+}
+
+/** A recorded outcome as read back. */
+interface PriorRow {
+  readonly command_id: string
+  readonly request_hash: string
+  readonly outcome: string
+}
+
+/** The last snapshot row of an instance visible at a limit. */
+interface LastRow {
+  readonly instance_id: string
+  readonly revision: unknown
+  readonly sequence: unknown
+  readonly card_id: string
+  readonly fingerprint: string
+}
+
+/** A batch's statements in one dialect. Each runs inside the batch's transaction. */
+interface BatchStatements {
+  /** Takes the write lock and returns the global sequence. */
+  readonly lockSequence: Effect.Effect<number, SqlError>
+  /** The recorded outcomes of these command IDs (those that have one). */
+  readonly priorOutcomes: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<PriorRow>, SqlError>
+  /** The last snapshot row visible at `limit` on branch `name` of each of these instances (those that have one). */
+  readonly lastSnapshots: (
+    name: string,
+    limit: number,
+    ids: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<LastRow>, SqlError>
+  /** Writes the rows; fails with `StoreFailure` when a snapshot's revision was written concurrently. */
+  readonly write: (rows: {
+    readonly contexts: ReadonlyArray<{ readonly hash: string; readonly body: string }>
+    readonly snapshots: ReadonlyArray<SnapshotRow>
+    readonly events: ReadonlyArray<EventRow>
+    readonly commands: ReadonlyArray<CommandRow>
+    /** The new global sequence, if it moved. */
+    readonly sequence: number | undefined
+  }) => Effect.Effect<void, SqlError | StoreFailure>
+}
+
+const concurrentRevision = () =>
+  new StoreFailure({ message: "ledger store: a revision was written concurrently; the batch was rolled back" })
+
+/** The statements through the client (PostgreSQL): one multi-row statement per table and chunk of 50. */
+const clientStatements = (core: Core): BatchStatements => {
+  const { sql, T, lockSequence } = core
+  return {
+    lockSequence,
+    priorOutcomes: (ids) =>
+      Effect.gen(function*() {
+        const out: Array<PriorRow> = []
+        for (const part of chunks(ids)) {
+          out.push(
+            ...(yield* sql<PriorRow>`SELECT command_id, request_hash, outcome
+              FROM ${T.commands} WHERE ${sql.in("command_id", part)}`)
+          )
+        }
+        return out
+      }),
+    // One statement per chunk, one index probe per instance (`ORDER BY revision DESC LIMIT 1` walks the
+    // primary key backwards; the rows of an instance's older revisions are never visited).
+    lastSnapshots: (name, limit, ids) =>
+      Effect.gen(function*() {
+        const out: Array<LastRow> = []
+        for (const part of chunks(ids)) {
+          out.push(
+            ...(yield* sql<LastRow>`${
+              sql.join(" UNION ALL ", false)(
+                part.map((id, i) =>
+                  sql`SELECT * FROM (SELECT instance_id, revision, sequence, card_id, fingerprint FROM ${T.snapshots}
+                    WHERE branch = ${name} AND instance_id = ${id} AND sequence <= ${limit}
+                    ORDER BY revision DESC LIMIT 1) ${sql.literal(`q${i}`)}`
+                )
+              )
+            }`)
+          )
+        }
+        return out
+      }),
+    write: (rows) =>
+      Effect.gen(function*() {
+        for (const part of chunks(rows.contexts)) {
+          yield* sql`INSERT INTO ${T.contexts} ${sql.insert(part)} ON CONFLICT (hash) DO NOTHING`
+        }
+        for (const part of chunks(rows.snapshots)) {
+          const won = yield* sql<{ revision: unknown }>`INSERT INTO ${T.snapshots} ${sql.insert(part)}
+            ON CONFLICT (branch, instance_id, revision) DO NOTHING RETURNING revision`
+          if (won.length !== part.length) return yield* Effect.fail(concurrentRevision())
+        }
+        for (const part of chunks(rows.events)) yield* sql`INSERT INTO ${T.events} ${sql.insert(part)}`
+        for (const part of chunks(rows.commands)) yield* sql`INSERT INTO ${T.commands} ${sql.insert(part)}`
+        if (rows.sequence !== undefined) {
+          yield* sql`UPDATE ${T.meta} SET value = ${rows.sequence} WHERE key = 'sequence'`
+        }
+      })
+  }
+}
+
+/**
+ * A synchronous call of the driver as an Effect: its SQLite and I/O errors are `SqlError`s (the
+ * store's boundary makes them `store_failure`); anything else is a programming error and stays a defect.
+ */
+const driverCall = <A>(f: () => A): Effect.Effect<A, SqlError> =>
+  Effect.suspend(() => {
+    try {
+      return Effect.succeed(f())
+    } catch (cause) {
+      return isSqlOrIoError(cause) ? Effect.fail(sqlError(cause, "Failed to execute statement")) : Effect.die(cause)
+    }
+  })
+
+/**
+ * The statements by the SQLite driver: prepared once per store, one row per call. Only ever called
+ * inside the batch's transaction, which holds the client's one connection.
+ */
+const driverStatements = (db: BetterSqlite3.Database, prefix: string): BatchStatements => {
+  const prepare = () => ({
+    lock: db.prepare(`UPDATE ${prefix}meta SET value = value WHERE key = 'sequence' RETURNING value`),
+    prior: db.prepare(`SELECT command_id, request_hash, outcome FROM ${prefix}commands WHERE command_id = ?`),
+    last: db.prepare(
+      `SELECT instance_id, revision, sequence, card_id, fingerprint FROM ${prefix}snapshots
+        WHERE branch = ? AND instance_id = ? AND sequence <= ? ORDER BY revision DESC LIMIT 1`
+    ),
+    context: db.prepare(`INSERT INTO ${prefix}contexts (hash, body) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING`),
+    snapshot: db.prepare(
+      `INSERT INTO ${prefix}snapshots (branch, instance_id, revision, sequence, card_id, ledger, effective, fingerprint)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (branch, instance_id, revision) DO NOTHING`
+    ),
+    event: db.prepare(
+      `INSERT INTO ${prefix}events (sequence, branch, instance_id, card_id, revision, command_id, kind, context_hash, body)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+    ),
+    command: db.prepare(
+      `INSERT INTO ${prefix}commands (command_id, request_hash, outcome, sequence) VALUES (?, ?, ?, ?)`
+    ),
+    sequence: db.prepare(`UPDATE ${prefix}meta SET value = ? WHERE key = 'sequence'`)
+  })
+  let prepared: ReturnType<typeof prepare> | undefined
+  const st = () => (prepared ??= prepare())
+  return {
+    lockSequence: driverCall(() => num((st().lock.get() as { value: unknown } | undefined)?.value ?? 0)),
+    priorOutcomes: (ids) =>
+      driverCall(() => {
+        const out: Array<PriorRow> = []
+        for (const id of ids) {
+          const row = st().prior.get(id) as PriorRow | undefined
+          if (row !== undefined) out.push(row)
+        }
+        return out
+      }),
+    lastSnapshots: (name, limit, ids) =>
+      driverCall(() => {
+        const out: Array<LastRow> = []
+        for (const id of ids) {
+          const row = st().last.get(name, id, limit) as LastRow | undefined
+          if (row !== undefined) out.push(row)
+        }
+        return out
+      }),
+    write: (rows) =>
+      Effect.flatMap(
+        driverCall(() => {
+          const s = st()
+          for (const c of rows.contexts) s.context.run(c.hash, c.body)
+          for (const r of rows.snapshots) {
+            const info = s.snapshot.run(
+              r.branch,
+              r.instance_id,
+              r.revision,
+              r.sequence,
+              r.card_id,
+              r.ledger,
+              r.effective,
+              r.fingerprint
+            )
+            if (info.changes !== 1) return false
+          }
+          for (const r of rows.events) {
+            s.event.run(
+              r.sequence,
+              r.branch,
+              r.instance_id,
+              r.card_id,
+              r.revision,
+              r.command_id,
+              r.kind,
+              r.context_hash,
+              r.body
+            )
+          }
+          for (const r of rows.commands) s.command.run(r.command_id, r.request_hash, r.outcome, r.sequence)
+          if (rows.sequence !== undefined) s.sequence.run(rows.sequence)
+          return true
+        }),
+        (ok) => (ok ? Effect.void : Effect.fail(concurrentRevision()))
+      )
+  }
+}
 
 /** Per-transaction bookkeeping. */
 interface Batch {
   sequence: number
   readonly start: number
-  readonly prior: Map<string, { readonly request_hash: string; readonly outcome: string }>
+  readonly prior: Map<string, PriorRow>
   readonly decided: Map<string, { readonly hash: string; readonly outcome: CommandOutcome }>
   /** Committed states read at the start, by cache key; a missing branch maps to its error. */
   readonly loaded: Map<string, Loaded | BranchNotFound>
   /** States after the batch's own commands, by cache key. */
   readonly states: Map<string, CardState>
   readonly contexts: Map<string, string>
-  readonly snapshots: Array<Record<string, string | number>>
-  readonly events: Array<Record<string, string | number>>
-  readonly commands: Array<Record<string, string | number | null>>
+  readonly snapshots: Array<SnapshotRow>
+  readonly events: Array<EventRow>
+  readonly commands: Array<CommandRow>
   readonly onCommit: Array<() => void>
 }
 
@@ -80,28 +320,17 @@ const makeOutcome = (o: CommandOutcome): CommandOutcome => ({
   diagnostics: o.diagnostics
 })
 
-/** The batch engine of one store; `beforeWrite` runs once per transaction, under the lock (the page check). */
+/**
+ * The batch engine of one store; `beforeWrite` runs once per transaction, under the lock (the page
+ * check). With `db` (a SQLite store's driver connection) the rows go through its prepared statements.
+ */
 export const makeBatchEngine = (
   core: Core,
-  beforeWrite: Effect.Effect<void, StoreFailure | StoreCorrupt | SqlError>
+  beforeWrite: Effect.Effect<void, StoreFailure | StoreCorrupt | SqlError>,
+  db?: BetterSqlite3.Database
 ) => {
-  const { sql, T, ser, ledgerCache, knownContexts, chain, cachedLedger, ledgerAt, lockSequence } = core
-
-  /**
-   * The last snapshot row visible at `limit` of each instance of `part` on branch `name`: one
-   * statement, one index probe per instance (`ORDER BY revision DESC LIMIT 1` walks the primary
-   * key backwards; the rows of an instance's older revisions are never visited).
-   */
-  const lastSnapshots = (name: string, limit: number, part: ReadonlyArray<string>) =>
-    sql<{ instance_id: string; revision: unknown; sequence: unknown; card_id: string; fingerprint: string }>`${
-      sql.join(" UNION ALL ", false)(
-        part.map((id, i) =>
-          sql`SELECT * FROM (SELECT instance_id, revision, sequence, card_id, fingerprint FROM ${T.snapshots}
-            WHERE branch = ${name} AND instance_id = ${id} AND sequence <= ${limit}
-            ORDER BY revision DESC LIMIT 1) ${sql.literal(`q${i}`)}`
-        )
-      )
-    }`
+  const { sql, ser, ledgerCache, knownContexts, chain, cachedLedger, ledgerAt } = core
+  const statements = db !== undefined ? driverStatements(db, core.prefix) : clientStatements(core)
 
   /**
    * The committed states of many instances of one branch, a few statements for all of them: per
@@ -116,24 +345,22 @@ export const makeBatchEngine = (
       let missing = instanceIds
       for (const [name, limit] of links) {
         if (missing.length === 0) break
-        for (const part of chunks(missing)) {
-          const rows = yield* lastSnapshots(name, limit, part)
-          for (const row of rows) {
-            const revision = num(row.revision)
-            const sequence = num(row.sequence)
-            const ledger = cachedLedger(name, row.instance_id, revision, sequence) ??
-              (yield* ledgerAt(links, name, row.instance_id, row.card_id, revision, sequence))
-            out.set(row.instance_id, {
-              branch,
-              instanceId: row.instance_id,
-              cardId: row.card_id,
-              ledger,
-              revision,
-              lastSequence: sequence,
-              effective: undefined,
-              fingerprint: row.fingerprint
-            })
-          }
+        const rows = yield* statements.lastSnapshots(name, limit, missing)
+        for (const row of rows) {
+          const revision = num(row.revision)
+          const sequence = num(row.sequence)
+          const ledger = cachedLedger(name, row.instance_id, revision, sequence) ??
+            (yield* ledgerAt(links, name, row.instance_id, row.card_id, revision, sequence))
+          out.set(row.instance_id, {
+            branch,
+            instanceId: row.instance_id,
+            cardId: row.card_id,
+            ledger,
+            revision,
+            lastSequence: sequence,
+            effective: undefined,
+            fingerprint: row.fingerprint
+          })
         }
         missing = missing.filter((id) => !out.has(id))
       }
@@ -282,41 +509,24 @@ export const makeBatchEngine = (
 
   /** Writes a batch's rows: contexts, snapshots (the conditional write), events, outcomes, the sequence. */
   const flush = (batch: Batch) =>
-    Effect.gen(function*() {
-      const contexts = [...batch.contexts].map(([hash, body]) => ({ hash, body }))
-      for (const rows of chunks(contexts)) {
-        yield* sql`INSERT INTO ${T.contexts} ${sql.insert(rows)} ON CONFLICT (hash) DO NOTHING`
+    Effect.map(
+      statements.write({
+        contexts: [...batch.contexts].map(([hash, body]) => ({ hash, body })),
+        snapshots: batch.snapshots,
+        events: batch.events,
+        commands: batch.commands,
+        sequence: batch.sequence !== batch.start ? batch.sequence : undefined
+      }),
+      () => {
+        for (const hash of batch.contexts.keys()) batch.onCommit.push(() => knownContexts.set(hash, true))
       }
-      for (const rows of chunks(batch.snapshots)) {
-        const won = yield* sql<{ revision: unknown }>`INSERT INTO ${T.snapshots} ${sql.insert(rows)}
-          ON CONFLICT (branch, instance_id, revision) DO NOTHING RETURNING revision`
-        if (won.length !== rows.length) {
-          return yield* Effect.fail(
-            new StoreFailure({
-              message: "ledger store: a revision was written concurrently; the batch was rolled back"
-            })
-          )
-        }
-      }
-      for (const rows of chunks(batch.events)) yield* sql`INSERT INTO ${T.events} ${sql.insert(rows)}`
-      for (const rows of chunks(batch.commands)) yield* sql`INSERT INTO ${T.commands} ${sql.insert(rows)}`
-      if (
-        batch.sequence !== batch.start
-      ) yield* sql`UPDATE ${T.meta} SET value = ${batch.sequence} WHERE key = 'sequence'`
-      for (const hash of batch.contexts.keys()) batch.onCommit.push(() => knownContexts.set(hash, true))
-    })
+    )
 
   /** Loads, under the write lock, the recorded outcomes and committed states the batch's commands need. */
   const load = (items: ReadonlyArray<readonly [CommandRequest, Decide]>, batch: Batch) =>
     Effect.gen(function*() {
       const ids = [...new Set(items.map(([r]) => r.commandId))]
-      for (const part of chunks(ids)) {
-        const rows = yield* sql<
-          { command_id: string; request_hash: string; outcome: string }
-        >`SELECT command_id, request_hash, outcome
-          FROM ${T.commands} WHERE ${sql.in("command_id", part)}`
-        for (const r of rows) batch.prior.set(r.command_id, r)
-      }
+      for (const r of yield* statements.priorOutcomes(ids)) batch.prior.set(r.command_id, r)
       const byBranch = new Map<string, Set<string>>()
       for (const [r] of items) {
         if (batch.prior.has(r.commandId)) continue
@@ -347,7 +557,7 @@ export const makeBatchEngine = (
         return sql
           .withTransaction(
             Effect.gen(function*() {
-              const start = yield* lockSequence
+              const start = yield* statements.lockSequence
               yield* beforeWrite
               const batch: Batch = {
                 sequence: start,

@@ -19,10 +19,11 @@
  */
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Cause, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Cause, Effect, Layer, Option, Redacted } from "effect"
 import { mkdirSync, statSync } from "node:fs"
 import { dirname } from "node:path"
 import { StoreCorrupt, StoreFailure, StoreNotFound, StoreUnavailable } from "../../kernel/Errors.js"
+import type { SqliteDriver } from "./SqliteDriver.js"
 
 /** How a store is opened: `create` (the default) lets it be created; readers pass `false`. */
 export interface OpenOptions {
@@ -77,8 +78,9 @@ const unavailable = (location: string, why: string): StoreUnavailable =>
   new StoreUnavailable({ message: `cannot open the ledger store ${location}: ${why}`, subject: location })
 
 /**
- * The SQLite client: one connection (the driver keeps exactly one per
- * client), WAL from the driver, then `synchronous=FULL` on that connection —
+ * The SQLite client: one connection (`SqliteClient.ts`: our `SqlClient` over
+ * one better-sqlite3 connection, and that connection for the batch engine's
+ * prepared statements), WAL, then `synchronous=FULL` on that connection —
  * better-sqlite3 leaves NORMAL on a WAL database, which can lose the last
  * commits on power loss. A writer creates the parent folders; a reader
  * (`create: false`) requires the file.
@@ -86,7 +88,7 @@ const unavailable = (location: string, why: string): StoreUnavailable =>
 export const sqliteClientLayer = (
   filename: string,
   options: OpenOptions = {}
-): Layer.Layer<SqlClient.SqlClient, unknown> =>
+): Layer.Layer<SqlClient.SqlClient | SqliteDriver, unknown> =>
   Layer.unwrapEffect(
     Effect.gen(function*() {
       if (filename !== ":memory:") {
@@ -100,16 +102,15 @@ export const sqliteClientLayer = (
           if (!st.isFile()) return yield* Effect.fail(unavailable(filename, "not a file"))
         } else yield* ensureParent(filename)
       }
-      // Loaded on use: a CLI command that never opens a store does not pay for the drivers.
-      const SqliteClient = yield* Effect.promise(() => import("@effect/sql-sqlite-node/SqliteClient"))
-      return Layer.effectContext(
+      // Loaded on use: a CLI command that never opens a store does not pay for the driver.
+      const { sqliteDriverLayer } = yield* Effect.promise(() => import("./SqliteClient.js"))
+      return Layer.effectDiscard(
         Effect.gen(function*() {
-          const client = yield* SqliteClient.SqliteClient
+          const client = yield* SqlClient.SqlClient
           yield* client`PRAGMA synchronous = FULL`
           yield* client`PRAGMA busy_timeout = 10000`
-          return Context.make(SqlClient.SqlClient, client as SqlClient.SqlClient)
         })
-      ).pipe(Layer.provide(SqliteClient.layer({ filename })))
+      ).pipe(Layer.provideMerge(sqliteDriverLayer(filename)))
     })
   )
 

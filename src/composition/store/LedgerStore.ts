@@ -71,6 +71,7 @@ import {
   type VerifyReport
 } from "./Schemas.js"
 import { decodeOutcome, fromEither } from "./Serialize.js"
+import { SqliteDriver } from "./SqliteDriver.js"
 
 export { type OpenOptions, sqliteClientLayer, type StoreOpenError } from "./Connection.js"
 export type { CacheOptions } from "./Core.js"
@@ -189,7 +190,9 @@ const make = (location: string, options: StoreOptions) =>
           pagesChecked = true
         })
     )
-    const { executeBatch } = makeBatchEngine(core, checkPages)
+    // A SQLite store writes its batches through the driver's prepared statements (see Batch.ts).
+    const driver = yield* Effect.serviceOption(SqliteDriver)
+    const { executeBatch } = makeBatchEngine(core, checkPages, Option.getOrUndefined(driver)?.db)
 
     const listBranches = Effect.map(
       sql<BranchRow>`SELECT name, parent, fork_sequence FROM ${T.branches} ORDER BY name`,
