@@ -15,7 +15,7 @@ import { Effect } from "effect"
 import { beforeAll, describe, expect, it } from "vitest"
 import { simulateCommand } from "../../src/cli/hhx.js"
 import { runCli } from "../support/cli.js"
-import { alive, clusterFixture, freePort, sqlAt, until } from "../support/cluster.js"
+import { alive, clusterFixture, freePort, holdPort, sqlAt, until } from "../support/cluster.js"
 import { PG_REQUIRED, PG_URL, pgReachable } from "../support/pg.js"
 
 const up = await pgReachable()
@@ -90,7 +90,10 @@ describe.skipIf(!up)("cluster runners on PostgreSQL (built bin)", () => {
         "json"
       ])
       // Meanwhile: a second runner on a port in use (a diagnostic, not a crash), and the one-process run.
-      const clash = start(["cluster", "runner", "--pg", url, "--port", String(ports[1]), "--workers", "1"])
+      // The port is held by the test, not by a runner: a runner's port is free again once that runner is the one
+      // killed below, and a second runner started on it would then join (seen: the test waited for it forever).
+      const held = await holdPort()
+      const clash = start(["cluster", "runner", "--pg", url, "--port", String(held.port), "--workers", "1"])
       const local = start(["simulate", "--games", String(GAMES), "--seed", "9", "--workers", "1", "--format", "json"])
       // Kill the runner that recorded the first shard, while shards remain to play.
       const victim = await until(() => "a first recorded shard", 60_000, async () => {
@@ -109,6 +112,7 @@ describe.skipIf(!up)("cluster runners on PostgreSQL (built bin)", () => {
 
       expect(await clash.exited).toEqual({ code: 1, signal: null })
       expect(clash.err()).toMatch(/cluster runner: cluster_port_in_use /)
+      await held.close()
 
       // The same summary as one process playing every game.
       expect(await local.exited).toEqual({ code: 0, signal: null })

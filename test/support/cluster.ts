@@ -33,6 +33,20 @@ export const freePort = (): Promise<number> =>
     })
   })
 
+/** A TCP port the test listens on (so it is in use) until `close`. */
+export const holdPort = (): Promise<{ readonly port: number; readonly close: () => Promise<void> }> =>
+  new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once("error", reject)
+    s.listen(0, "127.0.0.1", () => {
+      const a = s.address()
+      resolve({
+        port: typeof a === "object" && a !== null ? a.port : 0,
+        close: () => new Promise<void>((done) => s.close(() => done()))
+      })
+    })
+  })
+
 export interface Proc {
   readonly args: ReadonlyArray<string>
   readonly child: ChildProcess
