@@ -18,9 +18,9 @@ import { decideWith } from "../dist/composition/planner/Planner.js"
 import { PlanningCache } from "../dist/composition/planner/PlanningCache.js"
 import { publish } from "../dist/composition/Publication.js"
 import { LedgerStore } from "../dist/composition/store/LedgerStore.js"
+import { commandAt as benchCommandAt } from "./bench/store.mjs"
 const BATCH = 100
 const BATCHES = Number(process.env.BATCHES ?? 60)
-const INSTANCES = 50
 
 const loaded = await Effect.runPromise(
   Effect.forEach(["data/heroscript.base"], loadPackage).pipe(Effect.provide(NodeFileSystem.layer))
@@ -29,20 +29,7 @@ const runtime = publish(loaded.map((l) => l.package)).runtime
 const planning = new PlanningCache(runtime)
 
 /** Command i, as the bench's: instance i mod 50 alternates applying and removing the upgrade. */
-const commandAt = (i) => {
-  const j = Math.floor(i / INSTANCES)
-  return {
-    commandId: `c${i}`,
-    branch: "main",
-    instanceId: `card${i % INSTANCES}`,
-    cardId: "basic_attack",
-    expectedRevision: j,
-    activity: "scenario",
-    command: j % 2 === 0
-      ? { kind: "apply", upgradeId: "core.sharpened_strike" }
-      : { kind: "remove", entryId: `e${(j + 1) / 2}` }
-  }
-}
+const commandAt = (i) => benchCommandAt(i, "c")
 
 const dir = mkdtempSync(join(tmpdir(), "cardfx-profile-store-"))
 try {

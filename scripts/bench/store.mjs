@@ -37,7 +37,7 @@ import { median } from "./timing.mjs"
 
 const BATCH = 100
 const BATCHES = 20
-const INSTANCES = 50
+export const INSTANCES = 50
 
 const loadRuntime = async () => {
   const loaded = await Effect.runPromise(
@@ -49,7 +49,7 @@ const loadRuntime = async () => {
 }
 
 /** Command i: instance i mod 50 alternates applying and removing core.sharpened_strike (always succeeds). */
-const commandAt = (i, prefix) => {
+export const commandAt = (i, prefix) => {
   const j = Math.floor(i / INSTANCES)
   return {
     commandId: `${prefix}${i}`,
