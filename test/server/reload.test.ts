@@ -4,27 +4,22 @@
  * `reload_rejected`) with each broken instance listed and the old runtime
  * still served; `cardfx ledger check` agrees with the server on both.
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { cpSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { ReloadReport } from "../../src/api/Documents.js"
 import { checkCommand } from "../../src/cli/ledger-check.js"
 import { runCli } from "../support/cli.js"
+import { breakStrike, editCards } from "../support/content.js"
 import { errorOf, freshStore, PACKAGE, type Running, startServer } from "./support.js"
 
-interface Card {
-  readonly cardId: string
-  readonly cost: number
-  readonly tags?: ReadonlyArray<string>
-  readonly components?: ReadonlyArray<unknown>
-}
-
-const editCards = (dir: string, edit: (cards: Array<Card>) => Array<Card>) => {
-  const file = join(dir, "cards.json")
-  const doc = JSON.parse(readFileSync(file, "utf8")) as { cards: Array<Card> }
-  writeFileSync(file, JSON.stringify({ ...doc, cards: edit(doc.cards) }, null, 2))
-}
+/** The first command of a new instance: core.ember.affinity applied to its card. */
+const applyEmber = (s: Running, instanceId: string, commandId: string, cardId: string) =>
+  s.client.instances.command({
+    path: { instanceId },
+    payload: { commandId, cardId, expectedRevision: 0, command: { kind: "apply", upgradeId: "core.ember.affinity" } }
+  })
 
 describe("hot reload", () => {
   let s: Running
@@ -35,17 +30,7 @@ describe("hot reload", () => {
     cpSync(PACKAGE, pkg, { recursive: true })
     store = freshStore("sqlite").store
     s = await startServer({ store, packages: [pkg] })
-    await s.run(
-      s.client.instances.command({
-        path: { instanceId: "hero-1" },
-        payload: {
-          commandId: "c1",
-          cardId: "basic_attack",
-          expectedRevision: 0,
-          command: { kind: "apply", upgradeId: "core.ember.affinity" }
-        }
-      })
-    )
+    await s.run(applyEmber(s, "hero-1", "c1", "basic_attack"))
   })
   afterAll(() => s.close())
 
@@ -80,17 +65,7 @@ describe("hot reload", () => {
     const untouched = await s.run(s.client.admin.reload())
     expect([untouched.switched, untouched.checked, untouched.recomposed]).toEqual([true, 1, 0])
     // a new ledger (hero-2, a heal) is composed; hero-1 is not
-    await s.run(
-      s.client.instances.command({
-        path: { instanceId: "hero-2" },
-        payload: {
-          commandId: "c2",
-          cardId: "heal",
-          expectedRevision: 0,
-          command: { kind: "apply", upgradeId: "core.ember.affinity" }
-        }
-      })
-    )
+    await s.run(applyEmber(s, "hero-2", "c2", "heal"))
     const fresh = await s.run(s.client.admin.reload())
     expect([fresh.switched, fresh.checked, fresh.recomposed]).toEqual([true, 2, 1])
     // heal changes again: hero-2 is recomposed, hero-1 still not
@@ -102,20 +77,7 @@ describe("hot reload", () => {
   it("rejects an incompatible change, lists the broken instance and keeps the old runtime; ledger check agrees", async () => {
     const before = await s.run(s.client.runtime.runtime())
     // basic_attack's strike stops being a DAMAGE (or HEAL) effect: the sealed ember rules match nothing
-    editCards(pkg, (cards) =>
-      cards.map((c) =>
-        c.cardId === "basic_attack"
-          ? {
-            ...c,
-            components: [{
-              type: "effect",
-              componentId: "strike",
-              order: 10,
-              effect: { type: "APPLY_STATUS", target: "TARGET", statusId: "burning", stacks: 1, duration: 3 }
-            }]
-          }
-          : c
-      ))
+    editCards(pkg, breakStrike)
     const e = await errorOf(s.client.admin.reload())
     expect(e._tag).toBe("Conflict")
     expect(e.code).toBe("reload_rejected")

@@ -8,13 +8,14 @@
 import type { Json } from "@hyperjump/json-pointer"
 import "@hyperjump/json-schema/draft-04"
 import { registerSchema, validate } from "@hyperjump/json-schema/draft-2020-12"
-import { cpSync, readFileSync, writeFileSync } from "node:fs"
+import { cpSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { rootCommand } from "../../src/cli/Cli.js"
 import { commands } from "../../src/cli/commands.js"
 import { diagnosticCodes, DiagnosticCodeTable } from "../../src/kernel/DiagnosticCode.js"
 import { runArgs } from "../support/cli.js"
+import { breakStrike, editCards } from "../support/content.js"
 import { tempDir, writeTree } from "../support/tmp.js"
 
 const SARIF_ID = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -130,22 +131,7 @@ describe("cardfx ledger check --format sarif", () => {
     expect(clean.code).toBe(0)
     await conforms(JSON.parse(clean.out))
     // basic_attack's strike stops being DAMAGE: the sealed ember rules match nothing.
-    const file = join(pkg, "cards.json")
-    const doc = JSON.parse(readFileSync(file, "utf8")) as { cards: Array<Record<string, unknown>> }
-    const cards = doc.cards.map((c) =>
-      c.cardId === "basic_attack"
-        ? {
-          ...c,
-          components: [{
-            type: "effect",
-            componentId: "strike",
-            order: 10,
-            effect: { type: "APPLY_STATUS", target: "TARGET", statusId: "burning", stacks: 1, duration: 3 }
-          }]
-        }
-        : c
-    )
-    writeFileSync(file, JSON.stringify({ ...doc, cards }, null, 2))
+    editCards(pkg, breakStrike)
     const broken = await cardfx("ledger", "check", "--package", pkg, "--store", store, "--format", "sarif")
     expect(broken.code).toBe(1)
     const log = JSON.parse(broken.out) as SarifLog
