@@ -39,7 +39,7 @@ import { loadPackage } from "../../dist/composition/ContentPackage.js"
 import { emptyLedger } from "../../dist/composition/ledger/Ledger.js"
 import { plan } from "../../dist/composition/planner/Plan.js"
 import { publish } from "../../dist/composition/Publication.js"
-import { AssessResult } from "../../dist/index.js"
+import { AssessResult } from "../../dist/composition/planner/Plan.js"
 
 const SECONDS = 3
 const ROUNDS = 2
