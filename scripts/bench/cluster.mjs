@@ -157,9 +157,10 @@ export const run = async () => {
       return (u.user + u.system) / 1000
     }
 
-    // Warm-up: the JIT of this process and of the runners' worker threads (a thread is warm after a few thousand games).
-    await local(6000, "bench/warm-up")
-    await cluster(8192, "bench/warm-up", 256)
+    // Warm-up: the JIT of this process and of the runners' worker threads (a thread is warm after several thousand
+    // games; docs/scale.md): ~8,000 games each.
+    await local(8192, "bench/warm-up")
+    await cluster(16384, "bench/warm-up", 1024)
 
     // CPU per game, quiet: local and cluster windows alternating, the cluster's CPU split by where it is spent.
     const cpuWindows = async (n) => {
@@ -206,7 +207,7 @@ export const run = async () => {
     for (const n of [2, 3]) {
       if (n === 3) {
         await startRunner()
-        await cluster(8192, "bench/warm-up/3", 256)
+        await cluster(16384, "bench/warm-up/3", 1024)
       }
       const localMs = await wall(() => local(GAMES, `bench/load/${n}`))
       const clusterMs = await wall(() => cluster(GAMES, `bench/load/${n}`, SHARD_GAMES))
