@@ -118,13 +118,19 @@ export const make: Effect.Effect<ShardLedgerService, Diagnostic, SqlClient.SqlCl
     )
   const service: ShardLedgerService = {
     find: select,
+    // The insert answers the row when it is the first; only a shard already recorded costs a second query.
     record: (row) =>
-      sql`INSERT INTO ${sql(LEDGER_TABLE)} (run_id, shard_index, game_from, game_to, runner, partial)
+      sql<{ readonly runner: string }>`INSERT INTO ${
+        sql(LEDGER_TABLE)
+      } (run_id, shard_index, game_from, game_to, runner, partial)
         VALUES (${row.runId}, ${row.index}, ${row.from}, ${row.to}, ${row.runner}, ${encodePartial(row.partial)})
-        ON CONFLICT (run_id, shard_index) DO NOTHING`.pipe(
+        ON CONFLICT (run_id, shard_index) DO NOTHING RETURNING runner`.pipe(
         Effect.mapError(unavailable),
-        Effect.zipRight(select(row.runId, row.index)),
-        Effect.map(Option.getOrElse(() => row))
+        Effect.flatMap((inserted) =>
+          inserted.length > 0
+            ? Effect.succeed(row)
+            : Effect.map(select(row.runId, row.index), Option.getOrElse(() => row))
+        )
       ),
     rows: (runId) =>
       sql<RawRow>`SELECT run_id, shard_index, game_from, game_to, runner, partial FROM ${

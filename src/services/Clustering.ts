@@ -18,11 +18,13 @@ import type { Simulation } from "./Simulation.js"
 export const DEFAULT_RUNNER_PORT = 34431
 
 /**
- * Games per shard by default: ~0.25 s of one warm core's play (a game costs
- * ~0.25 ms), against a cluster overhead of a few tens of ms per shard (a
- * persisted message, a reply and a ledger row; measured by `npm run bench`).
+ * Games per shard by default: ~0.8 s of one warm core's play (a game costs
+ * ~0.2 ms). A shard costs ~20 ms of CPU on the runner's own thread and
+ * ~5 ms on the client (a persisted message, its reply, ledger rows): with
+ * 1,024-game shards the cluster's CPU per game was 1.5-1.7× a local run's,
+ * with 4,096 about 1.1× (`npm run bench -- cluster`, docs/scale.md).
  */
-export const DEFAULT_SHARD_GAMES = 1024
+export const DEFAULT_SHARD_GAMES = 4096
 
 /** A cluster runner: where the cluster's storage is, where its peers reach it, and its threads. */
 export interface ClusterRunnerOptions {
