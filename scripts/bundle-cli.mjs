@@ -175,16 +175,21 @@ const browserClient = {
 
 /**
  * The workbench page (src/page, TypeScript + Preact) bundled for
- * the browser into dist/page/: index.html, app.js and app.css, served by
+ * the browser into dist/page/: index.html, app.js and app.css, and the
+ * chunks in dist/page/chunks/ (code splitting: each view is loaded when it
+ * is first shown, so the first view loads only what it needs), served by
  * `cardfx serve` at `/` with no CDN and no network fetch at run time.
  * dist/page/meta.json is esbuild's metafile (what each module weighs).
  */
 export const bundlePage = async () => {
+  rmSync("dist/page/chunks", { recursive: true, force: true })
   mkdirSync("dist/page", { recursive: true })
   await build({
     entryPoints: { app: "src/page/main.tsx" },
     outdir: "dist/page",
     bundle: true,
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
     platform: "browser",
     format: "esm",
     target: "es2022",
