@@ -44,13 +44,31 @@ export const effectClause = (e: EffectDoc, names: Names): string => {
   }
   if (e.repeat !== undefined && e.repeat !== 1) s += `, ${e.repeat} times`
   if (e.chance !== undefined && e.chance !== 1) s += ` (${Math.round(e.chance * 100)}% chance)`
-  const conds = (e.conditions ?? []).map((c) =>
-    `${c.not === true ? "not " : ""}${c.fact}${c.statusId !== undefined ? ` ${names.status(c.statusId)}` : ""}${
-      c.value !== undefined ? ` ${c.value}` : ""
-    }`
-  )
+  const conds = (e.conditions ?? []).map((c) => condition(c, names))
   if (conds.length > 0) s += ` if ${conds.join(" and ")}`
   return s
+}
+
+type ConditionDoc = NonNullable<EffectDoc["conditions"]>[number]
+
+/** A condition fact in words: `the target is alive`, `you have at least 2 Burning`, `the target has at most 10 HP`. */
+const condition = (c: ConditionDoc, names: Names): string => {
+  const who = c.fact.startsWith("actor.") ? "you" : "the target"
+  const not = c.not === true
+  switch (c.fact) {
+    case "target.alive":
+    case "actor.alive":
+      return `${who} ${who === "you" ? (not ? "are not" : "are") : not ? "is not" : "is"} alive`
+    case "target.hasStatus":
+    case "actor.hasStatus":
+      return `${who} ${not ? (who === "you" ? "do not have" : "does not have") : who === "you" ? "have" : "has"} ${
+        c.value === undefined ? "" : `at least ${c.value} `
+      }${names.status(c.statusId ?? "?")}`
+    case "target.hpAtMost":
+      return `${who} ${not ? "does not have" : "has"} at most ${c.value ?? 0} HP`
+    case "target.hpAtLeast":
+      return `${who} ${not ? "does not have" : "has"} at least ${c.value ?? 0} HP`
+  }
 }
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
