@@ -9,7 +9,7 @@ import type { FunctionComponent } from "preact"
 import { useEffect, useState } from "preact/hooks"
 import type { Api, RuntimeDoc } from "./Api.js"
 import { readToken, writeToken } from "./model/Auth.js"
-import { VIEWS, viewOf } from "./Views.js"
+import { viewOf, VIEWS } from "./Views.js"
 
 type Loaded = FunctionComponent<{ readonly api: Api }>
 

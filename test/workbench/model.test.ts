@@ -10,10 +10,11 @@ import { describe, expect, it } from "vitest"
 import { makeEngine } from "../../src/hallyu/engine/Engine.js"
 import type { GameState } from "../../src/hallyu/engine/State.js"
 import { observe } from "../../src/hallyu/engine/View.js"
+import locale from "../../src/page/locales/en.json" with { type: "json" }
 import { breakdownParts, breakdownText, statusAppliedText } from "../../src/page/model/Breakdown.js"
 import { pick, seedOf } from "../../src/page/model/Chooser.js"
-import type { ContributionDoc, DiscoverDoc, EffectiveDoc, ExecutorEventDoc } from "../../src/page/model/Docs.js"
 import { cardDiff } from "../../src/page/model/Diff.js"
+import type { ContributionDoc, DiscoverDoc, EffectiveDoc, ExecutorEventDoc } from "../../src/page/model/Docs.js"
 import {
   actionButtons,
   actionLabel,
@@ -23,11 +24,10 @@ import {
   unavailableCandidates
 } from "../../src/page/model/Hhx.js"
 import { makeNames } from "../../src/page/model/Names.js"
-import { rulesText } from "../../src/page/model/RulesText.js"
 import { sortOffers } from "../../src/page/model/Offers.js"
+import { rulesText } from "../../src/page/model/RulesText.js"
 import { scenarioBody } from "../../src/page/model/Scenario.js"
 import { componentTree, flatten, originLabel } from "../../src/page/model/Tree.js"
-import locale from "../../src/page/locales/en.json" with { type: "json" }
 import { realDeck } from "../hallyu/fixtures.js"
 
 const cli = (...args: ReadonlyArray<string>) => {
@@ -281,7 +281,9 @@ describe("Hallyu Hex table model", () => {
       if (a.inst !== null && code !== "" && (explained.has(code) || explained.size < 3)) {
         const out = explained.get(code) ?? cli("hhx", "explain", code).out
         explained.set(code, out)
-        const generated = [...out.matchAll(/^HHX-\S+ \[(on-enter|on-resolve)\]\n.*\n {2}generated: (.*)$/gm)].map((m) => m[2])
+        const generated = [...out.matchAll(/^HHX-\S+ \[(on-enter|on-resolve)\]\n.*\n {2}generated: (.*)$/gm)].map((m) =>
+          m[2]
+        )
         for (const g of generated) expect(line).toContain(g)
         expect(line.startsWith(`Seat ${a.player} casts ${name(a.inst)}`)).toBe(true)
         casts++

@@ -56,11 +56,13 @@ const noOverlappingTooltips = async (page: Page) => {
   if (disabled.length === 0) return
   await disabled[0]?.hover()
   await disabled[disabled.length - 1]?.focus()
-  const tips = await page.$$eval("[role=tooltip]", (els) =>
-    els.filter((e) => e.getClientRects().length > 0).map((e) => {
-      const r = e.getBoundingClientRect()
-      return { left: r.left, right: r.right }
-    })
+  const tips = await page.$$eval(
+    "[role=tooltip]",
+    (els) =>
+      els.filter((e) => e.getClientRects().length > 0).map((e) => {
+        const r = e.getBoundingClientRect()
+        return { left: r.left, right: r.right }
+      })
   )
   expect(tips).toHaveLength(1)
   const width = await page.evaluate("window.innerWidth") as number
@@ -250,9 +252,12 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
         const legal = await page.$$("button[data-legal=true]")
         expect(legal.length).toBeGreaterThan(0)
         // An action's label names the effect its ID names (`activate:p0-15:E1` → `… E1`, never `E0`).
-        for (const [id, label] of await page.$$eval("button[data-action^=\"activate:\"]", (bs) =>
-          bs.map((b) => [b.getAttribute("data-action") ?? "", b.textContent ?? ""])
-        )) {
+        for (
+          const [id, label] of await page.$$eval(
+            "button[data-action^=\"activate:\"]",
+            (bs) => bs.map((b) => [b.getAttribute("data-action") ?? "", b.textContent ?? ""])
+          )
+        ) {
           expect(label).toContain(` ${id.split(":")[2]}`)
           expect(label).not.toMatch(/ E0\b/)
         }
@@ -266,12 +271,19 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
       const fingerprint = await page.getAttribute(".table", "data-fingerprint")
       // The log in words: one line per step, no raw action ID in the words; casts and activations name the card and
       // say what it does (the `hhx explain` text: tested against the CLI in model.test.ts).
-      const lines = await page.$$eval(".log-steps li", (lis) =>
-        lis.map((li) => ({ action: li.getAttribute("data-action") ?? "", words: li.querySelector(".words")?.textContent ?? "" }))
+      const lines = await page.$$eval(
+        ".log-steps li",
+        (lis) =>
+          lis.map((li) => ({
+            action: li.getAttribute("data-action") ?? "",
+            words: li.querySelector(".words")?.textContent ?? ""
+          }))
       )
       expect(lines).toHaveLength(clicks)
       for (const l of lines) {
-        expect(l.words).toMatch(/^(Seat [01]) (casts|activates|ends the turn|passes|chooses|answers|pays|does not pay|redirects)\b/)
+        expect(l.words).toMatch(
+          /^(Seat [01]) (casts|activates|ends the turn|passes|chooses|answers|pays|does not pay|redirects)\b/
+        )
         expect(l.words).not.toContain(l.action)
         if (l.action.startsWith("cast:")) expect(l.words).not.toMatch(/ p[01]-\d\d\b(?!\))/)
       }
@@ -395,7 +407,9 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
             expect(await page.getAttribute(".card-column > .card-face .cost", "data-cost")).toBe("1")
             // The preview of a second upgrade: before and after side by side, the changed number marked.
             await page.click("[data-offer=\"core.sharpened_strike\"] button.preview")
-            const amount = await page.waitForSelector(".before-after [data-diff-component=strike] [data-diff-field=amount]")
+            const amount = await page.waitForSelector(
+              ".before-after [data-diff-component=strike] [data-diff-field=amount]"
+            )
             expect(await amount.textContent()).toBe("amount 6 → 9")
             expect(await page.textContent(".before-after h3")).toBe("Preview: Sharpened strike")
             expect(await page.$(".side.after .component.diff-changed[data-component-id=strike]")).not.toBeNull()
@@ -422,8 +436,7 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
                 cost: e.querySelector(".cost")?.getAttribute("data-cost") ?? "",
                 printed: e.querySelector(".printed")?.textContent ?? "",
                 generated: e.querySelectorAll(".generated li").length
-              }))
-            )
+              })))
             expect(hand.length).toBeGreaterThan(0)
             for (const h of hand) {
               expect(h.name).not.toMatch(/^p[01]-\d\d$/)

@@ -26,7 +26,11 @@ export interface CardDiff {
   readonly fingerprint: { readonly before: string; readonly after: string } | null
 }
 
-const flat = (cs: ReadonlyArray<ComponentDoc>, parent: string | null, out: Map<string, [ComponentDoc, string | null]>) => {
+const flat = (
+  cs: ReadonlyArray<ComponentDoc>,
+  parent: string | null,
+  out: Map<string, [ComponentDoc, string | null]>
+) => {
   for (const c of cs) {
     out.set(c.componentId, [c, parent])
     flat(c.children ?? [], c.componentId, out)
@@ -80,7 +84,9 @@ export const cardDiff = (before: EffectiveDoc, after: EffectiveDoc): CardDiff =>
   return {
     card,
     components,
-    fingerprint: before.fingerprint === after.fingerprint ? null : { before: before.fingerprint, after: after.fingerprint }
+    fingerprint: before.fingerprint === after.fingerprint
+      ? null
+      : { before: before.fingerprint, after: after.fingerprint }
   }
 }
 

@@ -70,12 +70,14 @@ export const BeforeAfter = (
               )}
           </li>
         ))}
-        {diff.fingerprint === null ? <li>fingerprint unchanged</li> : (
-          <li class="fingerprint-change" data-fingerprint-before={diff.fingerprint.before}>
-            fingerprint <code>{diff.fingerprint.before.slice(0, 12)}…</code> →{" "}
-            <code data-fingerprint-after={diff.fingerprint.after}>{diff.fingerprint.after.slice(0, 12)}…</code>
-          </li>
-        )}
+        {diff.fingerprint === null ?
+          <li>fingerprint unchanged</li> :
+          (
+            <li class="fingerprint-change" data-fingerprint-before={diff.fingerprint.before}>
+              fingerprint <code>{diff.fingerprint.before.slice(0, 12)}…</code> →{" "}
+              <code data-fingerprint-after={diff.fingerprint.after}>{diff.fingerprint.after.slice(0, 12)}…</code>
+            </li>
+          )}
       </ul>
       <div class="pair">
         <div class="side before">

@@ -123,7 +123,11 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
       const after = await reload(cardId, branch, activity)
       setChanged(result.changedComponentIds)
       setOutcome(`${command.kind}: ${result.status}, revision ${result.revision}`)
-      setComparison({ title: `${command.kind === "remove" ? "Removed" : "Applied"}: ${upgradeName(command)}`, before, after })
+      setComparison({
+        title: `${command.kind === "remove" ? "Removed" : "Applied"}: ${upgradeName(command)}`,
+        before,
+        after
+      })
     })
 
   /** An upgrade's preview: the card with the active entries' upgrades and this one sealed in order. */
@@ -244,7 +248,8 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
                   data-card={c.cardId}
                   title={c.cardId}
                 >
-                  <span class="cost-chip" aria-label={`cost ${c.cost}`}>{c.cost}</span> {names.card(c.cardId, c.nameKey)}
+                  <span class="cost-chip" aria-label={`cost ${c.cost}`}>{c.cost}</span>{" "}
+                  {names.card(c.cardId, c.nameKey)}
                 </button>
               </li>
             ))}

@@ -25,10 +25,10 @@ import {
   instanceCards,
   instanceNames,
   isDialogDecision,
+  logLine,
   type PlayerViewDoc,
   type Seat,
   type SeatViewDoc,
-  logLine,
   unavailableCandidates,
   type UnavailableDoc
 } from "../model/Hhx.js"
@@ -211,7 +211,8 @@ const viewFor = async (api: Api, mode: Mode, g: GameDoc, secrets: Secrets): Prom
 }
 
 /** The view of the seat to act (the document in hand may be the seat that just acted). */
-const actingView = async (api: Api, g: GameDoc, secrets: Secrets): Promise<GameDoc> => viewFor(api, "hot-seat", g, secrets)
+const actingView = async (api: Api, g: GameDoc, secrets: Secrets): Promise<GameDoc> =>
+  viewFor(api, "hot-seat", g, secrets)
 
 interface Replay {
   readonly game: GameDoc
@@ -379,7 +380,6 @@ export const TableView = ({ api }: { readonly api: Api }) => {
     if (dialog) dialogRef.current?.querySelector<HTMLButtonElement>("button[data-legal=true]")?.focus()
   }, [dialog, game?.step])
 
-
   return (
     <section class="view table-view" aria-labelledby="table-title">
       <h2 id="table-title">Hallyu Hex table</h2>
@@ -443,8 +443,8 @@ export const TableView = ({ api }: { readonly api: Api }) => {
                   <summary>Seat 1 plays from another client</summary>
                   <p>
                     Game <code data-invite-game>{game.gameId}</code>; seat 1's secret{" "}
-                    <code data-invite-secret>{playing.secrets[1]}</code> (sent as <code>X-Seat-Secret</code>). The
-                    table follows the game's event stream.
+                    <code data-invite-secret>{playing.secrets[1]}</code> (sent as{" "}
+                    <code>X-Seat-Secret</code>). The table follows the game's event stream.
                   </p>
                 </details>
               ) :

@@ -11,8 +11,8 @@ import type { Api, CardListItemDoc, RunReportDoc, RuntimeDoc } from "../Api.js"
 import { names } from "../Locale.js"
 import { breakdownParts, breakdownText, statusAppliedText } from "../model/Breakdown.js"
 import type { ExecutorEventDoc } from "../model/Docs.js"
-import { scenarioBody, type SourceRow } from "../model/Scenario.js"
 import type { EffectiveDoc } from "../model/Docs.js"
+import { scenarioBody, type SourceRow } from "../model/Scenario.js"
 import { CardFace } from "./CardFace.js"
 import { ErrorBox, useTask } from "./Common.js"
 
@@ -183,7 +183,10 @@ export const TryView = ({ api }: { readonly api: Api }) => {
                       onChange={(ev) => {
                         const kind = (ev.target as HTMLSelectElement).value as SourceRow["kind"]
                         // A status is one the runtime declares: switching to it picks the first.
-                        setRow(i, kind === "status" && !statuses.includes(s.id) ? { kind, id: statuses[0] ?? "" } : { kind })
+                        setRow(
+                          i,
+                          kind === "status" && !statuses.includes(s.id) ? { kind, id: statuses[0] ?? "" } : { kind }
+                        )
                       }}
                     >
                       <option value="attribute">attribute</option>
@@ -250,7 +253,13 @@ export const TryView = ({ api }: { readonly api: Api }) => {
           <button
             type="button"
             onClick={() =>
-              setSources([...sources, { holder: "target", kind: "status", id: statuses[0] ?? "", amount: 1, turns: 0 }])}
+              setSources([...sources, {
+                holder: "target",
+                kind: "status",
+                id: statuses[0] ?? "",
+                amount: 1,
+                turns: 0
+              }])}
           >
             Add a source
           </button>
