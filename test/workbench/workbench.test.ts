@@ -13,7 +13,12 @@
  * `--token-env`: the pages get the token in their tab's sessionStorage (as
  * the token field stores it), except one that has none: its change shows the
  * 401 diagnostic and where to enter the token, and is applied once it is
- * typed.
+ * typed. Issue 26: at both sizes every view shows names and costs, has no
+ * input narrower than 40 px and no serious or critical axe violation; the
+ * table shows one tooltip at a time, inside the viewport; an apply and a
+ * preview show the before/after view with the changes marked; each step of
+ * the seeded game has a log line in words; against another client the table
+ * redraws from the event stream when seat 1 acts through the API.
  */
 import AxeBuilder from "@axe-core/playwright"
 import { spawnSync } from "node:child_process"
