@@ -21,7 +21,7 @@
  */
 import { build } from "esbuild"
 import { spawnSync } from "node:child_process"
-import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { builtinModules } from "node:module"
 import { dirname, resolve } from "node:path"
 
@@ -175,16 +175,21 @@ const browserClient = {
 
 /**
  * The workbench page (src/page, TypeScript + Preact) bundled for
- * the browser into dist/page/: index.html, app.js and app.css, served by
+ * the browser into dist/page/: index.html, app.js and app.css, and the
+ * chunks in dist/page/chunks/ (code splitting: each view is loaded when it
+ * is first shown, so the first view loads only what it needs), served by
  * `cardfx serve` at `/` with no CDN and no network fetch at run time.
  * dist/page/meta.json is esbuild's metafile (what each module weighs).
  */
 export const bundlePage = async () => {
+  rmSync("dist/page/chunks", { recursive: true, force: true })
   mkdirSync("dist/page", { recursive: true })
   await build({
     entryPoints: { app: "src/page/main.tsx" },
     outdir: "dist/page",
     bundle: true,
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
     platform: "browser",
     format: "esm",
     target: "es2022",
@@ -197,7 +202,33 @@ export const bundlePage = async () => {
     metafile: true,
     plugins: [browserClient]
   }).then((r) => writeFileSync("dist/page/meta.json", JSON.stringify(r.metafile)))
-  copyFileSync("src/page/index.html", "dist/page/index.html")
+  // The first view's chunks are announced in index.html (modulepreload), so the browser fetches them beside
+  // app.js instead of one round trip after another.
+  const meta = JSON.parse(readFileSync("dist/page/meta.json", "utf8"))
+  const preload = firstViewChunks(meta).map((f) => `    <link rel="modulepreload" href="${f}" />`).join("\n")
+  writeFileSync(
+    "dist/page/index.html",
+    readFileSync("src/page/index.html", "utf8").replace("  </head>", `${preload}\n  </head>`)
+  )
+}
+
+/**
+ * The page's chunks the first view needs, relative to dist/page: app.js's static imports and the first view's
+ * chunk (the first dynamic import of app.js, `Views.ts`'s first entry) with its static imports, transitively.
+ */
+export const firstViewChunks = (meta) => {
+  const outputs = meta.outputs
+  const app = outputs["dist/page/app.js"]
+  const firstView = app.imports.find((i) => i.kind === "dynamic-import")?.path
+  const seen = new Set()
+  const visit = (path) => {
+    if (seen.has(path) || outputs[path] === undefined) return
+    seen.add(path)
+    for (const i of outputs[path].imports) if (i.kind === "import-statement") visit(i.path)
+  }
+  for (const i of app.imports) if (i.kind === "import-statement") visit(i.path)
+  if (firstView !== undefined) visit(firstView)
+  return [...seen].sort().map((p) => p.replace(/^dist\/page\//, ""))
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,6 +1,8 @@
 /**
  * Benchmark: the workbench page (src/page). Its bundle size (raw and
- * gzip, what `cardfx serve` sends at `/`) and its time to interactive on
+ * gzip; every chunk, and what the first view loads: app.js and the chunks
+ * index.html preloads), the bytes `cardfx serve` sends for those when asked
+ * for br/gzip, and its time to interactive on
  * loopback: fresh Chromium pages (Debian's /usr/bin/chromium through
  * playwright-core, one profile, cache disabled) navigating to
  * `http://127.0.0.1:PORT/`, timed from navigation start to the page's own
@@ -16,11 +18,12 @@
  * saying so) when /usr/bin/chromium is missing.
  */
 import { spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:http"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { createServer, get } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { gzipSync } from "node:zlib"
+import { firstViewChunks } from "../bundle-cli.mjs"
 
 const CHROMIUM = "/usr/bin/chromium"
 const ARGS = [
@@ -36,15 +39,30 @@ const ARGS = [
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
+/** The bytes the server sends for `path` when asked for br/gzip, and the encoding it answered with. */
+const served = (origin, path) =>
+  new Promise((resolve, reject) => {
+    get(`${origin}/${path}`, { headers: { "accept-encoding": "br, gzip" } }, (res) => {
+      let n = 0
+      res.on("data", (b) => (n += b.length))
+      res.on("end", () => resolve({ bytes: n, encoding: res.headers["content-encoding"] ?? "identity" }))
+    }).on("error", reject)
+  })
+
 export const run = async () => {
-  const js = readFileSync("dist/page/app.js")
+  // The page is code-split (scripts/bundle-cli.mjs): the first view needs app.js, its chunks and the Cards view's.
+  const firstView = ["app.js", ...firstViewChunks(JSON.parse(readFileSync("dist/page/meta.json", "utf8")))]
+  const allJs = ["app.js", ...readdirSync("dist/page/chunks").map((f) => `chunks/${f}`)]
+  const bytes = (files) => Buffer.concat(files.map((f) => readFileSync(join("dist/page", f))))
+  const js = bytes(firstView)
   const css = readFileSync("dist/page/app.css")
   const html = readFileSync("dist/page/index.html")
   const rows = [
-    { name: "page bundle app.js (minified)", value: js.length / 1024, unit: "KiB" },
-    { name: "page bundle app.js gzip", value: gzipSync(js).length / 1024, unit: "KiB" },
+    { name: "page JS, every chunk (minified)", value: bytes(allJs).length / 1024, unit: "KiB" },
+    { name: `first view JS: app.js + ${firstView.length - 1} chunks (minified)`, value: js.length / 1024, unit: "KiB" },
+    { name: "first view JS gzip", value: gzipSync(js).length / 1024, unit: "KiB" },
     {
-      name: "page total (html + js + css) gzip",
+      name: "first view total (html + js + css) gzip",
       value: (gzipSync(js).length + gzipSync(css).length + gzipSync(html).length) / 1024,
       unit: "KiB"
     }
@@ -79,6 +97,13 @@ export const run = async () => {
     })
   })
   process.stderr.write(`bench workbench: serving at ${origin}\n`)
+  // What the server sends for the first view's files when the browser asks for br/gzip (src/server/Compression.ts).
+  const sent = await Promise.all(firstView.map((f) => served(origin, f)))
+  rows.push({
+    name: `first view JS as served (${[...new Set(sent.map((x) => x.encoding))].join(", ")})`,
+    value: sent.reduce((a, x) => a + x.bytes, 0) / 1024,
+    unit: "KiB"
+  })
   const context = await chromium.launchPersistentContext(join(dir, "profile"), {
     executablePath: CHROMIUM,
     headless: true,

@@ -76,7 +76,8 @@ export type GameLogDoc = typeof GameLogDocument.Type
 export interface Api {
   readonly runtime: () => Promise<RuntimeDoc>
   readonly cards: () => Promise<ReadonlyArray<CardListItemDoc>>
-  readonly effective: (cardId: string) => Promise<InspectDoc>
+  /** The card with each `with` transformation sealed and appended in order (an upgrade's preview). */
+  readonly effective: (cardId: string, withUpgrades?: ReadonlyArray<string>) => Promise<InspectDoc>
   readonly discover: (body: DiscoverRequest) => Promise<DiscoverDoc>
   readonly instance: (instanceId: string, branch: string) => Promise<InstanceDoc>
   readonly history: (instanceId: string, branch: string) => Promise<ReadonlyArray<HistoryEventDoc>>
@@ -92,4 +93,15 @@ export interface Api {
   readonly explain: (gameId: string, actionId: string, secret: string) => Promise<ExplainDoc>
   /** The full log: once the game is over (or with the operator's token). */
   readonly log: (gameId: string, secret: string) => Promise<GameLogDoc>
+  /**
+   * The game's steps as server-sent events (`GET /v1/hhx/games/{id}/events`, with the seat's secret): calls `onStep`
+   * with each step's document as that seat sees it, first the current one; resolves when the stream ends or
+   * `signal` aborts it.
+   */
+  readonly events: (
+    gameId: string,
+    secret: string,
+    onStep: (game: GameDoc) => void,
+    signal: AbortSignal
+  ) => Promise<void>
 }

@@ -1,27 +1,17 @@
 /**
- * The workbench shell: three views behind hash routes (`#cards`, `#try`,
- * `#table`), keyboard-reachable tabs, and the runtime line.
+ * The workbench shell: the views of `Views.ts` behind hash routes (`#cards`,
+ * `#try`, `#table`), keyboard-reachable tabs, and the runtime line; a view's
+ * code is loaded when it is first shown.
  *
  * @since 0.1.0
  */
+import type { FunctionComponent } from "preact"
 import { useEffect, useState } from "preact/hooks"
 import type { Api, RuntimeDoc } from "./Api.js"
 import { readToken, writeToken } from "./model/Auth.js"
-import { CardsView } from "./views/CardsView.js"
-import { TableView } from "./views/TableView.js"
-import { TryView } from "./views/TryView.js"
+import { viewOf, VIEWS } from "./Views.js"
 
-export type ViewName = "cards" | "try" | "table"
-const VIEWS: ReadonlyArray<{ readonly name: ViewName; readonly label: string }> = [
-  { name: "cards", label: "Cards" },
-  { name: "try", label: "Try it" },
-  { name: "table", label: "Hallyu Hex table" }
-]
-
-const fromHash = (): ViewName => {
-  const h = location.hash.replace(/^#/, "")
-  return h === "try" || h === "table" ? h : "cards"
-}
+type Loaded = FunctionComponent<{ readonly api: Api }>
 
 /** The bearer token of a server run with --token-env; kept in this tab's sessionStorage. */
 const TokenField = () => {
@@ -46,10 +36,18 @@ const TokenField = () => {
 }
 
 export const App = ({ api }: { readonly api: Api }) => {
-  const [view, setView] = useState<ViewName>(fromHash())
+  const [view, setView] = useState(() => viewOf(location.hash).name)
   const [runtime, setRuntime] = useState<RuntimeDoc | null>(null)
+  const [loaded, setLoaded] = useState<{ readonly name: string; readonly View: Loaded } | null>(null)
   useEffect(() => {
-    const onHash = () => setView(fromHash())
+    let current = true
+    viewOf(view).load().then((View) => current && setLoaded({ name: view, View }), () => undefined)
+    return () => {
+      current = false
+    }
+  }, [view])
+  useEffect(() => {
+    const onHash = () => setView(viewOf(location.hash).name)
     addEventListener("hashchange", onHash)
     return () => removeEventListener("hashchange", onHash)
   }, [])
@@ -80,8 +78,12 @@ export const App = ({ api }: { readonly api: Api }) => {
             } · content ${runtime.contentHash.slice(0, 12)}`}
         </p>
       </header>
-      <main id="main" data-view={view} data-ready={runtime === null ? "false" : "true"}>
-        {view === "cards" ? <CardsView api={api} /> : view === "try" ? <TryView api={api} /> : <TableView api={api} />}
+      <main
+        id="main"
+        data-view={view}
+        data-ready={runtime === null || loaded?.name !== view ? "false" : "true"}
+      >
+        {loaded === null || loaded.name !== view ? <p class="muted">Loading…</p> : <loaded.View api={api} />}
       </main>
     </>
   )

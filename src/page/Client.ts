@@ -11,8 +11,9 @@
  * @since 0.1.0
  */
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { Cause, Effect, Exit, Option } from "effect"
+import { Cause, Effect, Either, Exit, Option, Schema } from "effect"
 import { CardfxApi, isApiError, statusOfApiError } from "../api/Api.js"
+import { ErrorBody, GameDocument } from "../api/Documents.js"
 import { type Api, ApiError } from "./Api.js"
 import { authorizationFor } from "./model/Auth.js"
 
@@ -39,6 +40,56 @@ const client = (origin: string, token: () => string) =>
     }).pipe(Effect.provide(FetchHttpClient.layer))
   )
 
+const decodeGame = Schema.decodeUnknownEither(Schema.parseJson(GameDocument))
+const decodeError = Schema.decodeUnknownEither(Schema.parseJson(ErrorBody))
+
+/**
+ * Follows a game's event stream with the browser's streaming `fetch` (EventSource cannot send the seat's secret as
+ * a header): the `data:` lines of each event (up to its blank line) are one game document, decoded with the API's
+ * Schema as `cardfx/client`'s `gameEvents` decodes it.
+ */
+const followEvents = async (
+  origin: string,
+  gameId: string,
+  secret: string,
+  onStep: (game: GameDocument) => void,
+  signal: AbortSignal
+): Promise<void> => {
+  const response = await fetch(`${origin}/v1/hhx/games/${encodeURIComponent(gameId)}/events`, {
+    headers: { accept: "text/event-stream", "x-seat-secret": secret },
+    signal
+  })
+  if (response.status !== 200 || response.body === null) {
+    const body = decodeError(await response.text())
+    // The page's views await promises: a refused stream rejects with the API error.
+    // eslint-disable-next-line no-restricted-syntax
+    throw Either.isRight(body)
+      ? new ApiError(response.status, body.right.code, body.right.message, body.right.diagnostics)
+      : new ApiError(response.status, "client_error", `the events endpoint answered ${response.status}`)
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+  let buffer = ""
+  let data: Array<string> = []
+  for (;;) {
+    const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }))
+    if (chunk.done) return
+    buffer += chunk.value
+    let nl = buffer.indexOf("\n")
+    while (nl >= 0) {
+      const line = buffer.slice(0, nl).replace(/\r$/, "")
+      buffer = buffer.slice(nl + 1)
+      nl = buffer.indexOf("\n")
+      if (line === "") {
+        const event = data.join("\n")
+        data = []
+        if (event === "") continue
+        const game = decodeGame(event)
+        if (Either.isRight(game)) onStep(game.right)
+      } else if (line.startsWith("data:")) data.push(line.slice(line.startsWith("data: ") ? 6 : 5))
+    }
+  }
+}
+
 export const makeApi = (origin: string, token: () => string = () => ""): Api => {
   const typed = client(origin, token)
   const call = async <A, E>(f: (c: Awaited<typeof typed>) => Effect.Effect<A, E>): Promise<A> => {
@@ -52,7 +103,13 @@ export const makeApi = (origin: string, token: () => string = () => ""): Api => 
   return {
     runtime: () => call((c) => c.runtime.runtime()),
     cards: async () => (await call((c) => c.cards.list())).cards,
-    effective: async (cardId) => (await call((c) => c.cards.effective({ path: { cardId }, urlParams: {} }))).inspection,
+    effective: async (cardId, withUpgrades = []) =>
+      (await call((c) =>
+        c.cards.effective({
+          path: { cardId },
+          urlParams: withUpgrades.length === 0 ? {} : { with: [...withUpgrades] }
+        })
+      )).inspection,
     discover: (payload) => call((c) => c.cards.discover({ payload })),
     instance: (instanceId, branch) => call((c) => c.instances.get({ path: { instanceId }, urlParams: { branch } })),
     history: async (instanceId, branch) =>
@@ -71,6 +128,7 @@ export const makeApi = (origin: string, token: () => string = () => ""): Api => 
       ),
     explain: (gameId, actionId, secret) =>
       call((c) => c.hhx.explain({ path: { gameId }, urlParams: { actionId }, headers: { "x-seat-secret": secret } })),
-    log: (gameId, secret) => call((c) => c.hhx.log({ path: { gameId }, headers: { "x-seat-secret": secret } }))
+    log: (gameId, secret) => call((c) => c.hhx.log({ path: { gameId }, headers: { "x-seat-secret": secret } })),
+    events: (gameId, secret, onStep, signal) => followEvents(origin, gameId, secret, onStep, signal)
   }
 }

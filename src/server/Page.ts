@@ -1,6 +1,7 @@
 /**
  * The workbench page at `/` of `cardfx serve`: the files the build bundles
- * into `dist/page/` (index.html, app.js, app.css; see
+ * into `dist/page/` (index.html, app.js, app.css, and the code-split chunks
+ * in `dist/page/chunks/`, each at `/chunks/<file>`; see
  * scripts/bundle-cli.mjs), read once when the server starts and served from
  * memory with a Content-Security-Policy that lets the page reach only its
  * own origin — no CDN, no network fetch at run time. The page talks to the
@@ -61,7 +62,18 @@ export const layer = (options: { readonly dir?: string } = {}): Layer.Layer<neve
       const fs = yield* FileSystem.FileSystem
       const path = yield* Path.Path
       const dir = options.dir !== undefined ? Option.some(options.dir) : yield* findPageDir
-      for (const f of FILES) {
+      // The chunks esbuild split the page into (content-hashed names): the views loaded on demand, shared code.
+      const chunks = Option.isNone(dir)
+        ? []
+        : (yield* fs.readDirectory(path.join(dir.value, "chunks")).pipe(Effect.orElseSucceed(() => [])))
+          .filter((f) => f.endsWith(".js"))
+          .sort()
+          .map((f) => ({
+            route: `/chunks/${f}` as const,
+            file: `chunks/${f}`,
+            contentType: "text/javascript; charset=utf-8"
+          }))
+      for (const f of [...FILES, ...chunks]) {
         const body = Option.isNone(dir)
           ? Option.none<Uint8Array>()
           : yield* fs.readFile(path.join(dir.value, f.file)).pipe(Effect.option)

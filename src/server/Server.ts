@@ -325,8 +325,16 @@ const SLOW_ENDPOINTS: ReadonlySet<string> = new Set([
   "admin.reload"
 ])
 
-/** The routes outside the API definition: the workbench page, the OpenAPI document, Swagger UI. */
-const STATIC_ROUTES: ReadonlyArray<Door.Route> = ["/", "/index.html", "/app.js", "/app.css", "/openapi.json", "/docs"]
+/** The routes outside the API definition: the workbench page (and its code-split chunks), the OpenAPI document, Swagger UI. */
+const STATIC_ROUTES: ReadonlyArray<Door.Route> = [
+  "/",
+  "/index.html",
+  "/app.js",
+  "/app.css",
+  "/chunks/:file",
+  "/openapi.json",
+  "/docs"
+]
   .map((path) => ({ method: "GET", path, needsToken: false, slow: false, asset: true }))
 
 /** The server's routes, from the API definition (the one source) plus {@link STATIC_ROUTES}. */

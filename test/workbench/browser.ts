@@ -72,7 +72,11 @@ export const watch = (page: Page): Problems => {
     if (m.type() === "error") all.push(`console error: ${m.text()}`)
   })
   page.on("pageerror", (e) => all.push(`page error: ${e.message}`))
-  page.on("requestfailed", (r) => all.push(`request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ""}`))
+  page.on("requestfailed", (r) => {
+    // A game's event stream is long-lived: the page closing it (a new game, the game over) is not a failure.
+    if (/\/v1\/hhx\/games\/[^/]+\/events$/.test(r.url()) && r.failure()?.errorText === "net::ERR_ABORTED") return
+    all.push(`request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ""}`)
+  })
   page.on("response", (r) => {
     if (r.status() >= 400) all.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`)
   })

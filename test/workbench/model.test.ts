@@ -10,11 +10,22 @@ import { describe, expect, it } from "vitest"
 import { makeEngine } from "../../src/hallyu/engine/Engine.js"
 import type { GameState } from "../../src/hallyu/engine/State.js"
 import { observe } from "../../src/hallyu/engine/View.js"
+import locale from "../../src/page/locales/en.json" with { type: "json" }
 import { breakdownParts, breakdownText, statusAppliedText } from "../../src/page/model/Breakdown.js"
 import { pick, seedOf } from "../../src/page/model/Chooser.js"
+import { cardDiff } from "../../src/page/model/Diff.js"
 import type { ContributionDoc, DiscoverDoc, EffectiveDoc, ExecutorEventDoc } from "../../src/page/model/Docs.js"
-import { actionButtons, instanceNames, unavailableCandidates } from "../../src/page/model/Hhx.js"
+import {
+  actionButtons,
+  actionLabel,
+  instanceCards,
+  instanceNames,
+  logLine,
+  unavailableCandidates
+} from "../../src/page/model/Hhx.js"
+import { makeNames } from "../../src/page/model/Names.js"
 import { sortOffers } from "../../src/page/model/Offers.js"
+import { rulesText } from "../../src/page/model/RulesText.js"
 import { scenarioBody } from "../../src/page/model/Scenario.js"
 import { componentTree, flatten, originLabel } from "../../src/page/model/Tree.js"
 import { realDeck } from "../hallyu/fixtures.js"
@@ -68,6 +79,53 @@ describe("component tree", () => {
     const nodes = flatten(componentTree(inspect()))
     expect(nodes.map((n) => [n.componentId, n.origin.kind, n.changed])).toEqual([["strike", "base", false]])
     expect(nodes[0]?.summary).toBe("DAMAGE 6 → TARGET")
+  })
+})
+
+describe("card faces and before/after", () => {
+  const names = makeNames(locale)
+  const inspect = (...withIds: ReadonlyArray<string>) =>
+    json<{ inspection: { effectiveBase: EffectiveDoc } }>(
+      "inspect",
+      "--package",
+      "data/heroscript.base",
+      "--card",
+      "basic_attack",
+      ...withIds.flatMap((w) => ["--with", w]),
+      "--format",
+      "json"
+    ).inspection.effectiveBase
+  const base = inspect()
+  const ember = inspect("core.ember.affinity")
+  const both = inspect("core.ember.affinity", "core.sharpened_strike")
+
+  it("names cards and upgrades from the locale table, falling back to the ID, and members by their origin", () => {
+    expect(names.card("basic_attack", "card.basic_attack.name")).toBe("Basic Attack")
+    expect(names.card("residual_card", "card.residual_card.name")).toBe("residual_card")
+    expect(names.upgrade("core.ember.affinity")).toBe("Ember affinity")
+    const burn = flatten(componentTree(ember)).find((n) => n.componentId.endsWith(".burn"))
+    expect(names.component(burn?.componentId ?? "", burn?.origin ?? { kind: "base" })).toBe("Ember affinity → burn")
+    expect(names.component("strike", { kind: "base" })).toBe("strike")
+  })
+
+  it("generates the rules text from the effective card, its numbers included", () => {
+    expect(rulesText(base, names)).toBe("Deal 6 damage to the target.")
+    expect(rulesText(both, names)).toBe(
+      "Deal 9 damage to the target. After each impact: apply 1 Burning for 3 turns to the target if the target is alive."
+    )
+  })
+
+  it("marks every changed number and component, and the fingerprint change", () => {
+    const d = cardDiff(ember, both)
+    expect(d.components).toEqual([
+      { kind: "changed", componentId: "strike", fields: [{ field: "amount", before: "6", after: "9" }] }
+    ])
+    expect(d.fingerprint?.before).toBe(ember.fingerprint)
+    expect(d.fingerprint?.after).toBe(both.fingerprint)
+    const added = cardDiff(base, ember)
+    expect(added.components).toEqual([{ kind: "added", componentId: "ember_e7403e04a6f5ca0e.burn" }])
+    expect(added.card).toEqual([{ field: "tags", before: "attack, basic", after: "attack, basic, ember_affinity" }])
+    expect(cardDiff(ember, ember)).toEqual({ card: [], components: [], fingerprint: null })
   })
 })
 
@@ -194,5 +252,44 @@ describe("Hallyu Hex table model", () => {
       s = Either.getOrThrow(engine.apply(s, legal[p.index]?.id ?? ""))
     }
     expect(shown).toBeGreaterThan(0)
+  })
+
+  it("labels an activation with the effect its ID names, and writes each step in `hhx explain`'s words", () => {
+    const deck = realDeck()
+    const cards = instanceCards(deck, null)
+    const names = instanceNames(deck, null)
+    const name = (i: string) => `${names.get(i) ?? i} (${i})`
+    let s: GameState = start
+    let rng = seedOf("log-words")
+    const explained = new Map<string, string>()
+    let casts = 0
+    for (let step = 0; step < 400 && s.result === null; step++) {
+      const legal = engine.legalActions(s)
+      for (const a of legal.filter((x) => x.kind === "activate")) {
+        expect(actionLabel(a, name)).toContain(` E${(a.effect ?? 0) + 1}`)
+        expect(a.id).toContain(`:E${(a.effect ?? 0) + 1}`)
+      }
+      const p = pick(rng, legal.length)
+      rng = p.state
+      const a = legal[p.index]
+      if (a === undefined) break
+      const line = logLine(a.id, cards, name, s.decision?.player ?? null)
+      expect(line).toMatch(/^Seat [01] /)
+      const code = a.kind === "cast" && a.inst !== null ? (cards.get(a.inst)?.code ?? "") : ""
+      // The first three cards cast (one CLI run each): their words carry the generated text `cardfx hhx explain`
+      // prints for the card's on-enter / on-resolve effects.
+      if (a.inst !== null && code !== "" && (explained.has(code) || explained.size < 3)) {
+        const out = explained.get(code) ?? cli("hhx", "explain", code).out
+        explained.set(code, out)
+        const generated = [...out.matchAll(/^HHX-\S+ \[(on-enter|on-resolve)\]\n.*\n {2}generated: (.*)$/gm)].map((m) =>
+          m[2]
+        )
+        for (const g of generated) expect(line).toContain(g)
+        expect(line.startsWith(`Seat ${a.player} casts ${name(a.inst)}`)).toBe(true)
+        casts++
+      }
+      s = Either.getOrThrow(engine.apply(s, a.id))
+    }
+    expect(casts).toBeGreaterThan(0)
   })
 })

@@ -13,12 +13,19 @@
  * `--token-env`: the pages get the token in their tab's sessionStorage (as
  * the token field stores it), except one that has none: its change shows the
  * 401 diagnostic and where to enter the token, and is applied once it is
- * typed.
+ * typed. Issue 26: at both sizes every view shows names and costs, has no
+ * input narrower than 40 px and no serious or critical axe violation; the
+ * table shows one tooltip at a time, inside the viewport; an apply and a
+ * preview show the before/after view with the changes marked; each step of
+ * the seeded game has a log line in words; against another client the table
+ * redraws from the event stream when seat 1 acts through the API.
  */
+import AxeBuilder from "@axe-core/playwright"
 import { spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { TOKEN_KEY } from "../../src/page/model/Auth.js"
 import { pick, seedOf } from "../../src/page/model/Chooser.js"
@@ -46,6 +53,27 @@ if (!browserAvailable && !browserRequired) {
   describe.skip(skipBrowserReason ?? "", () => {
     it("needs Chromium", () => undefined)
   })
+}
+
+/** Hovering one disabled action and focusing another shows one tooltip, inside the viewport. */
+const noOverlappingTooltips = async (page: Page) => {
+  const disabled = await page.$$("button[data-legal=false]")
+  if (disabled.length === 0) return
+  await disabled[0]?.hover()
+  await disabled[disabled.length - 1]?.focus()
+  const tips = await page.$$eval(
+    "[role=tooltip]",
+    (els) =>
+      els.filter((e) => e.getClientRects().length > 0).map((e) => {
+        const r = e.getBoundingClientRect()
+        return { left: r.left, right: r.right }
+      })
+  )
+  expect(tips).toHaveLength(1)
+  const width = await page.evaluate("window.innerWidth") as number
+  expect(tips[0]?.left).toBeGreaterThanOrEqual(0)
+  expect(tips[0]?.right).toBeLessThanOrEqual(width)
+  await page.keyboard.press("Escape")
 }
 
 describe.runIf(browserAvailable || browserRequired)("workbench in headless Chromium", () => {
@@ -91,7 +119,7 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
       await page.click("button[data-card=basic_attack]")
       await page.waitForSelector(".card-face[data-card-id=basic_attack]")
       expect(await page.$$(".component[data-origin-entry]:not([data-origin-entry=base])")).toHaveLength(0)
-      await page.click("[data-offer=\"core.ember.affinity\"] button")
+      await page.click("[data-offer=\"core.ember.affinity\"] button.apply")
       const burn = await page.waitForSelector(".component[data-component-id$=\".burn\"]")
       expect(await burn.getAttribute("data-origin-transformation")).toBe("core.ember.affinity")
       const entry = await burn.getAttribute("data-origin-entry")
@@ -104,6 +132,35 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
         `${entry} · core.ember.affinity / ember.damage (AfterImpact)`
       )
       expect(await burn.$eval(".summary", (e) => e.textContent)).toContain("APPLY_STATUS burning")
+      // The card face: its name from the locale table (the ID one hover away), cost, rules text from the effective card.
+      expect(await page.textContent(".card-column > .card-face .card-name")).toBe("Basic Attack")
+      expect(await page.getAttribute(".card-column > .card-face .card-name", "title")).toBe("basic_attack")
+      expect(await page.getAttribute(".card-column > .card-face .cost", "data-cost")).toBe("1")
+      expect(await page.$$eval(".card-column > .card-face .rules-line", (ls) => ls.map((l) => l.textContent))).toEqual([
+        "Deal 6 damage to the target.",
+        "After each impact: apply 1 Burning for 3 turns to the target if the target is alive."
+      ])
+      // The generated member is named by its origin, its ID on hover.
+      expect(await burn.$eval(".component-name", (e) => [e.textContent, e.getAttribute("title")])).toEqual([
+        "Ember affinity → burn",
+        await burn.getAttribute("data-component-id")
+      ])
+      // Before / after: the new burn marked on the after card, the fingerprint change.
+      const ba = await page.waitForSelector(".before-after")
+      expect(await ba.$eval("h3", (e) => e.textContent)).toBe("Applied: Ember affinity")
+      expect(await ba.$$eval("[data-diff-kind=added]", (els) => els.map((e) => e.textContent))).toEqual([
+        "new: Ember affinity → burn"
+      ])
+      expect(await ba.$eval("[data-diff-field=tags]", (e) => e.textContent)).toBe(
+        "tags: attack, basic → attack, basic, ember_affinity"
+      )
+      expect(await ba.$(".side.after .component.diff-added[data-component-id$=\".burn\"]")).not.toBeNull()
+      expect(await ba.$(".side.before .component[data-component-id$=\".burn\"]")).toBeNull()
+      const fpBefore = await ba.$eval(".fingerprint-change", (e) => e.getAttribute("data-fingerprint-before"))
+      const fpAfter = await ba.$eval("[data-fingerprint-after]", (e) => e.getAttribute("data-fingerprint-after"))
+      expect(fpBefore).toMatch(/^[0-9a-f]{64}$/)
+      expect(fpAfter).toMatch(/^[0-9a-f]{64}$/)
+      expect(fpAfter).not.toBe(fpBefore)
       // The ledger shows the entry, the history the command.
       expect(await page.textContent(`.ledger [data-entry="${entry}"]`)).toContain("core.ember.affinity")
       expect(await page.textContent(".history")).toContain("apply")
@@ -118,8 +175,11 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
     const { page, problems } = await open("desktop", "cards")
     await page.click("button[data-card=heal]")
     await page.waitForSelector(".card-face[data-card-id=heal]")
-    await page.fill("label:has-text('Activity') input", "journey_opportunity")
-    await page.press("label:has-text('Activity') input", "Enter")
+    // Activity is chosen from the runtime's declared activities (a select: a typo cannot authorize nothing).
+    expect(await page.$$eval("select[name=activity] option", (os) => os.map((o) => o.textContent))).toEqual(
+      expect.arrayContaining(["canonical_command", "journey_opportunity", "scenario"])
+    )
+    await page.selectOption("select[name=activity]", "journey_opportunity")
     const offer = await page.waitForSelector(".offer.incompatible[data-offer=\"core.ember.affinity\"]")
     expect(await offer.$eval("[data-code]", (e) => e.getAttribute("data-code"))).toBe("not_authorized")
     expect(await offer.textContent()).toContain("does not authorize")
@@ -196,6 +256,16 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
         const step = await page.getAttribute(".table", "data-step")
         const legal = await page.$$("button[data-legal=true]")
         expect(legal.length).toBeGreaterThan(0)
+        // An action's label names the effect its ID names (`activate:p0-15:E1` → `… E1`, never `E0`).
+        for (
+          const [id, label] of await page.$$eval(
+            "button[data-action^=\"activate:\"]",
+            (bs) => bs.map((b) => [b.getAttribute("data-action") ?? "", b.textContent ?? ""])
+          )
+        ) {
+          expect(label).toContain(` ${id.split(":")[2]}`)
+          expect(label).not.toMatch(/ E0\b/)
+        }
         const p = pick(rng, legal.length)
         rng = p.state
         await legal[p.index]?.click()
@@ -204,6 +274,24 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
       }
       const gameId = (await page.getAttribute(".table", "data-game")) ?? ""
       const fingerprint = await page.getAttribute(".table", "data-fingerprint")
+      // The log in words: one line per step, no raw action ID in the words; casts and activations name the card and
+      // say what it does (the `hhx explain` text: tested against the CLI in model.test.ts).
+      const lines = await page.$$eval(
+        ".log-steps li",
+        (lis) =>
+          lis.map((li) => ({
+            action: li.getAttribute("data-action") ?? "",
+            words: li.querySelector(".words")?.textContent ?? ""
+          }))
+      )
+      expect(lines).toHaveLength(clicks)
+      for (const l of lines) {
+        expect(l.words).toMatch(
+          /^(Seat [01]) (casts|activates|ends the turn|passes|chooses|answers|pays|does not pay|redirects)\b/
+        )
+        expect(l.words).not.toContain(l.action)
+        if (l.action.startsWith("cast:")) expect(l.words).not.toMatch(/ p[01]-\d\d\b(?!\))/)
+      }
       expect(await page.getAttribute("[data-log-fingerprint]", "data-log-fingerprint")).toBe(fingerprint)
       await page.click("text=Replay on the server")
       await page.click("text=Replay to the end")
@@ -231,7 +319,7 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
       const { page, problems } = await open("desktop", "cards", false)
       await page.click("button[data-card=heal]")
       await page.waitForSelector(".card-face[data-card-id=heal]")
-      await page.click("[data-offer=\"core.ember.affinity\"] button")
+      await page.click("[data-offer=\"core.ember.affinity\"] button.apply")
       const alert = await page.waitForSelector(".error[role=alert]")
       expect(await alert.$eval(".code", (e) => e.textContent)).toBe("unauthorized")
       expect(await alert.$eval(".token-hint", (e) => e.textContent)).toContain("Token")
@@ -239,7 +327,7 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
       expect(await page.$$(ember)).toHaveLength(0)
       await page.fill("input[name=token]", TOKEN)
       expect(await page.evaluate(`sessionStorage.getItem(${JSON.stringify(TOKEN_KEY)})`)).toBe(TOKEN)
-      await page.click("[data-offer=\"core.ember.affinity\"] button")
+      await page.click("[data-offer=\"core.ember.affinity\"] button.apply")
       await page.waitForSelector(ember)
       expect(await page.$(".error[role=alert]")).toBeNull()
       // The one failed request is the change sent without the token (Chromium also logs it on the console).
@@ -254,6 +342,59 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
     60_000
   )
 
+  it(
+    "the table follows the event stream: seat 1 acting through the API from another client redraws the page's table",
+    async () => {
+      const { page, problems } = await open("desktop", "table")
+      await page.fill("input[name=seed]", "stream-1")
+      await page.check("input[name=mode][value=remote]")
+      await page.click("form.new-game button[type=submit]")
+      await page.waitForSelector(".table[data-live=following]")
+      const gameId = (await page.textContent("[data-invite-game]")) ?? ""
+      const secret = (await page.textContent("[data-invite-secret]")) ?? ""
+      expect(secret).not.toBe("")
+      const game = `${server?.origin}/v1/hhx/games/${encodeURIComponent(gameId)}`
+      const asSeat1 = { "x-seat-secret": secret, authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }
+      let rng = seedOf("stream-script")
+      let remoteMoves = 0
+      for (let i = 0; i < 60 && remoteMoves < 3; i++) {
+        const view = (await (await fetch(game, { headers: asSeat1 })).json()) as {
+          step: number
+          toAct: number | null
+          result: unknown
+          legalActions: Array<{ id: string }>
+        }
+        if (view.result !== null) break
+        if (view.toAct === 1) {
+          // The other seat moves through the API; the page learns of it only from the stream.
+          const p = pick(rng, view.legalActions.length)
+          rng = p.state
+          const r = await fetch(`${game}/actions`, {
+            method: "POST",
+            headers: asSeat1,
+            body: JSON.stringify({ actionId: view.legalActions[p.index]?.id, expectedStep: view.step })
+          })
+          expect(r.status).toBe(200)
+          await page.waitForSelector(`.table[data-step="${view.step + 1}"]`, { timeout: 30_000 })
+          remoteMoves++
+        } else {
+          // Seat 0 is the page's: it acts by clicking.
+          await page.waitForSelector(`.table[data-step="${view.step}"]`)
+          const legal = await page.$$("button[data-legal=true]")
+          expect(legal.length).toBeGreaterThan(0)
+          const p = pick(rng, legal.length)
+          rng = p.state
+          await legal[p.index]?.click()
+          await page.waitForSelector(`.table:not([data-step="${view.step}"])`)
+        }
+      }
+      expect(remoteMoves).toBeGreaterThan(0)
+      expect(problems.all).toEqual([])
+      await page.close()
+    },
+    120_000
+  )
+
   for (const size of ["desktop", "phone"] as const) {
     it(
       `every view loads (after the tests above: fresh pages) with no console error and no failed request (${size})`,
@@ -265,13 +406,50 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
           if (v.name === "cards") {
             await page.click("button[data-card=basic_attack]")
             await page.waitForSelector(".component[data-component-id$=\".burn\"]")
+            // Names and costs: the list and the card.
+            expect(await page.textContent("button[data-card=basic_attack]")).toContain("Basic Attack")
+            expect(await page.textContent(".card-column > .card-face .card-name")).toBe("Basic Attack")
+            expect(await page.getAttribute(".card-column > .card-face .cost", "data-cost")).toBe("1")
+            // The preview of a second upgrade: before and after side by side, the changed number marked.
+            await page.click("[data-offer=\"core.sharpened_strike\"] button.preview")
+            const amount = await page.waitForSelector(
+              ".before-after [data-diff-component=strike] [data-diff-field=amount]"
+            )
+            expect(await amount.textContent()).toBe("amount 6 → 9")
+            expect(await page.textContent(".before-after h3")).toBe("Preview: Sharpened strike")
+            expect(await page.$(".side.after .component.diff-changed[data-component-id=strike]")).not.toBeNull()
+            // On a phone the offers come before the ledger and history.
+            const order = await page.evaluate(
+              `[".offers", ".instance"].map((s) => document.querySelector(s).getBoundingClientRect().top)`
+            ) as Array<number>
+            if (size === "phone") expect(order[0]).toBeLessThan(order[1] ?? 0)
           } else if (v.name === "try") {
             await page.check("input[name=upgrade][value=\"core.ember.affinity\"]")
             await page.click("form.try-form button[type=submit]")
             await page.waitForSelector(".event.impact .breakdown")
+            expect(await page.textContent(".try-card .card-name")).toBe("Basic Attack")
+            expect(await page.getAttribute(".try-card .cost", "data-cost")).toBe("1")
+            // A status is chosen from the runtime's statuses (a select), its turns settable.
+            expect(await page.$eval("select[aria-label=\"source 2 id\"]", (e) => e.tagName)).toBe("SELECT")
           } else {
             await page.click("form.new-game button[type=submit]")
-            await page.waitForSelector(".table[data-step]")
+            await page.waitForSelector(".table[data-step] .hand-card")
+            // Hand cards with name, cost and the printed and generated text.
+            const hand = await page.$$eval(".hand-card", (els) =>
+              els.map((e) => ({
+                name: e.querySelector(".card-name")?.textContent ?? "",
+                cost: e.querySelector(".cost")?.getAttribute("data-cost") ?? "",
+                printed: e.querySelector(".printed")?.textContent ?? "",
+                generated: e.querySelectorAll(".generated li").length
+              })))
+            expect(hand.length).toBeGreaterThan(0)
+            for (const h of hand) {
+              expect(h.name).not.toMatch(/^p[01]-\d\d$/)
+              expect(h.cost).toMatch(/^\d+$/)
+              expect(h.printed).not.toBe("")
+              expect(h.generated).toBeGreaterThan(0)
+            }
+            await noOverlappingTooltips(page)
           }
           await page.screenshot({ path: join(SHOTS, `${v.name}-${size}.png`), fullPage: size === "phone" })
           // Controls are labelled: every input and select has an accessible name.
@@ -282,6 +460,21 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
           // Nothing wider than the viewport (the phone layout reflows).
           const overflow = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
           expect(overflow).toBeLessThanOrEqual(0)
+          // No input narrower than 40 px (a checkbox or radio: its label, the thing one taps).
+          const narrow = await page.evaluate(
+            `[...document.querySelectorAll("input, select")].filter((e) => e.getClientRects().length > 0).map((e) => {
+              const box = (e.type === "checkbox" || e.type === "radio") && e.labels.length > 0 ? e.labels[0] : e
+              return { what: e.outerHTML.slice(0, 80), width: box.getBoundingClientRect().width }
+            }).filter((x) => x.width < 40)`
+          )
+          expect(narrow).toEqual([])
+          // axe: no serious or critical violation.
+          const axe = await new AxeBuilder({ page }).analyze()
+          expect(axe.passes.length).toBeGreaterThan(0)
+          const bad = axe.violations
+            .filter((x) => x.impact === "serious" || x.impact === "critical")
+            .map((x) => `${x.id}: ${x.nodes.map((n) => n.target.join(" ")).join(", ")}`)
+          expect(bad).toEqual([])
           expect(problems.all).toEqual([])
           await page.close()
         }

@@ -8,6 +8,7 @@
  * @since 0.1.0
  */
 import type { HhxAction, HhxDecision, HhxPlayerView, HhxSeat, HhxSeatView } from "../../api/Documents.js"
+import { explainCard, type ExplainedCard } from "../../api/Explain.js"
 import type { StarterDeck } from "../../api/Schemas.js"
 
 export type Seat = typeof HhxSeat.Type
@@ -33,7 +34,13 @@ export const DIALOG_DECISIONS: ReadonlySet<string> = new Set(["choose", "optiona
 
 export const isDialogDecision = (d: DecisionDoc | null): boolean => d !== null && DIALOG_DECISIONS.has(d.d)
 
-/** A button's label: `Cast p0-07 (1/target=p1-03)`, `End turn`, `Choose: option 2`. */
+/**
+ * The effect an `activate` action names, as its ID says it (`activate:p0-15:E1`: `E1`, the card's first effect,
+ * `HHX-PROTO-012-E1`); `effect` in the action is the index (0 for E1).
+ */
+export const effectTag = (effectIndex: number | null): string => `E${(effectIndex ?? 0) + 1}`
+
+/** A button's label: `Cast Yuna (p0-07) → Minho (p1-03)`, `Activate Practice Studio (p0-15) E1`, `End turn`. */
 export const actionLabel = (a: GameActionDoc, cardName: (inst: string) => string = (i) => i): string => {
   const targets = a.targets === null || a.targets === undefined
     ? ""
@@ -51,7 +58,7 @@ export const actionLabel = (a: GameActionDoc, cardName: (inst: string) => string
     case "cast":
       return `Cast ${cardName(a.inst ?? "")}${targets}`
     case "activate":
-      return `Activate ${cardName(a.inst ?? "")} E${a.effect ?? 0}${targets}`
+      return `Activate ${cardName(a.inst ?? "")} ${effectTag(a.effect)}${targets}`
     case "choose":
       return `Choose ${a.id.slice("choose:".length)}`
     case "optional":
@@ -140,4 +147,85 @@ export const unavailableCandidates = (
   const out = hand.filter((i) => !castable.has(i)).map((i) => `cast:${i}`)
   if (!legal.some((a) => a.kind === "end-turn" || a.kind === "pass")) out.push("end-turn")
   return out
+}
+
+/** Instance → its deck card (numbered as {@link instanceNames} numbers them). */
+export const instanceCards = (
+  deck: HhxDeckDoc,
+  lists: readonly [string, string] | null
+): ReadonlyMap<string, HhxCardDoc> => {
+  const ids = lists ?? [deck.decks[0]?.id ?? "", deck.decks[1]?.id ?? deck.decks[0]?.id ?? ""]
+  const byId = new Map(deck.cards.map((c) => [c.id, c]))
+  const out = new Map<string, HhxCardDoc>()
+  for (const seat of [0, 1] as const) {
+    const list = deck.decks.find((d) => d.id === ids[seat])
+    let n = 0
+    for (const e of list?.cards ?? []) {
+      for (let k = 0; k < e.count; k++) {
+        n++
+        const card = byId.get(e.card)
+        if (card !== undefined) out.set(`p${seat}-${String(n).padStart(2, "0")}`, card)
+      }
+    }
+  }
+  return out
+}
+
+/** A card of the deck file. */
+export type HhxCardDoc = HhxDeckDoc["cards"][number]
+
+/** A hand card as the table draws it: `hhx explain`'s explanation (printed rules text, generated text per effect). */
+export const handCard = (card: HhxCardDoc): ExplainedCard => explainCard(card)
+
+/** The effects a cast resolves (not its activated, response or static abilities), generated as `hhx explain` does. */
+const castEffects = (x: ExplainedCard): ReadonlyArray<string> =>
+  x.effects.filter((e) => e.kind === "on-resolve" || e.kind === "on-enter").map((e) => e.generated)
+
+/**
+ * One step of a game's log in words (from the same explanation code as `cardfx hhx explain`):
+ * `Seat 0 casts Rookie Vocalist Yuna (p0-03) → Minho (p1-07). When this card enters the stage, …`.
+ * The seat of a decision with no card (end turn, choose, pay…) is the one to act at that step, when known.
+ */
+export const logLine = (
+  actionId: string,
+  cards: ReadonlyMap<string, HhxCardDoc>,
+  name: (inst: string) => string,
+  seat: Seat | null
+): string => {
+  // `cast:<inst>[:<targets>]`, `activate:<inst>:E<n>[:<targets>]`; targets `<effect>/<key>=<inst>,…`.
+  const [kind = "", inst = "", ...rest] = actionId.split(":")
+  const eff = kind === "activate" ? (rest[0] ?? "") : ""
+  const targetsPart = kind === "activate" ? rest[1] : kind === "cast" ? rest[0] : undefined
+  const who = seat === null ? "The seat to act" : `Seat ${seat}`
+  const targets = targetsPart === undefined
+    ? ""
+    : ` → ${targetsPart.split(",").map((t) => name(t.slice(t.indexOf("=") + 1))).join(", ")}`
+  const card = cards.get(inst)
+  const x = card === undefined ? null : explainCard(card)
+  const owner = /^p([01])-/.exec(inst)?.[1]
+  const actor = owner === undefined ? who : `Seat ${owner}`
+  switch (kind) {
+    case "cast": {
+      const words = x === null ? [] : castEffects(x)
+      return `${actor} casts ${name(inst)}${targets}.${words.length === 0 ? "" : ` ${words.join(" ")}`}`
+    }
+    case "activate": {
+      const effect = x?.effects[Number(eff.slice(1)) - 1]
+      return `${actor} activates ${name(inst)} ${eff}${targets}.${effect === undefined ? "" : ` ${effect.generated}`}`
+    }
+    case "end-turn":
+      return `${who} ends the turn.`
+    case "pass":
+      return `${who} passes.`
+    case "choose":
+      return `${who} chooses ${actionId.slice("choose:".length)}.`
+    case "optional":
+      return `${who} answers ${inst === "yes" ? "yes" : "no"}.`
+    case "pay":
+      return inst === "yes" ? `${who} pays.` : `${who} does not pay.`
+    case "redirect":
+      return `${who} redirects ${actionId.slice("redirect:".length)}.`
+    default:
+      return `${who}: ${actionId}.`
+  }
 }

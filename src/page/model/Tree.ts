@@ -24,6 +24,8 @@ export interface TreeNode {
   readonly componentId: string
   /** `root`, or the child's timing, e.g. `AfterParentImpact · PerImpact`. */
   readonly placement: string
+  /** A child's timing and execution scope (a root: null). */
+  readonly timing: { readonly childTiming: string; readonly executionScope: string } | null
   /** The rule scope that placed it (`AfterImpact`, `BeforeSequence`, …), or `base`. */
   readonly scope: string
   readonly summary: string
@@ -101,6 +103,9 @@ export const componentTree = (card: EffectiveDoc, changed: ReadonlyArray<string>
     return {
       componentId: c.componentId,
       placement: isRoot ? "root" : `${c.childTiming ?? "AfterParentImpact"} · ${c.executionScope ?? "PerImpact"}`,
+      timing: isRoot
+        ? null
+        : { childTiming: c.childTiming ?? "AfterParentImpact", executionScope: c.executionScope ?? "PerImpact" },
       scope: origin.kind === "rule" ? origin.scope : "base",
       summary: effectSummary(c.effect),
       origin,

@@ -9,8 +9,10 @@
  */
 import { useEffect, useState } from "preact/hooks"
 import type { Api, CardListItemDoc, HistoryEventDoc, InstanceDoc, LedgerCommand, RuntimeDoc } from "../Api.js"
+import { names } from "../Locale.js"
 import type { DiscoverDoc } from "../model/Docs.js"
 import { sortOffers } from "../model/Offers.js"
+import { BeforeAfter, type Comparison } from "./BeforeAfter.js"
 import { CardFace } from "./CardFace.js"
 import { Diagnostics, ErrorBox, useTask } from "./Common.js"
 
@@ -43,6 +45,7 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
   const [outcome, setOutcome] = useState<string | null>(null)
   const [newBranch, setNewBranch] = useState("")
   const [replaceWith, setReplaceWith] = useState<Readonly<Record<string, string>>>({})
+  const [comparison, setComparison] = useState<Comparison | null>(null)
   const { busy, failure, run } = useTask()
   const instanceId = cardId === null ? "" : `workbench.${cardId}`
 
@@ -61,7 +64,7 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
    * has touched yet (revision 0) is the catalog card with an empty ledger:
    * it is drawn from `effective` and has no history to read.
    */
-  const reload = async (id: string, br: string, act: string) => {
+  const reload = async (id: string, br: string, act: string): Promise<ShownInstance["effective"]> => {
     const iid = `workbench.${id}`
     const disc = await api.discover({ cardId: id, activity: act, instanceId: iid, branch: br })
     if (disc.revision === 0) {
@@ -75,19 +78,24 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
         effective: card.effectiveBase
       })
       setHistory([])
-    } else {
-      const [inst, hist] = await Promise.all([api.instance(iid, br), api.history(iid, br)])
-      setInstance(inst)
-      setHistory(hist)
+      setOffers(disc)
+      return card.effectiveBase
     }
+    const [inst, hist] = await Promise.all([api.instance(iid, br), api.history(iid, br)])
+    setInstance(inst)
+    setHistory(hist)
     setOffers(disc)
+    return inst.effective
   }
 
   useEffect(() => {
     if (cardId === null) return
     setChanged([])
     setOutcome(null)
-    void run(() => reload(cardId, branch, activity))
+    setComparison(null)
+    void run(async () => {
+      await reload(cardId, branch, activity)
+    })
   }, [cardId, branch, activity])
 
   // Time to interactive (measured by scripts/bench/workbench.mjs): the first card drawn with its controls.
@@ -97,9 +105,13 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
     }
   }, [instance])
 
+  const upgradeName = (command: LedgerCommand): string =>
+    "upgradeId" in command ? names.upgrade(command.upgradeId) : `entry ${command.entryId}`
+
   const send = (command: LedgerCommand) =>
     run(async () => {
       if (cardId === null || instance === null) return
+      const before = instance.effective
       const result = await api.command(instanceId, {
         commandId: newCommandId(),
         cardId,
@@ -108,9 +120,27 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
         activity,
         command
       })
-      await reload(cardId, branch, activity)
+      const after = await reload(cardId, branch, activity)
       setChanged(result.changedComponentIds)
       setOutcome(`${command.kind}: ${result.status}, revision ${result.revision}`)
+      setComparison({
+        title: `${command.kind === "remove" ? "Removed" : "Applied"}: ${upgradeName(command)}`,
+        before,
+        after
+      })
+    })
+
+  /** An upgrade's preview: the card with the active entries' upgrades and this one sealed in order. */
+  const preview = (upgradeId: string) =>
+    run(async () => {
+      if (cardId === null || instance === null) return
+      const active = instance.ledger.entries.filter((e) => e.state === "active").map((e) => e.upgradeId)
+      const card = await api.effective(cardId, [...active, upgradeId])
+      setComparison({
+        title: `Preview: ${names.upgrade(upgradeId)}`,
+        before: instance.effective,
+        after: card.effectiveBase
+      })
     })
 
   const createBranch = () =>
@@ -126,6 +156,82 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
   const entries = instance?.ledger.entries.filter((e) => e.state === "active") ?? []
   const compatible = offers === null ? [] : offers.offers.filter((o) => o.assessment.isCompatible)
 
+  const ledgerSection = (
+    <section class="instance" aria-label="Stored instance">
+      <h3>
+        Instance <code>{instanceId}</code> on <code>{branch}</code>, revision {instance?.revision ?? "–"}
+      </h3>
+      <h4>Ledger</h4>
+      {entries.length === 0 ? <p class="muted">No active entries.</p> : null}
+      <ul class="ledger">
+        {entries.map((e) => (
+          <li key={e.entryId} data-entry={e.entryId}>
+            <code>{e.entryId}</code> <span title={e.upgradeId}>{names.upgrade(e.upgradeId)}</span>{" "}
+            <code class="muted">{e.upgradeId}</code>
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => void send({ kind: "remove", entryId: e.entryId })}
+            >
+              Remove {e.entryId}
+            </button>
+            <label>
+              Replace {e.entryId} with{" "}
+              <select
+                value={replaceWith[e.entryId] ?? ""}
+                onChange={(ev) =>
+                  setReplaceWith({ ...replaceWith, [e.entryId]: (ev.target as HTMLSelectElement).value })}
+              >
+                <option value="">—</option>
+                {(offers?.offers ?? []).map((o) => (
+                  <option key={o.upgradeId} value={o.upgradeId}>
+                    {names.upgrade(o.upgradeId)}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button
+              type="button"
+              disabled={busy || (replaceWith[e.entryId] ?? "") === ""}
+              onClick={() =>
+                void send({ kind: "replace", entryId: e.entryId, upgradeId: replaceWith[e.entryId] ?? "" })}
+            >
+              Replace
+            </button>
+          </li>
+        ))}
+      </ul>
+      <h4>History</h4>
+      <ol class="history" aria-label="History">
+        {history.map((h) => <li key={h.sequence}>{historyLine(h)}</li>)}
+      </ol>
+      <h4>Branches</h4>
+      <div class="branches">
+        <label>
+          Branch{" "}
+          <select
+            value={branch}
+            onChange={(ev) => setBranch((ev.target as HTMLSelectElement).value)}
+            aria-label="Switch branch"
+          >
+            {branches.map((b) => (
+              <option key={b} value={b}>
+                {b}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          New branch name{" "}
+          <input value={newBranch} onInput={(ev) => setNewBranch((ev.target as HTMLInputElement).value)} />
+        </label>
+        <button type="button" disabled={busy || newBranch.trim() === ""} onClick={() => void createBranch()}>
+          Create branch
+        </button>
+      </div>
+    </section>
+  )
+
   return (
     <section class="view cards-view" aria-labelledby="cards-title">
       <h2 id="cards-title">Cards</h2>
@@ -140,8 +246,10 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
                   aria-pressed={c.cardId === cardId}
                   onClick={() => setCardId(c.cardId)}
                   data-card={c.cardId}
+                  title={c.cardId}
                 >
-                  <span class="cost-chip">{c.cost}</span> {c.cardId}
+                  <span class="cost-chip" aria-label={`cost ${c.cost}`}>{c.cost}</span>{" "}
+                  {names.card(c.cardId, c.nameKey)}
                 </button>
               </li>
             ))}
@@ -150,96 +258,30 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
         <div class="card-column">
           {instance === null
             ? <p class="muted">{busy ? "Loading…" : "Choose a card."}</p>
-            : <CardFace card={instance.effective} changed={changed} />}
+            : <CardFace card={instance.effective} names={names} changed={changed} />}
           <p class="outcome" role="status" aria-live="polite">
             {outcome ?? ""}
           </p>
-          <section class="instance" aria-label="Stored instance">
-            <h3>
-              Instance <code>{instanceId}</code> on <code>{branch}</code>, revision {instance?.revision ?? "–"}
-            </h3>
-            <h4>Ledger</h4>
-            {entries.length === 0 ? <p class="muted">No active entries.</p> : null}
-            <ul class="ledger">
-              {entries.map((e) => (
-                <li key={e.entryId} data-entry={e.entryId}>
-                  <code>{e.entryId}</code> {e.upgradeId}
-                  <button
-                    type="button"
-                    disabled={busy}
-                    onClick={() => void send({ kind: "remove", entryId: e.entryId })}
-                  >
-                    Remove {e.entryId}
-                  </button>
-                  <label>
-                    Replace {e.entryId} with{" "}
-                    <select
-                      value={replaceWith[e.entryId] ?? ""}
-                      onChange={(ev) =>
-                        setReplaceWith({ ...replaceWith, [e.entryId]: (ev.target as HTMLSelectElement).value })}
-                    >
-                      <option value="">—</option>
-                      {(offers?.offers ?? []).map((o) => (
-                        <option key={o.upgradeId} value={o.upgradeId}>
-                          {o.upgradeId}
-                        </option>
-                      ))}
-                    </select>
-                  </label>
-                  <button
-                    type="button"
-                    disabled={busy || (replaceWith[e.entryId] ?? "") === ""}
-                    onClick={() =>
-                      void send({ kind: "replace", entryId: e.entryId, upgradeId: replaceWith[e.entryId] ?? "" })}
-                  >
-                    Replace
-                  </button>
-                </li>
-              ))}
-            </ul>
-            <h4>History</h4>
-            <ol class="history" aria-label="History">
-              {history.map((h) => <li key={h.sequence}>{historyLine(h)}</li>)}
-            </ol>
-            <h4>Branches</h4>
-            <div class="branches">
-              <label>
-                Branch{" "}
-                <select
-                  value={branch}
-                  onChange={(ev) => setBranch((ev.target as HTMLSelectElement).value)}
-                  aria-label="Switch branch"
-                >
-                  {branches.map((b) => (
-                    <option key={b} value={b}>
-                      {b}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label>
-                New branch name{" "}
-                <input value={newBranch} onInput={(ev) => setNewBranch((ev.target as HTMLInputElement).value)} />
-              </label>
-              <button type="button" disabled={busy || newBranch.trim() === ""} onClick={() => void createBranch()}>
-                Create branch
-              </button>
-            </div>
-          </section>
+          {comparison === null
+            ? null
+            : <BeforeAfter comparison={comparison} names={names} onClose={() => setComparison(null)} />}
         </div>
         <aside class="offers" aria-label="Offers">
           <h3>Offers</h3>
           <label>
             Activity{" "}
-            <input
-              list="activities"
+            <select
+              name="activity"
               value={activity}
-              onChange={(ev) => setActivity((ev.target as HTMLInputElement).value)}
-            />
+              onChange={(ev) => setActivity((ev.target as HTMLSelectElement).value)}
+            >
+              {(runtime?.activities ?? [activity]).map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </select>
           </label>
-          <datalist id="activities">
-            {(runtime?.activities ?? []).map((a) => <option key={a} value={a} />)}
-          </datalist>
           <ul class="offer-list">
             {sortOffers(offers?.offers ?? []).map((o) => (
               <li
@@ -248,23 +290,34 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
                 data-offer={o.upgradeId}
               >
                 <div class="offer-head">
-                  <strong>{o.upgradeId}</strong>
+                  <strong title={o.upgradeId}>{names.upgrade(o.upgradeId)}</strong>
                   <span class="muted">
-                    {o.category ?? ""} {o.slotId !== undefined ? `· slot ${o.slotId}` : ""}
+                    <code>{o.upgradeId}</code> · {o.category ?? ""} {o.slotId !== undefined ? `· slot ${o.slotId}` : ""}
                   </span>
                 </div>
                 {o.assessment.isCompatible ?
                   (
                     <div>
                       <span class="ok">compatible</span>{" "}
-                      <span class="muted">changes {o.assessment.changedComponentIds.join(", ") || "nothing"}</span>{" "}
-                      <button
-                        type="button"
-                        disabled={busy}
-                        onClick={() => void send({ kind: "apply", upgradeId: o.upgradeId })}
-                      >
-                        Apply {o.upgradeId}
-                      </button>
+                      <span class="muted">changes {o.assessment.changedComponentIds.join(", ") || "nothing"}</span>
+                      <div class="offer-actions">
+                        <button
+                          type="button"
+                          class="preview"
+                          disabled={busy}
+                          onClick={() => void preview(o.upgradeId)}
+                        >
+                          Preview {names.upgrade(o.upgradeId)}
+                        </button>
+                        <button
+                          type="button"
+                          class="apply"
+                          disabled={busy}
+                          onClick={() => void send({ kind: "apply", upgradeId: o.upgradeId })}
+                        >
+                          Apply {names.upgrade(o.upgradeId)}
+                        </button>
+                      </div>
                     </div>
                   ) :
                   <Diagnostics items={o.assessment.diagnostics} />}
@@ -275,6 +328,7 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
             ? <p class="muted">Nothing compatible in {offers.activity}.</p>
             : null}
         </aside>
+        {ledgerSection}
       </div>
     </section>
   )

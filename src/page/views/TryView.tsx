@@ -8,9 +8,12 @@
  */
 import { useEffect, useState } from "preact/hooks"
 import type { Api, CardListItemDoc, RunReportDoc, RuntimeDoc } from "../Api.js"
+import { names } from "../Locale.js"
 import { breakdownParts, breakdownText, statusAppliedText } from "../model/Breakdown.js"
 import type { ExecutorEventDoc } from "../model/Docs.js"
+import type { EffectiveDoc } from "../model/Docs.js"
 import { scenarioBody, type SourceRow } from "../model/Scenario.js"
+import { CardFace } from "./CardFace.js"
 import { ErrorBox, useTask } from "./Common.js"
 
 const EventView = ({ e }: { readonly e: ExecutorEventDoc }) => {
@@ -69,6 +72,7 @@ export const TryView = ({ api }: { readonly api: Api }) => {
   const [targetHp, setTargetHp] = useState(60)
   const [sources, setSources] = useState<ReadonlyArray<SourceRow>>(defaultSources)
   const [report, setReport] = useState<RunReportDoc | null>(null)
+  const [card, setCard] = useState<EffectiveDoc | null>(null)
   const { busy, failure, run } = useTask()
 
   useEffect(() => {
@@ -87,6 +91,11 @@ export const TryView = ({ api }: { readonly api: Api }) => {
     })
   }, [api, cardId])
 
+  // The card as it will be played: the base card with the chosen upgrades sealed in order.
+  useEffect(() => {
+    void run(async () => setCard((await api.effective(cardId, upgrades)).effectiveBase))
+  }, [api, cardId, upgrades])
+
   const play = () =>
     run(async () => {
       if (runtime === null) return
@@ -96,6 +105,7 @@ export const TryView = ({ api }: { readonly api: Api }) => {
   const setRow = (i: number, patch: Partial<SourceRow>) =>
     setSources(sources.map((s, j) => (j === i ? { ...s, ...patch } : s)))
   const play0 = report?.steps[0]
+  const statuses = runtime?.statuses ?? []
 
   return (
     <section class="view try-view" aria-labelledby="try-title">
@@ -113,7 +123,7 @@ export const TryView = ({ api }: { readonly api: Api }) => {
           <select value={cardId} onChange={(ev) => setCardId((ev.target as HTMLSelectElement).value)} name="card">
             {cards.map((c) => (
               <option key={c.cardId} value={c.cardId}>
-                {c.cardId}
+                {names.card(c.cardId, c.nameKey)} ({c.cost})
               </option>
             ))}
           </select>
@@ -133,7 +143,7 @@ export const TryView = ({ api }: { readonly api: Api }) => {
                     (ev.target as HTMLInputElement).checked ? [...upgrades, u] : upgrades.filter((x) => x !== u)
                   )}
               />{" "}
-              {u}
+              <span title={u}>{names.upgrade(u)}</span>
             </label>
           ))}
         </fieldset>
@@ -155,7 +165,7 @@ export const TryView = ({ api }: { readonly api: Api }) => {
             <tbody>
               {sources.map((s, i) => (
                 <tr key={i}>
-                  <td>
+                  <td data-label="on">
                     <select
                       aria-label={`source ${i + 1} holder`}
                       value={s.holder}
@@ -166,12 +176,18 @@ export const TryView = ({ api }: { readonly api: Api }) => {
                       <option value="target">target</option>
                     </select>
                   </td>
-                  <td>
+                  <td data-label="kind">
                     <select
                       aria-label={`source ${i + 1} kind`}
                       value={s.kind}
-                      onChange={(ev) =>
-                        setRow(i, { kind: (ev.target as HTMLSelectElement).value as SourceRow["kind"] })}
+                      onChange={(ev) => {
+                        const kind = (ev.target as HTMLSelectElement).value as SourceRow["kind"]
+                        // A status is one the runtime declares: switching to it picks the first.
+                        setRow(
+                          i,
+                          kind === "status" && !statuses.includes(s.id) ? { kind, id: statuses[0] ?? "" } : { kind }
+                        )
+                      }}
                     >
                       <option value="attribute">attribute</option>
                       <option value="status">status</option>
@@ -179,15 +195,31 @@ export const TryView = ({ api }: { readonly api: Api }) => {
                       <option value="buff">buff</option>
                     </select>
                   </td>
-                  <td>
-                    <input
-                      aria-label={`source ${i + 1} id`}
-                      list={s.kind === "status" ? "status-ids" : undefined}
-                      value={s.id}
-                      onInput={(ev) => setRow(i, { id: (ev.target as HTMLInputElement).value })}
-                    />
+                  <td data-label="id">
+                    {s.kind === "status" ?
+                      (
+                        <select
+                          aria-label={`source ${i + 1} id`}
+                          value={s.id}
+                          onChange={(ev) => setRow(i, { id: (ev.target as HTMLSelectElement).value })}
+                        >
+                          {statuses.includes(s.id) ? null : <option value={s.id}>choose a status</option>}
+                          {statuses.map((id) => (
+                            <option key={id} value={id}>
+                              {names.status(id)}
+                            </option>
+                          ))}
+                        </select>
+                      ) :
+                      (
+                        <input
+                          aria-label={`source ${i + 1} id`}
+                          value={s.id}
+                          onInput={(ev) => setRow(i, { id: (ev.target as HTMLInputElement).value })}
+                        />
+                      )}
                   </td>
-                  <td>
+                  <td data-label="points / stacks">
                     <input
                       aria-label={`source ${i + 1} amount`}
                       type="number"
@@ -196,7 +228,7 @@ export const TryView = ({ api }: { readonly api: Api }) => {
                       onInput={(ev) => setRow(i, { amount: Number((ev.target as HTMLInputElement).value) })}
                     />
                   </td>
-                  <td>
+                  <td data-label="turns (0 = permanent)">
                     <input
                       aria-label={`source ${i + 1} turns`}
                       type="number"
@@ -218,12 +250,16 @@ export const TryView = ({ api }: { readonly api: Api }) => {
               ))}
             </tbody>
           </table>
-          <datalist id="status-ids">
-            {(runtime?.statuses ?? []).map((id) => <option key={id} value={id} />)}
-          </datalist>
           <button
             type="button"
-            onClick={() => setSources([...sources, { holder: "target", kind: "status", id: "", amount: 1, turns: 0 }])}
+            onClick={() =>
+              setSources([...sources, {
+                holder: "target",
+                kind: "status",
+                id: statuses[0] ?? "",
+                amount: 1,
+                turns: 0
+              }])}
           >
             Add a source
           </button>
@@ -252,6 +288,11 @@ export const TryView = ({ api }: { readonly api: Api }) => {
           Play
         </button>
       </form>
+      {card === null ? null : (
+        <div class="try-card">
+          <CardFace card={card} names={names} />
+        </div>
+      )}
       {play0 === undefined ? null : (
         <section class="try-result" aria-label="Result">
           <h3>Events</h3>
