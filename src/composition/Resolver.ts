@@ -206,7 +206,8 @@ export const resolveEffectiveCard = (
 
   // 3. Requirements on the final structural composition.
   for (const e of entries) {
-    if (e.requirements === undefined) continue // no context object for an entry with nothing to check
+    // The context object and messages only for an entry whose requirements fail.
+    if (e.requirements === undefined || holds(e.requirements, tagSet, capSet)) continue
     checkRequirementsOn(e.requirements, tagSet, capSet, { transformationId: e.upgradeId, subject: e.entryId }, out)
   }
   if (out.length > 0) return fail(out)
