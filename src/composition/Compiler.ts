@@ -100,7 +100,8 @@ export const compileContainer = (
   if (!Number.isInteger(input.cost) || input.cost < 0 || input.cost > 1_000_000) {
     report(w, "schema_invalid", `cost must be an integer in 0..1000000 (got ${input.cost})`, `${base}/cost`)
   }
-  const tags = checkSymbols(w, input.tags ?? [], `${base}/tags`, "tag")
+  // A copy: the caller's tag list may be a working array (the structural state's).
+  const tags = sortedSymbols(w, input.tags ?? [], base, "/tags", "tag")
 
   // Pass 1: IDs and numeric components over the whole tree (bindings may point anywhere).
   indexTree(w, input.components, `${base}/components`, 1)
@@ -207,9 +208,9 @@ const compileNode = (w: Work, c: EffectComponent, p: string, depth: number): Com
   if (depth === 1 && (c.childTiming !== undefined || c.executionScope !== undefined)) {
     report(w, "contradiction", "childTiming and executionScope apply to children, not to root effects", p)
   }
-  const capabilityIds = checkSymbols(w, c.capabilityIds ?? [], `${p}/capabilityIds`, "capability")
+  const capabilityIds = checkSymbols(w, c.capabilityIds ?? [], p, "/capabilityIds", "capability")
   for (const cap of capabilityIds) w.declaredCapabilities.add(cap)
-  const effect = compileEffect(w, c, `${p}/effect`)
+  const effect = compileEffect(w, c, p)
   const children = c.children === undefined ? [] : compileSiblings(w, c.children, `${p}/children`, depth + 1)
   return {
     componentId: c.componentId,
@@ -227,26 +228,29 @@ const compileNode = (w: Work, c: EffectComponent, p: string, depth: number): Com
 const NO_PAYLOAD: Readonly<Record<string, number>> = Object.freeze({})
 const NO_SOURCES: Readonly<Record<string, string>> = Object.freeze({})
 
-const compileEffect = (w: Work, c: EffectComponent, p: string): CompiledEffect => {
+/** `node` is the component's path; the effect's is `${node}/effect`, built only for a diagnostic. */
+const compileEffect = (w: Work, c: EffectComponent, node: string): CompiledEffect => {
   const e = c.effect
   const chance = e.chance ?? 1
   if (!(chance >= 0 && chance <= 1)) {
-    report(w, "schema_invalid", `chance must be in 0..1 (got ${chance})`, `${p}/chance`)
+    report(w, "schema_invalid", `chance must be in 0..1 (got ${chance})`, `${node}/effect/chance`)
   }
   const repeat = e.repeat ?? 1
   if (!Number.isInteger(repeat) || repeat < 1 || repeat > Limits.maxRepeat) {
-    report(w, "repeat_limit", `repeat ${repeat} is outside 1..${Limits.maxRepeat}`, `${p}/repeat`, {
+    report(w, "repeat_limit", `repeat ${repeat} is outside 1..${Limits.maxRepeat}`, `${node}/effect/repeat`, {
       limit: Limits.maxRepeat,
       actual: repeat
     })
   }
-  const tags = checkSymbols(w, e.tags ?? [], `${p}/tags`, "effect tag")
+  const tags = checkSymbols(w, e.tags ?? [], node, "/effect/tags", "effect tag")
   const conditions = e.conditions ?? []
-  for (let i = 0; i < conditions.length; i++) checkCondition(w, conditions[i] as Condition, `${p}/conditions/${i}`)
+  for (let i = 0; i < conditions.length; i++) {
+    checkCondition(w, conditions[i] as Condition, node, i)
+  }
 
   if (e.type !== "APPLY_STATUS") {
     if (!Number.isInteger(e.amount) || e.amount < 0 || e.amount > 1_000_000) {
-      report(w, "schema_invalid", `amount must be an integer in 0..1000000 (got ${e.amount})`, `${p}/amount`)
+      report(w, "schema_invalid", `amount must be an integer in 0..1000000 (got ${e.amount})`, `${node}/effect/amount`)
     }
     return {
       type: e.type,
@@ -266,22 +270,29 @@ const compileEffect = (w: Work, c: EffectComponent, p: string): CompiledEffect =
 
   const stacks = e.stacks ?? 1
   if (!Number.isInteger(stacks) || stacks < 1 || stacks > 1_000_000) {
-    report(w, "schema_invalid", `stacks must be an integer in 1..1000000 (got ${stacks})`, `${p}/stacks`)
+    report(w, "schema_invalid", `stacks must be an integer in 1..1000000 (got ${stacks})`, `${node}/effect/stacks`)
   }
   const duration = e.duration ?? 0
   if (e.duration !== undefined && (!Number.isInteger(duration) || duration < 1 || duration > 1_000_000)) {
-    report(w, "schema_invalid", `duration must be an integer in 1..1000000 (got ${duration})`, `${p}/duration`)
+    report(
+      w,
+      "schema_invalid",
+      `duration must be an integer in 1..1000000 (got ${duration})`,
+      `${node}/effect/duration`
+    )
   }
   const status = w.options.statuses.get(e.statusId)
   if (status === undefined) {
-    report(w, "unknown_reference", `status "${e.statusId}" is not declared`, `${p}/statusId`, { statusId: e.statusId })
+    report(w, "unknown_reference", `status "${e.statusId}" is not declared`, `${node}/effect/statusId`, {
+      statusId: e.statusId
+    })
   }
   const payload: Record<string, number> = {}
   const payloadSources: Record<string, string> = {}
   const bindings = e.payloadBindings ?? []
   for (let i = 0; i < bindings.length; i++) {
     const b = bindings[i] as (typeof bindings)[number]
-    const bp = `${p}/payloadBindings/${i}`
+    const bp = `${node}/effect/payloadBindings/${i}`
     if (Object.prototype.hasOwnProperty.call(payload, b.parameterId)) {
       report(w, "duplicate_id", `parameter "${b.parameterId}" is bound twice`, `${bp}/parameterId`)
       continue
@@ -330,9 +341,15 @@ const compileEffect = (w: Work, c: EffectComponent, p: string): CompiledEffect =
     for (const parameterId of needed) {
       // A binding that was present but wrong is already reported; report only a missing one.
       if (!bindings.some((b) => b.parameterId === parameterId)) {
-        report(w, "invalid_binding", `status "${status.statusId}" needs payload parameter "${parameterId}" bound`, p, {
-          parameterId
-        })
+        report(
+          w,
+          "invalid_binding",
+          `status "${status.statusId}" needs payload parameter "${parameterId}" bound`,
+          `${node}/effect`,
+          {
+            parameterId
+          }
+        )
       }
     }
   }
@@ -356,35 +373,63 @@ const compileEffect = (w: Work, c: EffectComponent, p: string): CompiledEffect =
 export const neededParameters = (status: Status): ReadonlyArray<string> =>
   status.tick?.intensity.kind === "parameter" ? [status.tick.intensity.parameterId] : []
 
-const checkCondition = (w: Work, c: Condition, p: string): void => {
+/** Checks condition `i` of the effect of the component at `node` (its path built only for a diagnostic). */
+const conditionPath = (node: string, i: number): string => `${node}/effect/conditions/${i}`
+
+const checkCondition = (w: Work, c: Condition, node: string, i: number): void => {
   switch (c.fact) {
     case "target.hasStatus":
     case "actor.hasStatus":
-      if (c.statusId === undefined) report(w, "schema_invalid", `fact "${c.fact}" needs a statusId`, p)
-      else if (!w.options.statuses.has(c.statusId)) {
-        report(w, "unknown_reference", `status "${c.statusId}" is not declared`, `${p}/statusId`)
+      if (c.statusId === undefined) {
+        report(w, "schema_invalid", `fact "${c.fact}" needs a statusId`, conditionPath(node, i))
+      } else if (!w.options.statuses.has(c.statusId)) {
+        report(w, "unknown_reference", `status "${c.statusId}" is not declared`, `${conditionPath(node, i)}/statusId`)
       }
       return
     case "target.hpAtMost":
     case "target.hpAtLeast":
-      if (c.value === undefined) report(w, "schema_invalid", `fact "${c.fact}" needs a value`, p)
+      if (c.value === undefined) report(w, "schema_invalid", `fact "${c.fact}" needs a value`, conditionPath(node, i))
       return
     case "target.alive":
     case "actor.alive":
       if (c.statusId !== undefined || c.value !== undefined) {
-        report(w, "contradiction", `fact "${c.fact}" takes no statusId or value`, p)
+        report(w, "contradiction", `fact "${c.fact}" takes no statusId or value`, conditionPath(node, i))
       }
       return
   }
 }
 
+/**
+ * A component's symbol list in ordinal order; duplicates are reported (at `${at}${suffix}`, built
+ * only then). A list already in strict ordinal order (the usual case) is returned as it is:
+ * component lists are immutable values, so the compiled node may share it.
+ */
+const checkSymbols = (
+  w: Work,
+  xs: ReadonlyArray<string>,
+  at: string,
+  suffix: string,
+  what: string
+): ReadonlyArray<string> => {
+  if (xs.length === 0) return EMPTY
+  let ordered = true
+  for (let i = 1; i < xs.length && ordered; i++) ordered = (xs[i - 1] as string) < (xs[i] as string)
+  return ordered ? xs : sortedSymbols(w, xs, at, suffix, what)
+}
+
 /** Sorted copy of a symbol list; duplicates are reported. */
-const checkSymbols = (w: Work, xs: ReadonlyArray<string>, path: string, what: string): ReadonlyArray<string> => {
+const sortedSymbols = (
+  w: Work,
+  xs: ReadonlyArray<string>,
+  at: string,
+  suffix: string,
+  what: string
+): ReadonlyArray<string> => {
   if (xs.length === 0) return EMPTY
   const sorted = [...xs].sort(compareOrdinal)
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i] === sorted[i - 1]) {
-      report(w, "duplicate_id", `${what} "${sorted[i]}" is listed twice`, path)
+      report(w, "duplicate_id", `${what} "${sorted[i]}" is listed twice`, `${at}${suffix}`)
     }
   }
   return sorted

@@ -148,8 +148,12 @@ export class Preparation {
     return p
   }
 
-  /** A sealed entry, prepared (its rules and the canonical JSON of its fingerprint snapshot). */
-  entry(entry: LedgerEntry): PreparedEntry {
+  /**
+   * A sealed entry, prepared (its rules and the canonical JSON of its fingerprint snapshot).
+   * `keep: false` (a transient candidate's entry, see `ResolveOptions.transient`): an entry not
+   * prepared before is prepared for this call only, not memoized.
+   */
+  entry(entry: LedgerEntry, keep = true): PreparedEntry {
     let p = this.entries.get(entry)
     if (p === undefined) {
       p = {
@@ -157,7 +161,7 @@ export class Preparation {
         json: canonicalJson(ledgerEntrySnapshot(entry)),
         traces: new Map()
       }
-      this.entries.set(entry, p)
+      if (keep) this.entries.set(entry, p)
     }
     return p
   }

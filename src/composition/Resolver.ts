@@ -60,6 +60,18 @@ import type { Status } from "./schema/Status.js"
 import type { Requirements } from "./schema/Transformation.js"
 import { relay } from "./Structural.js"
 
+/** How a resolution uses its cache. */
+export interface ResolveOptions {
+  /**
+   * The ledger is a candidate that is resolved once and dropped (discovery's offers): what the
+   * cache prepares from its entries that it did not hold yet is used for this resolution only.
+   * A memo entry keyed by an object nobody keeps is garbage that V8's young-generation collector
+   * still promotes (it keeps `WeakMap` values alive), and promoted temporaries teach V8 to
+   * pretenure the code that allocates them (docs/engine-profile.md). The result is the same.
+   */
+  readonly transient?: boolean | undefined
+}
+
 /** What the resolver composes: a base card, its ledger and the statuses to check references against. */
 export interface ResolveInput {
   readonly baseCard: Card
@@ -150,8 +162,10 @@ const fail = <A>(ds: Array<Diagnostic>): Either.Either<A, Array<Diagnostic>> => 
  */
 export const resolveEffectiveCard = (
   input: ResolveInput,
-  cache: ResolutionCache = new ResolutionCache()
+  cache: ResolutionCache = new ResolutionCache(),
+  options?: ResolveOptions
 ): Either.Either<EffectiveCardDefinition, Array<Diagnostic>> => {
+  const keep = options?.transient !== true
   const { baseCard, ledger, statuses } = input
   const cardId = baseCard.cardId
   const entries = activeEntries(ledger, cache.active)
@@ -184,7 +198,7 @@ export const resolveEffectiveCard = (
   // 1–2. Patches in ledger order, then the structural base compiled by the common compiler.
   const structural = cache.structural
   let state = structural.base(baseCard, statuses)
-  for (const e of entries) if (e.patches.length > 0) state = structural.after(state, e)
+  for (const e of entries) if (e.patches.length > 0) state = structural.after(state, e, keep)
   const st = structural.compile(state)
   if (Either.isLeft(st)) return fail([...st.left])
   const { compiled: base, tagSet, capSet, index } = st.right
@@ -192,15 +206,22 @@ export const resolveEffectiveCard = (
 
   // 3. Requirements on the final structural composition.
   for (const e of entries) {
-    if (e.requirements === undefined) continue // no context object for an entry with nothing to check
+    // The context object and messages only for an entry whose requirements fail.
+    if (e.requirements === undefined || holds(e.requirements, tagSet, capSet)) continue
     checkRequirementsOn(e.requirements, tagSet, capSet, { transformationId: e.upgradeId, subject: e.entryId }, out)
   }
   if (out.length > 0) return fail(out)
 
   // 4. Rules and anchors, over structural roots only.
   const expansions: Array<Expansion> = []
-  for (const e of entries) {
-    const prepared = cache.preparation.entry(e)
+  // Each entry prepared once per resolution (rules here, snapshot JSON for the fingerprint below).
+  const preparedEntries: Array<PreparedEntry> = new Array(entries.length)
+  for (let i = 0; i < entries.length; i++) {
+    preparedEntries[i] = cache.preparation.entry(entries[i] as LedgerEntry, keep)
+  }
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i] as LedgerEntry
+    const prepared = preparedEntries[i] as PreparedEntry
     if (prepared.rules.length === 0) continue
     const before = expansions.length
     for (let ruleIndex = 0; ruleIndex < prepared.rules.length; ruleIndex++) {
@@ -418,7 +439,7 @@ export const resolveEffectiveCard = (
 
   let ledgerJson = "["
   for (let i = 0; i < entries.length; i++) {
-    ledgerJson += (i > 0 ? "," : "") + cache.preparation.entry(entries[i] as LedgerEntry).json
+    ledgerJson += (i > 0 ? "," : "") + (preparedEntries[i] as PreparedEntry).json
   }
   ledgerJson += "]"
   const tj = `[${traceParts.join(",")}]`

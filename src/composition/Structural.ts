@@ -295,8 +295,11 @@ export class StructuralStates {
     return st
   }
 
-  /** The state after one more entry's patches. */
-  after(prev: StructuralState, e: LedgerEntry): StructuralState {
+  /**
+   * The state after one more entry's patches. `keep: false` (a transient candidate's entry): nothing
+   * is memoized under the entry (the state found or derived by its patches still is).
+   */
+  after(prev: StructuralState, e: LedgerEntry, keep = true): StructuralState {
     let byEntry = this.next.get(prev)
     if (byEntry === undefined) {
       byEntry = new WeakMap()
@@ -306,7 +309,7 @@ export class StructuralStates {
     if (st === undefined) {
       st = this.nextByPatches.get(prev)?.get(e.patches)
       if (st !== undefined) {
-        byEntry.set(e, st)
+        if (keep) byEntry.set(e, st)
         return st
       }
       const s: Structural = { cost: prev.cost, tags: [...prev.tags], components: prev.components }
@@ -325,7 +328,7 @@ export class StructuralStates {
         components: s.components,
         diagnostics: out
       }
-      byEntry.set(e, st)
+      if (keep) byEntry.set(e, st)
       if (out.length === prev.diagnostics.length) {
         let byPatches = this.nextByPatches.get(prev)
         if (byPatches === undefined) {

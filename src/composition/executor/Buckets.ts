@@ -42,26 +42,26 @@ export const FLOOR_EPSILON = 1e-9
 const bucketRank = { flat: 0, percent: 1, multiplier: 2 } as const
 const sourceRank: Record<SourceKind, number> = { status: 0, relic: 1, buff: 2, attribute: 3 }
 
-/** Index of each contribution within its source's modifier list (sort tiebreak). */
-interface Pending {
-  readonly c: Contribution
-  readonly index: number
-}
-
-const compare = (a: Pending, b: Pending): number =>
-  bucketRank[a.c.bucket] - bucketRank[b.c.bucket] ||
-  sourceRank[a.c.source] - sourceRank[b.c.source] ||
-  compareOrdinal(a.c.sourceId, b.c.sourceId) ||
-  (a.c.direction === b.c.direction ? 0 : a.c.direction === "outgoing" ? -1 : 1) ||
-  a.index - b.index
+/**
+ * The breakdown order of two contributions (`ia`, `ib`: each one's index within its source's
+ * modifier list, the last tiebreak).
+ */
+const compare = (a: Contribution, ia: number, b: Contribution, ib: number): number =>
+  bucketRank[a.bucket] - bucketRank[b.bucket] ||
+  sourceRank[a.source] - sourceRank[b.source] ||
+  compareOrdinal(a.sourceId, b.sourceId) ||
+  (a.direction === b.direction ? 0 : a.direction === "outgoing" ? -1 : 1) ||
+  ia - ib
 
 const scaled = (m: Modifier, units: number, perUnit: boolean): number => {
   if (!perUnit) return m.value
   return m.bucket === "multiplier" ? Math.pow(m.value, units) : m.value * units
 }
 
+/** Contributions are collected with each one's index in its source's modifier list in a parallel array (no wrapper object per contribution). */
 const push = (
-  out: Array<Pending>,
+  out: Array<Contribution>,
+  index: Array<number>,
   modifiers: ReadonlyArray<Modifier>,
   effectType: "DAMAGE" | "HEAL",
   direction: "outgoing" | "incoming",
@@ -75,7 +75,8 @@ const push = (
     if (m.direction !== direction || !m.effectTypes.includes(effectType)) continue
     const scaling = m.scaling ?? "once"
     const value = scaled(m, units, scaling !== "once")
-    out.push({ c: { bucket: m.bucket, source, sourceId, holderId, direction, value }, index: i })
+    out.push({ bucket: m.bucket, source, sourceId, holderId, direction, value })
+    index.push(i)
   }
 }
 
@@ -90,7 +91,8 @@ const collectFrom = (
   holder: Character,
   effectType: "DAMAGE" | "HEAL",
   direction: "outgoing" | "incoming",
-  out: Array<Pending>
+  out: Array<Contribution>,
+  index: Array<number>
 ): Diagnostic | undefined => {
   const id = holder.characterId
   const statuses = holder.statuses
@@ -99,21 +101,23 @@ const collectFrom = (
     if (s === undefined) continue
     const def = lookups.statuses.get(s.statusId)
     if (def === undefined) return unknown("status", s.statusId, id)
-    if (def.modifiers !== undefined) push(out, def.modifiers, effectType, direction, "status", s.statusId, id, s.stacks)
+    if (def.modifiers !== undefined) {
+      push(out, index, def.modifiers, effectType, direction, "status", s.statusId, id, s.stacks)
+    }
   }
   const relics = holder.relics
   for (let i = 0; i < relics.length; i++) {
     const r = relics[i] as string
     const def = lookups.relics.get(r)
     if (def === undefined) return unknown("relic", r, id)
-    push(out, def.modifiers, effectType, direction, "relic", r, id, 1)
+    push(out, index, def.modifiers, effectType, direction, "relic", r, id, 1)
   }
   const buffs = holder.buffs
   for (let i = 0; i < buffs.length; i++) {
     const b = buffs[i] as string
     const def = lookups.buffs.get(b)
     if (def === undefined) return unknown("buff", b, id)
-    push(out, def.modifiers, effectType, direction, "buff", b, id, 1)
+    push(out, index, def.modifiers, effectType, direction, "buff", b, id, 1)
   }
   const attributes = holder.attributes
   for (const a in attributes) {
@@ -121,7 +125,7 @@ const collectFrom = (
     if (points === undefined || points === 0) continue
     const def = lookups.attributes.get(a)
     if (def === undefined) return unknown("attribute", a, id)
-    push(out, def.modifiers, effectType, direction, "attribute", a, id, points)
+    push(out, index, def.modifiers, effectType, direction, "attribute", a, id, points)
   }
   return undefined
 }
@@ -146,16 +150,35 @@ export const resolveAmount = (
   actor: Character,
   target: Character
 ): Resolution | Diagnostic => {
-  const pending: Array<Pending> = []
-  const e1 = collectFrom(lookups, actor, effectType, "outgoing", pending)
+  const cs: Array<Contribution> = []
+  const index: Array<number> = []
+  const e1 = collectFrom(lookups, actor, effectType, "outgoing", cs, index)
   if (e1 !== undefined) return e1
-  const e2 = collectFrom(lookups, target, effectType, "incoming", pending)
+  const e2 = collectFrom(lookups, target, effectType, "incoming", cs, index)
   if (e2 !== undefined) return e2
-  if (pending.length === 0) return { amount: finish(base), contributions: NONE }
-  if (pending.length > 1) pending.sort(compare)
-  const contributions: Array<Contribution> = new Array(pending.length)
-  for (let i = 0; i < pending.length; i++) contributions[i] = (pending[i] as Pending).c
-  return { amount: applyBuckets(base, contributions), contributions }
+  if (cs.length === 0) return { amount: finish(base), contributions: NONE }
+  if (cs.length > 1) sortCollected(cs, index)
+  return { amount: applyBuckets(base, cs), contributions: cs }
+}
+
+/**
+ * Sorts contributions into breakdown order, moving their indexes alongside: a stable insertion
+ * sort (an impact has a handful of contributions, mostly in order already), the order
+ * `Array.prototype.sort` with `compare` gives.
+ */
+const sortCollected = (cs: Array<Contribution>, index: Array<number>): void => {
+  for (let i = 1; i < cs.length; i++) {
+    const c = cs[i] as Contribution
+    const ic = index[i] as number
+    let j = i - 1
+    while (j >= 0 && compare(cs[j] as Contribution, index[j] as number, c, ic) > 0) {
+      cs[j + 1] = cs[j] as Contribution
+      index[j + 1] = index[j] as number
+      j--
+    }
+    cs[j + 1] = c
+    index[j + 1] = ic
+  }
 }
 
 const finish = (x: number): number => (x > 0 ? Math.floor(x + FLOOR_EPSILON) : 0)

@@ -169,8 +169,8 @@ const NO_RESERVATION = new Uint8Array(0)
 const NO_RANDOM: ReadonlyArray<RandomInput> = []
 
 class Tx {
+  /** The live characters: a character is copied on its first write (then it is no longer the state's object). */
   readonly chars: Array<Character>
-  readonly dirty: Array<boolean>
   readonly events: Array<ExecutorEvent> = []
   randomInputs: Array<RandomInput> | undefined
   failure: Diagnostic | undefined
@@ -187,15 +187,13 @@ class Tx {
     readonly request: SequenceRequest
   ) {
     this.chars = state.characters.slice()
-    this.dirty = new Array<boolean>(this.chars.length).fill(false)
   }
 
   writable(i: number): MutableCharacter {
     const c = this.chars[i] as Character
-    if (this.dirty[i] === true) return c as MutableCharacter
+    if (c !== this.state.characters[i]) return c as MutableCharacter // copied earlier in this transaction
     const copy: MutableCharacter = { ...c, statuses: c.statuses.slice() }
     this.chars[i] = copy
-    this.dirty[i] = true
     this.changed = true
     return copy
   }

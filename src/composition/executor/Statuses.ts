@@ -97,7 +97,9 @@ export const putStatus = (statuses: Array<StatusInstance>, entry: StatusInstance
       return
     }
     if (c > 0) {
-      statuses.splice(i, 0, entry)
+      // Shift the tail by one and put the entry in place (cheaper than `splice` for a short list).
+      for (let j = statuses.length; j > i; j--) statuses[j] = statuses[j - 1] as StatusInstance
+      statuses[i] = entry
       return
     }
   }

@@ -486,7 +486,9 @@ export const plan = (input: PlanInput): Plan => {
   }
 
   const after = cache.resolved.get(candidate) ?? (input.transient === true
-    ? resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }, cache.resolution)
+    ? resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }, cache.resolution, {
+      transient: true
+    })
     : remember(
       cache,
       candidate,

@@ -12,7 +12,7 @@ import { type Budget, makeBudget } from "../../kernel/Budget.js"
 import type { ZoneName } from "../Vocabulary.js"
 import { type StaticSource, staticSources, zoneArray } from "./Reading.js"
 import type { Runtime } from "./Runtime.js"
-import type { Frame, GameState, PlayerState, Seat, Work } from "./State.js"
+import type { CastRecord, Frame, GameState, PlayerState, Seat, Work } from "./State.js"
 import type { OperationTally } from "./Tally.js"
 
 /** Resolution steps one action may take; a starter-deck action takes a few dozen. */
@@ -83,6 +83,7 @@ export class Draft {
   private countersOwned = false
   private counterInner: Array<string> | null = null
   private eventsOwned = false
+  private castOwned = false
   private usesOwned = false
   private targetsOwned = false
   /** Counts `zone(_, "stage")` calls: stages change only through `zone`, so a count seen before means the same stages. */
@@ -226,6 +227,15 @@ export class Draft {
     else all[inst] = t
   }
 
+  /** Records a cast this turn (§9's cast records): appended in place once the draft owns the list. */
+  addCast(rec: CastRecord): void {
+    if (!this.castOwned) {
+      this.s.cast = this.s.cast.slice()
+      this.castOwned = true
+    }
+    ;(this.s.cast as Array<CastRecord>).push(rec)
+  }
+
   enqueue(f: Frame): void {
     if (this.queue === null) this.queue = this.s.queue.slice()
     this.queue.push(f)
@@ -233,7 +243,10 @@ export class Draft {
 
   resetTurn(): void {
     this.s.cast = []
-    this.s.events = new Array<number>(this.c.eventIndex.size * 2).fill(0)
+    this.castOwned = true
+    // An events array this draft owns is zeroed in place (no state shares it); a shared one is replaced.
+    if (this.eventsOwned) (this.s.events as Array<number>).fill(0)
+    else this.s.events = new Array<number>(this.c.eventIndex.size * 2).fill(0)
     this.eventsOwned = true
     this.s.uses = {}
     this.usesOwned = true

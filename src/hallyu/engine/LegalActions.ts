@@ -13,6 +13,7 @@ import {
   cardOfInst,
   cardsOf,
   costOf,
+  costOfCard,
   effectOf,
   enumerationStatics,
   groupCards,
@@ -90,7 +91,7 @@ const castable = (
   statics: ReadonlyArray<StaticSource>,
   fandom: number
 ): boolean => {
-  if (costOf(c, s, inst, statics) > fandom) return false
+  if (costOfCard(c, s, inst, card, statics) > fandom) return false
   if (card.response) {
     const effects = effectsForWindow(card, win)
     let ok = false

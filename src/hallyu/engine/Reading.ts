@@ -287,8 +287,17 @@ export const costOf = (
   s: GameState,
   inst: string,
   statics: ReadonlyArray<StaticSource> = staticSources(c, s)
+): number => costOfCard(c, s, inst, cardOfInst(c, s, inst), statics)
+
+/** `costOf` for a caller that already holds the instance's card (enumeration and casting read it first). */
+export const costOfCard = (
+  c: Runtime,
+  s: GameState,
+  inst: string,
+  card: CompiledCard,
+  statics: ReadonlyArray<StaticSource>
 ): number => {
-  const printed = cardOfInst(c, s, inst).def.cost
+  const printed = card.def.cost
   let cost = printed < 0 ? 0 : printed
   if (statics.length === 0 && s.costChanges.length === 0) return cost
   // Each cost change is applied and then the zero floor enforced (§8.5): the seed's "Apply a cost

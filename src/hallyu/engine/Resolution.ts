@@ -18,7 +18,7 @@ import { effectsForWindow, hasCastAction } from "./LegalActions.js"
 import { exec } from "./Operations.js"
 import {
   cardOfInst,
-  costOf,
+  costOfCard,
   effectOf,
   groupCards,
   holds,
@@ -122,7 +122,7 @@ const castCard = (
   const c = d.c
   const card = cardOfInst(c, d.s, inst)
   // Targets were chosen with the action (§7.2 step 1); now pay the cost (step 2).
-  const cost = costOf(c, d.s, inst, d.staticsOf())
+  const cost = costOfCard(c, d.s, inst, card, d.staticsOf())
   const p = d.player(seat)
   p.fandom -= cost
   const hand = d.zone(seat, "hand")
@@ -130,7 +130,7 @@ const castCard = (
   d.zone(seat, "pending").push(inst)
   if (targets !== null) d.setTargets(inst, targets)
   const rec: CastRecord = { inst, seat, type: card.def.type, tones: tonesOf(c, d.s, inst), tags: card.def.tags }
-  d.s.cast = [...d.s.cast, rec]
+  d.addCast(rec)
   if (win === "main") {
     d.work.push({ w: "resolve", inst, win: null, about: null }, {
       w: "window",

@@ -43,8 +43,19 @@ export const setupSlot = (inst: string): number => {
 export class ActionTrie {
   action: GameAction | undefined = undefined
   private readonly next = new Map<string, ActionTrie>()
+  /** The children of setup-numbered instances by `setupSlot` (an array read instead of a string-keyed probe). */
+  private readonly bySlot: Array<ActionTrie | undefined> = []
 
   at(inst: string): ActionTrie {
+    const slot = setupSlot(inst)
+    if (slot >= 0) {
+      let node = this.bySlot[slot]
+      if (node === undefined) {
+        node = new ActionTrie()
+        this.bySlot[slot] = node
+      }
+      return node
+    }
     let node = this.next.get(inst)
     if (node === undefined) {
       node = new ActionTrie()
@@ -52,7 +63,21 @@ export class ActionTrie {
     }
     return node
   }
+
+  /** The child for a seat (the action's player). */
+  seat(seat: Seat): ActionTrie {
+    let node = this.bySlot[seat === 0 ? SEAT0 : SEAT1]
+    if (node === undefined) {
+      node = new ActionTrie()
+      this.bySlot[seat === 0 ? SEAT0 : SEAT1] = node
+    }
+    return node
+  }
 }
+
+/** `bySlot` indexes past every setup slot (0-199) for a trie level keyed by seat. */
+const SEAT0 = 200
+const SEAT1 = 201
 
 /** One engine's memo tables. Each is a pure function of its key (a cache, never a result). */
 export class Memo {
@@ -85,7 +110,7 @@ export class Memo {
       byInst = new ActionTrie()
       this.targeted.set(plan, byInst) // plans are bounded: one per card and window or effect
     }
-    return byInst.at(src).at(seat === 0 ? "0" : "1")
+    return byInst.at(src).seat(seat)
   }
 
   useKey(inst: string, ei: number): string {
