@@ -426,6 +426,12 @@ const table = {
     limit: "sequenceNodeBudget",
     status: 422
   },
+  turn_limit: {
+    tag: "TurnLimit",
+    domain: "executor",
+    meaning: "A turn would start past the turn counter's maximum (1,000,000).",
+    status: 422
+  },
   invalid_target: {
     tag: "InvalidTarget",
     domain: "executor",
