@@ -408,8 +408,10 @@ const table = {
   store_corrupt: {
     tag: "StoreCorrupt",
     domain: "store",
-    meaning: "The ledger store's pages fail the integrity check; it is refused for writes.",
-    status: 422
+    meaning:
+      "The ledger store's pages fail the integrity check; it is refused for writes (run `cardfx ledger verify`).",
+    // The server's store, not the request: a client cannot fix it by changing the request.
+    status: 503
   },
   fork_out_of_range: {
     tag: "ForkOutOfRange",
