@@ -22,6 +22,7 @@ import {
   EventBody,
   GameLogSchema,
   LedgerCommand,
+  PackagePin,
   ScenarioLedgers,
   ScenarioReport,
   ScenarioStep,
@@ -52,12 +53,8 @@ const strict = <S extends Schema.Schema.Any>(s: S, identifier: string): S =>
 export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotations({ identifier: "Health" })
 export type Health = typeof Health.Type
 
-/** A published package's pin. */
-export const PackagePinDocument = Schema.Struct({
-  packageId: Schema.String,
-  version: Schema.String,
-  contentHash: Schema.String
-}).annotations({ identifier: "PackagePin" })
+/** A published package's pin (the ledger's Schema: one definition). */
+export const PackagePinDocument = PackagePin
 
 /** `GET /v1/runtime`: what the server serves now. */
 export const RuntimeInfo = Schema.Struct({
@@ -342,6 +339,7 @@ export type GameActionRequest = typeof GameActionRequest.Type
  */
 export const GameId = Schema.String.pipe(
   Schema.pattern(/^[A-Za-z0-9_-]{1,128}$/),
+  Schema.maxLength(128),
   Schema.annotations({
     identifier: "GameId",
     description: "22 random base64url characters (older games: `g<n>`)."
@@ -365,7 +363,10 @@ export const SeatHeaders = Schema.Struct({
 export const GameEventHeaders = Schema.Struct({
   ...SeatHeaders.fields,
   "last-event-id": SchemaExt.optional(
-    Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, Number.MAX_SAFE_INTEGER)).annotations({
+    Schema.compose(Schema.String.pipe(Schema.maxLength(16)), Schema.NumberFromString).pipe(
+      Schema.int(),
+      Schema.between(0, Number.MAX_SAFE_INTEGER)
+    ).annotations({
       description: "The `id:` of the last event received: the stream resumes with the steps after it."
     })
   )

@@ -11,7 +11,7 @@
  */
 export { CardInspection, EffectiveCardDefinition } from "../composition/Effective.js"
 export { CombatState } from "../composition/executor/CombatState.js"
-export { CardLedger } from "../composition/ledger/Ledger.js"
+export { CardLedger, PackagePin } from "../composition/ledger/Ledger.js"
 export { AssessResult, Discovery, LedgerCommand } from "../composition/planner/Plan.js"
 export { ScenarioReport } from "../composition/scenario/Runner.js"
 export { ScenarioLedgers, ScenarioStep } from "../composition/scenario/Scenario.js"

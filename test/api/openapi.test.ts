@@ -262,6 +262,30 @@ describe("the OpenAPI document is an exact contract", () => {
     expect(JSON.stringify(c["HhxPlayerView"]?.properties["seats"])).toContain("\"minItems\":2")
   })
 
+  it("every string a request carries has a limit (parameters, headers, bodies)", () => {
+    const unbounded = new Set<string>()
+    const seen = new Set<unknown>()
+    const visit = (node: unknown, where: string): void => {
+      if (typeof node !== "object" || node === null || seen.has(node)) return
+      seen.add(node)
+      if (Array.isArray(node)) return node.forEach((n, i) => visit(n, `${where}/${i}`))
+      const o = node as Record<string, unknown>
+      const ref = o["$ref"]
+      if (typeof ref === "string") {
+        visit(spec.components.schemas[ref.split("/").pop() ?? ""], ref.split("/").pop() ?? "")
+      }
+      const bounded = o["maxLength"] !== undefined || o["enum"] !== undefined || o["const"] !== undefined ||
+        typeof ref === "string"
+      if (o["type"] === "string" && !bounded) unbounded.add(where)
+      for (const [k, v] of Object.entries(o)) if (k !== "$ref") visit(v, `${where}/${k}`)
+    }
+    for (const [method, path, op] of operations(spec)) {
+      for (const p of op.parameters ?? []) visit(p.schema, `${method} ${path} ${p.name}`)
+      visit(op.requestBody?.content["application/json"]?.schema, `${method} ${path} body`)
+    }
+    expect([...unbounded].sort()).toEqual([])
+  })
+
   it("each error schema lists only the codes of its status", () => {
     const byStatus = new Map<number, Array<string>>()
     for (const [code, row] of Object.entries(DiagnosticCodeTable)) {
