@@ -418,6 +418,8 @@ describe("the OpenAPI document is an exact contract", () => {
     ) => {
       const r = await answer(method, template, url, init)
       expect(r.status, `${method} ${url}: ${r.body.slice(0, 300)}`).toBe(want)
+      // The body's code is one of the status's (the codes check of the suite records it).
+      expect(JSON.parse(r.body)).toMatchObject({ code: expect.any(String) })
       statuses.set(`${method} ${template}`, (statuses.get(`${method} ${template}`) ?? new Set()).add(want))
     }
     const id = "inst-err"
@@ -485,6 +487,24 @@ describe("the OpenAPI document is an exact contract", () => {
         steps: [{ op: "startTurn", side: "enemy" }]
       })
     })
+    expect(
+      JSON.parse(
+        (await send(s.url, "post", "/v1/scenarios/run", {
+          headers: { "content-type": "application/json" },
+          body: json({
+            scenario: 1,
+            packages: ["heroscript.base"],
+            seed: 7,
+            state: {
+              turn: 1_000_000,
+              activeSide: "ally",
+              characters: [{ characterId: "hero", side: "ally", hp: 3, maxHp: 4 }]
+            },
+            steps: [{ op: "startTurn", side: "enemy" }]
+          })
+        })).body
+      )
+    ).toMatchObject({ code: "turn_limit" })
     // 408: a body that does not arrive (the door's body timeout), over a raw socket.
     const slow = await new Promise<string>((resolve, reject) => {
       const { port } = new URL(s.url)
