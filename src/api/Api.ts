@@ -51,23 +51,44 @@ import {
   ScenarioRunRequest,
   SeatHeaders
 } from "./Documents.js"
+import * as OpenApiDocument from "./OpenApiDocument.js"
 import {
   AssessResult,
+  AuthoredId,
   CommandOutcome,
   type Diagnostic,
   diagnostic,
   type DiagnosticCode,
+  DiagnosticCodeSchema,
   Discovery,
   type HttpStatus,
   httpStatusOf,
-  StarterDeck
+  Limits,
+  StarterDeck,
+  StoreId
 } from "./Schemas.js"
 
 // ---------------------------------------------------------------- errors, one class per status
 
+/**
+ * The error body of one status: `code` is one of the table's codes with that
+ * status (the server sends each code with its status, src/server/Server.ts
+ * `bodyOf`), so the spec lists per status only the codes it can carry.
+ */
+const errorFields = (status: HttpStatus) => {
+  const codes = DiagnosticCodeSchema.literals.filter((c) => httpStatusOf(c) === status)
+  return {
+    ...ErrorBody.fields,
+    code: DiagnosticCodeSchema.pipe(
+      Schema.filter((c) => httpStatusOf(c) === status, { message: () => `a code whose status is ${status}` }),
+      Schema.annotations({ jsonSchema: { enum: codes } })
+    )
+  }
+}
+
 // Each class's `_tag` getter makes it matchable with `Effect.catchTag` on the client; it is not part of the body.
 export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(
-  ErrorBody.fields,
+  errorFields(400),
   HttpApiSchema.annotations({
     status: 400,
     description: "Malformed body, hostile JSON, or a value of the wrong shape."
@@ -78,7 +99,7 @@ export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(
   }
 }
 export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(
-  ErrorBody.fields,
+  errorFields(401),
   HttpApiSchema.annotations({
     status: 401,
     description: "A request that needs a credential without one: the operator's bearer token or a seat's X-Seat-Secret."
@@ -89,7 +110,7 @@ export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(
   }
 }
 export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(
-  ErrorBody.fields,
+  errorFields(403),
   HttpApiSchema.annotations({
     status: 403,
     description:
@@ -101,7 +122,7 @@ export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(
   }
 }
 export class NotFound extends Schema.Class<NotFound>("NotFound")(
-  ErrorBody.fields,
+  errorFields(404),
   HttpApiSchema.annotations({
     status: 404,
     description: "Unknown card, transformation, entry, instance, branch, game or route."
@@ -112,15 +133,26 @@ export class NotFound extends Schema.Class<NotFound>("NotFound")(
   }
 }
 export class RequestTimeout extends Schema.Class<RequestTimeout>("RequestTimeout")(
-  ErrorBody.fields,
+  errorFields(408),
   HttpApiSchema.annotations({ status: 408, description: "The body or its handling took longer than the timeout." })
 ) {
   get _tag(): "RequestTimeout" {
     return "RequestTimeout"
   }
 }
+export class MethodNotAllowed extends Schema.Class<MethodNotAllowed>("MethodNotAllowed")(
+  errorFields(405),
+  HttpApiSchema.annotations({
+    status: 405,
+    description: "A known path with a method it does not take; `Allow` lists the ones it does."
+  })
+) {
+  get _tag(): "MethodNotAllowed" {
+    return "MethodNotAllowed"
+  }
+}
 export class Conflict extends Schema.Class<Conflict>("Conflict")(
-  ErrorBody.fields,
+  errorFields(409),
   HttpApiSchema.annotations({
     status: 409,
     description: "Revision, command, step or branch conflict; game over; reload rejected."
@@ -131,15 +163,26 @@ export class Conflict extends Schema.Class<Conflict>("Conflict")(
   }
 }
 export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(
-  ErrorBody.fields,
+  errorFields(413),
   HttpApiSchema.annotations({ status: 413, description: "The body is larger than the body cap." })
 ) {
   get _tag(): "PayloadTooLarge" {
     return "PayloadTooLarge"
   }
 }
+export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("UnsupportedMediaType")(
+  errorFields(415),
+  HttpApiSchema.annotations({
+    status: 415,
+    description: "A body whose `Content-Type` is not exactly `application/json`."
+  })
+) {
+  get _tag(): "UnsupportedMediaType" {
+    return "UnsupportedMediaType"
+  }
+}
 export class Unprocessable extends Schema.Class<Unprocessable>("Unprocessable")(
-  ErrorBody.fields,
+  errorFields(422),
   HttpApiSchema.annotations({
     status: 422,
     description: "Content the engine rejects (incompatible transformation, illegal action, ...)."
@@ -150,7 +193,7 @@ export class Unprocessable extends Schema.Class<Unprocessable>("Unprocessable")(
   }
 }
 export class InternalError extends Schema.Class<InternalError>("InternalError")(
-  ErrorBody.fields,
+  errorFields(500),
   HttpApiSchema.annotations({ status: 500, description: "A defect or a replay mismatch (never bad input)." })
 ) {
   get _tag(): "InternalError" {
@@ -158,7 +201,7 @@ export class InternalError extends Schema.Class<InternalError>("InternalError")(
   }
 }
 export class Unavailable extends Schema.Class<Unavailable>("Unavailable")(
-  ErrorBody.fields,
+  errorFields(503),
   HttpApiSchema.annotations({
     status: 503,
     description: "Starting, shutting down, the store is unavailable, or a game has as many event streams as allowed."
@@ -175,9 +218,11 @@ export type ApiError =
   | Unauthorized
   | Forbidden
   | NotFound
+  | MethodNotAllowed
   | RequestTimeout
   | Conflict
   | PayloadTooLarge
+  | UnsupportedMediaType
   | Unprocessable
   | InternalError
   | Unavailable
@@ -188,11 +233,11 @@ const byStatus = {
   403: Forbidden,
   404: NotFound,
   // 405 and 415 are answered by the server's door (src/server/Door.ts) before any handler runs.
-  405: BadRequest,
+  405: MethodNotAllowed,
   408: RequestTimeout,
   409: Conflict,
   413: PayloadTooLarge,
-  415: BadRequest,
+  415: UnsupportedMediaType,
   422: Unprocessable,
   500: InternalError,
   503: Unavailable
@@ -251,28 +296,77 @@ export class OperatorCredential extends HttpApiMiddleware.Tag<OperatorCredential
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
 
+// ---------------------------------------------------------------- statuses per operation
+
+/*
+ * Each operation lists the statuses it can answer, no more. Every one can
+ * answer 403 (a `Host` or `Origin` the door refuses), 500 (a defect, or an
+ * answer the server fails to encode) and 503 (starting, draining, the store
+ * unavailable or damaged): those are the API's. With `--protect-reads`
+ * every operation but `health` needs a credential: 401 (per group). A body
+ * brings 400, 408, 413 and 415 (the door's checks); the rest is each
+ * operation's own.
+ */
+
 // ---------------------------------------------------------------- groups
 
-const cardIdPath = Schema.Struct({ cardId: Schema.String })
-const instancePath = Schema.Struct({ instanceId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(128)) })
+const cardIdPath = Schema.Struct({
+  cardId: AuthoredId.annotations({ description: "A published card's ID." })
+})
+const instancePath = Schema.Struct({
+  instanceId: StoreId.annotations({ description: "A stored card instance's ID (1..128 characters)." })
+})
 const gamePath = Schema.Struct({ gameId: GameId })
 /** `?seat=`: the seat whose view is asked for (the operator's choice; a seat's secret must be that seat's). */
-const seatParam = Schema.Struct({ seat: Schema.optional(Schema.Literal("0", "1")) })
-const branchParam = Schema.Struct({ branch: Schema.optional(Schema.String) })
+const seatParam = Schema.Struct({
+  seat: Schema.optional(
+    Schema.Literal("0", "1").annotations({
+      description: "The seat whose view is asked for: the operator's choice; with a seat's secret, that seat."
+    })
+  )
+})
+const branchParam = Schema.Struct({
+  branch: Schema.optional(StoreId.annotations({ description: "The branch (default `main`)." }))
+})
 
 export class RuntimeGroup extends HttpApiGroup.make("runtime")
-  .add(HttpApiEndpoint.get("health", "/health").addSuccess(Health))
-  .add(HttpApiEndpoint.get("runtime", "/runtime").addSuccess(RuntimeInfo))
+  .add(
+    HttpApiEndpoint.get("health", "/health")
+      .addSuccess(Health)
+      .annotate(OpenApi.Description, "Liveness: `{status: \"ok\"}` once the server serves; never needs a credential.")
+  )
+  .add(
+    HttpApiEndpoint.get("runtime", "/runtime")
+      .addSuccess(RuntimeInfo)
+      .addError(Unauthorized)
+      .annotate(
+        OpenApi.Description,
+        "What the server serves now: engine and server versions, the runtime's content hash, each package's pin and the published IDs."
+      )
+  )
   .annotate(OpenApi.Description, "What the server serves.")
 {}
 
 export class CardsGroup extends HttpApiGroup.make("cards")
-  .add(HttpApiEndpoint.get("list", "/cards").addSuccess(CardList))
+  .add(
+    HttpApiEndpoint.get("list", "/cards")
+      .addSuccess(CardList)
+      .annotate(OpenApi.Description, "One line per published card (ID, name key, cost, tags), sorted by ID.")
+  )
   .add(
     HttpApiEndpoint.get("effective", "/cards/:cardId/effective")
       .setPath(cardIdPath)
-      .setUrlParams(Schema.Struct({ with: Schema.optional(Schema.Array(Schema.String)) }))
+      .setUrlParams(Schema.Struct({
+        with: Schema.optional(
+          Schema.Array(AuthoredId).pipe(Schema.maxItems(Limits.listSymbols)).annotations({
+            description: "Transformation IDs, sealed and appended in order."
+          })
+        )
+      }))
       .addSuccess(InspectDocument)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .addError(Unprocessable)
       .annotate(
         OpenApi.Description,
         "The `inspect` document: the card with each `with` transformation sealed and appended in order."
@@ -282,6 +376,12 @@ export class CardsGroup extends HttpApiGroup.make("cards")
     HttpApiEndpoint.post("assess", "/assess")
       .setPayload(AssessRequest)
       .addSuccess(AssessResult)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .addError(RequestTimeout)
+      .addError(PayloadTooLarge)
+      .addError(UnsupportedMediaType)
+      .addError(Unprocessable)
       .annotate(
         OpenApi.Description,
         "`cardfx assess --format json`: an incompatible command is a 200 with `isCompatible: false`."
@@ -291,8 +391,16 @@ export class CardsGroup extends HttpApiGroup.make("cards")
     HttpApiEndpoint.post("discover", "/discover")
       .setPayload(DiscoverRequest)
       .addSuccess(Discovery)
-      .annotate(OpenApi.Description, "`cardfx discover --format json`.")
+      .addError(BadRequest)
+      .addError(NotFound)
+      .addError(RequestTimeout)
+      .addError(PayloadTooLarge)
+      .addError(UnsupportedMediaType)
+      .addError(Unprocessable)
+      .annotate(OpenApi.Description, "`cardfx discover --format json`: what could be applied to the card now.")
   )
+  .addError(Unauthorized)
+  .annotate(OpenApi.Description, "Published cards and what the planner says of them.")
 {}
 
 export class InstancesGroup extends HttpApiGroup.make("instances")
@@ -301,6 +409,13 @@ export class InstancesGroup extends HttpApiGroup.make("instances")
       .setPath(instancePath)
       .setPayload(InstanceCommand)
       .addSuccess(CommandOutcome)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .addError(RequestTimeout)
+      .addError(Conflict)
+      .addError(PayloadTooLarge)
+      .addError(UnsupportedMediaType)
+      .addError(Unprocessable)
       .middleware(Authorization)
       .annotate(
         OpenApi.Description,
@@ -312,49 +427,97 @@ export class InstancesGroup extends HttpApiGroup.make("instances")
       .setPath(instancePath)
       .setUrlParams(branchParam)
       .addSuccess(InstanceDocument)
+      .addError(NotFound)
+      .addError(Unprocessable)
+      .annotate(
+        OpenApi.Description,
+        "The stored instance on a branch: its ledger, effective card, revision, fingerprint and where each component came from."
+      )
   )
   .add(
     HttpApiEndpoint.get("history", "/instances/:instanceId/history")
       .setPath(instancePath)
       .setUrlParams(branchParam)
       .addSuccess(HistoryDocument)
+      .addError(NotFound)
+      .addError(RequestTimeout)
+      .addError(Unprocessable)
+      .annotate(OpenApi.Description, "The instance's stored events on a branch, oldest first.")
   )
   .add(
     HttpApiEndpoint.get("replay", "/instances/:instanceId/replay")
       .setPath(instancePath)
       .setUrlParams(branchParam)
       .addSuccess(ReplayDocument)
+      .addError(NotFound)
+      .addError(RequestTimeout)
+      .addError(Unprocessable)
+      .annotate(
+        OpenApi.Description,
+        "Each revision rebuilt from the events alone, beside the stored fingerprint (`matches`: all equal)."
+      )
   )
   .add(
     HttpApiEndpoint.post("createBranch", "/instances/:instanceId/branches")
       .setPath(instancePath)
       .setPayload(BranchRequest)
       .addSuccess(BranchDocument, { status: 201 })
+      .addError(BadRequest)
+      .addError(NotFound)
+      .addError(RequestTimeout)
+      .addError(Conflict)
+      .addError(PayloadTooLarge)
+      .addError(UnsupportedMediaType)
+      .addError(Unprocessable)
       .middleware(Authorization)
       .annotate(OpenApi.Description, "Forks a store branch (branches are store-wide; every instance is visible on it).")
   )
-  .add(HttpApiEndpoint.get("branches", "/branches").addSuccess(BranchList))
+  .add(
+    HttpApiEndpoint.get("branches", "/branches")
+      .addSuccess(BranchList)
+      .addError(Unprocessable)
+      .annotate(OpenApi.Description, "The store's branches with their parents and fork sequences.")
+  )
+  .addError(BadRequest)
+  .addError(Unauthorized)
+  .annotate(OpenApi.Description, "Stored card instances: commands, reads, history, replay and branches.")
 {}
 
 export class ScenariosGroup extends HttpApiGroup.make("scenarios").add(
   HttpApiEndpoint.post("run", "/scenarios/run")
     .setPayload(ScenarioRunRequest)
     .addSuccess(RunDocument)
+    .addError(BadRequest)
+    .addError(Unauthorized)
+    .addError(NotFound)
+    .addError(RequestTimeout)
+    .addError(PayloadTooLarge)
+    .addError(UnsupportedMediaType)
+    .addError(Unprocessable)
     .annotate(
       OpenApi.Description,
       "`cardfx run --format json` over the served runtime; `packages` are served package IDs, never paths."
     )
-) {}
+).annotate(OpenApi.Description, "Combat scenarios run over the served runtime.") {}
 
 const seatCredentials =
   "Credentials: `X-Seat-Secret` (a seat's secret from the game's creation) proves a seat; the operator's `Authorization: Bearer` token (with `--token-env`) may read and act for any seat; neither is a spectator. With `--protect-reads`, a request needs one of the two."
 
 export class HhxGroup extends HttpApiGroup.make("hhx")
-  .add(HttpApiEndpoint.get("deck", "/hhx/deck").addSuccess(StarterDeck))
+  .add(
+    HttpApiEndpoint.get("deck", "/hhx/deck")
+      .addSuccess(StarterDeck)
+      .annotate(OpenApi.Description, "The served Hallyu Hex deck file: rules, cards and deck lists.")
+  )
   .add(
     HttpApiEndpoint.post("create", "/hhx/games")
       .setPayload(NewGameRequest)
       .addSuccess(CreatedGame, { status: 201 })
+      .addError(BadRequest)
+      .addError(RequestTimeout)
+      .addError(PayloadTooLarge)
+      .addError(UnsupportedMediaType)
+      .addError(Unprocessable)
       .middleware(Authorization)
       .annotate(
         OpenApi.Description,
@@ -367,6 +530,13 @@ export class HhxGroup extends HttpApiGroup.make("hhx")
       .setHeaders(SeatHeaders)
       .setPayload(GameActionRequest)
       .addSuccess(GameDocument)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .addError(RequestTimeout)
+      .addError(Conflict)
+      .addError(PayloadTooLarge)
+      .addError(UnsupportedMediaType)
+      .addError(Unprocessable)
       .middleware(OperatorCredential)
       .annotate(
         OpenApi.Description,
@@ -379,6 +549,8 @@ export class HhxGroup extends HttpApiGroup.make("hhx")
       .setHeaders(SeatHeaders)
       .setUrlParams(seatParam)
       .addSuccess(GameDocument)
+      .addError(BadRequest)
+      .addError(NotFound)
       .middleware(OperatorCredential)
       .annotate(
         OpenApi.Description,
@@ -390,6 +562,8 @@ export class HhxGroup extends HttpApiGroup.make("hhx")
       .setPath(gamePath)
       .setHeaders(SeatHeaders)
       .addSuccess(GameLogDocument)
+      .addError(BadRequest)
+      .addError(NotFound)
       .middleware(OperatorCredential)
       .annotate(
         OpenApi.Description,
@@ -400,8 +574,14 @@ export class HhxGroup extends HttpApiGroup.make("hhx")
     HttpApiEndpoint.get("explain", "/hhx/games/:gameId/explain")
       .setPath(gamePath)
       .setHeaders(SeatHeaders)
-      .setUrlParams(Schema.Struct({ actionId: Schema.String.pipe(Schema.maxLength(256)) }))
+      .setUrlParams(Schema.Struct({
+        actionId: Schema.String.pipe(Schema.maxLength(256)).annotations({
+          description: "A legal action's ID (from `legalActions`), or one the client asks about."
+        })
+      }))
       .addSuccess(ExplainDocument)
+      .addError(BadRequest)
+      .addError(NotFound)
       .middleware(OperatorCredential)
       .annotate(
         OpenApi.Description,
@@ -414,41 +594,45 @@ export class HhxGroup extends HttpApiGroup.make("hhx")
       .setHeaders(GameEventHeaders)
       .setUrlParams(seatParam)
       .addSuccess(HttpApiSchema.Text({ contentType: "text/event-stream" }))
+      .addError(BadRequest)
+      .addError(NotFound)
       .middleware(OperatorCredential)
       .annotate(
         OpenApi.Description,
         `Server-sent events: each step as the caller may see it (a seat's view with its X-Seat-Secret, else the spectator's), one event per step — \`id: <step>\`, \`event: step\`, \`data: <GameDocument JSON>\` — first the current step (or, with \`Last-Event-ID: <step>\`, every step after it), then each new one; a \`: heartbeat\` comment every 15 s; the stream ends after the game's last step or when the server shuts down. At most 8 streams per game (503 \`too_many_subscribers\`). ${seatCredentials}`
       )
   )
+  .addError(Unauthorized)
+  .annotate(OpenApi.Description, "Hallyu Hex games: seats, per-seat views, actions, logs and event streams.")
 {}
 
 export class AdminGroup extends HttpApiGroup.make("admin").add(
   HttpApiEndpoint.post("reload", "/admin/reload")
     .addSuccess(ReloadReport)
+    .addError(BadRequest)
+    .addError(Unauthorized)
+    .addError(RequestTimeout)
+    .addError(Conflict)
+    .addError(PayloadTooLarge)
+    .addError(UnsupportedMediaType)
+    .addError(Unprocessable)
     .middleware(Authorization)
     .annotate(
       OpenApi.Description,
       "Re-reads the package folders; switches when every stored instance still composes, else keeps the old runtime and answers 409 `reload_rejected` with one diagnostic per broken instance."
     )
-) {}
+).annotate(OpenApi.Description, "Operating the server: content reload.") {}
 
 /** The whole API. */
 export class CardfxApi extends HttpApi.make("cardfx")
-  .add(RuntimeGroup)
-  .add(CardsGroup)
-  .add(InstancesGroup)
-  .add(ScenariosGroup)
-  .add(HhxGroup)
   .add(AdminGroup)
-  // Any code may reach any endpoint through the table's status column, so every status is declared once, here.
-  .addError(BadRequest)
-  .addError(Unauthorized)
+  .add(CardsGroup)
+  .add(HhxGroup)
+  .add(InstancesGroup)
+  .add(RuntimeGroup)
+  .add(ScenariosGroup)
+  // What any operation can answer (the door's `Host`/`Origin` refusal, a defect, starting or draining); the rest per operation.
   .addError(Forbidden)
-  .addError(NotFound)
-  .addError(RequestTimeout)
-  .addError(Conflict)
-  .addError(PayloadTooLarge)
-  .addError(Unprocessable)
   .addError(InternalError)
   .addError(Unavailable)
   .prefix("/v1")
@@ -458,4 +642,7 @@ export class CardfxApi extends HttpApi.make("cardfx")
     OpenApi.Description,
     "The cardfx assessment/preview API: cards, stored card instances, combat scenarios and Hallyu Hex games. Errors are `{code, message, diagnostics}`."
   )
+  .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/licenses/MIT" })
+  .annotate(OpenApi.Servers, [{ url: "http://127.0.0.1:8787", description: "`cardfx serve` on its default address" }])
+  .annotate(OpenApi.Transform, OpenApiDocument.exact)
 {}

@@ -22,11 +22,16 @@ import {
   EventBody,
   GameLogSchema,
   LedgerCommand,
+  PackagePin,
   ScenarioLedgers,
   ScenarioReport,
   ScenarioStep,
-  SchemaExt
+  SchemaExt,
+  StoreId
 } from "./Schemas.js"
+
+/** A string a request may carry, at most `max` characters (every string of a request has a limit). */
+const text = (max: number) => Schema.String.pipe(Schema.maxLength(max))
 
 // ---------------------------------------------------------------- errors
 
@@ -48,12 +53,8 @@ const strict = <S extends Schema.Schema.Any>(s: S, identifier: string): S =>
 export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotations({ identifier: "Health" })
 export type Health = typeof Health.Type
 
-/** A published package's pin. */
-export const PackagePinDocument = Schema.Struct({
-  packageId: Schema.String,
-  version: Schema.String,
-  contentHash: Schema.String
-}).annotations({ identifier: "PackagePin" })
+/** A published package's pin (the ledger's Schema: one definition). */
+export const PackagePinDocument = PackagePin
 
 /** `GET /v1/runtime`: what the server serves now. */
 export const RuntimeInfo = Schema.Struct({
@@ -78,7 +79,7 @@ export const CardSummary = Schema.Struct({
   cardId: Schema.String,
   /** The card's localisation key for its name (`metadata.nameKey`). */
   nameKey: Schema.String,
-  cost: Schema.Number,
+  cost: Schema.Int,
   tags: Schema.Array(Schema.String)
 }).annotations({ identifier: "CardSummary" })
 export type CardSummary = typeof CardSummary.Type
@@ -101,13 +102,13 @@ export type InspectDocument = typeof InspectDocument.Type
 const ledgerSourceFields = {
   cardId: AuthoredId,
   /** The activity (mode); default `canonical_command`. */
-  activity: SchemaExt.optional(Schema.String),
+  activity: SchemaExt.optional(AuthoredId),
   /** A sealed `CardLedger` document (as `--ledger FILE`). */
   ledger: SchemaExt.optional(CardLedger),
   /** A stored instance of the served store (as `--store --instance`). */
-  instanceId: SchemaExt.optional(Schema.String),
+  instanceId: SchemaExt.optional(StoreId),
   /** With `instanceId`: the branch (default main). */
-  branch: SchemaExt.optional(Schema.String)
+  branch: SchemaExt.optional(StoreId)
 }
 
 /** `POST /v1/assess`: the body of `cardfx assess` (its answer is `AssessResult`). */
@@ -127,14 +128,14 @@ export type DiscoverRequest = typeof DiscoverRequest.Type
 export const InstanceCommand = strict(
   Schema.Struct({
     /** The client's idempotence key: a retry with the same ID and body returns the recorded outcome. */
-    commandId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(128)),
+    commandId: StoreId,
     /** The instance's base card. */
     cardId: AuthoredId,
     /** The revision the client saw (`revision` of the instance or of an Assess). */
     expectedRevision: Schema.NonNegativeInt,
     command: LedgerCommand,
-    activity: SchemaExt.optional(Schema.String),
-    branch: SchemaExt.optional(Schema.String)
+    activity: SchemaExt.optional(AuthoredId),
+    branch: SchemaExt.optional(StoreId)
   }),
   "InstanceCommand"
 )
@@ -157,11 +158,11 @@ export type InstanceDocument = typeof InstanceDocument.Type
 
 /** One stored event. */
 export const StoredEventDocument = Schema.Struct({
-  sequence: Schema.Number,
+  sequence: Schema.NonNegativeInt,
   branch: Schema.String,
   instanceId: Schema.String,
   cardId: Schema.String,
-  revision: Schema.Number,
+  revision: Schema.NonNegativeInt,
   commandId: Schema.String,
   kind: Schema.String,
   contextHash: Schema.String,
@@ -182,8 +183,8 @@ export const ReplayDocument = Schema.Struct({
   instanceId: Schema.String,
   steps: Schema.Array(
     Schema.Struct({
-      revision: Schema.Number,
-      sequence: Schema.Number,
+      revision: Schema.NonNegativeInt,
+      sequence: Schema.NonNegativeInt,
       fingerprint: Schema.String,
       stored: Schema.String
     })
@@ -196,9 +197,9 @@ export type ReplayDocument = typeof ReplayDocument.Type
 /** `POST /v1/instances/{instanceId}/branches`: fork a branch of the store. */
 export const BranchRequest = strict(
   Schema.Struct({
-    name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)),
+    name: StoreId,
     /** Default main. */
-    parent: SchemaExt.optional(Schema.String),
+    parent: SchemaExt.optional(StoreId),
     /** Default: now. */
     atSequence: SchemaExt.optional(Schema.NonNegativeInt)
   }),
@@ -209,7 +210,7 @@ export type BranchRequest = typeof BranchRequest.Type
 export const BranchDocument = Schema.Struct({
   name: Schema.String,
   parent: Schema.String,
-  forkSequence: Schema.Number
+  forkSequence: Schema.NonNegativeInt
 }).annotations({ identifier: "Branch" })
 export type BranchDocument = typeof BranchDocument.Type
 
@@ -227,12 +228,12 @@ export type BranchList = typeof BranchList.Type
  */
 export const ScenarioRunRequest = strict(
   Schema.Struct({
-    $schema: SchemaExt.optional(Schema.String),
-    scenario: Schema.Literal(1),
-    name: SchemaExt.optional(Schema.String),
-    description: SchemaExt.optional(Schema.String),
+    $schema: SchemaExt.optional(text(1024)),
+    scenario: Schema.Literal(1).annotations({ jsonSchema: { type: "integer", enum: [1] } }),
+    name: SchemaExt.optional(text(256)),
+    description: SchemaExt.optional(text(4096)),
     /** Package IDs of the served runtime. */
-    packages: Schema.NonEmptyArray(Schema.String),
+    packages: Schema.NonEmptyArray(text(256)).pipe(Schema.maxItems(64)),
     seed: Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER)),
     state: CombatState,
     ledgers: SchemaExt.optional(ScenarioLedgers),
@@ -252,7 +253,10 @@ export type RunDocument = typeof RunDocument.Type
 
 // ---------------------------------------------------------------- Hallyu Hex
 
-export const HhxSeat = Schema.Literal(0, 1)
+export const HhxSeat = Schema.Literal(0, 1).annotations({ jsonSchema: { type: "integer", enum: [0, 1] } })
+
+/** One per seat, seat 0 first (a pair: no `prefixItems` tuple on the wire). */
+const perSeat = SchemaExt.pair
 
 /** A legal action: its stable ID and what it does. */
 export const HhxAction = Schema.Struct({
@@ -260,9 +264,9 @@ export const HhxAction = Schema.Struct({
   player: HhxSeat,
   kind: Schema.Literal("end-turn", "pass", "cast", "activate", "choose", "optional", "pay", "redirect"),
   inst: Schema.NullOr(Schema.String),
-  effect: Schema.NullOr(Schema.Number),
+  effect: Schema.NullOr(Schema.Int),
   targets: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.String })),
-  choice: Schema.NullOr(Schema.Number)
+  choice: Schema.NullOr(Schema.Int)
 }).annotations({ identifier: "HhxAction" })
 
 /** The question to the acting seat (`d` says which; the other fields depend on it, see RULES.md). */
@@ -277,11 +281,11 @@ export const HhxResult = Schema.Struct({
 }).annotations({ identifier: "HhxResult" })
 
 export const HhxSeatView = Schema.Struct({
-  composure: Schema.Number,
-  fandom: Schema.Number,
-  trend: Schema.Number,
-  deckSize: Schema.Number,
-  handSize: Schema.Number,
+  composure: Schema.Int,
+  fandom: Schema.Int,
+  trend: Schema.Int,
+  deckSize: Schema.Int,
+  handSize: Schema.Int,
   /** Only in the viewing seat's own view. */
   hand: Schema.NullOr(Schema.Array(Schema.String)),
   stage: Schema.Array(Schema.String),
@@ -292,10 +296,10 @@ export const HhxSeatView = Schema.Struct({
 /** What one seat may see of a game (the engine's `observe`); a spectator's (`viewer: null`) hides both hands. */
 export const HhxPlayerView = Schema.Struct({
   viewer: Schema.NullOr(HhxSeat),
-  turn: Schema.Number,
+  turn: Schema.Int,
   active: HhxSeat,
-  seats: Schema.Tuple(HhxSeatView, HhxSeatView),
-  counters: Schema.Record({ key: Schema.String, value: Schema.Record({ key: Schema.String, value: Schema.Number }) }),
+  seats: perSeat(HhxSeatView),
+  counters: Schema.Record({ key: Schema.String, value: Schema.Record({ key: Schema.String, value: Schema.Int }) }),
   seen: Schema.Array(Schema.Struct({ owner: HhxSeat, cards: Schema.Array(Schema.String) })),
   toAct: Schema.NullOr(HhxSeat),
   decision: Schema.NullOr(HhxDecision),
@@ -310,7 +314,7 @@ export const NewGameRequest = strict(
       Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER))
     ),
     /** Deck list IDs for seat 0 and seat 1 (default: the deck file's first two). */
-    decks: SchemaExt.optional(Schema.Tuple(Schema.String, Schema.String))
+    decks: SchemaExt.optional(perSeat(text(128)))
   }),
   "NewGameRequest"
 )
@@ -335,6 +339,7 @@ export type GameActionRequest = typeof GameActionRequest.Type
  */
 export const GameId = Schema.String.pipe(
   Schema.pattern(/^[A-Za-z0-9_-]{1,128}$/),
+  Schema.maxLength(128),
   Schema.annotations({
     identifier: "GameId",
     description: "22 random base64url characters (older games: `g<n>`)."
@@ -358,7 +363,10 @@ export const SeatHeaders = Schema.Struct({
 export const GameEventHeaders = Schema.Struct({
   ...SeatHeaders.fields,
   "last-event-id": SchemaExt.optional(
-    Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, Number.MAX_SAFE_INTEGER)).annotations({
+    Schema.compose(Schema.String.pipe(Schema.maxLength(16)), Schema.NumberFromString).pipe(
+      Schema.int(),
+      Schema.between(0, Number.MAX_SAFE_INTEGER)
+    ).annotations({
       description: "The `id:` of the last event received: the stream resumes with the steps after it."
     })
   )
@@ -377,7 +385,7 @@ export const GameDocument = Schema.Struct({
   viewer: Schema.NullOr(HhxSeat),
   /** Null until the game ends, except for the operator: the seed replays to both hands. */
   seed: Schema.NullOr(Schema.String),
-  decks: Schema.NullOr(Schema.Tuple(Schema.String, Schema.String)),
+  decks: Schema.NullOr(perSeat(Schema.String)),
   deckHash: Schema.String,
   /** sha256 of the canonical state (the log's fingerprint at this step); null in a spectator's view of a game in progress. */
   fingerprint: Schema.NullOr(Schema.String),

@@ -408,8 +408,10 @@ const table = {
   store_corrupt: {
     tag: "StoreCorrupt",
     domain: "store",
-    meaning: "The ledger store's pages fail the integrity check; it is refused for writes.",
-    status: 422
+    meaning:
+      "The ledger store's pages fail the integrity check; it is refused for writes (run `cardfx ledger verify`).",
+    // The server's store, not the request: a client cannot fix it by changing the request.
+    status: 503
   },
   fork_out_of_range: {
     tag: "ForkOutOfRange",
@@ -424,6 +426,12 @@ const table = {
     domain: "executor",
     meaning: "A sequence used more node attempts than its budget.",
     limit: "sequenceNodeBudget",
+    status: 422
+  },
+  turn_limit: {
+    tag: "TurnLimit",
+    domain: "executor",
+    meaning: "A turn would start past the turn counter's maximum (1,000,000).",
     status: 422
   },
   invalid_target: {

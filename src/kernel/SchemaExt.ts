@@ -3,7 +3,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import { ParseResult, Schema } from "effect"
 
 /**
  * An exact optional field: absent or present with a value, never present as
@@ -23,3 +23,23 @@ export const described = <S extends Schema.Schema.All>(schema: S, description: s
 /** An exact optional field (see {@link optional}) with its description (see {@link described}). */
 export const optionalDescribed = <S extends Schema.Schema.All>(schema: S, description: string) =>
   optional(schema).annotations({ description })
+
+/**
+ * Exactly two values of one Schema (a pair, as `readonly [A, A]`), written
+ * on the wire as a two-element array whose JSON Schema is `items` with
+ * `minItems`/`maxItems` 2: a `prefixItems` tuple comes out of most code
+ * generators as an untyped object.
+ */
+export const pair = <A, I, R>(item: Schema.Schema<A, I, R>) => {
+  const one = Schema.typeSchema(item)
+  return Schema.transformOrFail(Schema.Array(item).pipe(Schema.itemsCount(2)), Schema.Tuple(one, one), {
+    strict: true,
+    decode: (items, _, ast) => {
+      const [first, second] = items
+      return first === undefined || second === undefined || items.length !== 2
+        ? ParseResult.fail(new ParseResult.Type(ast, items, "expected exactly two items"))
+        : ParseResult.succeed([first, second] as const)
+    },
+    encode: (p) => ParseResult.succeed(p)
+  })
+}

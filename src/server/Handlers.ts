@@ -6,8 +6,10 @@
  *
  * @since 0.1.0
  */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Context, Effect, Layer, type ParseResult, Schema, Stream } from "effect"
+import type { IncomingMessage } from "node:http"
 import { type ApiError, apiError, apiErrorOf, CardfxApi, Operator } from "../api/Api.js"
 import {
   type AssessRequest,
@@ -22,11 +24,48 @@ import {
   Cards,
   ContentCatalog,
   Games,
+  httpStatusOf,
   Instances,
   LiveCatalog,
   type Runtime,
   Scenarios
 } from "../services/index.js"
+
+/**
+ * An error as its response: the body `{code, message, diagnostics}` with the
+ * table's status of the code. (Written here rather than by the API's error
+ * encoder: the error classes share one body shape, and a code reaches the
+ * status its table row says whatever the handler.)
+ */
+export const errorResponse = (e: ApiError): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.unsafeJson({ code: e.code, message: e.message, diagnostics: e.diagnostics }, {
+    status: httpStatusOf(e.code)
+  })
+
+/**
+ * Requests whose handler has produced its answer: a Schema failure after
+ * that is the encoding of the server's own answer (the platform reports it
+ * as a decode error), which the server answers 500 `internal_error`, never
+ * 400 blaming the client (src/server/Server.ts).
+ */
+export const answeredRequests = new WeakSet<IncomingMessage>()
+
+/**
+ * A handler's effect as the endpoint's answer: its value (marked as
+ * answered, see {@link answeredRequests}), or its error as the error
+ * response of the code's status.
+ */
+const answered = <A, R>(
+  self: Effect.Effect<A, ApiError, R>
+): Effect.Effect<A | HttpServerResponse.HttpServerResponse, never, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.matchEffect(self, {
+    onFailure: (e) => Effect.succeed(errorResponse(e)),
+    onSuccess: (a) =>
+      Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+        answeredRequests.add(NodeHttpServerRequest.toIncomingMessage(request))
+        return a
+      })
+  })
 
 /** What the handlers need to know about how the server was started. */
 export class ServedPackages extends Context.Tag("cardfx/server/ServedPackages")<
@@ -98,8 +137,8 @@ const RuntimeLive = HttpApiBuilder.group(CardfxApi, "runtime", (handlers) =>
   Effect.gen(function*() {
     const catalog = yield* ContentCatalog.ContentCatalog
     return handlers
-      .handle("health", () => Effect.succeed({ status: "ok" as const }))
-      .handle("runtime", () => catalog.info)
+      .handle("health", () => answered(Effect.succeed({ status: "ok" as const })))
+      .handle("runtime", () => answered(catalog.info))
   }))
 
 const encodeInspect = Schema.encode(InspectDocument)
@@ -111,9 +150,9 @@ const CardsLive = HttpApiBuilder.group(CardfxApi, "cards", (handlers) =>
     const cards = yield* Cards.Cards
     const documents = makeDocumentCache()
     return handlers
-      .handle("list", () => Effect.map(cards.list, (list) => ({ cards: list })))
+      .handle("list", () => answered(Effect.map(cards.list, (list) => ({ cards: list }))))
       .handle("effective", ({ path, urlParams }) =>
-        Effect.flatMap(live.current, (runtime) =>
+        answered(Effect.flatMap(live.current, (runtime) =>
           documents.cached(
             runtime,
             JSON.stringify(["effective", path.cardId, urlParams.with ?? []]),
@@ -122,9 +161,9 @@ const CardsLive = HttpApiBuilder.group(CardfxApi, "cards", (handlers) =>
               Effect.mapError(fromError)
             ),
             encodeInspect
-          )))
+          ))))
       .handle("assess", ({ payload }) =>
-        Effect.gen(function*() {
+        answered(Effect.gen(function*() {
           const source = yield* sourceOf(payload)
           const request = {
             cardId: payload.cardId,
@@ -137,9 +176,9 @@ const CardsLive = HttpApiBuilder.group(CardfxApi, "cards", (handlers) =>
           if (source._tag === "Stored") return yield* answer
           const runtime = yield* live.current
           return yield* documents.cached(runtime, JSON.stringify(["assess", payload]), answer, encodeAssess)
-        }))
+        })))
       .handle("discover", ({ payload }) =>
-        Effect.flatMap(sourceOf(payload), (source) =>
+        answered(Effect.flatMap(sourceOf(payload), (source) =>
           Effect.mapError(
             cards.discover({
               cardId: payload.cardId,
@@ -147,7 +186,7 @@ const CardsLive = HttpApiBuilder.group(CardfxApi, "cards", (handlers) =>
               source
             }),
             fromError
-          )))
+          ))))
   }))
 
 const InstancesLive = HttpApiBuilder.group(CardfxApi, "instances", (handlers) =>
@@ -155,36 +194,36 @@ const InstancesLive = HttpApiBuilder.group(CardfxApi, "instances", (handlers) =>
     const instances = yield* Instances.Instances
     return handlers
       .handle("command", ({ path, payload }) =>
-        Effect.mapError(instances.command({ ...payload, instanceId: path.instanceId }), fromError))
+        answered(Effect.mapError(instances.command({ ...payload, instanceId: path.instanceId }), fromError)))
       .handle("get", ({ path, urlParams }) =>
-        Effect.mapError(
+        answered(Effect.mapError(
           Effect.map(instances.get(path.instanceId, urlParams.branch), (state): InstanceDocument => ({
             ...state,
             origins: { ...state.origins }
           })),
           fromError
-        ))
+        )))
       .handle("history", ({ path, urlParams }) =>
-        Effect.mapError(instances.history(path.instanceId, urlParams.branch), fromError))
+        answered(Effect.mapError(instances.history(path.instanceId, urlParams.branch), fromError)))
       .handle("replay", ({ path, urlParams }) =>
-        Effect.mapError(instances.replay(path.instanceId, urlParams.branch), fromError))
+        answered(Effect.mapError(instances.replay(path.instanceId, urlParams.branch), fromError)))
       .handle("createBranch", ({ payload }) =>
-        Effect.mapError(
+        answered(Effect.mapError(
           instances.createBranch(payload.name, { parent: payload.parent, atSequence: payload.atSequence }),
           fromError
-        ))
+        )))
       .handle("branches", () =>
-        Effect.mapError(Effect.map(instances.branches, (branches) => ({ branches })), fromError))
+        answered(Effect.mapError(Effect.map(instances.branches, (branches) => ({ branches })), fromError)))
   }))
 
 const ScenariosLive = HttpApiBuilder.group(CardfxApi, "scenarios", (handlers) =>
   Effect.gen(function*() {
     const scenarios = yield* Scenarios.Scenarios
     return handlers.handle("run", ({ payload }) =>
-      Effect.mapError(
+      answered(Effect.mapError(
         Effect.map(scenarios.runServed(payload), (report) => ({ ok: true as const, runs: 1, report })),
         fromError
-      ))
+      )))
   }))
 
 /** A game document of the service as the API's (the engine's view types are the wire Schemas' types). */
@@ -224,26 +263,26 @@ const HhxLive = HttpApiBuilder.group(CardfxApi, "hhx", (handlers) =>
   Effect.gen(function*() {
     const games = yield* Games.Games
     return handlers
-      .handle("deck", () => Effect.succeed(games.engine.deck))
+      .handle("deck", () => answered(Effect.succeed(games.engine.deck)))
       .handle("create", ({ payload }) =>
-        Effect.mapError(
+        answered(Effect.mapError(
           Effect.map(games.create(payload), (created) => ({ game: gameDocument(created.game), seats: created.seats })),
           fromError
-        ))
+        )))
       .handle("act", ({ headers, path, payload }) =>
-        Effect.flatMap(callerOf(headers), (caller) =>
-          Effect.mapError(Effect.map(games.act(path.gameId, payload, caller), gameDocument), fromError)))
+        answered(Effect.flatMap(callerOf(headers), (caller) =>
+          Effect.mapError(Effect.map(games.act(path.gameId, payload, caller), gameDocument), fromError))))
       .handle("get", ({ headers, path, urlParams }) =>
-        Effect.flatMap(callerOf(headers, urlParams.seat), (caller) =>
-          Effect.mapError(Effect.map(games.get(path.gameId, caller), gameDocument), fromError)))
+        answered(Effect.flatMap(callerOf(headers, urlParams.seat), (caller) =>
+          Effect.mapError(Effect.map(games.get(path.gameId, caller), gameDocument), fromError))))
       .handle("log", ({ headers, path }) =>
-        Effect.flatMap(callerOf(headers), (caller) =>
-          Effect.mapError(games.log(path.gameId, caller), fromError)))
+        answered(Effect.flatMap(callerOf(headers), (caller) =>
+          Effect.mapError(games.log(path.gameId, caller), fromError))))
       .handle("explain", ({ headers, path, urlParams }) =>
-        Effect.flatMap(callerOf(headers), (caller) =>
-          Effect.mapError(games.explain(path.gameId, urlParams.actionId, caller), fromError)))
+        answered(Effect.flatMap(callerOf(headers), (caller) =>
+          Effect.mapError(games.explain(path.gameId, urlParams.actionId, caller), fromError))))
       .handle("events", ({ headers, path, urlParams }) =>
-        Effect.flatMap(callerOf(headers, urlParams.seat), (caller) =>
+        answered(Effect.flatMap(callerOf(headers, urlParams.seat), (caller) =>
           Effect.mapError(
             Effect.map(games.events(path.gameId, caller, headers["last-event-id"]), (events) =>
               HttpServerResponse.stream(sseFrames(events), {
@@ -252,7 +291,7 @@ const HhxLive = HttpApiBuilder.group(CardfxApi, "hhx", (handlers) =>
                 headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
               })),
             fromError
-          )))
+          ))))
   }))
 
 /** Loads the served folders again and switches to them when every stored instance still composes. */
@@ -264,7 +303,7 @@ export const reload = Effect.flatMap(
 const AdminLive = HttpApiBuilder.group(CardfxApi, "admin", (handlers) =>
   Effect.gen(function*() {
     const catalog = yield* ContentCatalog.ContentCatalog
-    return handlers.handle("reload", () => Effect.mapError(catalog.reload, fromError))
+    return handlers.handle("reload", () => answered(Effect.mapError(catalog.reload, fromError)))
   }))
 
 /** Every group's handlers. */

@@ -24,31 +24,23 @@ import {
   HttpApiSwagger,
   HttpApp,
   HttpMiddleware,
+  HttpRouter,
   HttpServer,
   HttpServerError,
-  HttpServerRequest,
-  HttpServerResponse
+  HttpServerRequest
 } from "@effect/platform"
 import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
 import { Cause, Duration, Effect, Layer, Option, Redacted, Schedule } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import {
-  type ApiError,
   apiError,
   Authorization,
-  BadRequest,
   CardfxApi,
-  Conflict,
   Forbidden,
-  InternalError,
-  NotFound,
+  isApiError,
   OperatorCredential,
-  PayloadTooLarge,
-  RequestTimeout,
-  Unauthorized,
-  Unavailable,
-  Unprocessable
+  Unauthorized
 } from "../api/Api.js"
 import {
   Canonical,
@@ -57,12 +49,12 @@ import {
   type DiagnosticCode,
   errorFromDiagnostic,
   Games,
-  httpStatusOf,
   Json,
   Served
 } from "../services/index.js"
 import * as Compression from "./Compression.js"
 import * as Door from "./Door.js"
+import * as Handlers from "./Handlers.js"
 import { HandlersLive, ServedPackages } from "./Handlers.js"
 import * as WorkbenchPage from "./Page.js"
 
@@ -204,30 +196,7 @@ const decodeDiagnostics = (e: HttpApiError.HttpApiDecodeError): Array<Diagnostic
         })
     )
 
-const apiErrorClasses = [
-  BadRequest,
-  Unauthorized,
-  Forbidden,
-  NotFound,
-  RequestTimeout,
-  Conflict,
-  PayloadTooLarge,
-  Unprocessable,
-  InternalError,
-  Unavailable
-]
-const isApiError = (u: unknown): u is ApiError => apiErrorClasses.some((C) => u instanceof C)
-
-/**
- * An error as its response: the status is the table's status of the code.
- * (Written here rather than by the API's error-union encoder: the ten error
- * classes share one body shape, and the union would encode every one of
- * them with the first class's status.)
- */
-const bodyOf = (e: ApiError) =>
-  HttpServerResponse.unsafeJson({ code: e.code, message: e.message, diagnostics: e.diagnostics }, {
-    status: httpStatusOf(e.code)
-  })
+const bodyOf = Handlers.errorResponse
 
 /** Decode failures, unknown routes, handler errors and defects as the API's own error bodies. */
 const translateErrors = HttpApiBuilder.middleware(CardfxApi, (app) =>
@@ -235,16 +204,29 @@ const translateErrors = HttpApiBuilder.middleware(CardfxApi, (app) =>
     const failure = Cause.failureOption(cause)
     if (Option.isSome(failure)) {
       const e: unknown = failure.value
-      if (e instanceof HttpApiError.HttpApiDecodeError) return Effect.succeed(bodyOf(apiError(decodeDiagnostics(e))))
+      if (e instanceof HttpApiError.HttpApiDecodeError) {
+        return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+          Handlers.answeredRequests.has(NodeHttpServerRequest.toIncomingMessage(request))
+            // The handler had answered: the Schema failure is the encoding of the server's own answer.
+            ? Effect.as(
+              Effect.logError("answer encoding failed", e.message),
+              bodyOf(apiError(one("internal_error", "internal error: the server could not encode its answer")))
+            )
+            : Effect.succeed(bodyOf(apiError(decodeDiagnostics(e)))))
+      }
       if (e instanceof HttpServerError.RouteNotFound) {
         return Effect.succeed(
           bodyOf(apiError(one("unknown_route", `no endpoint ${e.request.method} ${e.request.url.split("?")[0] ?? ""}`)))
         )
       }
-      if (isApiError(e)) return Effect.succeed(bodyOf(e))
+      if (isApiError(e)) {
+        return Effect.succeed(bodyOf(e))
+      }
       return Effect.failCause(cause)
     }
-    if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+    if (Cause.isInterruptedOnly(cause)) {
+      return Effect.failCause(cause)
+    }
     return Effect.as(
       Effect.logError("defect", Cause.pretty(cause)),
       bodyOf(apiError(one("internal_error", "internal error")))
@@ -435,6 +417,9 @@ export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
     )
   )
   return HttpApiBuilder.serve(prepared(options)).pipe(
+    // The router's default refuses a path segment over 100 characters as an unknown route: IDs go to 128, and
+    // a longer one must reach its Schema (and be refused as a bad ID, not a missing route).
+    Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: 4096 })),
     // No tracer is installed, so the platform's per-request span would be built and dropped: skip it.
     HttpMiddleware.withTracerDisabledWhen(() => true),
     Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),

@@ -20,6 +20,7 @@ import { endTurn, startTurn } from "./Statuses.js"
 /** Every code the executor can fail with: its error channel. */
 export const executorErrors = errorChannel([
   "budget_exceeded",
+  "turn_limit",
   "invalid_target",
   "actor_defeated",
   "unknown_character",

@@ -206,6 +206,9 @@ const boundary = (
   return { characters }
 }
 
+/** The largest turn counter a combat state holds (its Schema's bound). */
+export const MAX_TURN = 1_000_000
+
 /** A turn operation's outcome: the result, or the diagnostic with the original state object. */
 export type TurnOutcome =
   | { readonly ok: true; readonly result: TurnResult }
@@ -216,6 +219,16 @@ export type TurnOutcome =
  * TurnStart ticks and countdowns of that side's characters. Pure.
  */
 export const startTurn = (lookups: ExecutorLookups, state: CombatState, side: Side): TurnOutcome => {
+  // The counter is bounded (CombatState's `turn`): a state past it could be neither stored nor answered.
+  if (state.turn >= MAX_TURN) {
+    return {
+      ok: false,
+      diagnostic: diagnostic("turn_limit", `turn ${state.turn} is the last: the turn counter is at most ${MAX_TURN}`, {
+        details: { limit: MAX_TURN, actual: state.turn + 1 }
+      }),
+      state
+    }
+  }
   const turn = state.turn + 1
   const events: Array<ExecutorEvent> = [{ type: "turnStarted", side, turn }]
   const r = boundary(lookups, state, side, "TurnStart", events)

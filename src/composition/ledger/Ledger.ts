@@ -32,9 +32,9 @@ import { CompositionRule, Patch, Requirements } from "../schema/Transformation.j
 
 /** Schema of a package pin (see `Runtime.ts`'s `PackagePin`). */
 export const PackagePin = Schema.Struct({
-  packageId: Schema.String,
-  version: Schema.String,
-  contentHash: Schema.String
+  packageId: Schema.String.pipe(Schema.maxLength(128)),
+  version: Schema.String.pipe(Schema.maxLength(64)),
+  contentHash: Schema.String.pipe(Schema.maxLength(128))
 }).annotations({ identifier: "PackagePin" })
 
 /** Schema of the runtime an entry was sealed in: engine version + package versions + content hashes. */
@@ -72,7 +72,7 @@ export const sealedContentFields = {
     )
   ),
   pin: RuntimePin,
-  sealHash: Schema.String
+  sealHash: Schema.String.pipe(Schema.maxLength(128))
 }
 
 /** What sealing a transformation in a pinned runtime yields; it enters the ledger as an entry. */

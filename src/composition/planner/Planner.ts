@@ -110,7 +110,9 @@ export const rejectionErrors = errorChannel([
   "excluded_transformation",
   "not_authorized",
   "unsealed_definition",
-  "revision_conflict"
+  "revision_conflict",
+  // The store records a command to a branch that does not exist as a rejection.
+  "branch_not_found"
 ])
 /** The errors `CardTransformationPlanner.apply` fails with for a rejected command. */
 export type RejectionError = ChannelError<typeof rejectionErrors>

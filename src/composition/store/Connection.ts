@@ -219,7 +219,8 @@ export const openLayer = <A, E>(location: string, layer: Layer.Layer<A, E>): Lay
     const shown = displayLocation(location)
     if (isCorruption(u)) {
       return Layer.fail(
-        new StoreCorrupt({ message: `the ledger store ${shown} is damaged: ${causeMessage(u)}`, subject: shown })
+        // No location in the message (a server's answer never names its files): the operator knows it.
+        new StoreCorrupt({ message: `the ledger store is damaged (${causeMessage(u)}): run \`cardfx ledger verify\`` })
       )
     }
     if (Option.isSome(failure) || isSqlOrIoError(u)) return Layer.fail(unavailable(shown, causeMessage(u)))

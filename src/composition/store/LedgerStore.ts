@@ -156,7 +156,7 @@ export interface StoreOptions {
   readonly caches?: CacheOptions
 }
 
-const make = (location: string, options: StoreOptions) =>
+const make = (options: StoreOptions) =>
   Effect.gen(function*() {
     const prefix = options.tablePrefix ?? ""
     if (!isTablePrefix(prefix)) {
@@ -178,11 +178,11 @@ const make = (location: string, options: StoreOptions) =>
             const rows = yield* sql<{ quick_check: string }>`PRAGMA quick_check(5)`
             if (rows.length !== 1 || rows[0]?.quick_check !== "ok") {
               return yield* Effect.fail(
+                // No location in the message: a server's answer never names its files.
                 new StoreCorrupt({
-                  message: `the ledger store ${displayLocation(location)} is damaged (${
-                    rows.map((r) => r.quick_check).join("; ")
-                  }); it is refused for writes (see cardfx ledger verify)`,
-                  subject: displayLocation(location)
+                  message: `the ledger store is damaged (${
+                    rows.map((r) => r.quick_check).join("; ").slice(0, 200)
+                  }); it is refused for writes: run \`cardfx ledger verify\``
                 })
               )
             }
@@ -307,7 +307,7 @@ const build = (
   client: Layer.Layer<SqlClient.SqlClient, unknown>,
   options: StoreOptions
 ): Layer.Layer<LedgerStore, StoreOpenError> =>
-  openLayer(location, Layer.effect(LedgerStore, make(location, options)).pipe(Layer.provide(client)))
+  openLayer(location, Layer.effect(LedgerStore, make(options)).pipe(Layer.provide(client)))
 
 /** The ledger store service. */
 export class LedgerStore extends Context.Tag("cardfx/LedgerStore")<LedgerStore, LedgerStoreService>() {
@@ -321,7 +321,7 @@ export class LedgerStore extends Context.Tag("cardfx/LedgerStore")<LedgerStore, 
   static readonly layerMemory: Layer.Layer<LedgerStore, StoreOpenError> = openLayer(
     ":memory:",
     // Not `build`: inside the class body the class's own binding is initialized, the module's is not yet.
-    Layer.effect(LedgerStore, make(":memory:", {})).pipe(Layer.provide(sqliteClientLayer(":memory:")))
+    Layer.effect(LedgerStore, make({})).pipe(Layer.provide(sqliteClientLayer(":memory:")))
   )
 
   /** PostgreSQL (several engine instances sharing one store). `tablePrefix` isolates stores in one database; `create: false` requires the tables. */
@@ -347,7 +347,7 @@ export class LedgerStore extends Context.Tag("cardfx/LedgerStore")<LedgerStore, 
                 })
               )
             }
-            return Layer.effect(LedgerStore, make(options.url, options))
+            return Layer.effect(LedgerStore, make(options))
           })
         ).pipe(Layer.provide(pgClientLayer(options.url)))
       )

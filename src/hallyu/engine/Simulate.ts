@@ -14,6 +14,7 @@ import { hashCanonical } from "../../kernel/Canonical.js"
 import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { RngStream } from "../../kernel/Rng.js"
+import * as SchemaExt from "../../kernel/SchemaExt.js"
 import type { Engine, GameOptions } from "./Engine.js"
 import { mutablePlayoutOf } from "./Playout.js"
 import type { GameAction, GameResult, GameState, TerminalReason } from "./State.js"
@@ -27,7 +28,7 @@ export const GameLogSchema = Schema.Struct({
   format: Schema.Literal("hhx-log/1"),
   deckHash: Schema.String,
   seed: Schema.String,
-  decks: Schema.NullOr(Schema.Tuple(Schema.String, Schema.String)),
+  decks: Schema.NullOr(SchemaExt.pair(Schema.String)),
   actions: Schema.Array(Schema.String),
   /** Fingerprint of the initial state, then after every action (may be empty: then only legality is checked). */
   fingerprints: Schema.Array(Schema.String),

@@ -355,7 +355,7 @@ export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()("St
     super(complete("store_unavailable", props), options)
   }
 }
-/** `store_corrupt`: The ledger store's pages fail the integrity check; it is refused for writes. */
+/** `store_corrupt`: The ledger store's pages fail the integrity check; it is refused for writes (run `cardfx ledger verify`). */
 export class StoreCorrupt
   extends Schema.TaggedError<StoreCorrupt>()("StoreCorrupt", { code: Schema.tag("store_corrupt"), ...fields })
 {

@@ -17,6 +17,14 @@ export class BudgetExceeded
     super(complete("budget_exceeded", props), options)
   }
 }
+/** `turn_limit`: A turn would start past the turn counter's maximum (1,000,000). */
+export class TurnLimit
+  extends Schema.TaggedError<TurnLimit>()("TurnLimit", { code: Schema.tag("turn_limit"), ...fields })
+{
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("turn_limit", props), options)
+  }
+}
 /** `invalid_target`: A chosen target is missing, defeated or not allowed by the effect. */
 export class InvalidTarget
   extends Schema.TaggedError<InvalidTarget>()("InvalidTarget", { code: Schema.tag("invalid_target"), ...fields })

@@ -126,7 +126,13 @@ describe("narrow error channels (issue 17.6)", () => {
     expectTypeOf<Failure<CardCompilerService["compileCard"]>>().toEqualTypeOf<CompileError>()
     expectTypeOf<Failure<CardExecutorService["play"]>>().toEqualTypeOf<ExecutorError>()
     expectTypeOf<ExecutorError["_tag"]>().toEqualTypeOf<
-      "BudgetExceeded" | "InvalidTarget" | "ActorDefeated" | "UnknownCharacter" | "RngMismatch" | "UnknownReference"
+      | "BudgetExceeded"
+      | "TurnLimit"
+      | "InvalidTarget"
+      | "ActorDefeated"
+      | "UnknownCharacter"
+      | "RngMismatch"
+      | "UnknownReference"
     >()
     expectTypeOf<Failure<CardTransformationPlanner["Type"]["apply"]>>().toEqualTypeOf<
       RejectionError | StoreFailure | CommandConflict | InvalidId | StoreCorrupt
