@@ -14,6 +14,7 @@ import { hashCanonical } from "../../kernel/Canonical.js"
 import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { RngStream } from "../../kernel/Rng.js"
+import { addBalanceCounts } from "./Balance.js"
 import type { Engine, GameOptions } from "./Engine.js"
 import { mutablePlayoutOf } from "./Playout.js"
 import type { GameAction, GameResult, GameState, TerminalReason } from "./State.js"
@@ -52,6 +53,8 @@ export interface Playout {
   readonly final: GameState
   readonly actions: ReadonlyArray<string>
   readonly stats: PlayoutStats
+  /** Card indices each seat cast, in cast order (the balance statistics' "played"). */
+  readonly playedBySeat: readonly [ReadonlyArray<number>, ReadonlyArray<number>]
 }
 
 export interface PlayoutOptions extends GameOptions {
@@ -81,9 +84,11 @@ export const playRandom = (
   const operations = emptyRecord<number>()
   const tally = makeTally()
   const cardOf = s.cardOf // never changes during a game
+  const playedBySeat: [Array<number>, Array<number>] = [[], []]
   const countPlay = (a: GameAction): void => {
     if (a.kind === "cast" && a.inst !== null) {
       const ci = cardOf[a.inst] ?? 0
+      playedBySeat[a.player].push(ci)
       const n = playCounts[ci] ?? 0
       if (n === 0) playOrder.push(ci)
       playCounts[ci] = n + 1
@@ -137,6 +142,7 @@ export const playRandom = (
     final: s,
     actions,
     stats: { actions: actions.length, plays, operations },
+    playedBySeat,
     log: {
       format: "hhx-log/1",
       deckHash: s.deckHash,
@@ -365,6 +371,7 @@ export const simulateRange = (
   let tSum = 0
   let actions = 0
   const fingerprints = o.fingerprints === true
+  const codeOf = (card: number): string => engine.compiled.cards[card]?.def.code ?? "?"
   for (let k = from; k < to; k++) {
     const seed = `${o.seed}/${k}`
     const r = playRandom(
@@ -385,6 +392,7 @@ export const simulateRange = (
     actions += g.actions.length
     addCounts(plays, g.stats.plays)
     addCounts(operations, g.stats.operations)
+    addBalanceCounts(counts, g, codeOf)
     o.onGame?.(k, g)
   }
   return Either.right({
