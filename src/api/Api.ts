@@ -23,6 +23,7 @@ import {
   OpenApi
 } from "@effect/platform"
 import { Context, Schema } from "effect"
+import { BalanceRequest } from "./Balance.js"
 import {
   AssessRequest,
   BranchDocument,
@@ -422,6 +423,17 @@ export class HhxGroup extends HttpApiGroup.make("hhx")
   )
 {}
 
+export class BalanceGroup extends HttpApiGroup.make("balance").add(
+  HttpApiEndpoint.post("run", "/hhx/balance")
+    .setPayload(BalanceRequest)
+    .addSuccess(HttpApiSchema.Text({ contentType: "text/event-stream" }))
+    .middleware(Authorization)
+    .annotate(
+      OpenApi.Description,
+      "Plays games [0, games) of the served deck file (read when the run starts, so an edited deck needs no restart) with seeds `<seed>/<k>` and streams server-sent events: `event: progress` with `data: {\"done\":N,\"total\":N}` as games complete, then one `event: result` with the `BalanceReport` (the bytes of `cardfx simulate --stats --format json` for the same deck, seed and games) or one `event: error` with an error body; then the stream ends. Closing the connection cancels the run. One run plays at a time; the others wait their turn. Needs the operator token when the server has one."
+    )
+) {}
+
 export class AdminGroup extends HttpApiGroup.make("admin").add(
   HttpApiEndpoint.post("reload", "/admin/reload")
     .addSuccess(ReloadReport)
@@ -439,6 +451,7 @@ export class CardfxApi extends HttpApi.make("cardfx")
   .add(InstancesGroup)
   .add(ScenariosGroup)
   .add(HhxGroup)
+  .add(BalanceGroup)
   .add(AdminGroup)
   // Any code may reach any endpoint through the table's status column, so every status is declared once, here.
   .addError(BadRequest)
