@@ -7,20 +7,22 @@
 import { useEffect, useState } from "preact/hooks"
 import type { Api, RuntimeDoc } from "./Api.js"
 import { readToken, writeToken } from "./model/Auth.js"
+import { BalanceView } from "./views/BalanceView.js"
 import { CardsView } from "./views/CardsView.js"
 import { TableView } from "./views/TableView.js"
 import { TryView } from "./views/TryView.js"
 
-export type ViewName = "cards" | "try" | "table"
+export type ViewName = "cards" | "try" | "table" | "balance"
 const VIEWS: ReadonlyArray<{ readonly name: ViewName; readonly label: string }> = [
   { name: "cards", label: "Cards" },
   { name: "try", label: "Try it" },
-  { name: "table", label: "Hallyu Hex table" }
+  { name: "table", label: "Hallyu Hex table" },
+  { name: "balance", label: "Balance" }
 ]
 
 const fromHash = (): ViewName => {
   const h = location.hash.replace(/^#/, "")
-  return h === "try" || h === "table" ? h : "cards"
+  return h === "try" || h === "table" || h === "balance" ? h : "cards"
 }
 
 /** The bearer token of a server run with --token-env; kept in this tab's sessionStorage. */
@@ -81,7 +83,13 @@ export const App = ({ api }: { readonly api: Api }) => {
         </p>
       </header>
       <main id="main" data-view={view} data-ready={runtime === null ? "false" : "true"}>
-        {view === "cards" ? <CardsView api={api} /> : view === "try" ? <TryView api={api} /> : <TableView api={api} />}
+        {view === "cards"
+          ? <CardsView api={api} />
+          : view === "try"
+          ? <TryView api={api} />
+          : view === "balance"
+          ? <BalanceView />
+          : <TableView api={api} />}
       </main>
     </>
   )
