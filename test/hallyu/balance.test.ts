@@ -80,7 +80,7 @@ describe("balance statistics", () => {
       })
       if (Either.isLeft(g)) throw new Error(g.left.message)
       const winner = g.right.result?.winner
-      if (winner === 0 || winner === 1) wins[winner]++
+      if (winner === 0 || winner === 1) wins[winner] = (wins[winner] ?? 0) + 1
       for (const seat of [0, 1] as const satisfies ReadonlyArray<Seat>) {
         const codes = new Set(
           Object.entries(g.right.final.cardOf)

@@ -34,6 +34,13 @@ const cardfx = (...args: Array<string>): Promise<{ code: number | null; out: str
     )
   })
 
+interface Layout {
+  readonly scrollWidth: number
+  readonly innerWidth: number
+  readonly plots: ReadonlyArray<{ width: number; height: number; right: number; bars: number }>
+  readonly runs: ReadonlyArray<{ left: number; top: number; bottom: number }>
+}
+
 if (!browserAvailable && !browserRequired) {
   describe.skip(skipBrowserReason ?? "", () => {
     it("needs Chromium", () => undefined)
@@ -98,9 +105,7 @@ describe.runIf(browserAvailable || browserRequired)("the Balance view in headles
 
       // A long run shows its progress as the server streams it, and Cancel stops it.
       await runFromPage(page, 20_000, SEED)
-      await page.waitForFunction(() =>
-        Number(document.querySelector("[data-progress]")?.getAttribute("data-progress")) > 0
-      )
+      await page.waitForSelector("[data-progress]:not([data-progress=\"0\"])")
       await page.click("form.balance-form button[type=button]")
       const note = await page.waitForSelector("[data-note=cancelled]")
       expect(await note.textContent()).toMatch(/^Cancelled after \d+ of 20000 games\.$/)
@@ -145,20 +150,21 @@ describe.runIf(browserAvailable || browserRequired)("the Balance view in headles
 
       for (const size of ["desktop", "phone"] as const) {
         await page.setViewportSize(SIZES[size])
-        await page.evaluate(() => window.scrollTo(0, 0))
-        const layout = await page.evaluate(() => ({
-          scrollWidth: document.documentElement.scrollWidth,
-          innerWidth,
-          plots: [...document.querySelectorAll(".balance-run figure.plot svg")].map((svg) => {
-            const box = svg.getBoundingClientRect()
-            const bars = [...svg.querySelectorAll(".bar")].filter((b) => b.getBoundingClientRect().width > 0)
-            return { width: box.width, height: box.height, right: box.right, bars: bars.length }
-          }),
-          runs: [...document.querySelectorAll(".balance-run")].map((a) => {
-            const box = a.getBoundingClientRect()
-            return { left: box.left, top: box.top, bottom: box.bottom }
-          })
-        }))
+        await page.evaluate("window.scrollTo(0, 0)")
+        // As text: the test's scope (and its types) do not travel to the page.
+        const layout = await page.evaluate<Layout>(`(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        innerWidth,
+        plots: [...document.querySelectorAll(".balance-run figure.plot svg")].map((svg) => {
+          const box = svg.getBoundingClientRect()
+          const bars = [...svg.querySelectorAll(".bar")].filter((b) => b.getBoundingClientRect().width > 0)
+          return { width: box.width, height: box.height, right: box.right, bars: bars.length }
+        }),
+        runs: [...document.querySelectorAll(".balance-run")].map((a) => {
+          const box = a.getBoundingClientRect()
+          return { left: box.left, top: box.top, bottom: box.bottom }
+        })
+      }))()`)
         await page.screenshot({ path: join(SHOTS, `balance-${size}.png`) })
         expect(layout.scrollWidth, size).toBeLessThanOrEqual(layout.innerWidth)
         // Two runs × four plots: win rate by seat, game length, ending reasons, per card.

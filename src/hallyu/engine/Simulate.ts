@@ -14,7 +14,7 @@ import { hashCanonical } from "../../kernel/Canonical.js"
 import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { RngStream } from "../../kernel/Rng.js"
-import { addBalanceCounts } from "./Balance.js"
+import { makeBalanceFold } from "./Balance.js"
 import type { Engine, GameOptions } from "./Engine.js"
 import { mutablePlayoutOf } from "./Playout.js"
 import type { GameAction, GameResult, GameState, TerminalReason } from "./State.js"
@@ -371,7 +371,7 @@ export const simulateRange = (
   let tSum = 0
   let actions = 0
   const fingerprints = o.fingerprints === true
-  const codeOf = (card: number): string => engine.compiled.cards[card]?.def.code ?? "?"
+  const balance = makeBalanceFold(engine.compiled.cards.map((c) => c.def.code))
   for (let k = from; k < to; k++) {
     const seed = `${o.seed}/${k}`
     const r = playRandom(
@@ -392,9 +392,10 @@ export const simulateRange = (
     actions += g.actions.length
     addCounts(plays, g.stats.plays)
     addCounts(operations, g.stats.operations)
-    addBalanceCounts(counts, g, codeOf)
+    balance.add(g)
     o.onGame?.(k, g)
   }
+  balance.flush(counts)
   return Either.right({
     seed: String(o.seed),
     from,
