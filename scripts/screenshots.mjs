@@ -16,14 +16,22 @@ import { fileURLToPath } from "node:url"
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 execFileSync(
   process.execPath,
-  ["node_modules/vitest/vitest.mjs", "run", "--config", "test/vitest.config.ts", "test/workbench/workbench.test.ts"],
+  [
+    "node_modules/vitest/vitest.mjs",
+    "run",
+    "--config",
+    "test/vitest.config.ts",
+    "test/workbench/workbench.test.ts",
+    "test/workbench/balance.test.ts"
+  ],
   { cwd: root, stdio: "inherit", env: { ...process.env, CARDFX_REQUIRE_BROWSER: "1" } }
 )
 const out = join(root, "src/page/screenshots")
 mkdirSync(out, { recursive: true })
-for (const view of ["cards", "try", "table"]) {
+const views = ["cards", "try", "table", "balance"]
+for (const view of views) {
   for (const size of ["desktop", "phone"]) {
     copyFileSync(join(root, "test/workbench/screenshots", `${view}-${size}.png`), join(out, `${view}-${size}.png`))
   }
 }
-console.log(`screenshots: copied 6 images to ${out}`)
+console.log(`screenshots: copied ${views.length * 2} images to ${out}`)

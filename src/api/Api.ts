@@ -23,6 +23,7 @@ import {
   OpenApi
 } from "@effect/platform"
 import { Context, Schema } from "effect"
+import { BalanceRequest } from "./Balance.js"
 import {
   AssessRequest,
   BranchDocument,
@@ -606,6 +607,22 @@ export class HhxGroup extends HttpApiGroup.make("hhx")
   .annotate(OpenApi.Description, "Hallyu Hex games: seats, per-seat views, actions, logs and event streams.")
 {}
 
+export class BalanceGroup extends HttpApiGroup.make("balance").add(
+  HttpApiEndpoint.post("run", "/hhx/balance")
+    .setPayload(BalanceRequest)
+    .addSuccess(HttpApiSchema.Text({ contentType: "text/event-stream" }))
+    .addError(BadRequest)
+    .addError(Unauthorized)
+    .addError(RequestTimeout)
+    .addError(PayloadTooLarge)
+    .addError(UnsupportedMediaType)
+    .middleware(Authorization)
+    .annotate(
+      OpenApi.Description,
+      "Plays games [0, games) of the served deck file (read when the run starts, so an edited deck needs no restart) with seeds `<seed>/<k>` and streams server-sent events: `event: progress` with `data: {\"done\":N,\"total\":N}` as games complete, then one `event: result` with the `BalanceReport` (the bytes of `cardfx simulate --stats --format json` for the same deck, seed and games) or one `event: error` with an error body; then the stream ends. Closing the connection cancels the run. One run plays at a time; the others wait their turn. Needs the operator token when the server has one."
+    )
+) {}
+
 export class AdminGroup extends HttpApiGroup.make("admin").add(
   HttpApiEndpoint.post("reload", "/admin/reload")
     .addSuccess(ReloadReport)
@@ -626,6 +643,7 @@ export class AdminGroup extends HttpApiGroup.make("admin").add(
 /** The whole API. */
 export class CardfxApi extends HttpApi.make("cardfx")
   .add(AdminGroup)
+  .add(BalanceGroup)
   .add(CardsGroup)
   .add(HhxGroup)
   .add(InstancesGroup)

@@ -10,6 +10,7 @@ import { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Layer, LogLevel, Option } from "effect"
 import type { Json } from "../services/index.js"
 import {
+  balanceOfRun,
   type CardfxError,
   Clustering,
   Decode,
@@ -130,7 +131,39 @@ const decodeLogs = (
   return Either.right(out)
 }
 
-/** `cardfx simulate [--deck FILE] --games N --seed S [--format human|json] [--log FILE]`. */
+/** `--format` of simulate: csv only with --stats (the balance statistics are a table; the summary is not). */
+const simulateFormatOption = Options.choice("format", ["human", "json", "csv"] as const).pipe(
+  Options.withDefault("human" as const),
+  Options.withDescription("Output format: human, json, or csv (with --stats).")
+)
+
+/** The human balance table: one line per figure, rates as percentages with their 95 % interval. */
+export const renderBalance = (r: Hallyu.BalanceReport): string => {
+  const pct = (s: Hallyu.BalanceShare): string =>
+    s.proportion === null
+      ? `${s.count}/${s.of}`
+      : `${(s.proportion.rate * 100).toFixed(1)}% [${(s.proportion.low * 100).toFixed(1)}, ${
+        (s.proportion.high * 100).toFixed(1)
+      }] (${s.count}/${s.of})`
+  const lines = [
+    `Hallyu Hex balance: ${r.games} games, seed ${r.seed}, deck ${r.deckHash.slice(0, 12)}`,
+    `win rate: seat 0 ${pct(r.seats[0])}; seat 1 ${pct(r.seats[1])}; draws ${pct(r.draws)}`,
+    `the seat going first wins ${pct(r.firstSeat)}`,
+    `ending reasons: ${r.reasons.map((x) => `${x.reason} ${x.games.count}`).join(", ")}`,
+    `turns: min ${r.turns.min}, mean ${r.turns.mean}, max ${r.turns.max}`,
+    "per card (seat-games holding it): drawn; played; win rate when played; in the winner's plays"
+  ]
+  for (const c of r.cards) {
+    lines.push(
+      `  ${c.code} ${c.name}: drawn ${pct(c.drawn)}; played ${pct(c.played)}; won when played ${
+        pct(c.winWhenPlayed)
+      }; in winner's plays ${pct(c.inWinnerPlays)}`
+    )
+  }
+  return lines.join("\n")
+}
+
+/** `cardfx simulate [--deck FILE] --games N --seed S [--stats] [--format human|json|csv] [--log FILE]`. */
 export const simulateCommand = Command.make(
   "simulate",
   {
@@ -147,7 +180,12 @@ export const simulateCommand = Command.make(
     cluster: clusterOption,
     shardGames: shardGamesOption,
     quiet: quietOption,
-    format: resultFormatOption,
+    stats: Options.boolean("stats").pipe(
+      Options.withDescription(
+        "Print balance statistics (win rate by seat, game length, ending reasons, per-card draw, play and win rates with 95 % intervals) instead of the summary; the same bytes for any --workers or --cluster split."
+      )
+    ),
+    format: simulateFormatOption,
     log: Options.text("log").pipe(
       Options.withPseudoName("FILE"),
       Options.optional,
@@ -156,9 +194,10 @@ export const simulateCommand = Command.make(
       )
     )
   },
-  ({ cluster, deck, format, games, log, quiet, seed, shardGames, workers }) =>
+  ({ cluster, deck, format, games, log, quiet, seed, shardGames, stats, workers }) =>
     Effect.gen(function*() {
       yield* atLeastOne("--games", games)
+      if (format === "csv" && !stats) yield* Effect.fail(usageError("--format csv needs --stats"))
       yield* atLeastOne("--shard-games", shardGames)
       if (Option.isSome(cluster) && Option.isSome(workers)) {
         yield* Effect.fail(
@@ -210,6 +249,16 @@ export const simulateCommand = Command.make(
         engine.deck.cards.find((c) => c.code === code)?.name ?? ""
       // The default deck is named as in the package, so the document is the same wherever cardfx is installed.
       const shownDeck = deck === defaultDeckPath ? "data/hallyu-hex/starter-deck.v0.json" : deck
+      if (stats) {
+        const report = balanceOfRun(run, engine)
+        return yield* Console.log(
+          format === "json"
+            ? JSON.stringify(report)
+            : format === "csv"
+            ? Hallyu.balanceCsv(report).trimEnd()
+            : renderBalance(report)
+        )
+      }
       yield* Console.log(
         format === "json" ? JSON.stringify({ deck: shownDeck, ...result.right }) : renderSummary(result.right, names)
       )

@@ -20,7 +20,8 @@ export interface ViewEntry {
 export const VIEWS: ReadonlyArray<ViewEntry> = [
   { name: "cards", label: "Cards", load: () => import("./views/CardsView.js").then((m) => m.CardsView) },
   { name: "try", label: "Try it", load: () => import("./views/TryView.js").then((m) => m.TryView) },
-  { name: "table", label: "Hallyu Hex table", load: () => import("./views/TableView.js").then((m) => m.TableView) }
+  { name: "table", label: "Hallyu Hex table", load: () => import("./views/TableView.js").then((m) => m.TableView) },
+  { name: "balance", label: "Balance", load: () => import("./views/BalanceView.js").then((m) => m.BalanceView) }
 ]
 
 /** The view a hash names (`#try`), else the first. */

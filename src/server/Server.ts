@@ -52,6 +52,7 @@ import {
   Json,
   Served
 } from "../services/index.js"
+import { BalanceLive } from "./Balance.js"
 import * as Compression from "./Compression.js"
 import * as Door from "./Door.js"
 import * as Handlers from "./Handlers.js"
@@ -405,7 +406,7 @@ const doorServer = (options: ServeOptions, lifecycle: Lifecycle) =>
 /** The whole server: services, API, docs, and the Node HTTP server listening on host:port. */
 export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
   const api = HttpApiBuilder.api(CardfxApi).pipe(
-    Layer.provide(HandlersLive),
+    Layer.provide(Layer.merge(HandlersLive, BalanceLive)),
     Layer.provide(authorizationLayer(options.token)),
     Layer.provide(operatorCredentialLayer(options.token))
   )

@@ -23,6 +23,7 @@
 import type { FileSystem } from "@effect/platform"
 import { FileSystem as Fs } from "@effect/platform"
 import { Context, Effect, Either, Layer, Schema } from "effect"
+import { type BalanceReport, balanceReport } from "../hallyu/engine/Balance.js"
 import { type Engine, makeEngine } from "../hallyu/engine/Engine.js"
 import {
   type GameLog,
@@ -41,7 +42,7 @@ import { type CardfxError, errorFromDiagnostic } from "../kernel/Errors.js"
 import { parseJson } from "../kernel/Json.js"
 
 export { GameLogSchema, mergeAllPartials, SimulationPartialSchema, summarize }
-export type { Engine as SimulationEngine, GameLog, SimulationPartial, SimulationSummary, StarterDeck }
+export type { BalanceReport, Engine as SimulationEngine, GameLog, SimulationPartial, SimulationSummary, StarterDeck }
 
 // ------------------------------------------------------------------ the pure core
 
@@ -128,12 +129,27 @@ export const mergeAnswers = (
 export interface SimulationRun {
   readonly summary: SimulationSummary
   readonly logs: ReadonlyArray<GameLog>
+  /** The merged counts of games [0, games) (what {@link balanceOfRun} reads). */
+  readonly partial: SimulationPartial
 }
+
+/** The balance statistics of a run on the engine it was played with (the deck's hash and card names). */
+export const balanceOfRun = (run: SimulationRun, engine: Engine): BalanceReport =>
+  balanceReport(
+    {
+      seed: run.partial.seed,
+      games: run.partial.to - run.partial.from,
+      deckHash: engine.compiled.hash,
+      turns: run.partial.turns,
+      counts: run.partial.counts
+    },
+    (code) => engine.deck.cards.find((c) => c.code === code)?.name ?? ""
+  )
 
 /** The run of games [0, games) from the answer covering them; a shorter cover is `simulation_split`. */
 export const summarizeRun = (games: number, whole: RangeAnswer): Either.Either<SimulationRun, Diagnostic> =>
   whole.partial.from === 0 && whole.partial.to === games
-    ? Either.right({ summary: summarize(whole.partial), logs: whole.logs })
+    ? Either.right({ summary: summarize(whole.partial), logs: whole.logs, partial: whole.partial })
     : Either.left(
       diagnostic(
         "simulation_split",
@@ -164,12 +180,13 @@ export interface SimulationService {
   ) => Effect.Effect<RangeAnswer, CardfxError>
   /** Games [0, games), summarized; the same summary wherever and however split they are played. */
   readonly simulate: (r: SimulationRequest) => Effect.Effect<SimulationRun, CardfxError>
+  /** Games [0, games)' balance statistics; the same bytes wherever and however split they are played. */
+  readonly balance: (r: Omit<SimulationRequest, "logs">) => Effect.Effect<BalanceReport, CardfxError>
 }
 
 /** The service from its range player: `simulate` is the range [0, games), summarized. */
-export const fromRangePlayer = (play: SimulationService["playRange"]): SimulationService => ({
-  playRange: play,
-  simulate: (r) =>
+export const fromRangePlayer = (play: SimulationService["playRange"]): SimulationService => {
+  const simulate: SimulationService["simulate"] = (r) =>
     Effect.flatMap(
       play({
         deck: r.deck,
@@ -185,7 +202,18 @@ export const fromRangePlayer = (play: SimulationService["playRange"]): Simulatio
           onRight: Effect.succeed
         })
     )
-})
+  const engines = memo<Either.Either<Engine, Diagnostic>>()
+  return {
+    playRange: play,
+    simulate,
+    balance: (r) =>
+      Effect.gen(function*() {
+        const engine = engines(r.deck.json, () => engineOf(r.deck))
+        if (Either.isLeft(engine)) return yield* Effect.fail(errorFromDiagnostic(engine.left))
+        return balanceOfRun(yield* simulate(r), engine.right)
+      })
+  }
+}
 
 /** Games per in-process chunk: a few milliseconds of play, so the event loop (signals, progress) runs between them. */
 export const GAMES_PER_CHUNK = 32

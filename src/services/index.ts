@@ -76,8 +76,10 @@ export * from "./Validation.js"
 // ---- simulation (one service: in process, on worker threads, on a cluster) and fuzzing
 export * as Fuzz from "./Fuzz.js"
 export {
+  balanceOfRun,
   type DeckSource,
   type OnProgress,
+  readDeck,
   Simulation,
   type SimulationRequest,
   type SimulationRun,

@@ -77,4 +77,28 @@ describe("cardfx simulate and replay", () => {
     expect(r.out).toContain("operations executed:")
     expect(r.err).toBe("") // no progress bar when stderr is not a terminal
   })
+
+  it("simulate --stats: the balance report as human lines, JSON and CSV; csv without --stats is a usage error", async () => {
+    const human = await cli(simulateCommand, "--games", "30", "--seed", "3", "--stats")
+    expect(human.code).toBe(0)
+    expect(human.out).toMatch(/^Hallyu Hex balance: 30 games, seed 3, deck [0-9a-f]{12}\nwin rate: seat 0 \d+\.\d% \[/)
+    expect(human.out).toContain("HHX-PROTO-014 Dating Rumor Check: drawn ")
+    const json = await cli(simulateCommand, "--games", "30", "--seed", "3", "--stats", "--format", "json")
+    const report = JSON.parse(json.out) as {
+      format: string
+      games: number
+      seats: Array<{ count: number; of: number }>
+      cards: Array<{ code: string; played: { count: number } }>
+    }
+    expect(report.format).toBe("cardfx-balance/1")
+    expect(report.seats.map((s) => s.of)).toEqual([30, 30])
+    const csv = await cli(simulateCommand, "--games", "30", "--seed", "3", "--stats", "--format", "csv")
+    const lines = csv.out.trimEnd().split("\n")
+    for (const c of report.cards) {
+      expect(lines.find((l) => l.startsWith(`card-played,${c.code},`))?.split(",")[3]).toBe(String(c.played.count))
+    }
+    const bad = await cli(simulateCommand, "--games", "3", "--format", "csv")
+    expect(bad.code).toBe(2)
+    expect(bad.err).toContain("--format csv needs --stats")
+  })
 })

@@ -79,6 +79,22 @@ describe("the same result for any number of workers (built bin)", () => {
     expect(runs[2]?.out).toBe(runs[0]?.out)
   }, 300_000)
 
+  it("simulate --stats --games 600 --seed 9: byte-identical JSON and CSV with --workers 1, 2 and 3", async () => {
+    for (const format of ["json", "csv"]) {
+      const runs = await acrossWorkers("simulate", "--games", "600", "--seed", "9", "--stats", "--format", format)
+      for (const r of runs) expect(r.code, r.err).toBe(0)
+      expect(runs[1]?.out).toBe(runs[0]?.out)
+      expect(runs[2]?.out).toBe(runs[0]?.out)
+      if (format === "json") {
+        const report = JSON.parse(runs[0]?.out ?? "") as { games: number; seats: Array<{ count: number }> }
+        expect(report.games).toBe(600)
+        expect(report.seats.length).toBe(2)
+      } else {
+        expect(runs[0]?.out.split("\n")[0]).toBe("section,key,name,count,of,rate,low,high")
+      }
+    }
+  }, 300_000)
+
   it("fuzz --runs 200: the same report with --workers 1, 2 and 3", async () => {
     const runs = await acrossWorkers(
       "fuzz",

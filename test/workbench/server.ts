@@ -17,11 +17,11 @@ const exited = (child: ChildProcess) =>
 
 /**
  * Starts the server on an ephemeral port; resolves once it prints its `listening` line (bounded: 90 s on a loaded machine).
- * With `token`, the server runs with `--token-env` (its mutating endpoints need that bearer token).
+ * With `token`, the server runs with `--token-env` (its mutating endpoints need that bearer token); `args` are added.
  */
 export const serve = async (
   packages: ReadonlyArray<string>,
-  options: { readonly token?: string } = {}
+  options: { readonly token?: string; readonly args?: ReadonlyArray<string> } = {}
 ): Promise<Served> => {
   const dir = mkdtempSync(join(tmpdir(), "cardfx-workbench-"))
   const args = [
@@ -34,7 +34,8 @@ export const serve = async (
     "127.0.0.1",
     "--port",
     "0",
-    ...(options.token === undefined ? [] : ["--token-env", "CARDFX_WORKBENCH_TOKEN"])
+    ...(options.token === undefined ? [] : ["--token-env", "CARDFX_WORKBENCH_TOKEN"]),
+    ...(options.args ?? [])
   ]
   const child = spawn(process.execPath, args, {
     stdio: ["ignore", "pipe", "pipe"],

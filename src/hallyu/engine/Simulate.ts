@@ -15,6 +15,7 @@ import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { RngStream } from "../../kernel/Rng.js"
 import * as SchemaExt from "../../kernel/SchemaExt.js"
+import { makeBalanceFold } from "./Balance.js"
 import type { Engine, GameOptions } from "./Engine.js"
 import { mutablePlayoutOf } from "./Playout.js"
 import type { GameAction, GameResult, GameState, TerminalReason } from "./State.js"
@@ -53,6 +54,8 @@ export interface Playout {
   readonly final: GameState
   readonly actions: ReadonlyArray<string>
   readonly stats: PlayoutStats
+  /** Card indices each seat cast, in cast order (the balance statistics' "played"). */
+  readonly playedBySeat: readonly [ReadonlyArray<number>, ReadonlyArray<number>]
 }
 
 export interface PlayoutOptions extends GameOptions {
@@ -82,9 +85,11 @@ export const playRandom = (
   const operations = emptyRecord<number>()
   const tally = makeTally()
   const cardOf = s.cardOf // never changes during a game
+  const playedBySeat: [Array<number>, Array<number>] = [[], []]
   const countPlay = (a: GameAction): void => {
     if (a.kind === "cast" && a.inst !== null) {
       const ci = cardOf[a.inst] ?? 0
+      playedBySeat[a.player].push(ci)
       const n = playCounts[ci] ?? 0
       if (n === 0) playOrder.push(ci)
       playCounts[ci] = n + 1
@@ -138,6 +143,7 @@ export const playRandom = (
     final: s,
     actions,
     stats: { actions: actions.length, plays, operations },
+    playedBySeat,
     log: {
       format: "hhx-log/1",
       deckHash: s.deckHash,
@@ -366,6 +372,7 @@ export const simulateRange = (
   let tSum = 0
   let actions = 0
   const fingerprints = o.fingerprints === true
+  const balance = makeBalanceFold(engine.compiled.cards.map((c) => c.def.code))
   for (let k = from; k < to; k++) {
     const seed = `${o.seed}/${k}`
     const r = playRandom(
@@ -386,8 +393,10 @@ export const simulateRange = (
     actions += g.actions.length
     addCounts(plays, g.stats.plays)
     addCounts(operations, g.stats.operations)
+    balance.add(g)
     o.onGame?.(k, g)
   }
+  balance.flush(counts)
   return Either.right({
     seed: String(o.seed),
     from,

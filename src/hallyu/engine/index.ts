@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+export * from "./Balance.js"
 export * from "./Compiled.js"
 export * from "./Engine.js"
 export * from "./Simulate.js"
