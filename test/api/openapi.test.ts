@@ -403,6 +403,7 @@ describe("the OpenAPI document is an exact contract", () => {
     })
     await ok("get", "/v1/hhx/games/{gameId}/log", `${g}/log`, { headers: auth })
     await ok("get", "/v1/hhx/games/{gameId}/events", `${g}/events`, { headers: auth })
+    await ok("post", "/v1/hhx/balance", "/v1/hhx/balance", { headers: auth, body: json({ games: 2, seed: 3 }) })
     await ok("post", "/v1/admin/reload", "/v1/admin/reload", { headers: auth })
     expect([...seen].sort()).toEqual(operations(spec).map(([m, p]) => `${m} ${p}`).sort())
   })
