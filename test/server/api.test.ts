@@ -347,6 +347,7 @@ describe("authorization and limits", () => {
       "/v1/cards/{cardId}/effective",
       "/v1/discover",
       "/v1/health",
+      "/v1/hhx/balance",
       "/v1/hhx/deck",
       "/v1/hhx/games",
       "/v1/hhx/games/{gameId}",
