@@ -65,6 +65,7 @@ import {
   type HttpStatus,
   httpStatusOf,
   Limits,
+  ReplayPaging,
   StarterDeck,
   StoreId
 } from "./Schemas.js"
@@ -330,6 +331,28 @@ const branchParam = Schema.Struct({
   branch: Schema.optional(StoreId.annotations({ description: "The branch (default `main`)." }))
 })
 
+/** An integer query parameter: a string of digits on the wire, declared as the bounded integer it decodes to. */
+const intParam = (min: number, max: number, description: string) =>
+  Schema.compose(Schema.String.pipe(Schema.maxLength(16)), Schema.NumberFromString).pipe(
+    Schema.int(),
+    Schema.between(min, max)
+  ).annotations({ description, jsonSchema: { type: "integer", minimum: min, maximum: max } })
+
+/** `?branch=&from=&limit=`: one page of an instance's replay. */
+const replayParams = Schema.Struct({
+  ...branchParam.fields,
+  from: Schema.optional(
+    intParam(
+      0,
+      Number.MAX_SAFE_INTEGER,
+      "The event sequence the page starts at (default 0): the previous page's `next`."
+    )
+  ),
+  limit: Schema.optional(
+    intParam(1, ReplayPaging.maxLimit, `Events per page (default ${ReplayPaging.defaultLimit}).`)
+  )
+})
+
 export class RuntimeGroup extends HttpApiGroup.make("runtime")
   .add(
     HttpApiEndpoint.get("health", "/health")
@@ -448,14 +471,14 @@ export class InstancesGroup extends HttpApiGroup.make("instances")
   .add(
     HttpApiEndpoint.get("replay", "/instances/:instanceId/replay")
       .setPath(instancePath)
-      .setUrlParams(branchParam)
+      .setUrlParams(replayParams)
       .addSuccess(ReplayDocument)
       .addError(NotFound)
       .addError(RequestTimeout)
       .addError(Unprocessable)
       .annotate(
         OpenApi.Description,
-        "Each revision rebuilt from the events alone, beside the stored fingerprint (`matches`: all equal)."
+        `One page of the replay check: each revision with \`sequence >= from\` (at most \`limit\`, default ${ReplayPaging.defaultLimit}, at most ${ReplayPaging.maxLimit}) rebuilt from the last stored checkpoint before the page and its events, beside the stored fingerprint (\`matches\`: all equal); \`next\` is the next page's \`from\`, or null. 400 \`schema_invalid\` for a \`from\` or \`limit\` out of range.`
       )
   )
   .add(
@@ -474,10 +497,14 @@ export class InstancesGroup extends HttpApiGroup.make("instances")
       .annotate(OpenApi.Description, "Forks a store branch (branches are store-wide; every instance is visible on it).")
   )
   .add(
-    HttpApiEndpoint.get("branches", "/branches")
+    HttpApiEndpoint.get("branches", "/instances/:instanceId/branches")
+      .setPath(instancePath)
       .addSuccess(BranchList)
       .addError(Unprocessable)
-      .annotate(OpenApi.Description, "The store's branches with their parents and fork sequences.")
+      .annotate(
+        OpenApi.Description,
+        "The branches the instance can be read on: `main` first (`parent: null`), then the forks by name with their parents and fork sequences (branches are store-wide: the same list for every instance)."
+      )
   )
   .addError(BadRequest)
   .addError(Unauthorized)

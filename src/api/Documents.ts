@@ -177,7 +177,7 @@ export const HistoryDocument = Schema.Struct({
 }).annotations({ identifier: "HistoryDocument" })
 export type HistoryDocument = typeof HistoryDocument.Type
 
-/** `GET /v1/instances/{instanceId}/replay`: each revision rebuilt from the events alone, beside the stored fingerprint. */
+/** `GET /v1/instances/{instanceId}/replay?from=&limit=`: one page of revisions rebuilt from the stored checkpoints and events, beside the stored fingerprints. */
 export const ReplayDocument = Schema.Struct({
   branch: Schema.String,
   instanceId: Schema.String,
@@ -190,7 +190,9 @@ export const ReplayDocument = Schema.Struct({
     })
   ),
   /** True when every replayed fingerprint equals the stored one. */
-  matches: Schema.Boolean
+  matches: Schema.Boolean,
+  /** The next page's `from` (an event sequence), or null after the last page. */
+  next: Schema.NullOr(Schema.NonNegativeInt)
 }).annotations({ identifier: "ReplayDocument" })
 export type ReplayDocument = typeof ReplayDocument.Type
 
@@ -209,7 +211,8 @@ export type BranchRequest = typeof BranchRequest.Type
 
 export const BranchDocument = Schema.Struct({
   name: Schema.String,
-  parent: Schema.String,
+  /** Null for `main`, the root. */
+  parent: Schema.NullOr(Schema.String),
   forkSequence: Schema.NonNegativeInt
 }).annotations({ identifier: "Branch" })
 export type BranchDocument = typeof BranchDocument.Type

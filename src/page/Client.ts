@@ -115,7 +115,7 @@ export const makeApi = (origin: string, token: () => string = () => ""): Api => 
     history: async (instanceId, branch) =>
       (await call((c) => c.instances.history({ path: { instanceId }, urlParams: { branch } }))).events,
     command: (instanceId, payload) => call((c) => c.instances.command({ path: { instanceId }, payload })),
-    branches: async () => (await call((c) => c.instances.branches())).branches,
+    branches: async (instanceId) => (await call((c) => c.instances.branches({ path: { instanceId } }))).branches,
     createBranch: (instanceId, payload) => call((c) => c.instances.createBranch({ path: { instanceId }, payload })),
     runScenario: async (payload) => (await call((c) => c.scenarios.run({ payload: payload as never }))).report,
     deck: () => call((c) => c.hhx.deck()),

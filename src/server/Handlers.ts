@@ -206,14 +206,19 @@ const InstancesLive = HttpApiBuilder.group(CardfxApi, "instances", (handlers) =>
       .handle("history", ({ path, urlParams }) =>
         answered(Effect.mapError(instances.history(path.instanceId, urlParams.branch), fromError)))
       .handle("replay", ({ path, urlParams }) =>
-        answered(Effect.mapError(instances.replay(path.instanceId, urlParams.branch), fromError)))
+        answered(Effect.mapError(
+          instances.replay(path.instanceId, urlParams.branch, { from: urlParams.from, limit: urlParams.limit }),
+          fromError
+        )))
       .handle("createBranch", ({ payload }) =>
         answered(Effect.mapError(
           instances.createBranch(payload.name, { parent: payload.parent, atSequence: payload.atSequence }),
           fromError
         )))
-      .handle("branches", () =>
-        answered(Effect.mapError(Effect.map(instances.branches, (branches) => ({ branches })), fromError)))
+      .handle("branches", ({ path }) =>
+        answered(
+          Effect.mapError(Effect.map(instances.branches(path.instanceId), (branches) => ({ branches })), fromError)
+        ))
   }))
 
 const ScenariosLive = HttpApiBuilder.group(CardfxApi, "scenarios", (handlers) =>

@@ -20,6 +20,7 @@ import {
   type CommandOutcome,
   LedgerStore,
   MAIN,
+  ReplayPaging,
   type StoredEvent
 } from "../composition/store/LedgerStore.js"
 import {
@@ -75,6 +76,21 @@ export interface InstanceReplay {
     readonly stored: string
   }>
   readonly matches: boolean
+  /** The `from` of the next page (an event sequence), or null after the last. */
+  readonly next: number | null
+}
+
+/** A page of a replay: events with `sequence >= from` (default 0), at most `limit` (default 500, at most 5000). */
+export interface ReplayPage {
+  readonly from?: number | undefined
+  readonly limit?: number | undefined
+}
+
+/** A branch as listed: `main` is the root and has no parent. */
+export interface BranchListing {
+  readonly name: string
+  readonly parent: string | null
+  readonly forkSequence: number
 }
 
 /** The errors of reading a stored instance. */
@@ -94,8 +110,23 @@ export interface InstancesService {
     { readonly branch: string; readonly instanceId: string; readonly events: ReadonlyArray<StoredEvent> },
     ReadError
   >
-  readonly replay: (instanceId: string, branch?: string) => Effect.Effect<InstanceReplay, ReadError | ReplayMismatch>
-  readonly branches: Effect.Effect<ReadonlyArray<BranchInfo>, StoreFailure>
+  /**
+   * One page of the replay check, rebuilt from the last stored checkpoint
+   * before the page: the work is bounded by the checkpoint gap and `limit`,
+   * not by the instance's whole history. Out-of-range `from`/`limit` are
+   * clamped (the HTTP contract rejects them first).
+   */
+  readonly replay: (
+    instanceId: string,
+    branch?: string,
+    page?: ReplayPage
+  ) => Effect.Effect<InstanceReplay, ReadError | ReplayMismatch>
+  /**
+   * The branches an instance can be read on: `main` first (no parent, fork
+   * sequence 0), then the store's forks by name. Branches are store-wide, so
+   * the list is the same for every instance ID.
+   */
+  readonly branches: (instanceId: string) => Effect.Effect<ReadonlyArray<BranchListing>, StoreFailure>
   readonly createBranch: (
     name: string,
     options?: { readonly parent?: string | undefined; readonly atSequence?: number | undefined }
@@ -173,15 +204,26 @@ const make = Effect.gen(function*() {
       }),
     history: (instanceId, branch = MAIN) =>
       Effect.map(eventsOf(branch, instanceId), ({ events }) => ({ branch, instanceId, events })),
-    replay: (instanceId, branch = MAIN) =>
+    replay: (instanceId, branch = MAIN, page = {}) =>
       Effect.gen(function*() {
-        yield* eventsOf(branch, instanceId)
-        const steps = (yield* store.replay(branch))
-          .filter((s) => s.instanceId === instanceId)
-          .map((s) => ({ revision: s.revision, sequence: s.sequence, fingerprint: s.fingerprint, stored: s.stored }))
-        return { branch, instanceId, steps, matches: steps.every((s) => s.fingerprint === s.stored) }
+        const from = Math.max(0, Math.floor(page.from ?? 0))
+        const limit = Math.min(ReplayPaging.maxLimit, Math.max(1, Math.floor(page.limit ?? ReplayPaging.defaultLimit)))
+        const found = yield* store.replayPage(branch, instanceId, { from, limit })
+        // An empty page is an unknown instance, or a `from` past its last event (then an empty answer).
+        if (found.steps.length === 0) yield* eventsOf(branch, instanceId)
+        const steps = found.steps.map((s) => ({
+          revision: s.revision,
+          sequence: s.sequence,
+          fingerprint: s.fingerprint,
+          stored: s.stored
+        }))
+        return { branch, instanceId, steps, matches: steps.every((s) => s.fingerprint === s.stored), next: found.next }
       }),
-    branches: store.branches,
+    branches: (_instanceId) =>
+      Effect.map(store.branches, (forks): ReadonlyArray<BranchListing> => [
+        { name: MAIN, parent: null, forkSequence: 0 },
+        ...forks.filter((b) => b.name !== MAIN)
+      ]),
     // A new branch makes ledgers visible there (at its fork sequence): a write, so never between a reload's check and switch.
     createBranch: (name, options = {}) =>
       catalog.withWrites(() =>

@@ -368,7 +368,7 @@ describe("the OpenAPI document is an exact contract", () => {
       headers: auth,
       body: json({ name: "b".repeat(128) })
     })
-    await ok("get", "/v1/branches", "/v1/branches")
+    await ok("get", "/v1/instances/{instanceId}/branches", `/v1/instances/${id}/branches`)
     await ok("post", "/v1/scenarios/run", "/v1/scenarios/run", {
       body: json({
         scenario: 1,

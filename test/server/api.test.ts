@@ -119,6 +119,30 @@ describe.each(stores)("cardfx serve on %s", (kind) => {
     const replay = await s.run(s.client.instances.replay({ path: { instanceId: "hero-1" }, urlParams: {} }))
     expect(replay.matches).toBe(true)
     expect(replay.steps.map((x) => x.revision)).toEqual([1, 2])
+    expect(replay.next).toBeNull()
+    // Pages of one event: the second starts at the first's `next` (an event sequence) and is the last.
+    const page1 = await s.run(
+      s.client.instances.replay({ path: { instanceId: "hero-1" }, urlParams: { limit: 1 } })
+    )
+    expect(page1.steps).toEqual(replay.steps.slice(0, 1))
+    expect(page1.next).toBe(replay.steps[1]?.sequence)
+    const page2 = await s.run(
+      s.client.instances.replay({ path: { instanceId: "hero-1" }, urlParams: { from: page1.next ?? 0, limit: 1 } })
+    )
+    expect(page2).toEqual({ ...replay, steps: replay.steps.slice(1) })
+    const past = await s.run(
+      s.client.instances.replay({ path: { instanceId: "hero-1" }, urlParams: { from: 1e9 } })
+    )
+    expect(past.steps).toEqual([])
+    expect(past.next).toBeNull()
+    const ghostReplay = await errorOf(s.client.instances.replay({ path: { instanceId: "ghost" }, urlParams: {} }))
+    expect(ghostReplay.code).toBe("unknown_instance")
+    // Out of range or not an integer: 400 with the schema's code, on the wire as any client would send it.
+    for (const query of ["from=-1", "from=1.5", "from=x", "limit=0", "limit=5001", "limit=" + "9".repeat(17)]) {
+      const res = await fetch(`${s.url}/v1/instances/hero-1/replay?${query}`)
+      expect(res.status, query).toBe(400)
+      expect(((await res.json()) as { code: string }).code, query).toBe("schema_invalid")
+    }
 
     const branch = await s.run(
       s.client.instances.createBranch({ path: { instanceId: "hero-1" }, payload: { name: "trial" } })
@@ -146,7 +170,11 @@ describe.each(stores)("cardfx serve on %s", (kind) => {
       (await s.run(s.client.instances.get({ path: { instanceId: "hero-1" }, urlParams: { branch: "trial" } }))).revision
     ).toBe(3)
     expect((await s.run(s.client.instances.get({ path: { instanceId: "hero-1" }, urlParams: {} }))).revision).toBe(2)
-    expect((await s.run(s.client.instances.branches())).branches.map((b) => b.name)).toEqual(["trial"])
+    // Branches live under the instance's route; `main` is listed first, as the root.
+    expect((await s.run(s.client.instances.branches({ path: { instanceId: "hero-1" } }))).branches).toEqual([
+      { name: "main", parent: null, forkSequence: 0 },
+      { name: "trial", parent: "main", forkSequence: expect.any(Number) }
+    ])
     const noBranch = await errorOf(
       s.client.instances.history({ path: { instanceId: "hero-1" }, urlParams: { branch: "nope" } })
     )
@@ -342,7 +370,6 @@ describe("authorization and limits", () => {
     expect(Object.keys(spec.paths).sort()).toEqual([
       "/v1/admin/reload",
       "/v1/assess",
-      "/v1/branches",
       "/v1/cards",
       "/v1/cards/{cardId}/effective",
       "/v1/discover",

@@ -32,7 +32,7 @@ const ENDPOINTS: ReadonlyArray<readonly [method: string, path: string, success: 
   ["get", "/v1/instances/{instanceId}/history", "200"],
   ["get", "/v1/instances/{instanceId}/replay", "200"],
   ["post", "/v1/instances/{instanceId}/branches", "201"],
-  ["get", "/v1/branches", "200"],
+  ["get", "/v1/instances/{instanceId}/branches", "200"],
   ["post", "/v1/scenarios/run", "200"],
   ["get", "/v1/hhx/deck", "200"],
   ["post", "/v1/hhx/games", "201"],

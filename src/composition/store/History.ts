@@ -54,7 +54,7 @@ const failureText = (u: unknown): string => {
 }
 
 export const makeHistory = (core: Core) => {
-  const { sql, T, chain, contextOf } = core
+  const { sql, T, chain, contextOf, ledgerAt } = core
 
   const historyOf = (branch: string, instanceId: string) =>
     Effect.gen(function*() {
@@ -138,52 +138,140 @@ export const makeHistory = (core: Core) => {
       return out
     })
 
+  /**
+   * Folds `events` (consecutive revisions of one instance) onto the entries
+   * active before the first, rebuilding each fingerprint and comparing it
+   * with the stored one; `replay_mismatch` on the first difference.
+   */
+  const replayEvents = (
+    branch: string,
+    instanceId: string,
+    events: ReadonlyArray<StoredEvent>,
+    stored: ReadonlyMap<string, string>,
+    active: Map<string, LedgerEntry>,
+    startRevision: number,
+    steps: Array<ReplayStep>
+  ) =>
+    Effect.gen(function*() {
+      let revision = startRevision
+      for (const e of events) {
+        if (e.body.removedEntryId !== null) active.delete(e.body.removedEntryId)
+        if (e.body.entry !== null) {
+          const sealed = verifySealed(e.body.entry, e.body.entry.entryId)
+          if (Either.isLeft(sealed)) {
+            return yield* Effect.fail(
+              new ReplayMismatch({
+                message: `replay of ${instanceId}@${e.revision}: ${sealed.left[0]?.message ?? "unsealed entry"}`,
+                subject: instanceId
+              })
+            )
+          }
+          active.set(e.body.entry.entryId, e.body.entry)
+        }
+        revision++
+        // Resolution reads only active entries: the removed ones are not carried along.
+        const ledger = { cardId: e.cardId, entries: [...active.values()], revision }
+        const ctx = yield* contextOf(e.contextHash)
+        const statuses = new Map(ctx.statuses.map((s) => [s.statusId, s] as const))
+        const resolved = resolveEffectiveCard({ baseCard: ctx.baseCard, ledger, statuses })
+        const was = stored.get(`${e.branch} ${e.revision}`) ?? "<missing>"
+        const fingerprint = Either.isRight(resolved)
+          ? resolved.right.fingerprint
+          : `<fails: ${resolved.left[0]?.code ?? "?"}>`
+        if (fingerprint !== was || e.revision !== revision) {
+          return yield* Effect.fail(
+            new ReplayMismatch({
+              message:
+                `replay of ${instanceId} revision ${e.revision} (sequence ${e.sequence}) gives ${fingerprint}, stored ${was}`,
+              subject: instanceId,
+              details: { revision: e.revision, sequence: e.sequence }
+            })
+          )
+        }
+        steps.push({ branch, instanceId, revision: e.revision, sequence: e.sequence, fingerprint, stored: was })
+      }
+    })
+
   const replayBranch = (branch: string) =>
     Effect.gen(function*() {
       const steps: Array<ReplayStep> = []
       for (const instanceId of yield* instancesOf(branch)) {
         const events = yield* historyOf(branch, instanceId)
         const stored = yield* fingerprintsOf(branch, instanceId)
-        const active = new Map<string, LedgerEntry>()
-        let revision = 0
-        for (const e of events) {
-          if (e.body.removedEntryId !== null) active.delete(e.body.removedEntryId)
-          if (e.body.entry !== null) {
-            const sealed = verifySealed(e.body.entry, e.body.entry.entryId)
-            if (Either.isLeft(sealed)) {
-              return yield* Effect.fail(
-                new ReplayMismatch({
-                  message: `replay of ${instanceId}@${e.revision}: ${sealed.left[0]?.message ?? "unsealed entry"}`,
-                  subject: instanceId
-                })
-              )
-            }
-            active.set(e.body.entry.entryId, e.body.entry)
-          }
-          revision++
-          // Resolution reads only active entries: the removed ones are not carried along.
-          const ledger = { cardId: e.cardId, entries: [...active.values()], revision }
-          const ctx = yield* contextOf(e.contextHash)
-          const statuses = new Map(ctx.statuses.map((s) => [s.statusId, s] as const))
-          const resolved = resolveEffectiveCard({ baseCard: ctx.baseCard, ledger, statuses })
-          const was = stored.get(`${e.branch} ${e.revision}`) ?? "<missing>"
-          const fingerprint = Either.isRight(resolved)
-            ? resolved.right.fingerprint
-            : `<fails: ${resolved.left[0]?.code ?? "?"}>`
-          if (fingerprint !== was || e.revision !== revision) {
-            return yield* Effect.fail(
-              new ReplayMismatch({
-                message:
-                  `replay of ${instanceId} revision ${e.revision} (sequence ${e.sequence}) gives ${fingerprint}, stored ${was}`,
-                subject: instanceId,
-                details: { revision: e.revision, sequence: e.sequence }
-              })
-            )
-          }
-          steps.push({ branch, instanceId, revision: e.revision, sequence: e.sequence, fingerprint, stored: was })
-        }
+        yield* replayEvents(branch, instanceId, events, stored, new Map(), 0, steps)
       }
       return steps
+    })
+
+  /**
+   * One page of an instance's replay: its events with `sequence >= from`, at
+   * most `limit`, each rebuilt from the state before the page (the last
+   * stored checkpoint at or before it, folded forward: see `Core.ledgerAt`)
+   * rather than from revision 0. `next` is the sequence of the first event
+   * after the page, or null. The work is the events between that checkpoint
+   * and the page (ledger folds, no resolution) plus `limit` resolutions.
+   */
+  const replayPage = (branch: string, instanceId: string, from: number, limit: number) =>
+    Effect.gen(function*() {
+      const links = yield* chain(branch)
+      const found: Array<StoredEvent> = []
+      for (const [name, upTo] of links) {
+        const rows = yield* sql<EventRow>`SELECT * FROM ${T.events}
+          WHERE branch = ${name} AND instance_id = ${instanceId} AND sequence <= ${upTo} AND sequence >= ${from}
+          ORDER BY sequence LIMIT ${limit + 1}`
+        for (const r of rows) found.push(yield* toEvent(r))
+      }
+      found.sort((a, b) => a.sequence - b.sequence)
+      const page = found.slice(0, limit)
+      const next = found[limit]?.sequence ?? null
+      const steps: Array<ReplayStep> = []
+      const first = page[0]
+      if (first === undefined) return { steps, next }
+      const active = new Map<string, LedgerEntry>()
+      if (first.revision > 1) {
+        // The state before the page: the row of revision first - 1 on the chain (the first link that has it).
+        let before: { readonly branch: string; readonly sequence: number } | undefined
+        for (const [name, upTo] of links) {
+          const rows = yield* sql<{ sequence: unknown }>`SELECT sequence FROM ${T.events}
+            WHERE branch = ${name} AND instance_id = ${instanceId} AND sequence <= ${upTo} AND revision = ${
+            first.revision - 1
+          }`
+          const row = rows[0]
+          if (row !== undefined) {
+            before = { branch: name, sequence: num(row.sequence) }
+            break
+          }
+        }
+        if (before === undefined) {
+          return yield* Effect.fail(
+            new ReplayMismatch({
+              message: `replay of ${instanceId}: revision ${first.revision - 1} is missing`,
+              subject: instanceId
+            })
+          )
+        }
+        const ledger = yield* ledgerAt(
+          links,
+          before.branch,
+          instanceId,
+          first.cardId,
+          first.revision - 1,
+          before.sequence
+        )
+        for (const e of ledger.entries) if (e.state === "active") active.set(e.entryId, e)
+      }
+      const stored = new Map<string, string>()
+      const last = page[page.length - 1]?.sequence ?? from
+      for (const [name, upTo] of links) {
+        const rows = yield* sql<
+          { revision: unknown; fingerprint: string }
+        >`SELECT revision, fingerprint FROM ${T.snapshots}
+          WHERE branch = ${name} AND instance_id = ${instanceId} AND sequence <= ${upTo}
+            AND sequence >= ${from} AND sequence <= ${last}`
+        for (const r of rows) stored.set(`${name} ${num(r.revision)}`, r.fingerprint)
+      }
+      yield* replayEvents(branch, instanceId, page, stored, active, first.revision - 1, steps)
+      return { steps, next }
     })
 
   const dumpBranch = (branch: string) =>
@@ -281,7 +369,7 @@ export const makeHistory = (core: Core) => {
     return { ok: checks.every((c) => c.ok), dialect, checks }
   })
 
-  return { historyOf, instancesOf, headsOf, touchedSince, replayBranch, dumpBranch, verify }
+  return { historyOf, instancesOf, headsOf, touchedSince, replayBranch, replayPage, dumpBranch, verify }
 }
 
 export type History = ReturnType<typeof makeHistory>

@@ -144,6 +144,20 @@ export interface LedgerStoreService {
   readonly replay: (
     branch?: string
   ) => Effect.Effect<ReadonlyArray<ReplayStep>, StoreFailure | BranchNotFound | ReplayMismatch>
+  /**
+   * One page of an instance's replay on a branch: its events with
+   * `sequence >= from`, at most `limit`, rebuilt from the last stored
+   * checkpoint before the page (not from revision 0); `next` is the first
+   * sequence after the page, or null. Empty when the instance has no such event.
+   */
+  readonly replayPage: (
+    branch: string,
+    instanceId: string,
+    page: { readonly from: number; readonly limit: number }
+  ) => Effect.Effect<
+    { readonly steps: ReadonlyArray<ReplayStep>; readonly next: number | null },
+    StoreFailure | BranchNotFound | ReplayMismatch
+  >
   /** Every row of the branch's own data, canonical JSON, for byte comparisons. */
   readonly dump: (branch: string) => Effect.Effect<string, StoreFailure>
   /** The integrity check (SQLite pages, then the store's invariants); never fails, reports. */
@@ -296,6 +310,7 @@ const make = (options: StoreOptions) =>
             return yield* replayAll(history, names)
           })
         ),
+      replayPage: (branch, instanceId, page) => guard(history.replayPage(branch, instanceId, page.from, page.limit)),
       dump: (branch) => guard(history.dumpBranch(branch)),
       verify: history.verify
     }

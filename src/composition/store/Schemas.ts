@@ -170,6 +170,9 @@ export interface BranchInfo {
   readonly forkSequence: number
 }
 
+/** Replay pages (`LedgerStore.replayPage`): events per page when none is asked, and at most. */
+export const ReplayPaging = { defaultLimit: 500, maxLimit: 5000 } as const
+
 /** One replayed step: the fingerprint recomputed from the events and the one stored. */
 export interface ReplayStep {
   readonly branch: string

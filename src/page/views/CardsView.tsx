@@ -51,11 +51,13 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
 
   useEffect(() => {
     void run(async () => {
-      const [rt, list, bs] = await Promise.all([api.runtime(), api.cards(), api.branches()])
+      const [rt, list] = await Promise.all([api.runtime(), api.cards()])
       setRuntime(rt)
       setCards(list)
-      setBranches(["main", ...bs.map((b) => b.name).filter((b) => b !== "main")])
-      setCardId((c) => c ?? list[0]?.cardId ?? null)
+      const first = list[0]?.cardId
+      // Branches live under an instance's route; they are store-wide, so the first card's instance lists them all.
+      if (first !== undefined) setBranches((await api.branches(`workbench.${first}`)).map((b) => b.name))
+      setCardId((c) => c ?? first ?? null)
     })
   }, [api, run])
 

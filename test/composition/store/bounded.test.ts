@@ -94,6 +94,78 @@ describe("checkpoints", () => {
   })
 })
 
+describe("replay pages", () => {
+  it("pages from the stored checkpoints concatenate to the unpaged replay, on main and on a fork, cold", async () => {
+    const file = `${tmp.dir}/pages.db`
+    const { rt, store } = await fill(file, 150)
+    // Another instance between, so the instance's sequences are not consecutive; its first entry stays active
+    // across every page (a page must start from the entries the checkpoint carries, not from none).
+    for (let j = 0; j < 12; j++) {
+      const command = j === 0
+        ? { kind: "apply", upgradeId: "core.ember.affinity" } as const
+        : j % 2 === 1
+        ? { kind: "apply", upgradeId: "core.sharpened_strike" } as const
+        : { kind: "remove", entryId: `e${(j + 2) / 2}` } as const
+      const r = request(`o${j}`, command, j, { instanceId: "other" })
+      expect((await rt.runPromise(store.execute(r, decideWith(runtime, r, planning)))).status).toBe("applied")
+    }
+    await rt.runPromise(store.fork("side"))
+    for (let j = 150; j < 170; j++) {
+      const r = { ...alternating(j), branch: "side" }
+      expect((await rt.runPromise(store.execute(r, decideWith(runtime, r, planning)))).status).toBe("applied")
+    }
+    await rt.dispose()
+    // A fresh process: no cached ledger, every page starts from a checkpoint row.
+    const cold = sqliteAt(file)
+    const s = await cold.runPromise(LedgerStore)
+    for (const branch of ["main", "side"]) {
+      const whole = (await cold.runPromise(s.replay(branch))).filter((x) => x.instanceId === "basic_attack")
+      expect(whole.length).toBe(branch === "main" ? 150 : 170)
+      const paged: Array<unknown> = []
+      let from: number | null = 0
+      let pages = 0
+      while (from !== null && pages < 100) {
+        const page: { steps: ReadonlyArray<unknown>; next: number | null } = await cold.runPromise(
+          s.replayPage(branch, "basic_attack", { from, limit: 7 })
+        )
+        expect(page.steps.length).toBeLessThanOrEqual(7)
+        for (const step of page.steps) paged.push(step)
+        from = page.next
+        pages++
+      }
+      expect(pages).toBe(Math.ceil(whole.length / 7))
+      expect(paged).toEqual(whole)
+    }
+    const other = (await cold.runPromise(s.replay("main"))).filter((x) => x.instanceId === "other")
+    expect(other.length).toBe(12)
+    for (const limit of [2, 3, 5]) {
+      const paged: Array<unknown> = []
+      let from: number | null = 0
+      for (let pages = 0; from !== null && pages < 20; pages++) {
+        const page: { steps: ReadonlyArray<unknown>; next: number | null } = await cold.runPromise(
+          s.replayPage("main", "other", { from, limit })
+        )
+        for (const step of page.steps) paged.push(step)
+        from = page.next
+      }
+      expect(paged).toEqual(other)
+    }
+    // A page that starts mid-history, past the end, and of an instance with no events.
+    const [, , , fourth] = (await cold.runPromise(s.replay("main"))).filter((x) => x.instanceId === "basic_attack")
+    const mid = await cold.runPromise(s.replayPage("main", "basic_attack", { from: fourth?.sequence ?? -1, limit: 1 }))
+    expect(mid.steps.map((x) => x.revision)).toEqual([4])
+    expect(await cold.runPromise(s.replayPage("main", "basic_attack", { from: 1e9, limit: 5 }))).toEqual({
+      steps: [],
+      next: null
+    })
+    expect(await cold.runPromise(s.replayPage("main", "ghost", { from: 0, limit: 5 }))).toEqual({
+      steps: [],
+      next: null
+    })
+    await cold.dispose()
+  })
+})
+
 describe("migration from the earlier format", () => {
   it("a store with the ledger and effective card in every snapshot (schema version 1) opens, reads, replays and writes", async () => {
     const file = `${tmp.dir}/v1.db`
