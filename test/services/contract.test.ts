@@ -70,10 +70,10 @@ describe("every service method's error type is the errors it can fail with", () 
   })
   it("Instances", () => {
     expectTypeOf<Err<Instances.InstancesService["get"]>>().toEqualTypeOf<
-      UnknownInstance | StoreFailure | BranchNotFound
+      UnknownInstance | StoreFailure | BranchNotFound | InvalidId
     >()
     expectTypeOf<Err<Instances.InstancesService["replay"]>>().toEqualTypeOf<
-      UnknownInstance | StoreFailure | BranchNotFound | ReplayMismatch
+      UnknownInstance | StoreFailure | BranchNotFound | InvalidId | ReplayMismatch
     >()
     expectTypeOf<Err<Instances.InstancesService["createBranch"]>>().toEqualTypeOf<
       StoreFailure | BranchNotFound | DuplicateId | InvalidId | ForkOutOfRange | StoreCorrupt
