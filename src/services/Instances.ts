@@ -79,7 +79,7 @@ export interface InstanceReplay {
 }
 
 /** The errors of reading a stored instance. */
-export type ReadError = UnknownInstance | StoreFailure | BranchNotFound | InvalidId
+export type ReadError = UnknownInstance | StoreFailure | StoreCorrupt | BranchNotFound | InvalidId
 
 /** The stored-instance operations. */
 export interface InstancesService {
@@ -96,7 +96,7 @@ export interface InstancesService {
     ReadError
   >
   readonly replay: (instanceId: string, branch?: string) => Effect.Effect<InstanceReplay, ReadError | ReplayMismatch>
-  readonly branches: Effect.Effect<ReadonlyArray<BranchInfo>, StoreFailure>
+  readonly branches: Effect.Effect<ReadonlyArray<BranchInfo>, StoreFailure | StoreCorrupt>
   readonly createBranch: (
     name: string,
     options?: { readonly parent?: string | undefined; readonly atSequence?: number | undefined }
