@@ -13,12 +13,14 @@
  * (slow endpoints), compression and page-asset ETags (src/server/Compression.ts).
  *
  * Decode failures become 400 `schema_invalid` / `unknown_field` with the
- * JSON pointer of each issue, unknown routes 404 `unknown_route`, and a
+ * JSON pointer of each issue (or the code the project's decoder gives that
+ * place, as the CLI and library answer: 422 `invalid_id` for an ID), unknown routes 404 `unknown_route`, and a
  * defect 500 `internal_error` whose body never carries a stack trace.
  *
  * @since 0.1.0
  */
 import {
+  HttpApi,
   HttpApiBuilder,
   HttpApiError,
   HttpApiSwagger,
@@ -30,7 +32,8 @@ import {
   HttpServerRequest
 } from "@effect/platform"
 import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
-import { Cause, Duration, Effect, Layer, Option, Redacted, Schedule } from "effect"
+import type { SchemaAST } from "effect"
+import { Cause, Duration, Effect, Either, Layer, Option, Redacted, Schedule, Schema } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import {
@@ -44,6 +47,7 @@ import {
 } from "../api/Api.js"
 import {
   Canonical,
+  Decode,
   type Diagnostic,
   diagnostic,
   type DiagnosticCode,
@@ -197,6 +201,105 @@ const decodeDiagnostics = (e: HttpApiError.HttpApiDecodeError): Array<Diagnostic
         })
     )
 
+/** One endpoint's request Schemas, to decode a failed request again with the project's own decoder. */
+interface RequestSchemas {
+  readonly method: string
+  /** The path's segments: a literal, or the name of a parameter. */
+  readonly segments: ReadonlyArray<{ readonly literal: string } | { readonly param: string }>
+  readonly path: Decoder | undefined
+  readonly payload: Decoder | undefined
+  readonly urlParams: Decoder | undefined
+}
+
+type Decoder = (value: unknown) => Either.Either<unknown, Array<Diagnostic>>
+
+const requestSchemas: ReadonlyArray<RequestSchemas> = (() => {
+  const out: Array<RequestSchemas> = []
+  const decoder = (s: Option.Option<{ readonly ast: SchemaAST.AST }>): Decoder | undefined =>
+    Option.isNone(s) ? undefined : Decode.makeDecoder(Schema.make<unknown>(s.value.ast))
+  HttpApi.reflect(CardfxApi, {
+    onGroup: () => undefined,
+    onEndpoint: ({ endpoint }) => {
+      out.push({
+        method: endpoint.method,
+        segments: endpoint.path.split("/").map((s) => s.startsWith(":") ? { param: s.slice(1) } : { literal: s }),
+        path: decoder(endpoint.pathSchema),
+        payload: decoder(endpoint.payloadSchema),
+        urlParams: decoder(endpoint.urlParamsSchema)
+      })
+    }
+  })
+  return out
+})()
+
+const decodeAgain = (decode: Decoder | undefined, value: unknown): Array<Diagnostic> => {
+  if (decode === undefined || value === undefined) return []
+  const r = decode(value)
+  return Either.isLeft(r) ? r.left : []
+}
+
+/**
+ * The request decoded again, in the platform's order (path, body, query),
+ * with the project's decoder: the platform's `HttpApiDecodeError` keeps each
+ * issue's path and message but drops the Schema annotation that carries a
+ * diagnostic code (`invalid_id` on an ID's length and syntax), which the CLI
+ * and the library report.
+ */
+const recoveredDiagnostics = (request: HttpServerRequest.HttpServerRequest): Array<Diagnostic> => {
+  const url = new URL(request.url, "http://x")
+  const parts = url.pathname.split("/")
+  const method = request.method === "HEAD" ? "GET" : request.method
+  for (const e of requestSchemas) {
+    if (e.method !== method || e.segments.length !== parts.length) continue
+    const params: Record<string, string> = {}
+    let matches = true
+    for (let i = 0; i < parts.length && matches; i++) {
+      const segment = e.segments[i]
+      const part = parts[i] ?? ""
+      if (segment === undefined) matches = false
+      else if ("literal" in segment) matches = segment.literal === part
+      else {
+        try {
+          params[segment.param] = decodeURIComponent(part)
+        } catch {
+          matches = false
+        }
+      }
+    }
+    if (!matches) continue
+    const inPath = decodeAgain(e.path, params)
+    if (inPath.length > 0) return inPath
+    const inBody = decodeAgain(
+      e.payload,
+      Door.preparedFor(NodeHttpServerRequest.toIncomingMessage(request))?.body?.value
+    )
+    if (inBody.length > 0) return inBody
+    return decodeAgain(e.urlParams, Object.fromEntries(url.searchParams))
+  }
+  return []
+}
+
+/**
+ * The platform's decode issues, each with the code the project's decoder
+ * gives the same place (`invalid_id` for an over-long ID, as on the CLI and
+ * in the library) where that is not plain `schema_invalid`.
+ */
+const requestDiagnostics = (
+  request: HttpServerRequest.HttpServerRequest,
+  e: HttpApiError.HttpApiDecodeError
+): Array<Diagnostic> => {
+  const platform = decodeDiagnostics(e)
+  const coded = new Map<string, Diagnostic>()
+  for (const d of recoveredDiagnostics(request)) {
+    if (d.code !== "schema_invalid" && d.code !== "unknown_field" && !coded.has(d.path ?? "")) {
+      coded.set(d.path ?? "", d)
+    }
+  }
+  return coded.size === 0
+    ? platform
+    : platform.map((d) => d.code === "schema_invalid" ? coded.get(d.path ?? "") ?? d : d)
+}
+
 const bodyOf = Handlers.errorResponse
 
 /** Decode failures, unknown routes, handler errors and defects as the API's own error bodies. */
@@ -213,7 +316,7 @@ const translateErrors = HttpApiBuilder.middleware(CardfxApi, (app) =>
               Effect.logError("answer encoding failed", e.message),
               bodyOf(apiError(one("internal_error", "internal error: the server could not encode its answer")))
             )
-            : Effect.succeed(bodyOf(apiError(decodeDiagnostics(e)))))
+            : Effect.succeed(bodyOf(apiError(requestDiagnostics(request, e)))))
       }
       if (e instanceof HttpServerError.RouteNotFound) {
         return Effect.succeed(

@@ -44,6 +44,7 @@ import {
   errorFromDiagnostics,
   errorOf,
   type InvalidComposition,
+  type StoreCorrupt,
   type StoreFailure,
   type UnknownActivity,
   type UnknownCard,
@@ -124,6 +125,7 @@ export type AssessError =
   | InvalidComposition
   | ChannelError<typeof givenLedgerErrors>
   | StoreFailure
+  | StoreCorrupt
   | BranchNotFound
 
 /** The errors of `Cards.discover`. */
@@ -133,6 +135,7 @@ export type DiscoverError =
   | InvalidComposition
   | ChannelError<typeof givenLedgerErrors>
   | StoreFailure
+  | StoreCorrupt
   | BranchNotFound
 
 /** The card queries. */
@@ -253,7 +256,7 @@ const make = Effect.gen(function*() {
     cardId: string
   ): Effect.Effect<
     { readonly ledger: CardLedger; readonly at: PlanAt | undefined },
-    ChannelError<typeof givenLedgerErrors> | StoreFailure | BranchNotFound
+    ChannelError<typeof givenLedgerErrors> | StoreFailure | StoreCorrupt | BranchNotFound
   > => {
     switch (source._tag) {
       case "Empty":

@@ -30,7 +30,7 @@ import {
 import { hashCanonical } from "../kernel/Canonical.js"
 import { diagnostic } from "../kernel/Diagnostic.js"
 import type { DiagnosticCode } from "../kernel/DiagnosticCode.js"
-import type { BranchNotFound, ReloadRejected, StartRejected, StoreFailure } from "../kernel/Errors.js"
+import type { BranchNotFound, ReloadRejected, StartRejected, StoreCorrupt, StoreFailure } from "../kernel/Errors.js"
 import { errorOf } from "../kernel/Errors.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
 import { ContentLoader, LiveCatalog, type LoadError } from "./Catalog.js"
@@ -176,7 +176,7 @@ const makeChecker = (store: LedgerStoreService) => {
     runtime: Runtime,
     branch: string,
     head: InstanceHead
-  ): Effect.Effect<BrokenInstance | undefined, StoreFailure | BranchNotFound> => {
+  ): Effect.Effect<BrokenInstance | undefined, StoreFailure | StoreCorrupt | BranchNotFound> => {
     const at = { instanceId: head.instanceId, cardId: head.cardId, branch }
     const baseCard = runtime.cards.get(head.cardId)
     if (baseCard === undefined) {
@@ -270,7 +270,7 @@ export const checkStoredInstances = (
   runtime: Runtime
 ): Effect.Effect<
   { readonly checked: number; readonly broken: ReadonlyArray<BrokenInstance> },
-  StoreFailure | BranchNotFound
+  StoreFailure | StoreCorrupt | BranchNotFound
 > => Effect.map(makeChecker(store).full(runtime), (s) => ({ checked: s.verdicts.size, broken: brokenOf(s) }))
 
 /** The served content's operations. */
@@ -280,14 +280,17 @@ export interface ContentCatalogService {
   /** What the current runtime publishes. */
   readonly info: Effect.Effect<RuntimeInfo>
   /** Checks every stored instance against the current runtime (nothing switches: `switched` is false). */
-  readonly check: Effect.Effect<ReloadReport, StoreFailure | BranchNotFound>
+  readonly check: Effect.Effect<ReloadReport, StoreFailure | StoreCorrupt | BranchNotFound>
   /**
    * Publishes the folders again, checks every stored instance (reads and
    * writes go on meanwhile), then holds writes, checks what they wrote
    * since, and switches — or fails with `reload_rejected` and keeps the old
    * runtime. Reloads run one at a time.
    */
-  readonly reload: Effect.Effect<ReloadReport, LoadError | ReloadRejected | StoreFailure | BranchNotFound>
+  readonly reload: Effect.Effect<
+    ReloadReport,
+    LoadError | ReloadRejected | StoreFailure | StoreCorrupt | BranchNotFound
+  >
   /**
    * Runs a write (a ledger command, a branch created) against the current
    * runtime; writes run concurrently with each other, never between a
@@ -445,7 +448,7 @@ export class ContentCatalog extends Context.Tag("cardfx/ContentCatalog")<Content
     options: { readonly allowBroken?: boolean | undefined } = {}
   ): Layer.Layer<
     ContentCatalog | LiveCatalog,
-    LoadError | StartRejected | StoreFailure | BranchNotFound,
+    LoadError | StartRejected | StoreFailure | StoreCorrupt | BranchNotFound,
     ContentLoader | LedgerStore
   > =>
     Layer.effectDiscard(startCheck(options.allowBroken ?? false)).pipe(

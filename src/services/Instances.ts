@@ -23,6 +23,7 @@ import {
   ReplayPaging,
   type StoredEvent
 } from "../composition/store/LedgerStore.js"
+import { isStoreId, STORE_ID_MAX_LENGTH } from "../composition/store/Schemas.js"
 import {
   type BranchNotFound,
   type CommandConflict,
@@ -94,7 +95,7 @@ export interface BranchListing {
 }
 
 /** The errors of reading a stored instance. */
-export type ReadError = UnknownInstance | StoreFailure | BranchNotFound
+export type ReadError = UnknownInstance | StoreFailure | StoreCorrupt | BranchNotFound | InvalidId
 
 /** The stored-instance operations. */
 export interface InstancesService {
@@ -126,7 +127,7 @@ export interface InstancesService {
    * sequence 0), then the store's forks by name. Branches are store-wide, so
    * the list is the same for every instance ID.
    */
-  readonly branches: (instanceId: string) => Effect.Effect<ReadonlyArray<BranchListing>, StoreFailure>
+  readonly branches: (instanceId: string) => Effect.Effect<ReadonlyArray<BranchListing>, StoreFailure | StoreCorrupt>
   readonly createBranch: (
     name: string,
     options?: { readonly parent?: string | undefined; readonly atSequence?: number | undefined }
@@ -152,14 +153,28 @@ export const storedEvents = (
   instanceId: string
 ): Effect.Effect<
   { readonly cardId: string; readonly events: ReadonlyArray<StoredEvent> },
-  UnknownInstance | StoreFailure | BranchNotFound
-> =>
-  Effect.flatMap(store.history(branch, instanceId), (events) => {
+  ReadError
+> => {
+  // The IDs' own check, as the request Schema makes it at the server's edge: every face answers `invalid_id`.
+  const invalid = invalidId(instanceId) ?? invalidId(branch)
+  if (invalid !== undefined) return Effect.fail(invalid)
+  return Effect.flatMap(store.history(branch, instanceId), (events) => {
     const first = events[0]
     return first === undefined
       ? Effect.fail(unknown(instanceId, branch))
       : Effect.succeed({ cardId: first.cardId, events })
   })
+}
+
+/** `invalid_id` for a string that is not an instance ID or branch name (1..128 characters of the ID syntax). */
+const invalidId = (id: string): InvalidId | undefined =>
+  isStoreId(id) ? undefined : errorOf(
+    "invalid_id",
+    id.length > STORE_ID_MAX_LENGTH
+      ? `an ID has at most ${STORE_ID_MAX_LENGTH} characters (got ${id.length})`
+      : "an ID is 1..128 ASCII letters, digits and _ . : - /, starting with a letter or digit",
+    { subject: id.slice(0, STORE_ID_MAX_LENGTH) }
+  )
 
 const make = Effect.gen(function*() {
   const catalog = yield* ContentCatalog

@@ -410,6 +410,29 @@ const rowsOf = (ledgers: { readonly heal: CardLedger; readonly attack: CardLedge
     cli: ["ledger", "show", "--card", "ghost", "--store", LIB_STORE],
     http: { method: "GET", path: "/v1/instances/ghost" }
   })
+  // IDs: 1..128 characters on every face; a longer one is `invalid_id` (the path, the query and the body alike).
+  const LONG = "i".repeat(129)
+  rows.push({
+    name: "state of an instance whose ID is over 128 characters",
+    code: "invalid_id",
+    lib: instances((i) => i.get(LONG)),
+    cli: ["ledger", "show", "--card", LONG, "--store", LIB_STORE],
+    http: { method: "GET", path: `/v1/instances/${LONG}` }
+  })
+  rows.push({
+    name: "history of an instance whose ID is over 128 characters",
+    code: "invalid_id",
+    lib: instances((i) => i.history(LONG)),
+    cli: ["ledger", "history", "--card", LONG, "--store", LIB_STORE],
+    http: { method: "GET", path: `/v1/instances/${LONG}/history` }
+  })
+  rows.push({
+    name: "history on a branch whose name is over 128 characters",
+    code: "invalid_id",
+    lib: instances((i) => i.history("ghost", LONG)),
+    cli: ["ledger", "history", "--card", "ghost", "--branch", LONG, "--store", LIB_STORE],
+    http: { method: "GET", path: `/v1/instances/ghost/history?branch=${LONG}` }
+  })
   rows.push({
     name: "a game that does not exist",
     code: "unknown_game",

@@ -53,32 +53,41 @@ describe("every service method's error type is the errors it can fail with", () 
       | InvalidComposition
       | UnsealedDefinition
       | StoreFailure
+      | StoreCorrupt
       | BranchNotFound
     >()
     expectTypeOf<Err<Cards.CardsService["discover"]>>().toEqualTypeOf<
-      UnknownCard | UnknownActivity | InvalidComposition | UnsealedDefinition | StoreFailure | BranchNotFound
+      | UnknownCard
+      | UnknownActivity
+      | InvalidComposition
+      | UnsealedDefinition
+      | StoreFailure
+      | StoreCorrupt
+      | BranchNotFound
     >()
     expectTypeOf<Err<Cards.CardsService["list"]>>().toEqualTypeOf<never>()
     expectTypeOf<Err<Cards.CardsService["inspect"]>>().toEqualTypeOf<Cards.InspectError>()
   })
   it("ContentCatalog", () => {
-    expectTypeOf<Err<ContentCatalog.ContentCatalogService["check"]>>().toEqualTypeOf<StoreFailure | BranchNotFound>()
+    expectTypeOf<Err<ContentCatalog.ContentCatalogService["check"]>>().toEqualTypeOf<
+      StoreFailure | StoreCorrupt | BranchNotFound
+    >()
     expectTypeOf<Err<ContentCatalog.ContentCatalogService["reload"]>>().toEqualTypeOf<
-      LoadError | ReloadRejected | StoreFailure | BranchNotFound
+      LoadError | ReloadRejected | StoreFailure | StoreCorrupt | BranchNotFound
     >()
     expectTypeOf<Err<ContentCatalog.ContentCatalogService["current"]>>().toEqualTypeOf<never>()
   })
   it("Instances", () => {
     expectTypeOf<Err<Instances.InstancesService["get"]>>().toEqualTypeOf<
-      UnknownInstance | StoreFailure | BranchNotFound
+      UnknownInstance | StoreFailure | StoreCorrupt | BranchNotFound | InvalidId
     >()
     expectTypeOf<Err<Instances.InstancesService["replay"]>>().toEqualTypeOf<
-      UnknownInstance | StoreFailure | BranchNotFound | ReplayMismatch
+      UnknownInstance | StoreFailure | StoreCorrupt | BranchNotFound | InvalidId | ReplayMismatch
     >()
     expectTypeOf<Err<Instances.InstancesService["createBranch"]>>().toEqualTypeOf<
       StoreFailure | BranchNotFound | DuplicateId | InvalidId | ForkOutOfRange | StoreCorrupt
     >()
-    expectTypeOf<Err<Instances.InstancesService["branches"]>>().toEqualTypeOf<StoreFailure>()
+    expectTypeOf<Err<Instances.InstancesService["branches"]>>().toEqualTypeOf<StoreFailure | StoreCorrupt>()
     expectTypeOf<CommandConflict>().toMatchTypeOf<Err<Instances.InstancesService["command"]>>()
   })
   it("Games", () => {

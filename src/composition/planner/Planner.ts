@@ -136,13 +136,13 @@ export class CardTransformationPlanner extends Context.Tag("cardfx/CardTransform
       ref: InstanceRef,
       command: LedgerCommand,
       activity: string
-    ) => Effect.Effect<AssessResult, StoreFailure | BranchNotFound>
+    ) => Effect.Effect<AssessResult, StoreFailure | StoreCorrupt | BranchNotFound>
     /** Discovery for a stored instance. */
     readonly discoverStored: (
       runtime: Runtime,
       ref: InstanceRef,
       activity: string
-    ) => Effect.Effect<Discovery, StoreFailure | BranchNotFound>
+    ) => Effect.Effect<Discovery, StoreFailure | StoreCorrupt | BranchNotFound>
     /** Plan + persist; a rejection is an outcome (recorded, so retries return it). */
     readonly execute: (
       runtime: Runtime,

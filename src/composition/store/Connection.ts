@@ -10,7 +10,8 @@
  *   `mkdir` spins forever on some paths, `/proc/...` for one).
  * - A store that cannot be opened is `store_unavailable`, naming the path or
  *   URL (never the password); a file whose pages are damaged is
- *   `store_corrupt`.
+ *   `store_corrupt`, when it is opened and when a later read or write meets
+ *   a damaged page (SQLite's "database disk image is malformed").
  * - Only SQL and I/O errors become `store_failure`; anything else (a
  *   programming error) stays a defect, so the CLI reports it as one (exit
  *   70) and a server as a 500.
@@ -178,6 +179,13 @@ export const isCorruption = (u: unknown): boolean => {
 export const toStoreFailure = (u: unknown): StoreFailure =>
   u instanceof StoreFailure ? u : new StoreFailure({ message: `ledger store: ${causeMessage(u)}` })
 
+/** Damaged pages met at run time: the same answer as at open (no file in the message, `ledger verify` named). */
+const corruptAtRuntime = (u: unknown): StoreCorrupt =>
+  new StoreCorrupt({ message: `the ledger store is damaged (${causeMessage(u)}): run \`cardfx ledger verify\`` })
+
+const storeError = (u: unknown): StoreFailure | StoreCorrupt =>
+  isCorruption(u) ? corruptAtRuntime(u) : toStoreFailure(u)
+
 /**
  * The store's boundary for an operation: SqlErrors and SQL/I/O defects (a
  * failed COMMIT is a defect in @effect/sql) become `store_failure`
@@ -186,19 +194,19 @@ export const toStoreFailure = (u: unknown): StoreFailure =>
  */
 export const guard = <A, E>(
   effect: Effect.Effect<A, E | SqlError>
-): Effect.Effect<A, Exclude<E, SqlError> | StoreFailure> =>
+): Effect.Effect<A, Exclude<E, SqlError> | StoreFailure | StoreCorrupt> =>
   effect.pipe(
-    Effect.catchAllCause((cause): Effect.Effect<never, Exclude<E, SqlError> | StoreFailure> => {
+    Effect.catchAllCause((cause): Effect.Effect<never, Exclude<E, SqlError> | StoreFailure | StoreCorrupt> => {
       const failure = Cause.failureOption(cause)
       if (Option.isSome(failure)) {
         const e = failure.value as { _tag?: unknown }
-        if (e._tag === "SqlError") return Effect.fail(toStoreFailure(e))
+        if (e._tag === "SqlError") return Effect.fail(storeError(e))
         return Effect.fail(failure.value as Exclude<E, SqlError>)
       }
       if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
       const defect = Cause.squash(cause)
       return isSqlOrIoError(defect)
-        ? Effect.fail(toStoreFailure(defect))
+        ? Effect.fail(storeError(defect))
         : Effect.failCause(cause as Cause.Cause<never>)
     })
   )

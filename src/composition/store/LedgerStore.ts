@@ -100,7 +100,7 @@ export interface LedgerStoreService {
     items: ReadonlyArray<readonly [CommandRequest, Decide]>
   ) => Effect.Effect<ReadonlyArray<CommandOutcome>, StoreFailure | CommandConflict | InvalidId | StoreCorrupt>
   /** The recorded outcome of a command ID, if any. */
-  readonly outcome: (commandId: string) => Effect.Effect<Option.Option<CommandOutcome>, StoreFailure>
+  readonly outcome: (commandId: string) => Effect.Effect<Option.Option<CommandOutcome>, StoreFailure | StoreCorrupt>
   /** A card instance's current state on a branch (an empty ledger of `cardId` when it has no event). */
   readonly read: (
     branch: string,
@@ -110,20 +110,26 @@ export interface LedgerStoreService {
       /** False: skip recomputing the effective card (`effective` is undefined); the ledger alone. Default true. */
       readonly effective?: boolean
     }
-  ) => Effect.Effect<CardState, StoreFailure | BranchNotFound>
+  ) => Effect.Effect<CardState, StoreFailure | StoreCorrupt | BranchNotFound>
   /** The last snapshot row of every instance visible on a branch, sorted by instance: a few statements, no ledger read. */
-  readonly heads: (branch: string) => Effect.Effect<ReadonlyArray<InstanceHead>, StoreFailure | BranchNotFound>
+  readonly heads: (
+    branch: string
+  ) => Effect.Effect<ReadonlyArray<InstanceHead>, StoreFailure | StoreCorrupt | BranchNotFound>
   /** The instances events after `sequence` were written for (each on its own branch), sorted. */
-  readonly touchedSince: (sequence: number) => Effect.Effect<ReadonlyArray<TouchedInstance>, StoreFailure>
+  readonly touchedSince: (
+    sequence: number
+  ) => Effect.Effect<ReadonlyArray<TouchedInstance>, StoreFailure | StoreCorrupt>
   /** Instances with at least one event visible on a branch, sorted. */
-  readonly instances: (branch: string) => Effect.Effect<ReadonlyArray<string>, StoreFailure | BranchNotFound>
+  readonly instances: (
+    branch: string
+  ) => Effect.Effect<ReadonlyArray<string>, StoreFailure | StoreCorrupt | BranchNotFound>
   /** The events of an instance visible on a branch, by sequence. */
   readonly history: (
     branch: string,
     instanceId: string
-  ) => Effect.Effect<ReadonlyArray<StoredEvent>, StoreFailure | BranchNotFound>
+  ) => Effect.Effect<ReadonlyArray<StoredEvent>, StoreFailure | StoreCorrupt | BranchNotFound>
   /** The last global sequence. */
-  readonly sequence: Effect.Effect<number, StoreFailure>
+  readonly sequence: Effect.Effect<number, StoreFailure | StoreCorrupt>
   /** Forks a branch from `parent` (default main) at `atSequence` (default: now; past the end is `fork_out_of_range`). */
   readonly fork: (
     name: string,
@@ -135,7 +141,7 @@ export interface LedgerStoreService {
   /** Discards a branch and its own rows (and its descendants'). Main cannot be discarded. */
   readonly discard: (name: string) => Effect.Effect<void, StoreFailure | BranchNotFound | StoreCorrupt>
   /** Branches, sorted by name (main excluded). */
-  readonly branches: Effect.Effect<ReadonlyArray<BranchInfo>, StoreFailure>
+  readonly branches: Effect.Effect<ReadonlyArray<BranchInfo>, StoreFailure | StoreCorrupt>
   /**
    * Rebuilds every snapshot of a branch (default: every branch and main)
    * from the events alone and compares fingerprints; `replay_mismatch` on
@@ -143,7 +149,7 @@ export interface LedgerStoreService {
    */
   readonly replay: (
     branch?: string
-  ) => Effect.Effect<ReadonlyArray<ReplayStep>, StoreFailure | BranchNotFound | ReplayMismatch>
+  ) => Effect.Effect<ReadonlyArray<ReplayStep>, StoreFailure | StoreCorrupt | BranchNotFound | ReplayMismatch>
   /**
    * One page of an instance's replay on a branch: its events with
    * `sequence >= from`, at most `limit`, rebuilt from the last stored
@@ -156,10 +162,10 @@ export interface LedgerStoreService {
     page: { readonly from: number; readonly limit: number }
   ) => Effect.Effect<
     { readonly steps: ReadonlyArray<ReplayStep>; readonly next: number | null },
-    StoreFailure | BranchNotFound | ReplayMismatch
+    StoreFailure | StoreCorrupt | BranchNotFound | ReplayMismatch
   >
   /** Every row of the branch's own data, canonical JSON, for byte comparisons. */
-  readonly dump: (branch: string) => Effect.Effect<string, StoreFailure>
+  readonly dump: (branch: string) => Effect.Effect<string, StoreFailure | StoreCorrupt>
   /** The integrity check (SQLite pages, then the store's invariants); never fails, reports. */
   readonly verify: Effect.Effect<VerifyReport>
 }

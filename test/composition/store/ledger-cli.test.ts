@@ -271,6 +271,26 @@ describe("damaged pages and ledger verify", () => {
     expect(JSON.parse(refused.out).diagnostics[0]).toMatchObject({ code: "store_corrupt" })
     expect(statSync(store).size).toBe(before)
   })
+
+  it("a read that meets a damaged page at run time is store_corrupt too (no file named, `ledger verify` named)", async () => {
+    const store = join(tmp.dir, "corrupt-read.db")
+    expect((await apply(store, "--instance", "basic_attack")).code).toBe(0)
+    // Damage the events table's root page: a reader does not check the pages when it opens, its read meets them.
+    const db = new Database(store)
+    db.pragma("wal_checkpoint(TRUNCATE)")
+    const pageSize = Number(db.pragma("page_size", { simple: true }))
+    const root = Number(db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'events'").pluck().get())
+    db.close()
+    const fd = openSync(store, "r+")
+    writeSync(fd, Buffer.alloc(64, 0xa5), 0, 64, (root - 1) * pageSize + 8)
+    closeSync(fd)
+    const r = await cardfx(["ledger", "history", "--card", "basic_attack", "--store", store, "--format", "json"])
+    expect(r.code).toBe(1)
+    const first = (JSON.parse(r.out) as { diagnostics: Array<{ code: string; message: string }> }).diagnostics[0]
+    expect(first?.code).toBe("store_corrupt")
+    expect(first?.message).toContain("run `cardfx ledger verify`")
+    expect(first?.message).not.toContain("corrupt-read")
+  })
 })
 
 describe("signals", () => {
