@@ -108,28 +108,36 @@ const unavailableLabel = (id: string, cardName: (inst: string) => string = (i) =
 export type HhxDeckDoc = typeof StarterDeck.Type
 
 /**
- * Instance → card name, numbered as the engine numbers a game's cards at
- * set-up (RULES.md §1.2): `p<seat>-<nn>` in deck-list order, `nn` from 01.
- * `lists` null means the deck file's first two lists.
+ * Each instance with the deck entry's card ID, numbered as the engine numbers
+ * a game's cards at set-up (RULES.md §1.2): `p<seat>-<nn>` in deck-list
+ * order, `nn` from 01. `lists` null means the deck file's first two lists.
  */
-export const instanceNames = (
+const instances = (
   deck: HhxDeckDoc,
   lists: readonly [string, string] | null
-): ReadonlyMap<string, string> => {
+): ReadonlyArray<readonly [inst: string, cardId: string]> => {
   const ids = lists ?? [deck.decks[0]?.id ?? "", deck.decks[1]?.id ?? deck.decks[0]?.id ?? ""]
-  const byId = new Map(deck.cards.map((c) => [c.id, c.name]))
-  const names = new Map<string, string>()
+  const out: Array<readonly [string, string]> = []
   for (const seat of [0, 1] as const) {
     const list = deck.decks.find((d) => d.id === ids[seat])
     let n = 0
     for (const e of list?.cards ?? []) {
       for (let k = 0; k < e.count; k++) {
         n++
-        names.set(`p${seat}-${String(n).padStart(2, "0")}`, byId.get(e.card) ?? e.card)
+        out.push([`p${seat}-${String(n).padStart(2, "0")}`, e.card])
       }
     }
   }
-  return names
+  return out
+}
+
+/** Instance → card name (the card ID when the deck file has no such card). */
+export const instanceNames = (
+  deck: HhxDeckDoc,
+  lists: readonly [string, string] | null
+): ReadonlyMap<string, string> => {
+  const byId = new Map(deck.cards.map((c) => [c.id, c.name]))
+  return new Map(instances(deck, lists).map(([inst, id]) => [inst, byId.get(id) ?? id]))
 }
 
 /**
@@ -154,19 +162,11 @@ export const instanceCards = (
   deck: HhxDeckDoc,
   lists: readonly [string, string] | null
 ): ReadonlyMap<string, HhxCardDoc> => {
-  const ids = lists ?? [deck.decks[0]?.id ?? "", deck.decks[1]?.id ?? deck.decks[0]?.id ?? ""]
   const byId = new Map(deck.cards.map((c) => [c.id, c]))
   const out = new Map<string, HhxCardDoc>()
-  for (const seat of [0, 1] as const) {
-    const list = deck.decks.find((d) => d.id === ids[seat])
-    let n = 0
-    for (const e of list?.cards ?? []) {
-      for (let k = 0; k < e.count; k++) {
-        n++
-        const card = byId.get(e.card)
-        if (card !== undefined) out.set(`p${seat}-${String(n).padStart(2, "0")}`, card)
-      }
-    }
+  for (const [inst, id] of instances(deck, lists)) {
+    const card = byId.get(id)
+    if (card !== undefined) out.set(inst, card)
   }
   return out
 }
