@@ -14,7 +14,7 @@ import { Effect, Layer, Stream } from "effect"
 import { apiError, CardfxApi } from "../api/Api.js"
 import type { BalanceProgress, BalanceRequest } from "../api/Balance.js"
 import { type CardfxError, type DeckSource, readDeck, Simulation, type SimulationService } from "../services/index.js"
-import { errorResponse, ServedPackages } from "./Handlers.js"
+import { answered, ServedPackages } from "./Handlers.js"
 
 const encoder = new TextEncoder()
 const frame = (event: "progress" | "result" | "error", json: string): Uint8Array =>
@@ -72,8 +72,5 @@ export const BalanceLive = HttpApiBuilder.group(CardfxApi, "balance", (handlers)
             contentType: "text/event-stream",
             headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
           })
-      ).pipe(
-        // As every handler answers: the error response of the code's table status.
-        Effect.catchAll((e) => Effect.succeed(errorResponse(e)))
-      ))
+      ).pipe(answered))
   })).pipe(Layer.provide(Simulation.layer), Layer.provide(NodeFileSystem.layer))

@@ -55,7 +55,7 @@ export const answeredRequests = new WeakSet<IncomingMessage>()
  * answered, see {@link answeredRequests}), or its error as the error
  * response of the code's status.
  */
-const answered = <A, R>(
+export const answered = <A, R>(
   self: Effect.Effect<A, ApiError, R>
 ): Effect.Effect<A | HttpServerResponse.HttpServerResponse, never, R | HttpServerRequest.HttpServerRequest> =>
   Effect.matchEffect(self, {
