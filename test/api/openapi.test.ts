@@ -476,6 +476,13 @@ describe("the OpenAPI document is an exact contract", () => {
       headers: auth,
       body: json({ seed: 1, decks: ["nope", "nope"] })
     })
+    // A balance run past its bound (20,000 games) is refused before it starts, naming the field.
+    const tooMany = await err("post", "/v1/hhx/balance", "/v1/hhx/balance", 400, {
+      headers: auth,
+      body: json({ games: 20_001, seed: 1 })
+    }) as { code: string; diagnostics: Array<{ path?: string; subject?: string; message: string }> }
+    expect(tooMany.code).toBe("schema_invalid")
+    expect(JSON.stringify(tooMany.diagnostics)).toContain("games")
     // A turn past the limit is the scenario's own 422 `turn_limit` (it once broke the answer's encoding: a 500).
     expect(
       await err("post", "/v1/scenarios/run", "/v1/scenarios/run", 422, {
