@@ -1,6 +1,7 @@
 /**
- * The public surface of the built package: the embedding files type-check
- * against dist/*.d.ts (the `types` of package.json's `exports`), only `.`
+ * The public surface of the built package: the embedding files reach cardfx
+ * through dist/*.d.ts (the `types` of package.json's `exports`; `npm test`'s
+ * type-check of the project checks them against those), only `.`
  * and the subpaths `./server`, `./client`, `./cluster` and `./testing` are
  * importable, the root exports namespaces only and loads no face, and
  * `CardfxTest` provides every service with no leftover requirement.
@@ -20,58 +21,73 @@ import {
   ScaleOut
 } from "cardfx"
 import { type Context, Effect, Layer } from "effect"
-import { execFileSync, spawnSync } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { join, relative, resolve } from "node:path"
+import ts from "typescript"
 import { describe, expect, it } from "vitest"
 
 describe("the built package's public types", () => {
-  it("test/embedding type-checks against dist/*.d.ts (never src/)", () => {
-    const r = spawnSync(process.execPath, [
-      "node_modules/typescript/bin/tsc",
-      "-p",
-      "test/embedding/tsconfig.json",
-      "--listFiles"
-    ], {
-      encoding: "utf8"
-    })
-    const files = r.stdout.split("\n").filter((l) => l.startsWith("/") && !l.includes("/node_modules/"))
-    expect(r.status, r.stdout.split("\n").filter((l) => l.includes("error TS")).join("\n")).toBe(0)
-    expect(files.some((f) => f.endsWith("/dist/index.d.ts"))).toBe(true)
-    expect(files.some((f) => f.endsWith("/dist/testing/index.d.ts"))).toBe(true)
-    expect(files.filter((f) => f.includes("/src/"))).toEqual([])
-  }, 60_000)
+  // The type-check itself is `npm test`'s (scripts/checks.mjs: `tsc -p .` includes test/, so these files are
+  // checked in the same program as the rest, against what their imports resolve to). What is checked here is
+  // what they resolve to: following every import from the embedding files (relative ones into test/support
+  // included), each `cardfx…` specifier resolves, by package.json's `exports`, to dist/*.d.ts, and no file
+  // reached is under src/.
+  it("test/embedding's imports reach cardfx through dist/*.d.ts (never src/)", () => {
+    const options = ts.parseJsonConfigFileContent(
+      ts.readConfigFile("test/embedding/tsconfig.json", (f) => ts.sys.readFile(f)).config,
+      ts.sys,
+      "test/embedding"
+    ).options
+    const entries = new Map<string, string>()
+    const reached = new Set<string>()
+    const walk = (path: string): void => {
+      if (reached.has(path)) return
+      reached.add(path)
+      for (const { fileName } of ts.preProcessFile(readFileSync(path, "utf8"), true, true).importedFiles) {
+        const to = ts.resolveModuleName(fileName, path, options, ts.sys).resolvedModule?.resolvedFileName
+        const rel = relative(process.cwd(), to ?? `unresolved:${fileName}`)
+        if (fileName === "cardfx" || fileName.startsWith("cardfx/")) entries.set(fileName, rel)
+        else if (fileName.startsWith(".")) walk(to ?? `unresolved:${fileName}`)
+      }
+    }
+    for (const file of readdirSync("test/embedding").filter((f) => f.endsWith(".ts"))) {
+      walk(resolve("test/embedding", file))
+    }
+    expect(entries.get("cardfx")).toBe("dist/index.d.ts")
+    expect(entries.get("cardfx/testing")).toBe("dist/testing/index.d.ts")
+    expect([...entries].filter(([, to]) => !/^dist\/.*\.d\.ts$/.test(to))).toEqual([])
+    const local = [...reached].map((f) => relative(process.cwd(), f))
+    expect(local.some((f) => f.startsWith("test/support/"))).toBe(true)
+    expect(local.filter((f) => !f.startsWith("test/"))).toEqual([])
+  })
 
   it("only cardfx and its subpaths server, client, cluster and testing are importable; internal modules are not", () => {
-    const probe = (specifier: string): string =>
-      execFileSync(
-        process.execPath,
-        [
-          "--input-type=module",
-          "-e",
-          `import(${JSON.stringify(specifier)}).then(() => console.log("ok"), (e) => console.log(e.code ?? e.message))`
-        ],
-        { encoding: "utf8" }
-      ).trim()
-    expect(probe("cardfx")).toBe("ok")
-    expect(probe("cardfx/server")).toBe("ok")
-    expect(probe("cardfx/client")).toBe("ok")
-    expect(probe("cardfx/cluster")).toBe("ok")
-    expect(probe("cardfx/testing")).toBe("ok")
-    for (
-      const internal of [
-        "cardfx/dist/index.js",
-        "cardfx/dist/composition/Resolver.js",
-        "cardfx/dist/server/Server.js",
-        "cardfx/services",
-        "cardfx/src/index.ts",
-        "cardfx/composition/Resolver",
-        "cardfx/package.json"
-      ]
-    ) {
-      expect(probe(internal), internal).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED")
-    }
+    // One process imports them all, one after another (each entry point loads hundreds of modules).
+    const specifiers = [
+      "cardfx",
+      "cardfx/server",
+      "cardfx/client",
+      "cardfx/cluster",
+      "cardfx/testing",
+      "cardfx/dist/index.js",
+      "cardfx/dist/composition/Resolver.js",
+      "cardfx/dist/server/Server.js",
+      "cardfx/services",
+      "cardfx/src/index.ts",
+      "cardfx/composition/Resolver",
+      "cardfx/package.json"
+    ]
+    const script = `const out = {}
+for (const s of ${JSON.stringify(specifiers)}) out[s] = await import(s).then(() => "ok", (e) => e.code ?? e.message)
+console.log(JSON.stringify(out))`
+    const answers = JSON.parse(
+      execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" })
+    ) as Record<string, string>
+    expect(answers).toEqual(
+      Object.fromEntries(specifiers.map((s, i) => [s, i < 5 ? "ok" : "ERR_PACKAGE_PATH_NOT_EXPORTED"]))
+    )
   })
 
   it("the error union and the diagnostic table are one-to-one", () => {
@@ -85,22 +101,26 @@ describe("the built package's public types", () => {
 })
 
 /**
- * The modules a fresh Node process loads for `import(specifier)`: a load hook
- * (`module.register`, run on the loader's thread) appends every URL to a file.
+ * The modules a fresh Node process loads for `import(specifier)` of each
+ * specifier in turn: a load hook (`module.register`, run on the loader's
+ * thread) appends every URL to a file, and a marker line before each import
+ * splits the file into what each one added to what the ones before it loaded.
  */
-const loadedBy = (specifier: string): ReadonlyArray<string> => {
+const loadedBy = (...specifiers: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<string>> => {
   const log = join(mkdtempSync(join(tmpdir(), "cardfx-loaded-")), "urls.txt")
   const hook = `import { appendFileSync } from "node:fs"
 let file
 export const initialize = (data) => { file = data.file }
 export const load = async (url, context, next) => { appendFileSync(file, url + "\\n"); return next(url, context) }`
   const script = `import { register } from "node:module"
+import { appendFileSync } from "node:fs"
 register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)}, { data: { file: ${
     JSON.stringify(log)
   } } })
-await import(${JSON.stringify(specifier)})`
+for (const s of ${JSON.stringify(specifiers)}) { appendFileSync(${JSON.stringify(log)}, "--\\n"); await import(s) }`
   execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" })
-  return readFileSync(log, "utf8").split("\n").filter((l) => l !== "")
+  const parts = readFileSync(log, "utf8").split("--\n").slice(1)
+  return parts.map((p) => p.split("\n").filter((l) => l !== ""))
 }
 
 describe("the root exports namespaces only, and loads no face", () => {
@@ -151,13 +171,14 @@ describe("the root exports namespaces only, and loads no face", () => {
         : /\/dist\/cluster\/|\/node_modules\/@effect\/cluster\//.test(url)
         ? "cluster"
         : undefined
-    const root = loadedBy("cardfx")
+    // In this order, so the server's and the cluster's parts are what each adds to the root's modules.
+    const [root = [], server = [], cluster = []] = loadedBy("cardfx", "cardfx/server", "cardfx/cluster")
     expect(root.some((u) => u.endsWith("/dist/index.js"))).toBe(true)
     expect(root.some((u) => u.includes("/dist/services/"))).toBe(true)
     expect(root.filter((u) => face(u) !== undefined)).toEqual([])
     // The check can fail: the subpaths load what the root does not.
-    expect(loadedBy("cardfx/server").some((u) => face(u) === "server")).toBe(true)
-    expect(loadedBy("cardfx/cluster").some((u) => face(u) === "cluster")).toBe(true)
+    expect(server.some((u) => face(u) === "server")).toBe(true)
+    expect(cluster.some((u) => face(u) === "cluster")).toBe(true)
   }, 60_000)
 })
 
