@@ -253,25 +253,30 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
       await page.waitForSelector(".table[data-step]")
       let rng = seedOf("workbench-script")
       let clicks = 0
-      while ((await page.getAttribute(".table", "data-over")) !== "true") {
+      // One read of the table per step (over, step, the legal actions' count, the activations' IDs and labels),
+      // then a real click on the chosen button: a step costs three round trips to the browser, not six.
+      for (;;) {
+        const table = await page.$eval(".table", (t) => ({
+          over: t.getAttribute("data-over") === "true",
+          step: t.getAttribute("data-step") ?? "",
+          legal: t.ownerDocument.querySelectorAll("button[data-legal=true]").length,
+          activations: [...t.ownerDocument.querySelectorAll("button[data-action^=\"activate:\"]")].map((b) => [
+            b.getAttribute("data-action") ?? "",
+            b.textContent ?? ""
+          ])
+        }))
+        if (table.over) break
         expect(clicks).toBeLessThan(1000)
-        const step = await page.getAttribute(".table", "data-step")
-        const legal = await page.$$("button[data-legal=true]")
-        expect(legal.length).toBeGreaterThan(0)
+        expect(table.legal).toBeGreaterThan(0)
         // An action's label names the effect its ID names (`activate:p0-15:E1` → `… E1`, never `E0`).
-        for (
-          const [id, label] of await page.$$eval(
-            "button[data-action^=\"activate:\"]",
-            (bs) => bs.map((b) => [b.getAttribute("data-action") ?? "", b.textContent ?? ""])
-          )
-        ) {
+        for (const [id = "", label = ""] of table.activations) {
           expect(label).toContain(` ${id.split(":")[2]}`)
           expect(label).not.toMatch(/ E0\b/)
         }
-        const p = pick(rng, legal.length)
+        const p = pick(rng, table.legal)
         rng = p.state
-        await legal[p.index]?.click()
-        await page.waitForSelector(`.table:not([data-step="${step}"])`)
+        await page.locator("button[data-legal=true]").nth(p.index).click()
+        await page.waitForSelector(`.table:not([data-step="${table.step}"])`)
         clicks++
       }
       const gameId = (await page.getAttribute(".table", "data-game")) ?? ""
