@@ -29,7 +29,7 @@ import ts from "typescript"
 import { describe, expect, it } from "vitest"
 
 describe("the built package's public types", () => {
-  // The type-check itself is `npm test`'s (scripts/checks.mjs: `tsc -p .` includes test/, so these files are
+  // The type-check itself is `npm test`'s (scripts/test.mjs: `tsc -p .` includes test/, so these files are
   // checked in the same program as the rest, against what their imports resolve to). What is checked here is
   // what they resolve to: following every import from the embedding files (relative ones into test/support
   // included), each `cardfx…` specifier resolves, by package.json's `exports`, to dist/*.d.ts, and no file
