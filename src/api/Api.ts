@@ -55,7 +55,6 @@ import {
 import * as OpenApiDocument from "./OpenApiDocument.js"
 import {
   AssessResult,
-  AuthoredId,
   CommandOutcome,
   type Diagnostic,
   diagnostic,
@@ -66,8 +65,8 @@ import {
   httpStatusOf,
   Limits,
   ReplayPaging,
-  StarterDeck,
-  StoreId
+  RequestId,
+  StarterDeck
 } from "./Schemas.js"
 
 // ---------------------------------------------------------------- errors, one class per status
@@ -313,10 +312,10 @@ export class OperatorCredential extends HttpApiMiddleware.Tag<OperatorCredential
 // ---------------------------------------------------------------- groups
 
 const cardIdPath = Schema.Struct({
-  cardId: AuthoredId.annotations({ description: "A published card's ID." })
+  cardId: RequestId.annotations({ description: "A published card's ID." })
 })
 const instancePath = Schema.Struct({
-  instanceId: StoreId.annotations({ description: "A stored card instance's ID (1..128 characters)." })
+  instanceId: RequestId.annotations({ description: "A stored card instance's ID (1..128 characters)." })
 })
 const gamePath = Schema.Struct({ gameId: GameId })
 /** `?seat=`: the seat whose view is asked for (the operator's choice; a seat's secret must be that seat's). */
@@ -328,7 +327,7 @@ const seatParam = Schema.Struct({
   )
 })
 const branchParam = Schema.Struct({
-  branch: Schema.optional(StoreId.annotations({ description: "The branch (default `main`)." }))
+  branch: Schema.optional(RequestId.annotations({ description: "The branch (default `main`)." }))
 })
 
 /** An integer query parameter: a string of digits on the wire, declared as the bounded integer it decodes to. */
@@ -382,7 +381,7 @@ export class CardsGroup extends HttpApiGroup.make("cards")
       .setPath(cardIdPath)
       .setUrlParams(Schema.Struct({
         with: Schema.optional(
-          Schema.Array(AuthoredId).pipe(Schema.maxItems(Limits.listSymbols)).annotations({
+          Schema.Array(RequestId).pipe(Schema.maxItems(Limits.listSymbols)).annotations({
             description: "Transformation IDs, sealed and appended in order."
           })
         )
@@ -579,6 +578,7 @@ export class HhxGroup extends HttpApiGroup.make("hhx")
       .addSuccess(GameDocument)
       .addError(BadRequest)
       .addError(NotFound)
+      .addError(Unprocessable)
       .middleware(OperatorCredential)
       .annotate(
         OpenApi.Description,
@@ -592,6 +592,7 @@ export class HhxGroup extends HttpApiGroup.make("hhx")
       .addSuccess(GameLogDocument)
       .addError(BadRequest)
       .addError(NotFound)
+      .addError(Unprocessable)
       .middleware(OperatorCredential)
       .annotate(
         OpenApi.Description,
@@ -610,6 +611,7 @@ export class HhxGroup extends HttpApiGroup.make("hhx")
       .addSuccess(ExplainDocument)
       .addError(BadRequest)
       .addError(NotFound)
+      .addError(Unprocessable)
       .middleware(OperatorCredential)
       .annotate(
         OpenApi.Description,
@@ -624,6 +626,7 @@ export class HhxGroup extends HttpApiGroup.make("hhx")
       .addSuccess(HttpApiSchema.Text({ contentType: "text/event-stream" }))
       .addError(BadRequest)
       .addError(NotFound)
+      .addError(Unprocessable)
       .middleware(OperatorCredential)
       .annotate(
         OpenApi.Description,

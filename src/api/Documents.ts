@@ -12,7 +12,6 @@
  */
 import { Schema } from "effect"
 import {
-  AuthoredId,
   CardInspection,
   CardLedger,
   CombatState,
@@ -23,11 +22,11 @@ import {
   GameLogSchema,
   LedgerCommand,
   PackagePin,
+  RequestId,
   ScenarioLedgers,
   ScenarioReport,
   ScenarioStep,
-  SchemaExt,
-  StoreId
+  SchemaExt
 } from "./Schemas.js"
 
 /** A string a request may carry, at most `max` characters (every string of a request has a limit). */
@@ -100,15 +99,15 @@ export type InspectDocument = typeof InspectDocument.Type
  * served store, or neither (an empty ledger).
  */
 const ledgerSourceFields = {
-  cardId: AuthoredId,
+  cardId: RequestId,
   /** The activity (mode); default `canonical_command`. */
-  activity: SchemaExt.optional(AuthoredId),
+  activity: SchemaExt.optional(RequestId),
   /** A sealed `CardLedger` document (as `--ledger FILE`). */
   ledger: SchemaExt.optional(CardLedger),
   /** A stored instance of the served store (as `--store --instance`). */
-  instanceId: SchemaExt.optional(StoreId),
+  instanceId: SchemaExt.optional(RequestId),
   /** With `instanceId`: the branch (default main). */
-  branch: SchemaExt.optional(StoreId)
+  branch: SchemaExt.optional(RequestId)
 }
 
 /** `POST /v1/assess`: the body of `cardfx assess` (its answer is `AssessResult`). */
@@ -128,14 +127,14 @@ export type DiscoverRequest = typeof DiscoverRequest.Type
 export const InstanceCommand = strict(
   Schema.Struct({
     /** The client's idempotence key: a retry with the same ID and body returns the recorded outcome. */
-    commandId: StoreId,
+    commandId: RequestId,
     /** The instance's base card. */
-    cardId: AuthoredId,
+    cardId: RequestId,
     /** The revision the client saw (`revision` of the instance or of an Assess). */
     expectedRevision: Schema.NonNegativeInt,
     command: LedgerCommand,
-    activity: SchemaExt.optional(AuthoredId),
-    branch: SchemaExt.optional(StoreId)
+    activity: SchemaExt.optional(RequestId),
+    branch: SchemaExt.optional(RequestId)
   }),
   "InstanceCommand"
 )
@@ -199,9 +198,9 @@ export type ReplayDocument = typeof ReplayDocument.Type
 /** `POST /v1/instances/{instanceId}/branches`: fork a branch of the store. */
 export const BranchRequest = strict(
   Schema.Struct({
-    name: StoreId,
+    name: RequestId,
     /** Default main. */
-    parent: SchemaExt.optional(StoreId),
+    parent: SchemaExt.optional(RequestId),
     /** Default: now. */
     atSequence: SchemaExt.optional(Schema.NonNegativeInt)
   }),
@@ -236,7 +235,7 @@ export const ScenarioRunRequest = strict(
     name: SchemaExt.optional(text(256)),
     description: SchemaExt.optional(text(4096)),
     /** Package IDs of the served runtime. */
-    packages: Schema.NonEmptyArray(text(256)).pipe(Schema.maxItems(64)),
+    packages: Schema.NonEmptyArray(RequestId).pipe(Schema.maxItems(64)),
     seed: Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER)),
     state: CombatState,
     ledgers: SchemaExt.optional(ScenarioLedgers),
@@ -317,7 +316,7 @@ export const NewGameRequest = strict(
       Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER))
     ),
     /** Deck list IDs for seat 0 and seat 1 (default: the deck file's first two). */
-    decks: SchemaExt.optional(perSeat(text(128)))
+    decks: SchemaExt.optional(perSeat(RequestId))
   }),
   "NewGameRequest"
 )
@@ -340,14 +339,10 @@ export type GameActionRequest = typeof GameActionRequest.Type
  * node:crypto randomness, unguessable); games stored before then keep their
  * `g<n>` IDs. At most 128 characters.
  */
-export const GameId = Schema.String.pipe(
-  Schema.pattern(/^[A-Za-z0-9_-]{1,128}$/),
-  Schema.maxLength(128),
-  Schema.annotations({
-    identifier: "GameId",
-    description: "22 random base64url characters (older games: `g<n>`)."
-  })
-)
+export const GameId = RequestId.annotations({
+  identifier: "GameId",
+  description: "22 random base64url characters (older games: `g<n>`); a request may name any request ID."
+})
 
 /**
  * The headers a game request may carry: its seat's secret (from the game's

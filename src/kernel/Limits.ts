@@ -15,6 +15,15 @@ export const Limits = {
   authoredIdLength: 64,
   /** Generated IDs and any symbol: at most 128 characters. */
   symbolLength: 128,
+  /**
+   * The IDs a request names (cards, transformations, entries, activities,
+   * instances, commands, branches, games, deck lists, served packages): at
+   * most 128 characters, on every face alike. Longer than content's own
+   * (`authoredIdLength`) so a longer ID is a not-found answer, not a
+   * rejection that depends on which face was asked; capped so nothing
+   * unbounded reaches a store or a log.
+   */
+  requestIdLength: 128,
   /** Symbols per list (tags, capabilities, selector lists, ...). */
   listSymbols: 64,
   /** Composition rules per transformation. */

@@ -32,8 +32,7 @@ import {
   HttpServerRequest
 } from "@effect/platform"
 import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
-import type { SchemaAST } from "effect"
-import { Cause, Duration, Effect, Either, Layer, Option, Redacted, Schedule, Schema } from "effect"
+import { Cause, Duration, Effect, Either, Layer, Option, Redacted, Schedule, Schema, SchemaAST } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import {
@@ -209,6 +208,25 @@ interface RequestSchemas {
   readonly path: Decoder | undefined
   readonly payload: Decoder | undefined
   readonly urlParams: Decoder | undefined
+  /** The query parameters whose Schema is a list: one value is a list of one, as the platform decodes it. */
+  readonly listParams: ReadonlySet<string>
+}
+
+/** Whether a Schema (as its encoded side, which the query's strings meet) is a list. */
+const isList = (ast: SchemaAST.AST): boolean => {
+  switch (ast._tag) {
+    case "TupleType":
+      return true
+    case "Refinement":
+    case "Transformation":
+      return isList(ast.from)
+    case "Union":
+      return ast.types.some(isList)
+    case "Suspend":
+      return isList(ast.f())
+    default:
+      return false
+  }
 }
 
 type Decoder = (value: unknown) => Either.Either<unknown, Array<Diagnostic>>
@@ -225,7 +243,12 @@ const requestSchemas: ReadonlyArray<RequestSchemas> = (() => {
         segments: endpoint.path.split("/").map((s) => s.startsWith(":") ? { param: s.slice(1) } : { literal: s }),
         path: decoder(endpoint.pathSchema),
         payload: decoder(endpoint.payloadSchema),
-        urlParams: decoder(endpoint.urlParamsSchema)
+        urlParams: decoder(endpoint.urlParamsSchema),
+        listParams: Option.match(endpoint.urlParamsSchema, {
+          onNone: () => new Set<string>(),
+          onSome: (u) =>
+            new Set(SchemaAST.getPropertySignatures(u.ast).filter((p) => isList(p.type)).map((p) => String(p.name)))
+        })
       })
     }
   })
@@ -274,7 +297,12 @@ const recoveredDiagnostics = (request: HttpServerRequest.HttpServerRequest): Arr
       Door.preparedFor(NodeHttpServerRequest.toIncomingMessage(request))?.body?.value
     )
     if (inBody.length > 0) return inBody
-    return decodeAgain(e.urlParams, Object.fromEntries(url.searchParams))
+    const query: Record<string, string | Array<string>> = {}
+    for (const key of new Set(url.searchParams.keys())) {
+      const values = url.searchParams.getAll(key)
+      query[key] = values.length > 1 || e.listParams.has(key) ? values : values[0] ?? ""
+    }
+    return decodeAgain(e.urlParams, query)
   }
   return []
 }

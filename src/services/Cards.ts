@@ -7,6 +7,8 @@
  * empty ledger), and the card list. Each query reads the runtime current when
  * it starts (a {@link LiveCatalog}) and finishes on it.
  *
+ * The IDs a query names are request IDs (`RequestId`: 1..128 characters of
+ * the ID syntax), checked first: `invalid_id` otherwise, on every face.
  * Unknown references are failures, the same on every face: a card the
  * runtime does not publish is `unknown_card`, a transformation it does not
  * publish `unknown_transformation`, an activity it does not declare
@@ -21,6 +23,7 @@ import type { FileSystem } from "@effect/platform"
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { sealById, sealErrors } from "../composition/BundleCompiler.js"
 import { type CardInspection, componentOrigins } from "../composition/Effective.js"
+import { commandIds } from "../composition/ledger/Command.js"
 import { appendEntry, CardLedger, emptyLedger, verifyLedger } from "../composition/ledger/Ledger.js"
 import {
   type AssessResult,
@@ -33,6 +36,7 @@ import {
 import { resolveEffectiveCard, resolveErrors } from "../composition/Resolver.js"
 import type { Runtime } from "../composition/Runtime.js"
 import type { Card } from "../composition/schema/Card.js"
+import { invalidRequestId } from "../composition/schema/Symbols.js"
 import { LedgerStore, MAIN } from "../composition/store/LedgerStore.js"
 import { makeDecoder } from "../kernel/Decode.js"
 import { type Diagnostic, diagnostic, type DiagnosticContext, withContext } from "../kernel/Diagnostic.js"
@@ -44,6 +48,7 @@ import {
   errorFromDiagnostics,
   errorOf,
   type InvalidComposition,
+  type InvalidId,
   type StoreCorrupt,
   type StoreFailure,
   type UnknownActivity,
@@ -119,6 +124,7 @@ export type InspectError = ChannelError<typeof inspectErrors>
 
 /** The errors of `Cards.assess`. */
 export type AssessError =
+  | InvalidId
   | UnknownCard
   | UnknownActivity
   | UnknownTransformation
@@ -130,6 +136,7 @@ export type AssessError =
 
 /** The errors of `Cards.discover`. */
 export type DiscoverError =
+  | InvalidId
   | UnknownCard
   | UnknownActivity
   | InvalidComposition
@@ -166,6 +173,20 @@ export interface CardsService {
     readonly activity: string
     readonly source: LedgerSource
   }) => Effect.Effect<Discovery, DiscoverError>
+}
+
+/** A query's ledger source's IDs (a stored instance's), for the request-ID check. */
+const sourceIds = (source: LedgerSource): ReadonlyArray<readonly [string, string | undefined]> =>
+  source._tag === "Stored" ? [["/instanceId", source.instanceId], ["/branch", source.branch]] : []
+
+/**
+ * The IDs a query names, checked first, as the HTTP request Schema checks
+ * them before a handler runs: `invalid_id` past 128 characters or outside
+ * the ID syntax on every face; a valid ID that names nothing is not found.
+ */
+const checkIds = (fields: ReadonlyArray<readonly [string, string | undefined]>): Effect.Effect<void, InvalidId> => {
+  const invalid = invalidRequestId(fields)
+  return invalid === undefined ? Effect.void : Effect.fail(invalid)
 }
 
 const near = (id: string, ids: ReadonlyArray<string>): string => {
@@ -283,6 +304,10 @@ const make = Effect.gen(function*() {
         .map((c) => ({ cardId: c.cardId, nameKey: c.metadata.nameKey, cost: c.cost, tags: c.tags ?? [] }))),
     inspect: ({ cardId, ledger: given, upgrades = [], upgradesPointer }) =>
       Effect.gen(function*() {
+        yield* checkIds([
+          ["/cardId", cardId],
+          ...upgrades.map((u, i) => [`${upgradesPointer ?? "/upgrades"}/${i}`, u] as const)
+        ])
         const runtime = yield* catalog.current
         const baseCard = yield* requireCard(runtime, cardId)
         let ledger = given === undefined ? emptyLedger(cardId) : yield* verifyGiven(given, cardId)
@@ -314,6 +339,7 @@ const make = Effect.gen(function*() {
       }),
     assess: ({ activity, cardId, command, source }) =>
       Effect.gen(function*() {
+        yield* checkIds([["/cardId", cardId], ["/activity", activity], ...commandIds(command), ...sourceIds(source)])
         const runtime = yield* catalog.current
         yield* requireCard(runtime, cardId)
         const { at, ledger } = yield* sourceLedger(source, cardId)
@@ -323,6 +349,7 @@ const make = Effect.gen(function*() {
       }),
     discover: ({ activity, cardId, source }) =>
       Effect.gen(function*() {
+        yield* checkIds([["/cardId", cardId], ["/activity", activity], ...sourceIds(source)])
         const runtime = yield* catalog.current
         yield* requireCard(runtime, cardId)
         const { at, ledger } = yield* sourceLedger(source, cardId)

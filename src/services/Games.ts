@@ -27,6 +27,7 @@
  */
 import { Context, Effect, Either, Layer, Option, Stream } from "effect"
 import { randomBytes, timingSafeEqual } from "node:crypto"
+import { invalidRequestId } from "../composition/schema/Symbols.js"
 import * as Hallyu from "../hallyu/index.js"
 import { sha256Hex } from "../kernel/Canonical.js"
 import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
@@ -34,6 +35,7 @@ import { type ChannelError, domainChannel, errorChannel } from "../kernel/ErrorC
 import {
   errorOf,
   type Forbidden,
+  type InvalidId,
   type StepConflict,
   type StoreFailure,
   type TooManySubscribers,
@@ -142,28 +144,31 @@ export const DEFAULT_HEARTBEAT_MS = 15_000
 /** The game sessions. */
 export interface GamesService {
   readonly engine: Hallyu.Engine
-  readonly create: (request: NewGame) => Effect.Effect<CreatedGame, EngineError | StoreFailure>
+  readonly create: (request: NewGame) => Effect.Effect<CreatedGame, EngineError | InvalidId | StoreFailure>
   /** Applies an action for the caller's seat (the operator: for the seat to act); answers that seat's view. */
   readonly act: (
     gameId: string,
     request: ActRequest,
     caller: Caller
-  ) => Effect.Effect<GameDocument, EngineError | UnknownGame | StepConflict | StoreFailure | CredentialError>
+  ) => Effect.Effect<
+    GameDocument,
+    EngineError | InvalidId | UnknownGame | StepConflict | StoreFailure | CredentialError
+  >
   readonly get: (
     gameId: string,
     caller: Caller
-  ) => Effect.Effect<GameDocument, EngineError | UnknownGame | StoreFailure | CredentialError>
+  ) => Effect.Effect<GameDocument, EngineError | InvalidId | UnknownGame | StoreFailure | CredentialError>
   /** The full log: once the game is over, or for the operator. */
   readonly log: (
     gameId: string,
     caller: Caller
-  ) => Effect.Effect<Hallyu.GameLog, EngineError | UnknownGame | StoreFailure | CredentialError>
+  ) => Effect.Effect<Hallyu.GameLog, EngineError | InvalidId | UnknownGame | StoreFailure | CredentialError>
   /** Why an action is (not) legal: for the seat to act (another seat hears `not-your-decision`) or the operator. */
   readonly explain: (
     gameId: string,
     actionId: string,
     caller: Caller
-  ) => Effect.Effect<ExplainDocument, EngineError | UnknownGame | StoreFailure | CredentialError>
+  ) => Effect.Effect<ExplainDocument, EngineError | InvalidId | UnknownGame | StoreFailure | CredentialError>
   /**
    * The game's steps as the caller may see them: the steps after `lastEventId`
    * (a step number) when given, else the current step, then each new step;
@@ -175,7 +180,7 @@ export interface GamesService {
     lastEventId: number | undefined
   ) => Effect.Effect<
     Stream.Stream<GameEvent>,
-    EngineError | UnknownGame | StoreFailure | CredentialError | TooManySubscribers
+    EngineError | InvalidId | UnknownGame | StoreFailure | CredentialError | TooManySubscribers
   >
   /** Ends every open event stream and refuses new ones (a server's drain). */
   readonly closeStreams: Effect.Effect<void>
@@ -271,6 +276,12 @@ export const viewerOf = (game: StoredGame, caller: Caller): Effect.Effect<Viewer
   return Effect.succeed({ seat: null, operator: false })
 }
 
+/** A game ID is a request ID (`invalid_id` otherwise, as the HTTP path Schema says): checked before any read. */
+const checkGameId = (gameId: string): Effect.Effect<void, InvalidId> => {
+  const invalid = invalidRequestId([["/gameId", gameId]])
+  return invalid === undefined ? Effect.void : Effect.fail(invalid)
+}
+
 const CACHE_SIZE = 256
 
 /** A published step, kept as it is (immutable) until a subscriber's viewer is known. */
@@ -320,9 +331,10 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
       gameId: string
     ): Effect.Effect<
       { game: StoredGame; state: Hallyu.GameState; fp: string },
-      EngineError | UnknownGame | StoreFailure
+      EngineError | InvalidId | UnknownGame | StoreFailure
     > =>
       Effect.gen(function*() {
+        yield* checkGameId(gameId)
         const found = yield* store.read(gameId)
         if (Option.isNone(found)) {
           return yield* Effect.fail(errorOf("unknown_game", `no game ${gameId}`, { subject: gameId }))
@@ -447,6 +459,8 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
 
     const events: GamesService["events"] = (gameId, caller, lastEventId) =>
       Effect.gen(function*() {
+        // Before the subscriber is registered under the ID.
+        yield* checkGameId(gameId)
         const refused = tooMany(gameId)
         if (refused !== undefined) return yield* Effect.fail(refused)
         const s: Subscriber = {
@@ -510,6 +524,8 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
         Effect.gen(function*() {
           const seed = String(request.seed)
           const decks = request.decks ?? null
+          const invalid = invalidRequestId([["/decks/0", decks?.[0]], ["/decks/1", decks?.[1]]])
+          if (invalid !== undefined) return yield* Effect.fail(invalid)
           const started = engine.newGame(decks === null ? { seed } : { seed, decks })
           if (Either.isLeft(started)) return yield* engineErrors.fail([started.left])
           const fp = Hallyu.fingerprint(started.right)

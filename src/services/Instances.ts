@@ -15,6 +15,7 @@ import { componentOrigins } from "../composition/Effective.js"
 import type { CardLedger } from "../composition/ledger/Ledger.js"
 import type { LedgerCommand } from "../composition/planner/Plan.js"
 import { CardTransformationPlanner, type RejectionError } from "../composition/planner/Planner.js"
+import { invalidRequestId } from "../composition/schema/Symbols.js"
 import {
   type BranchInfo,
   type CommandOutcome,
@@ -23,7 +24,6 @@ import {
   ReplayPaging,
   type StoredEvent
 } from "../composition/store/LedgerStore.js"
-import { isStoreId, STORE_ID_MAX_LENGTH } from "../composition/store/Schemas.js"
 import {
   type BranchNotFound,
   type CommandConflict,
@@ -127,7 +127,9 @@ export interface InstancesService {
    * sequence 0), then the store's forks by name. Branches are store-wide, so
    * the list is the same for every instance ID.
    */
-  readonly branches: (instanceId: string) => Effect.Effect<ReadonlyArray<BranchListing>, StoreFailure | StoreCorrupt>
+  readonly branches: (
+    instanceId: string
+  ) => Effect.Effect<ReadonlyArray<BranchListing>, StoreFailure | StoreCorrupt | InvalidId>
   readonly createBranch: (
     name: string,
     options?: { readonly parent?: string | undefined; readonly atSequence?: number | undefined }
@@ -156,7 +158,7 @@ export const storedEvents = (
   ReadError
 > => {
   // The IDs' own check, as the request Schema makes it at the server's edge: every face answers `invalid_id`.
-  const invalid = invalidId(instanceId) ?? invalidId(branch)
+  const invalid = invalidRequestId([["/instanceId", instanceId], ["/branch", branch]])
   if (invalid !== undefined) return Effect.fail(invalid)
   return Effect.flatMap(store.history(branch, instanceId), (events) => {
     const first = events[0]
@@ -165,16 +167,6 @@ export const storedEvents = (
       : Effect.succeed({ cardId: first.cardId, events })
   })
 }
-
-/** `invalid_id` for a string that is not an instance ID or branch name (1..128 characters of the ID syntax). */
-const invalidId = (id: string): InvalidId | undefined =>
-  isStoreId(id) ? undefined : errorOf(
-    "invalid_id",
-    id.length > STORE_ID_MAX_LENGTH
-      ? `an ID has at most ${STORE_ID_MAX_LENGTH} characters (got ${id.length})`
-      : "an ID is 1..128 ASCII letters, digits and _ . : - /, starting with a letter or digit",
-    { subject: id.slice(0, STORE_ID_MAX_LENGTH) }
-  )
 
 const make = Effect.gen(function*() {
   const catalog = yield* ContentCatalog
@@ -221,6 +213,8 @@ const make = Effect.gen(function*() {
       Effect.map(eventsOf(branch, instanceId), ({ events }) => ({ branch, instanceId, events })),
     replay: (instanceId, branch = MAIN, page = {}) =>
       Effect.gen(function*() {
+        const invalid = invalidRequestId([["/instanceId", instanceId], ["/branch", branch]])
+        if (invalid !== undefined) return yield* Effect.fail(invalid)
         const from = Math.max(0, Math.floor(page.from ?? 0))
         const limit = Math.min(ReplayPaging.maxLimit, Math.max(1, Math.floor(page.limit ?? ReplayPaging.defaultLimit)))
         const found = yield* store.replayPage(branch, instanceId, { from, limit })
@@ -234,11 +228,14 @@ const make = Effect.gen(function*() {
         }))
         return { branch, instanceId, steps, matches: steps.every((s) => s.fingerprint === s.stored), next: found.next }
       }),
-    branches: (_instanceId) =>
-      Effect.map(store.branches, (forks): ReadonlyArray<BranchListing> => [
+    branches: (instanceId) => {
+      const invalid = invalidRequestId([["/instanceId", instanceId]])
+      if (invalid !== undefined) return Effect.fail(invalid)
+      return Effect.map(store.branches, (forks): ReadonlyArray<BranchListing> => [
         { name: MAIN, parent: null, forkSequence: 0 },
         ...forks.filter((b) => b.name !== MAIN)
-      ]),
+      ])
+    },
     // A new branch makes ledgers visible there (at its fork sequence): a write, so never between a reload's check and switch.
     createBranch: (name, options = {}) =>
       catalog.withWrites(() =>

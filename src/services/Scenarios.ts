@@ -11,6 +11,7 @@ import { FileSystem, Path } from "@effect/platform"
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { runScenarioFile, runScenarioWith, type ScenarioReport } from "../composition/scenario/Runner.js"
 import { decodeScenario } from "../composition/scenario/Scenario.js"
+import { invalidRequestId } from "../composition/schema/Symbols.js"
 import { diagnostic } from "../kernel/Diagnostic.js"
 import { type ChannelError, domainChannel } from "../kernel/ErrorChannel.js"
 import { parseJson } from "../kernel/Json.js"
@@ -67,6 +68,11 @@ const make = Effect.gen(function*() {
             Array.isArray(document.packages)
           ? document.packages
           : []
+        // Served package IDs are IDs the request names: `invalid_id` past 128 characters, as over HTTP.
+        const invalid = invalidRequestId(
+          packages.flatMap((p, i) => typeof p === "string" ? [[`/packages/${i}`, p] as const] : [])
+        )
+        if (invalid !== undefined) return yield* Effect.fail(invalid)
         const served = new Set(runtime.pin.packages.map((p) => p.packageId))
         const unknown = packages.flatMap((p, i) =>
           typeof p === "string" && served.has(p)

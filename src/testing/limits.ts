@@ -4,8 +4,8 @@
  * of cases one past it (rejected with `code`), and `run`, the real pipeline
  * stage that enforces the limit. The composition walkers come from the
  * composition core (`src/composition/testing/limits.ts`, run through seal +
- * resolve); this module adds the input, authored-ID, order-minimum,
- * expansion-ID and sequence-budget walkers and says, in `limitKeys`, which
+ * resolve); this module adds the input, authored-ID, request-ID,
+ * order-minimum, expansion-ID and sequence-budget walkers and says, in `limitKeys`, which
  * `Limits` entries each walker covers (`limitCoverage` is checked to cover
  * them all).
  *
@@ -28,6 +28,7 @@ import type { EffectiveCardDefinition } from "../composition/Effective.js"
 import type { SequenceResult } from "../composition/executor/Events.js"
 import { executeSequence } from "../composition/executor/Execute.js"
 import type { EffectComponent } from "../composition/schema/Card.js"
+import { invalidRequestId } from "../composition/schema/Symbols.js"
 import {
   type LimitCase,
   limitWalkers as compositionWalkers,
@@ -301,13 +302,39 @@ const sequenceNodeBudget: Walker<LimitCase> = {
     })
 }
 
+/** An ID a request names. */
+export interface RequestIdCase {
+  readonly id: string
+}
+
+/**
+ * `Limits.requestIdLength` (`invalid_id`): an ID a request names (a card, an
+ * instance, a branch, a game, ...) of n characters, through the check every
+ * service makes at its boundary (the request Schemas' `RequestId` says the
+ * same). Longer than `authoredIdLength`: a request may name an ID content
+ * could never declare, and gets not-found for it rather than `invalid_id`.
+ */
+const requestIdLength: Walker<RequestIdCase> = {
+  name: "request ID length",
+  limitKeys: ["requestIdLength"],
+  code: "invalid_id",
+  limit: Limits.requestIdLength,
+  atLimit: idOf(Limits.requestIdLength, "r").map((id) => ({ id })),
+  pastLimit: idOf(Limits.requestIdLength + 1, "r").map((id) => ({ id })),
+  run: (c) => {
+    const invalid = invalidRequestId([["/id", c.id]])
+    return invalid === undefined ? Either.right(c.id) : Either.left(invalid.diagnostics)
+  }
+}
+
 /** Every limit walker: the composition core's and the ones added here. */
-export const walkers: ReadonlyArray<Walker<LimitCase> | Walker<InputCase>> = [
+export const walkers: ReadonlyArray<Walker<LimitCase> | Walker<InputCase> | Walker<RequestIdCase>> = [
   ...fromComposition,
   authoredIdLength,
   orderMin,
   expansionId,
   sequenceNodeBudget,
+  requestIdLength,
   inputDepth,
   inputBytes
 ]
@@ -322,7 +349,7 @@ export const limitCoverage = (): Readonly<Record<LimitKey, ReadonlyArray<string>
 
 /** Runs any walker's case (the union's `run` takes its own case type). */
 export const runWalkerCase = (
-  w: Walker<LimitCase> | Walker<InputCase>,
-  c: LimitCase | InputCase
+  w: Walker<LimitCase> | Walker<InputCase> | Walker<RequestIdCase>,
+  c: LimitCase | InputCase | RequestIdCase
 ): Either.Either<unknown, ReadonlyArray<Diagnostic>> =>
-  (w.run as (c: LimitCase | InputCase) => Either.Either<unknown, ReadonlyArray<Diagnostic>>)(c)
+  (w.run as (c: LimitCase | InputCase | RequestIdCase) => Either.Either<unknown, ReadonlyArray<Diagnostic>>)(c)

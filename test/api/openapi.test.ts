@@ -286,6 +286,50 @@ describe("the OpenAPI document is an exact contract", () => {
     expect([...unbounded].sort()).toEqual([])
   })
 
+  it("every ID a request names carries the request ID's pattern and maxLength 128", () => {
+    type Node = Record<string, unknown>
+    const resolve = (node: unknown): Node => {
+      let n = node as Node
+      while (typeof n["$ref"] === "string") n = spec.components.schemas[n["$ref"].split("/").pop() ?? ""] as Node
+      return n
+    }
+    // A list of IDs (`with`, `decks`, `packages`): its items.
+    const id = (node: unknown): unknown => {
+      const n = resolve(node)
+      const one = n["type"] === "array" ? resolve(n["items"]) : n
+      return { pattern: one["pattern"], maxLength: one["maxLength"] }
+    }
+    const fields = new Map<string, unknown>()
+    for (const [method, path, op] of operations(spec)) {
+      for (const p of op.parameters ?? []) {
+        // Every path and query ID (an action ID is the engine's key, not an ID of this syntax).
+        if (p.in !== "header" && /Id$|^branch$|^with$/.test(p.name) && p.name !== "actionId") {
+          fields.set(`${method} ${path} ${p.name}`, id(p.schema))
+        }
+      }
+    }
+    const body = (name: string, keys: ReadonlyArray<string>) => {
+      const props = resolve(spec.components.schemas[name])["properties"] as Record<string, unknown>
+      for (const k of keys) fields.set(`${name}.${k}`, id(props[k]))
+    }
+    body("AssessRequest", ["cardId", "activity", "instanceId", "branch"])
+    body("DiscoverRequest", ["cardId", "activity", "instanceId", "branch"])
+    body("InstanceCommand", ["commandId", "cardId", "activity", "branch"])
+    body("BranchRequest", ["name", "parent"])
+    body("NewGameRequest", ["decks"])
+    body("ScenarioRunRequest", ["packages"])
+    const command = resolve(spec.components.schemas["LedgerCommand"])["anyOf"] as ReadonlyArray<Node>
+    command.forEach((member, i) => {
+      for (const [k, v] of Object.entries(member["properties"] as Node)) {
+        if (k !== "kind") fields.set(`LedgerCommand[${i}].${k}`, id(v))
+      }
+    })
+    const want = { pattern: "^[A-Za-z0-9][A-Za-z0-9_.:\\-/]*$", maxLength: 128 }
+    expect([...fields].filter(([, v]) => JSON.stringify(v) !== JSON.stringify(want))).toEqual([])
+    // Parameters: cardId, instanceId, gameId, branch (three reads), with; bodies: 17; commands: 4.
+    expect(fields.size).toBeGreaterThanOrEqual(30)
+  })
+
   it("each error schema lists only the codes of its status", () => {
     const byStatus = new Map<number, Array<string>>()
     for (const [code, row] of Object.entries(DiagnosticCodeTable)) {
@@ -451,9 +495,14 @@ describe("the OpenAPI document is an exact contract", () => {
     await err("get", "/v1/hhx/games/{gameId}/log", "/v1/hhx/games/nogame/log", 404)
     await err("get", "/v1/hhx/games/{gameId}/explain", "/v1/hhx/games/nogame/explain?actionId=x", 404)
     await err("get", "/v1/hhx/games/{gameId}/events", "/v1/hhx/games/nogame/events", 404)
-    await err("get", "/v1/hhx/games/{gameId}", "/v1/hhx/games/bad%20id", 400)
-    // An over-long ID is `invalid_id` (422), as on the CLI and in the library, not a bare Schema failure.
+    await err("get", "/v1/hhx/games/{gameId}", "/v1/hhx/games/nogame?seat=2", 400)
+    // An ID outside the syntax or over 128 characters is `invalid_id` (422), as on the CLI and in the library,
+    // not a bare Schema failure; one of 65..128 characters that names nothing is not found.
+    expect(await err("get", "/v1/hhx/games/{gameId}", "/v1/hhx/games/bad%20id", 422)).toMatchObject({
+      code: "invalid_id"
+    })
     await err("get", "/v1/instances/{instanceId}", `/v1/instances/${"x".repeat(129)}`, 422)
+    await err("get", "/v1/cards/{cardId}/effective", `/v1/cards/${"c".repeat(100)}/effective`, 404)
     await err("post", "/v1/assess", "/v1/assess", 404, { body: json({ cardId: "nope", command: ember }) })
     await err(
       "get",

@@ -32,6 +32,7 @@ import {
   Instances,
   isCardfxError,
   ScaleOut,
+  Scenarios,
   Served
 } from "../../src/services/index.js"
 import { type Running, startServer } from "../server/support.js"
@@ -41,7 +42,14 @@ const BASE = "data/heroscript.base"
 const DECK = "data/hallyu-hex/starter-deck.v0.json"
 const AFFINITY = "core.ember.affinity"
 
-type Services = Cards.Cards | Instances.Instances | Games.Games | ContentLoader | ScaleOut | FileSystem.FileSystem
+type Services =
+  | Cards.Cards
+  | Instances.Instances
+  | Games.Games
+  | Scenarios.Scenarios
+  | ContentLoader
+  | ScaleOut
+  | FileSystem.FileSystem
 
 type Face = "lib" | "cli" | "http"
 
@@ -81,6 +89,10 @@ const codeOfAnswer = (value: unknown): string => {
   }
   if ("isCompatible" in value && value.isCompatible === false && "diagnostics" in value) {
     return Array.isArray(value.diagnostics) ? String((value.diagnostics[0] as { code?: string })?.code) : "?"
+  }
+  // A rejected ledger command (`cardfx ledger apply` prints the recorded outcome): its first diagnostic.
+  if ("status" in value && value.status === "rejected" && "diagnostics" in value && Array.isArray(value.diagnostics)) {
+    return String((value.diagnostics[0] as { code?: string } | undefined)?.code)
   }
   return "ok"
 }
@@ -131,6 +143,8 @@ const cards = <A, E>(f: (c: Cards.CardsService) => Effect.Effect<A, E>) => Effec
 const instances = <A, E>(f: (c: Instances.InstancesService) => Effect.Effect<A, E>) =>
   Effect.flatMap(Instances.Instances, f)
 const games = <A, E>(f: (c: Games.GamesService) => Effect.Effect<A, E>) => Effect.flatMap(Games.Games, f)
+const scenarios = <A, E>(f: (c: Scenarios.ScenariosService) => Effect.Effect<A, E>) =>
+  Effect.flatMap(Scenarios.Scenarios, f)
 
 const apply = (upgradeId: string) => ({ kind: "apply" as const, upgradeId })
 const given = (ledger: CardLedger, path?: string): Cards.LedgerSource => ({
@@ -155,6 +169,19 @@ const assessWith = (path: string) =>
       )
   )
 
+/** A card query: the operation, its card and what else it names. */
+interface Query {
+  readonly op: "inspect" | "assess" | "discover"
+  readonly card: string
+  readonly with?: ReadonlyArray<string>
+  readonly command?: { readonly kind: "apply"; readonly upgradeId: string } | {
+    readonly kind: "remove"
+    readonly entryId: string
+  } | { readonly kind: "replace"; readonly entryId: string; readonly upgradeId: string }
+  readonly activity?: string
+  readonly ledger?: { readonly value: CardLedger; readonly file: string }
+}
+
 /** Why HTTP cannot say a request about files: it takes documents, never paths. */
 const NO_PATHS = "HTTP takes documents, never file paths"
 
@@ -172,21 +199,7 @@ const rowsOf = (ledgers: { readonly heal: CardLedger; readonly attack: CardLedge
   const P = ["--package", BASE]
 
   /** A card query on all three faces. */
-  const query = (
-    name: string,
-    code: DiagnosticCode | "ok",
-    q: {
-      readonly op: "inspect" | "assess" | "discover"
-      readonly card: string
-      readonly with?: ReadonlyArray<string>
-      readonly command?: { readonly kind: "apply"; readonly upgradeId: string } | {
-        readonly kind: "remove"
-        readonly entryId: string
-      } | { readonly kind: "replace"; readonly entryId: string; readonly upgradeId: string }
-      readonly activity?: string
-      readonly ledger?: { readonly value: CardLedger; readonly file: string }
-    }
-  ): Row => {
+  const query = (name: string, code: DiagnosticCode | "ok", q: Query): Row => {
     const activity = q.activity ?? "canonical_command"
     const source: Cards.LedgerSource = q.ledger === undefined ? Cards.noLedger : given(q.ledger.value, q.ledger.file)
     const ledgerArgs = q.ledger === undefined ? [] : ["--ledger", q.ledger.file]
@@ -452,6 +465,228 @@ const rowsOf = (ledgers: { readonly heal: CardLedger; readonly attack: CardLedge
     },
     without: { cli: GAMES }
   })
+  return rows.concat(requestIdRows(query))
+}
+
+/**
+ * IDs a request names are 1..128 characters on every face (content declares
+ * at most 64): one of 100 characters that names nothing is the field's
+ * not-found code, one of 129 is `invalid_id` (the library's own check, the
+ * CLI's through it, HTTP's request Schema).
+ */
+const MID = "m".repeat(100)
+const OVER = "o".repeat(129)
+
+const requestIdRows = (query: (name: string, code: DiagnosticCode | "ok", q: Query) => Row): Array<Row> => {
+  const P = ["--package", BASE]
+  const rows: Array<Row> = []
+  for (const op of ["inspect", "assess", "discover"] as const) {
+    rows.push(query(`${op}: a card ID of 100 characters`, "unknown_card", { op, card: MID }))
+    rows.push(query(`${op}: a card ID of 129 characters`, "invalid_id", { op, card: OVER }))
+  }
+  rows.push(query("inspect: an upgrade ID of 100 characters", "unknown_transformation", {
+    op: "inspect",
+    card: "basic_attack",
+    with: [MID]
+  }))
+  rows.push(query("inspect: an upgrade ID of 129 characters", "invalid_id", {
+    op: "inspect",
+    card: "basic_attack",
+    with: [OVER]
+  }))
+  rows.push(query("assess: apply an upgrade ID of 100 characters", "unknown_transformation", {
+    op: "assess",
+    card: "basic_attack",
+    command: apply(MID)
+  }))
+  rows.push(query("assess: apply an upgrade ID of 129 characters", "invalid_id", {
+    op: "assess",
+    card: "basic_attack",
+    command: apply(OVER)
+  }))
+  rows.push(query("assess: remove an entry ID of 100 characters", "entry_not_found", {
+    op: "assess",
+    card: "basic_attack",
+    command: { kind: "remove", entryId: MID }
+  }))
+  rows.push(query("assess: remove an entry ID of 129 characters", "invalid_id", {
+    op: "assess",
+    card: "basic_attack",
+    command: { kind: "remove", entryId: OVER }
+  }))
+  for (const op of ["assess", "discover"] as const) {
+    rows.push(query(`${op}: an activity of 100 characters`, "unknown_activity", {
+      op,
+      card: "basic_attack",
+      activity: MID
+    }))
+    rows.push(query(`${op}: an activity of 129 characters`, "invalid_id", { op, card: "basic_attack", activity: OVER }))
+  }
+  rows.push({
+    name: "discover: a stored instance ID of 129 characters",
+    code: "invalid_id",
+    lib: cards((c) =>
+      c.discover({
+        cardId: "basic_attack",
+        activity: "canonical_command",
+        source: { _tag: "Stored", instanceId: OVER }
+      })
+    ),
+    cli: ["discover", ...P, "--card", "basic_attack", "--store", LIB_STORE, "--instance", OVER],
+    http: { method: "POST", path: "/v1/discover", body: { cardId: "basic_attack", instanceId: OVER } }
+  })
+
+  // Ledger commands on a stored instance: the store's own check (the CLI's `ledger apply` and HTTP alike).
+  const command = (
+    name: string,
+    code: DiagnosticCode,
+    c: {
+      readonly commandId: string
+      readonly cardId: string
+      readonly upgradeId: string
+      readonly activity?: string
+    }
+  ): Row => ({
+    name,
+    code,
+    lib: instances((i) =>
+      i.command({
+        instanceId: "drift-cmd",
+        cardId: c.cardId,
+        commandId: c.commandId,
+        expectedRevision: 0,
+        command: apply(c.upgradeId),
+        activity: c.activity
+      })
+    ),
+    cli: [
+      "ledger",
+      "apply",
+      c.upgradeId,
+      ...P,
+      "--card",
+      c.cardId,
+      "--instance",
+      "drift-cmd",
+      "--expected-revision",
+      "0",
+      "--command-id",
+      c.commandId,
+      ...(c.activity === undefined ? [] : ["--activity", c.activity]),
+      "--store",
+      LIB_STORE
+    ],
+    http: {
+      method: "POST",
+      path: "/v1/instances/drift-cmd/commands",
+      body: {
+        commandId: c.commandId,
+        cardId: c.cardId,
+        expectedRevision: 0,
+        command: apply(c.upgradeId),
+        ...(c.activity === undefined ? {} : { activity: c.activity })
+      }
+    }
+  })
+  const base = { cardId: "basic_attack", upgradeId: AFFINITY }
+  // Rejected, and recorded under its command ID (the library and the CLI share a store: two IDs).
+  rows.push(command("ledger command: a card ID of 100 characters", "unknown_card", {
+    commandId: "drift-card-100",
+    cardId: MID,
+    upgradeId: AFFINITY
+  }))
+  rows.push(command("ledger command: a card ID of 129 characters", "invalid_id", {
+    ...base,
+    commandId: "drift-c1",
+    cardId: OVER
+  }))
+  rows.push(command("ledger command: an upgrade ID of 129 characters", "invalid_id", {
+    ...base,
+    commandId: "drift-c2",
+    upgradeId: OVER
+  }))
+  rows.push(command("ledger command: an activity of 129 characters", "invalid_id", {
+    ...base,
+    commandId: "drift-c3",
+    activity: OVER
+  }))
+  rows.push(command("ledger command: a command ID of 129 characters", "invalid_id", { ...base, commandId: OVER }))
+
+  // Branches: forking (name, parent), listing an instance's, replaying one.
+  const fork = (name: string, code: DiagnosticCode, branch: string, parent: string): Row => ({
+    name,
+    code,
+    lib: instances((i) => i.createBranch(branch, { parent })),
+    cli: ["ledger", "branch", branch, "--from", parent, "--store", LIB_STORE],
+    http: { method: "POST", path: "/v1/instances/ghost/branches", body: { name: branch, parent } }
+  })
+  rows.push(fork("fork: a parent branch of 100 characters", "branch_not_found", "drift-b", MID))
+  rows.push(fork("fork: a parent branch of 129 characters", "invalid_id", "drift-b", OVER))
+  rows.push(fork("fork: a branch name of 129 characters", "invalid_id", OVER, "main"))
+  rows.push({
+    name: "branches of an instance whose ID is over 128 characters",
+    code: "invalid_id",
+    lib: instances((i) => i.branches(OVER)),
+    http: { method: "GET", path: `/v1/instances/${OVER}/branches` },
+    without: { cli: "`ledger branch` lists the store's branches; it names no instance" }
+  })
+  rows.push({
+    name: "replay of an instance whose ID is over 128 characters",
+    code: "invalid_id",
+    lib: instances((i) => i.replay(OVER)),
+    http: { method: "GET", path: `/v1/instances/${OVER}/replay` },
+    without: { cli: "`ledger replay` replays whole branches; it names no instance" }
+  })
+  rows.push({
+    name: "replay on a branch whose name is over 128 characters",
+    code: "invalid_id",
+    lib: instances((i) => i.replay("ghost", OVER)),
+    cli: ["ledger", "replay", "--branch", OVER, "--store", LIB_STORE],
+    http: { method: "GET", path: `/v1/instances/ghost/replay?branch=${OVER}` }
+  })
+
+  // Games: the game ID and the deck lists.
+  rows.push({
+    name: "a game ID of 100 characters",
+    code: "unknown_game",
+    lib: games((g) => g.get(MID, Games.anonymous)),
+    http: { method: "GET", path: `/v1/hhx/games/${MID}` },
+    without: { cli: GAMES }
+  })
+  rows.push({
+    name: "a game ID of 129 characters",
+    code: "invalid_id",
+    lib: games((g) => g.get(OVER, Games.anonymous)),
+    http: { method: "GET", path: `/v1/hhx/games/${OVER}` },
+    without: { cli: GAMES }
+  })
+  for (const [length, id, code] of [[100, MID, "unknown_reference"], [129, OVER, "invalid_id"]] as const) {
+    rows.push({
+      name: `a new game with a deck list ID of ${length} characters`,
+      code,
+      lib: games((g) => g.create({ seed: 1, decks: [id, id] })),
+      http: { method: "POST", path: "/v1/hhx/games", body: { seed: 1, decks: [id, id] } },
+      without: { cli: GAMES }
+    })
+  }
+
+  // A scenario run over HTTP names served packages by ID.
+  for (const [length, id, code] of [[100, MID, "unknown_reference"], [129, OVER, "invalid_id"]] as const) {
+    const document = {
+      scenario: 1,
+      packages: [id],
+      seed: 1,
+      state: { turn: 1, activeSide: "ally", characters: [{ characterId: "hero", side: "ally", hp: 3, maxHp: 4 }] },
+      steps: []
+    }
+    rows.push({
+      name: `a scenario naming a served package ID of ${length} characters`,
+      code,
+      lib: scenarios((sc) => sc.runServed(document)),
+      http: { method: "POST", path: "/v1/scenarios/run", body: document },
+      without: { cli: "`cardfx run` names package folders (paths), not served package IDs" }
+    })
+  }
   return rows
 }
 

@@ -40,6 +40,7 @@ describe("limit walkers cover every documented limit", () => {
       "order range (minimum)": "order_overflow",
       "expansion ID (namespace + _ + 16 hex)": "invalid_id",
       "sequence node budget": "budget_exceeded",
+      "request ID length": "invalid_id",
       "input depth": "depth_limit",
       "input bytes": "file_too_large"
     })

@@ -47,6 +47,7 @@ type Err<F> = F extends (...args: never) => Effect.Effect<infer _A, infer E, inf
 describe("every service method's error type is the errors it can fail with", () => {
   it("Cards", () => {
     expectTypeOf<Err<Cards.CardsService["assess"]>>().toEqualTypeOf<
+      | InvalidId
       | UnknownCard
       | UnknownActivity
       | UnknownTransformation
@@ -57,6 +58,7 @@ describe("every service method's error type is the errors it can fail with", () 
       | BranchNotFound
     >()
     expectTypeOf<Err<Cards.CardsService["discover"]>>().toEqualTypeOf<
+      | InvalidId
       | UnknownCard
       | UnknownActivity
       | InvalidComposition
@@ -87,17 +89,19 @@ describe("every service method's error type is the errors it can fail with", () 
     expectTypeOf<Err<Instances.InstancesService["createBranch"]>>().toEqualTypeOf<
       StoreFailure | BranchNotFound | DuplicateId | InvalidId | ForkOutOfRange | StoreCorrupt
     >()
-    expectTypeOf<Err<Instances.InstancesService["branches"]>>().toEqualTypeOf<StoreFailure | StoreCorrupt>()
+    expectTypeOf<Err<Instances.InstancesService["branches"]>>().toEqualTypeOf<
+      StoreFailure | StoreCorrupt | InvalidId
+    >()
     expectTypeOf<CommandConflict>().toMatchTypeOf<Err<Instances.InstancesService["command"]>>()
   })
   it("Games", () => {
     expectTypeOf<Err<Games.GamesService["act"]>>().toEqualTypeOf<
-      Games.EngineError | UnknownGame | StepConflict | StoreFailure | Unauthorized | Forbidden
+      Games.EngineError | InvalidId | UnknownGame | StepConflict | StoreFailure | Unauthorized | Forbidden
     >()
     expectTypeOf<Err<Games.GamesService["get"]>>().toEqualTypeOf<
-      Games.EngineError | UnknownGame | StoreFailure | Unauthorized | Forbidden
+      Games.EngineError | InvalidId | UnknownGame | StoreFailure | Unauthorized | Forbidden
     >()
-    expectTypeOf<Err<Games.GamesService["create"]>>().toEqualTypeOf<Games.EngineError | StoreFailure>()
+    expectTypeOf<Err<Games.GamesService["create"]>>().toEqualTypeOf<Games.EngineError | InvalidId | StoreFailure>()
   })
 })
 

@@ -5,8 +5,9 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
-import { withCode, withLimit } from "../../kernel/Decode.js"
+import { Either, Schema } from "effect"
+import { makeDecoder, withCode, withLimit } from "../../kernel/Decode.js"
+import { InvalidId } from "../../kernel/Errors.js"
 import { Limits } from "../../kernel/Limits.js"
 import { described, optionalDescribed } from "../../kernel/SchemaExt.js"
 
@@ -28,6 +29,63 @@ export const AuthoredId = Schema.String.pipe(
   description:
     "An authored ID: ASCII letters, digits and _ . : - /, starting with a letter or digit, at most 64 characters."
 })
+
+/**
+ * An ID a request names — a card, transformation, ledger entry, activity,
+ * instance, command, branch, game, deck list or served package: the ID
+ * syntax, 1..128 characters (`Limits.requestIdLength`), both checks
+ * `invalid_id`. Content declares its IDs with at most 64 characters
+ * ({@link AuthoredId}); a request may name up to 128, so a longer ID that
+ * names nothing is the same not-found answer on every face, and only one
+ * past 128 (or of another syntax) is `invalid_id`. The request Schemas of
+ * the HTTP API use it, and every service checks the IDs it is given with
+ * it ({@link invalidRequestId}), so the library, the CLI and HTTP answer alike.
+ */
+export const RequestId = Schema.String.pipe(
+  Schema.pattern(ID_PATTERN, {
+    message: () =>
+      `an ID is 1..${Limits.requestIdLength} ASCII letters, digits and _ . : - /, starting with a letter or digit`,
+    ...withCode("invalid_id")
+  }),
+  Schema.maxLength(Limits.requestIdLength, {
+    message: (issue) => `an ID has at most ${Limits.requestIdLength} characters (got ${String(issue.actual).length})`,
+    ...withLimit("invalid_id", { measure: "length", max: Limits.requestIdLength })
+  })
+).annotations({
+  identifier: "RequestId",
+  description:
+    "An ID a request names: ASCII letters, digits and _ . : - /, starting with a letter or digit, at most 128 characters."
+})
+
+/** Whether a value is a {@link RequestId}: the Schema's two checks, without a decode (the store's per-command path). */
+export const isRequestId = (value: unknown): value is string =>
+  typeof value === "string" && value.length <= Limits.requestIdLength && ID_PATTERN.test(value)
+
+const decodeRequestId = makeDecoder(RequestId)
+
+/**
+ * The `invalid_id` error of the first of a request's ID fields (each a JSON
+ * pointer and its value; an absent optional field is `undefined`) that is
+ * not a {@link RequestId}, with the Schema's own diagnostic; `undefined`
+ * when every one is. The one check every service makes at its boundary.
+ */
+export const invalidRequestId = (
+  fields: ReadonlyArray<readonly [path: string, value: unknown]>
+): InvalidId | undefined => {
+  for (const [path, value] of fields) {
+    if (value === undefined || isRequestId(value)) continue
+    const decoded = decodeRequestId(value, undefined, path)
+    const issue = Either.isLeft(decoded) ? decoded.left[0] : undefined
+    return new InvalidId({
+      // A value that is not even a string (an untyped caller) is still an invalid ID.
+      message: issue?.code === "invalid_id" ? issue.message : `${path}: an ID is a string`,
+      path,
+      ...(typeof value === "string" ? { subject: value.slice(0, Limits.requestIdLength) } : {}),
+      ...(issue?.details !== undefined ? { details: issue.details } : {})
+    })
+  }
+  return undefined
+}
 
 /** A symbol (tag, capability, generated ID): the ID syntax, 1..128 characters. */
 export const Symbol = Schema.String.pipe(

@@ -21,14 +21,16 @@ import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import {
   type BranchNotFound,
   CommandConflict,
-  InvalidId,
+  type InvalidId,
   type StoreCorrupt,
   StoreFailure
 } from "../../kernel/Errors.js"
+import { commandIds } from "../ledger/Command.js"
 import { ledgerSize } from "../ledger/Ledger.js"
+import { invalidRequestId } from "../schema/Symbols.js"
 import { isSqlOrIoError } from "./Connection.js"
 import { cacheKey, chunks, type Core, emptyState, isCheckpoint, num } from "./Core.js"
-import { type CardState, type CommandOutcome, type CommandRequest, type Decide, isStoreId } from "./Schemas.js"
+import { type CardState, type CommandOutcome, type CommandRequest, type Decide } from "./Schemas.js"
 import { corrupt, decodeOutcome, outcomeJson, requestHash } from "./Serialize.js"
 import { sqlError } from "./SqliteDriver.js"
 
@@ -283,27 +285,20 @@ interface Batch {
   readonly onCommit: Array<() => void>
 }
 
-/** Checks a request's IDs (the store's own check, so every face and dialect reject alike and nothing reaches SQL). */
-export const checkIds = (request: CommandRequest): InvalidId | undefined => {
-  for (
-    const [field, value] of [
-      ["commandId", request.commandId],
-      ["branch", request.branch],
-      ["instanceId", request.instanceId]
-    ] as const
-  ) {
-    if (typeof value !== "string" || !isStoreId(value)) {
-      return new InvalidId({
-        message: `${field} must be 1..128 ASCII letters, digits and _ . : - /, starting with a letter or digit (got ${
-          typeof value === "string" ? `${value.length} characters` : typeof value
-        })`,
-        path: `/${field}`,
-        subject: typeof value === "string" ? value.slice(0, 128) : undefined
-      })
-    }
-  }
-  return undefined
-}
+/**
+ * Checks a request's IDs (the store's own check, so every face and dialect
+ * reject alike and nothing unbounded reaches SQL or a stored row): each is a
+ * request ID, else `invalid_id` at its field.
+ */
+export const checkIds = (request: CommandRequest): InvalidId | undefined =>
+  invalidRequestId([
+    ["/commandId", request.commandId],
+    ["/branch", request.branch],
+    ["/instanceId", request.instanceId],
+    ["/cardId", request.cardId],
+    ["/activity", request.activity],
+    ...commandIds(request.command)
+  ])
 
 /**
  * Builds an outcome in the Schema's field order (a decoded retry has the same order). Positional, not

@@ -36,13 +36,14 @@ import {
   type CommandConflict,
   DuplicateId,
   ForkOutOfRange,
-  InvalidId,
+  type InvalidId,
   type ReplayMismatch,
   StoreCorrupt,
   StoreFailure,
   StoreNotFound
 } from "../../kernel/Errors.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
+import { invalidRequestId } from "../schema/Symbols.js"
 import { makeBatchEngine } from "./Batch.js"
 import {
   displayLocation,
@@ -63,7 +64,6 @@ import {
   type CommandRequest,
   type Decide,
   type InstanceHead,
-  isStoreId,
   MAIN,
   type ReplayStep,
   type StoredEvent,
@@ -139,7 +139,7 @@ export interface LedgerStoreService {
     StoreFailure | BranchNotFound | DuplicateId | InvalidId | ForkOutOfRange | StoreCorrupt
   >
   /** Discards a branch and its own rows (and its descendants'). Main cannot be discarded. */
-  readonly discard: (name: string) => Effect.Effect<void, StoreFailure | BranchNotFound | StoreCorrupt>
+  readonly discard: (name: string) => Effect.Effect<void, StoreFailure | BranchNotFound | InvalidId | StoreCorrupt>
   /** Branches, sorted by name (main excluded). */
   readonly branches: Effect.Effect<ReadonlyArray<BranchInfo>, StoreFailure | StoreCorrupt>
   /**
@@ -149,7 +149,10 @@ export interface LedgerStoreService {
    */
   readonly replay: (
     branch?: string
-  ) => Effect.Effect<ReadonlyArray<ReplayStep>, StoreFailure | StoreCorrupt | BranchNotFound | ReplayMismatch>
+  ) => Effect.Effect<
+    ReadonlyArray<ReplayStep>,
+    StoreFailure | StoreCorrupt | BranchNotFound | InvalidId | ReplayMismatch
+  >
   /**
    * One page of an instance's replay on a branch: its events with
    * `sequence >= from`, at most `limit`, rebuilt from the last stored
@@ -246,15 +249,8 @@ const make = (options: StoreOptions) =>
         guard(
           sql.withTransaction(
             Effect.gen(function*() {
-              if (!isStoreId(name)) {
-                return yield* Effect.fail(
-                  new InvalidId({
-                    message:
-                      "a branch name is 1..128 ASCII letters, digits and _ . : - /, starting with a letter or digit",
-                    subject: name.slice(0, 128)
-                  })
-                )
-              }
+              const invalid = invalidRequestId([["/name", name], ["/parent", options.parent]])
+              if (invalid !== undefined) return yield* Effect.fail(invalid)
               yield* lock
               yield* checkPages
               const parent = options.parent ?? MAIN
@@ -282,6 +278,8 @@ const make = (options: StoreOptions) =>
         guard(
           sql.withTransaction(
             Effect.gen(function*() {
+              const invalid = invalidRequestId([["/name", name]])
+              if (invalid !== undefined) return yield* Effect.fail(invalid)
               yield* lock
               yield* checkPages
               if (name === MAIN || (yield* branchRow(name)) === undefined) {
@@ -312,6 +310,8 @@ const make = (options: StoreOptions) =>
       replay: (branch) =>
         guard(
           Effect.gen(function*() {
+            const invalid = invalidRequestId([["/branch", branch]])
+            if (invalid !== undefined) return yield* Effect.fail(invalid)
             const names = branch !== undefined ? [branch] : [MAIN, ...(yield* listBranches).map((b) => b.name)]
             return yield* replayAll(history, names)
           })

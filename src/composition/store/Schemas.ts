@@ -7,41 +7,16 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { withCode } from "../../kernel/Decode.js"
 import { Diagnostic } from "../../kernel/Diagnostic.js"
 import type { EffectiveCardDefinition } from "../Effective.js"
 import { LedgerCommand } from "../ledger/Command.js"
 import { type CardLedger, LedgerEntry } from "../ledger/Ledger.js"
 import { Card } from "../schema/Card.js"
 import { Status } from "../schema/Status.js"
+import { RequestId } from "../schema/Symbols.js"
 
 /** The branch every store has. */
 export const MAIN = "main"
-
-/** The longest command ID, instance ID or branch name. */
-export const STORE_ID_MAX_LENGTH = 128
-
-const STORE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:\-/]*$/
-
-/**
- * A command ID, card instance ID or branch name: the documented ID syntax
- * (ASCII letters, digits and `_ . : - /`, starting with a letter or digit),
- * 1..128 characters. Checked by the request Schema and again by the store,
- * so every face (CLI, server, embedder) and every dialect behave alike.
- */
-export const StoreId = Schema.String.pipe(
-  Schema.pattern(STORE_ID_PATTERN, {
-    message: () => "an ID is 1..128 ASCII letters, digits and _ . : - /, starting with a letter or digit",
-    ...withCode("invalid_id")
-  }),
-  Schema.maxLength(STORE_ID_MAX_LENGTH, {
-    message: (issue) => `an ID has at most ${STORE_ID_MAX_LENGTH} characters (got ${String(issue.actual).length})`,
-    ...withCode("invalid_id")
-  })
-).annotations({ identifier: "StoreId" })
-
-/** Whether a string is a valid {@link StoreId} (the store's own check; the Schema is the edge's). */
-export const isStoreId = (s: string): boolean => s.length <= STORE_ID_MAX_LENGTH && STORE_ID_PATTERN.test(s)
 
 /**
  * A ledger command addressed to a card instance on a branch, with its
@@ -53,15 +28,15 @@ export const isStoreId = (s: string): boolean => s.length <= STORE_ID_MAX_LENGTH
  * commit is still the same request.
  */
 export const CommandRequest = Schema.Struct({
-  commandId: StoreId,
-  branch: StoreId,
+  commandId: RequestId,
+  branch: RequestId,
   /** The card instance (a deck may hold several instances of one card). */
-  instanceId: StoreId,
+  instanceId: RequestId,
   /** The base card of the instance. */
-  cardId: Schema.String,
+  cardId: RequestId,
   expectedRevision: Schema.optional(Schema.NonNegativeInt),
   /** The activity (mode) the command runs in. */
-  activity: Schema.String,
+  activity: RequestId,
   command: LedgerCommand
 }).annotations({ identifier: "CommandRequest" })
 export type CommandRequest = typeof CommandRequest.Type

@@ -245,7 +245,11 @@ describe("the store's own checks", () => {
         { commandId: "" },
         { commandId: "x".repeat(129) },
         { instanceId: "i".repeat(10_000) },
-        { branch: "no spaces" }
+        { branch: "no spaces" },
+        { cardId: "c".repeat(129) },
+        // Once stored whole in a rejected command's row: every ID of a request is bounded.
+        { activity: "a".repeat(900_000) },
+        { command: { kind: "apply" as const, upgradeId: "u".repeat(129) } }
       ]
     ) {
       const r = { ...alternating(0), ...bad }
@@ -259,6 +263,7 @@ describe("the store's own checks", () => {
     expect(past._tag).toBe("ForkOutOfRange")
     expect(past.code).toBe("fork_out_of_range")
     expect((await rt.runPromise(Effect.flip(store.fork("x".repeat(129)))))._tag).toBe("InvalidId")
+    expect((await rt.runPromise(Effect.flip(store.fork("later", { parent: "p".repeat(129) }))))._tag).toBe("InvalidId")
     expect(await rt.runPromise(store.branches)).toEqual([])
     expect((await rt.runPromise(store.verify)).ok).toBe(true)
     await rt.dispose()
