@@ -13,17 +13,30 @@ import { described, optionalDescribed } from "../../kernel/SchemaExt.js"
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:\-/]*$/
 
+/**
+ * A string of the ID syntax — ASCII letters, digits and `_ . : - /`,
+ * starting with a letter or digit — of at most `max` characters: the
+ * pattern is `invalid_id`, the length `lengthCode`. `what` names it in the
+ * messages ("an ID", "a symbol").
+ */
+const idSyntax = (what: string, max: number, lengthCode: "invalid_id" | "symbol_limit", syntaxMessage?: string) =>
+  Schema.String.pipe(
+    Schema.pattern(ID_PATTERN, {
+      message: () => syntaxMessage ?? `${what} is ASCII letters, digits and _ . : - /, starting with a letter or digit`,
+      ...withCode("invalid_id")
+    }),
+    Schema.maxLength(max, {
+      message: (issue) => `${what} has at most ${max} characters (got ${String(issue.actual).length})`,
+      ...withLimit(lengthCode, { measure: "length", max })
+    })
+  )
+
 /** An authored ID: ASCII letters, digits and `_ . : - /`, 1..64 characters. */
-export const AuthoredId = Schema.String.pipe(
-  Schema.pattern(ID_PATTERN, {
-    message: () => "an ID is ASCII letters, digits and _ . : - /, starting with a letter or digit",
-    ...withCode("invalid_id")
-  }),
-  Schema.maxLength(Limits.authoredIdLength, {
-    message: (issue) =>
-      `an authored ID has at most ${Limits.authoredIdLength} characters (got ${String(issue.actual).length})`,
-    ...withLimit("invalid_id", { measure: "length", max: Limits.authoredIdLength })
-  })
+export const AuthoredId = idSyntax(
+  "an authored ID",
+  Limits.authoredIdLength,
+  "invalid_id",
+  "an ID is ASCII letters, digits and _ . : - /, starting with a letter or digit"
 ).annotations({
   identifier: "AuthoredId",
   description:
@@ -41,16 +54,11 @@ export const AuthoredId = Schema.String.pipe(
  * the HTTP API use it, and every service checks the IDs it is given with
  * it ({@link invalidRequestId}), so the library, the CLI and HTTP answer alike.
  */
-export const RequestId = Schema.String.pipe(
-  Schema.pattern(ID_PATTERN, {
-    message: () =>
-      `an ID is 1..${Limits.requestIdLength} ASCII letters, digits and _ . : - /, starting with a letter or digit`,
-    ...withCode("invalid_id")
-  }),
-  Schema.maxLength(Limits.requestIdLength, {
-    message: (issue) => `an ID has at most ${Limits.requestIdLength} characters (got ${String(issue.actual).length})`,
-    ...withLimit("invalid_id", { measure: "length", max: Limits.requestIdLength })
-  })
+export const RequestId = idSyntax(
+  "an ID",
+  Limits.requestIdLength,
+  "invalid_id",
+  `an ID is 1..${Limits.requestIdLength} ASCII letters, digits and _ . : - /, starting with a letter or digit`
 ).annotations({
   identifier: "RequestId",
   description:
@@ -88,16 +96,7 @@ export const invalidRequestId = (
 }
 
 /** A symbol (tag, capability, generated ID): the ID syntax, 1..128 characters. */
-export const Symbol = Schema.String.pipe(
-  Schema.pattern(ID_PATTERN, {
-    message: () => "a symbol is ASCII letters, digits and _ . : - /, starting with a letter or digit",
-    ...withCode("invalid_id")
-  }),
-  Schema.maxLength(Limits.symbolLength, {
-    message: (issue) => `a symbol has at most ${Limits.symbolLength} characters (got ${String(issue.actual).length})`,
-    ...withLimit("symbol_limit", { measure: "length", max: Limits.symbolLength })
-  })
-).annotations({
+export const Symbol = idSyntax("a symbol", Limits.symbolLength, "symbol_limit").annotations({
   identifier: "Symbol",
   description:
     "A symbol (tag, capability, component ID): ASCII letters, digits and _ . : - /, starting with a letter or digit, at most 128 characters."
