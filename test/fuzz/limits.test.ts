@@ -41,7 +41,10 @@ describe("limit walkers cover every documented limit", () => {
       "expansion ID (namespace + _ + 16 hex)": "invalid_id",
       "sequence node budget": "budget_exceeded",
       "input depth": "depth_limit",
-      "input bytes": "file_too_large"
+      "input bytes": "file_too_large",
+      "locale tag length": "invalid_id",
+      "names per locale table": "name_limit",
+      "display text length": "text_limit"
     })
   })
 })
