@@ -55,6 +55,23 @@ export type Health = typeof Health.Type
 /** A published package's pin (the ledger's Schema: one definition). */
 export const PackagePinDocument = PackagePin
 
+/**
+ * One locale's display names of the served content: the `locales` sections
+ * of the served packages, gathered (names are content; a client resolves a
+ * `nameKey` here and falls back to the ID).
+ */
+export const RuntimeLocale = Schema.Struct({
+  locale: SchemaExt.described(Schema.String, "A BCP 47 locale tag such as en or pt-BR."),
+  names: SchemaExt.described(
+    Schema.Record({ key: Schema.String, value: Schema.String }),
+    "Display text by display key (a nameKey or descriptionKey; card.<id>.name, status.<id>.name, upgrade.<id>.name), keys in ordinal order; a key missing here falls back to the ID."
+  )
+}).annotations({
+  identifier: "RuntimeLocale",
+  description: "The display names of the served content in one locale."
+})
+export type RuntimeLocale = typeof RuntimeLocale.Type
+
 /** `GET /v1/runtime`: what the server serves now. */
 export const RuntimeInfo = Schema.Struct({
   engineVersion: Schema.Int,
@@ -67,7 +84,11 @@ export const RuntimeInfo = Schema.Struct({
   cards: Schema.Array(Schema.String),
   transformations: Schema.Array(Schema.String),
   activities: Schema.Array(Schema.String),
-  statuses: Schema.Array(Schema.String)
+  statuses: Schema.Array(Schema.String),
+  locales: SchemaExt.described(
+    Schema.Array(RuntimeLocale),
+    "The display names of the served content, one table per locale, in ordinal locale order (empty when the packages ship none)."
+  )
 }).annotations({ identifier: "RuntimeInfo" })
 export type RuntimeInfo = typeof RuntimeInfo.Type
 

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { Console, Effect } from "effect"
-import { documentKinds, validatePaths } from "../services/index.js"
+import { documentKinds, Ordinal, validatePaths } from "../services/index.js"
 import * as Args from "./Args.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
@@ -31,6 +31,19 @@ export const startCommand = Command.make("start", { data }, ({ data }) =>
       )
       const ids = p.files.flatMap((f) => (f.content.transformations ?? []).map((t) => t.upgradeId))
       if (ids.length > 0) yield* Console.log(`    transformations: ${ids.join(", ")}`)
+      // Display names per locale: the distinct keys the package's files give each one.
+      const names = new Map<string, Set<string>>()
+      for (const f of p.files) {
+        for (const t of f.content.locales ?? []) {
+          const keys = names.get(t.locale) ?? new Set<string>()
+          for (const key of Object.keys(t.names)) keys.add(key)
+          names.set(t.locale, keys)
+        }
+      }
+      if (names.size > 0) {
+        const locales = [...names.keys()].sort(Ordinal.compareOrdinal)
+        yield* Console.log(`    display names: ${locales.map((l) => `${l} (${names.get(l)?.size ?? 0})`).join(", ")}`)
+      }
     }
     for (const d of report.documents) yield* Console.log(`  ${d.kind}: ${d.file}`)
     for (const d of report.diagnostics) yield* Console.error(humanLine(d))

@@ -4,6 +4,9 @@
  * payload parameters, bundles, slots, activities, dependencies), templates
  * are compiled with transient numeric placeholders, and the rules of
  * transformations are checked whether or not any card would activate them.
+ * The locale tables of every package are gathered into one table per locale
+ * (names are content: a key given two different texts is `duplicate_id`; a
+ * key that names no display key of the published content is a warning).
  * A card that meets no transformation's requirements is simply ineligible:
  * eligibility is never a publication error.
  *
@@ -12,11 +15,11 @@
 import { Either } from "effect"
 import { hashCanonical } from "../kernel/Canonical.js"
 import { type Diagnostic, diagnostic, sortDiagnostics } from "../kernel/Diagnostic.js"
-import { type Locator, makeLocator } from "../kernel/Json.js"
+import { type Locator, makeLocator, toPointer } from "../kernel/Json.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
 import { compileContainer } from "./Compiler.js"
 import type { DecodedPackage } from "./ContentPackage.js"
-import type { PackagePin, Runtime, RuntimePin } from "./Runtime.js"
+import type { PackagePin, Runtime, RuntimeLocale, RuntimePin } from "./Runtime.js"
 import type { Bundle } from "./schema/Bundle.js"
 import type { Card, EffectComponent } from "./schema/Card.js"
 import type { Attribute, Buff, Relic } from "./schema/Modifier.js"
@@ -148,6 +151,8 @@ export const publish = (packages: ReadonlyArray<DecodedPackage>): PublicationRes
     }
   }
 
+  const locales = gatherLocales([...packageIds.values()], diagnostics)
+
   const ctx: Ctx = { diagnostics, origins, cards, statuses, bundles, transformations, slots }
   for (const [id, s] of statuses) checkStatus(ctx, s, origin(ctx, "status", id))
   for (const [id, card] of cards) {
@@ -190,10 +195,106 @@ export const publish = (packages: ReadonlyArray<DecodedPackage>): PublicationRes
       transformations,
       slots,
       activities,
+      locales,
       origins
     },
     diagnostics: all
   }
+}
+
+/** Where a display name was first given, and its text. */
+interface NameOrigin {
+  readonly text: string
+  readonly file: string
+  readonly path: string
+}
+
+/**
+ * The display keys the published content names: every `nameKey` and
+ * `descriptionKey` of its definitions and manifests, and the keys clients
+ * derive from an ID when there is none (`card.<id>.name`,
+ * `status.<id>.name`, `upgrade.<id>.name`).
+ */
+const displayKeys = (packages: ReadonlyArray<DecodedPackage>): ReadonlySet<string> => {
+  const keys = new Set<string>()
+  const add = (m: { readonly nameKey?: string; readonly descriptionKey?: string } | undefined): void => {
+    if (m?.nameKey !== undefined) keys.add(m.nameKey)
+    if (m?.descriptionKey !== undefined) keys.add(m.descriptionKey)
+  }
+  for (const p of packages) {
+    add(p.manifest.metadata)
+    for (const f of p.files) {
+      const c = f.content
+      for (const section of contentSections) {
+        if (section === "locales") continue
+        for (const x of c[section] ?? []) add(x.metadata)
+      }
+      for (const x of c.cards ?? []) keys.add(`card.${x.cardId}.name`)
+      for (const x of c.statuses ?? []) keys.add(`status.${x.statusId}.name`)
+      for (const x of c.transformations ?? []) keys.add(`upgrade.${x.upgradeId}.name`)
+    }
+  }
+  return keys
+}
+
+/**
+ * One table per locale from the `locales` sections of every package (in
+ * ordinal package order, then file order): the first text of a key stands;
+ * a different text for it later is `duplicate_id` at the later one (the same
+ * text again is no conflict). A key no display key of the content names is a
+ * warning (`unknown_reference`) at its first place. Tables in ordinal locale
+ * order, keys in ordinal order.
+ */
+const gatherLocales = (
+  packages: ReadonlyArray<DecodedPackage>,
+  diagnostics: Array<Diagnostic>
+): ReadonlyArray<RuntimeLocale> => {
+  const tables = new Map<string, Map<string, NameOrigin>>()
+  for (const p of packages) {
+    for (const f of p.files) {
+      f.content.locales?.forEach((t, i) => {
+        let table = tables.get(t.locale)
+        if (table === undefined) {
+          table = new Map()
+          tables.set(t.locale, table)
+        }
+        for (const [key, text] of Object.entries(t.names)) {
+          const path = toPointer(["locales", i, "names", key])
+          const previous = table.get(key)
+          if (previous === undefined) table.set(key, { text, file: f.file, path })
+          else if (previous.text !== text) {
+            diagnostics.push(
+              diagnostic(
+                "duplicate_id",
+                `name "${key}" (${t.locale}) is already "${previous.text}" in ${previous.file} at ${previous.path}`,
+                { file: f.file, path, subject: key }
+              )
+            )
+          }
+        }
+      })
+    }
+  }
+  if (tables.size === 0) return []
+  const known = displayKeys(packages)
+  return [...tables.keys()].sort(compareOrdinal).map((locale): RuntimeLocale => {
+    const table = tables.get(locale) ?? new Map<string, NameOrigin>()
+    const keys = [...table.keys()].sort(compareOrdinal)
+    for (const key of keys) {
+      const o = table.get(key)
+      if (o !== undefined && !known.has(key)) {
+        diagnostics.push(
+          diagnostic(
+            "unknown_reference",
+            `name "${key}" (${locale}) names nothing published: no nameKey or descriptionKey is "${key}"`,
+            { file: o.file, path: o.path, subject: key },
+            "warning"
+          )
+        )
+      }
+    }
+    return { locale, names: new Map(keys.map((k) => [k, table.get(k)?.text ?? ""])) }
+  })
 }
 
 /**
@@ -216,7 +317,10 @@ const locateIn = (texts: ReadonlyMap<string, string>, ds: ReadonlyArray<Diagnost
   })
 }
 
-const idOf: { readonly [K in (typeof contentSections)[number]]: (x: NonNullable<ContentFile[K]>[number]) => string } = {
+/** The sections of definitions by ID (the locale tables are merged per locale instead). */
+type DefinitionSection = Exclude<(typeof contentSections)[number], "locales">
+
+const idOf: { readonly [K in DefinitionSection]: (x: NonNullable<ContentFile[K]>[number]) => string } = {
   cards: (x) => x.cardId,
   statuses: (x) => x.statusId,
   relics: (x) => x.relicId,
@@ -231,8 +335,9 @@ const idOf: { readonly [K in (typeof contentSections)[number]]: (x: NonNullable<
 /**
  * The canonical document of a package's published content, by ID: engine
  * version, package ID and version, the manifest (without `$schema`), and
- * every definition of each section in ordinal ID order. Which file a
- * definition sits in, the files' names and the order of the section arrays
+ * every definition of each section in ordinal ID order, and the display
+ * names, one table per locale (names are content). Which file a definition
+ * or a name sits in, the files' names and the order of the section arrays
  * are layout, not content: none of them appears here. (Arrays inside a
  * definition — components, rules — are content, kept as authored.)
  */
@@ -240,6 +345,7 @@ export const packageContentDocument = (p: DecodedPackage): unknown => {
   const { $schema: _schema, ...manifest } = p.manifest
   const definitions: Record<string, Array<unknown>> = {}
   for (const section of contentSections) {
+    if (section === "locales") continue
     const id = idOf[section] as (x: unknown) => string
     const all: Array<{ readonly id: string; readonly value: unknown }> = []
     for (const f of p.files) {
@@ -247,6 +353,8 @@ export const packageContentDocument = (p: DecodedPackage): unknown => {
     }
     if (all.length > 0) definitions[section] = all.sort((a, b) => compareOrdinal(a.id, b.id)).map((x) => x.value)
   }
+  const locales = packageLocales(p)
+  if (locales.length > 0) definitions.locales = locales
   return {
     engineVersion: ENGINE_VERSION,
     packageId: p.manifest.packageId,
@@ -254,6 +362,29 @@ export const packageContentDocument = (p: DecodedPackage): unknown => {
     manifest,
     definitions
   }
+}
+
+/**
+ * A package's locale tables as content: one per locale (ordinal), its names
+ * from every file of the package (the first text of a key stands), so how
+ * the names are split across files and tables is layout.
+ */
+const packageLocales = (
+  p: DecodedPackage
+): Array<{ readonly locale: string; readonly names: Record<string, string> }> => {
+  const tables = new Map<string, Map<string, string>>()
+  for (const f of p.files) {
+    for (const t of f.content.locales ?? []) {
+      const table = tables.get(t.locale) ?? new Map<string, string>()
+      tables.set(t.locale, table)
+      for (const [key, text] of Object.entries(t.names)) if (!table.has(key)) table.set(key, text)
+    }
+  }
+  return [...tables.keys()].sort(compareOrdinal).map((locale) => {
+    const table = tables.get(locale) ?? new Map<string, string>()
+    const keys = [...table.keys()].sort(compareOrdinal)
+    return { locale, names: Object.fromEntries(keys.map((k) => [k, table.get(k) ?? ""])) }
+  })
 }
 
 /** sha256 of {@link packageContentDocument}'s canonical JSON: the package's `contentHash` in runtime pins. */

@@ -29,6 +29,12 @@ export interface RuntimePin {
   readonly packages: ReadonlyArray<PackagePin>
 }
 
+/** One locale's display names, gathered from every published package: display key → text, keys in ordinal order. */
+export interface RuntimeLocale {
+  readonly locale: string
+  readonly names: ReadonlyMap<string, string>
+}
+
 export interface Runtime {
   readonly pin: RuntimePin
   readonly manifests: ReadonlyArray<Manifest>
@@ -41,6 +47,8 @@ export interface Runtime {
   readonly transformations: ReadonlyMap<string, Transformation>
   readonly slots: ReadonlyMap<string, Slot>
   readonly activities: ReadonlyMap<string, Activity>
+  /** The display names of the published content, one table per locale, in ordinal locale order. */
+  readonly locales: ReadonlyArray<RuntimeLocale>
   /** Where each declaration came from, for diagnostics: "<kind>:<id>" → file and JSON pointer. */
   readonly origins: ReadonlyMap<string, { readonly file: string; readonly path: string }>
 }

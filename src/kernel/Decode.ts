@@ -13,11 +13,13 @@
  * another type, are `schema_invalid`, whose message names the JSON pointer
  * and the expected type. A limit refinement carries its numbers
  * ({@link withLimit}), so the limit code comes with `details.limit` and
- * `details.actual`.
+ * `details.actual`. A record key its key Schema refuses reports that
+ * Schema's code at the key (`invalid_id`, `symbol_limit`), not
+ * `unknown_field`.
  *
  * @since 0.1.0
  */
-import { Either, Option, ParseResult, type Schema, SchemaAST } from "effect"
+import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
 import { type Diagnostic, diagnostic } from "./Diagnostic.js"
 import type { DiagnosticCode } from "./DiagnosticCode.js"
 import { type JsonDocument, locate, toPointer } from "./Json.js"
@@ -28,9 +30,9 @@ export const DiagnosticCodeAnnotationId: unique symbol = Symbol.for("cardfx/Diag
 /** Annotation key: the bounds a limit refinement enforces (see {@link withLimit}). */
 export const LimitAnnotationId: unique symbol = Symbol.for("cardfx/Limit")
 
-/** What a limit refinement bounds: a length (string or array) or a number, inclusive bounds. */
+/** What a limit refinement bounds: a length (string or array), an object's key count or a number, inclusive bounds. */
 export interface LimitBounds {
-  readonly measure: "length" | "value"
+  readonly measure: "length" | "keys" | "value"
   readonly min?: number
   readonly max: number
 }
@@ -56,6 +58,8 @@ const boundsOf = (ast: SchemaAST.AST): LimitBounds | undefined =>
 const limitDetails = (bounds: LimitBounds, actual: unknown): { limit: number; actual: number } | undefined => {
   const measured = bounds.measure === "value"
     ? typeof actual === "number" ? actual : undefined
+    : bounds.measure === "keys"
+    ? typeof actual === "object" && actual !== null && !Array.isArray(actual) ? Object.keys(actual).length : undefined
     : typeof actual === "string" || Array.isArray(actual)
     ? actual.length
     : undefined
@@ -85,6 +89,27 @@ const enumCode = (ast: SchemaAST.AST, actual: unknown): DiagnosticCode | undefin
 }
 
 const options: SchemaAST.ParseOptions = { errors: "all", onExcessProperty: "error" }
+
+/**
+ * To the parser a record key its key Schema refuses is an unexpected
+ * property; the key Schema's own failure (an ID's syntax, a symbol's length)
+ * is recovered here, so the key reports that Schema's code.
+ */
+const recordKeyIssue = (
+  ast: SchemaAST.AST,
+  issue: ParseResult.ParseIssue
+): { readonly key: string; readonly issue: ParseResult.ParseIssue } | undefined => {
+  if (!SchemaAST.isTypeLiteral(ast) || ast.indexSignatures.length === 0) return undefined
+  if (issue._tag !== "Pointer" || issue.issue._tag !== "Unexpected" || typeof issue.path !== "string") return undefined
+  const key = issue.path
+  if (ast.propertySignatures.some((p) => p.name === key)) return undefined
+  // Only for a key already refused (a failing file), so the key Schema's decoder is built here, not kept.
+  for (const signature of ast.indexSignatures) {
+    const r = ParseResult.decodeUnknownEither(Schema.make(signature.parameter))(key)
+    if (Either.isLeft(r)) return { key, issue: r.left }
+  }
+  return undefined
+}
 
 /** A decoder built once per Schema (decoders are not rebuilt per call). */
 export const makeDecoder = <A, I>(schema: Schema.Schema<A, I, never>) => {
@@ -127,7 +152,11 @@ const collect = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>
         })
         return
       }
-      for (const i of issues) collect(i, path, out)
+      for (const i of issues) {
+        const refused = recordKeyIssue(issue.ast, i)
+        if (refused === undefined) collect(i, path, out)
+        else collect(refused.issue, [...path, refused.key], out)
+      }
       return
     }
     case "Refinement": {

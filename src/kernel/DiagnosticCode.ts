@@ -172,6 +172,20 @@ const table = {
     limit: "membersPerBundle",
     status: 422
   },
+  name_limit: {
+    tag: "NameLimit",
+    domain: "content",
+    meaning: "A locale table holds more than 4,096 display names.",
+    limit: "namesPerLocale",
+    status: 422
+  },
+  text_limit: {
+    tag: "TextLimit",
+    domain: "content",
+    meaning: "A display text is longer than 200 characters.",
+    limit: "displayTextLength",
+    status: 422
+  },
   nesting_limit: {
     tag: "NestingLimit",
     domain: "compiler",

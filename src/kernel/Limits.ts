@@ -48,5 +48,11 @@ export const Limits = {
   /** Hex characters of the anchor hash in an expansion ID. */
   expansionHashLength: 16,
   /** Node attempts per sequence (roots and children share it). */
-  sequenceNodeBudget: 4096
+  sequenceNodeBudget: 4096,
+  /** A locale tag of a content file's `locales` section (BCP 47 asks implementations to take 35). */
+  localeTagLength: 35,
+  /** Display names per locale table of one content file. */
+  namesPerLocale: 4096,
+  /** Characters per display text (a name in a locale table). */
+  displayTextLength: 200
 } as const

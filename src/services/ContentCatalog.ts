@@ -50,6 +50,8 @@ export interface RuntimeInfo {
   readonly transformations: ReadonlyArray<string>
   readonly activities: ReadonlyArray<string>
   readonly statuses: ReadonlyArray<string>
+  /** The display names of the content, one table per locale (ordinal), keys in ordinal order. */
+  readonly locales: ReadonlyArray<{ readonly locale: string; readonly names: Readonly<Record<string, string>> }>
 }
 
 /** A stored instance that does not compose under a runtime. */
@@ -88,7 +90,8 @@ export const runtimeInfo = (runtime: Runtime): RuntimeInfo => {
     cards: ids(runtime.cards),
     transformations: ids(runtime.transformations),
     activities: ids(runtime.activities),
-    statuses: ids(runtime.statuses)
+    statuses: ids(runtime.statuses),
+    locales: runtime.locales.map((l) => ({ locale: l.locale, names: Object.fromEntries(l.names) }))
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * The files `cardfx init [DIR]` writes: a content package that validates
  * straight away (a manifest, one card, one status, one transformation with a
- * bundle it expands, a scenario that plays them), the JSON Schemas beside
+ * bundle it expands, their English display names, a scenario that plays
+ * them), the JSON Schemas beside
  * it, every file naming its schema in `$schema`, and the editor settings
  * (`.vscode/settings.json` maps the files to the schemas; `.vscode/extensions.json`
  * recommends the cardfx extension of editors/vscode). Pure: a name in, the
@@ -34,13 +35,27 @@ export const scaffoldFiles = (packageId: string): ReadonlyArray<ScaffoldFile> =>
     `${"../".repeat(depth)}schemas/${schemaFileFor[kind]}`
   const files: Array<ScaffoldFile> = [
     {
+      path: "content/locales.en.json",
+      text: json({
+        $schema: schema("content", 1),
+        locales: [{
+          locale: "en",
+          names: {
+            "card.strike.name": "Strike",
+            "status.poison.name": "Poison",
+            "upgrade.strike.venom.name": "Venomous strike"
+          }
+        }]
+      })
+    },
+    {
       path: "content/manifest.json",
       text: json({
         $schema: schema("manifest", 1),
         packageId,
         version: "0.1.0",
         engineVersion: 17,
-        metadata: { description: "Made by cardfx init: one card, one status, one transformation." }
+        metadata: { description: "Made by cardfx init: one card, one status, one transformation, their names." }
       })
     },
     {

@@ -5,7 +5,9 @@
  * stage that enforces the limit. The composition walkers come from the
  * composition core (`src/composition/testing/limits.ts`, run through seal +
  * resolve); this module adds the input, authored-ID, request-ID,
- * order-minimum, expansion-ID and sequence-budget walkers and says, in `limitKeys`, which
+ * order-minimum, expansion-ID and sequence-budget walkers, the content-file
+ * walkers (locale tags, names per locale table, display text length, through
+ * the content Schema's decoder) and says, in `limitKeys`, which
  * `Limits` entries each walker covers (`limitCoverage` is checked to cover
  * them all).
  *
@@ -28,6 +30,7 @@ import type { EffectiveCardDefinition } from "../composition/Effective.js"
 import type { SequenceResult } from "../composition/executor/Events.js"
 import { executeSequence } from "../composition/executor/Execute.js"
 import type { EffectComponent } from "../composition/schema/Card.js"
+import { ContentFile } from "../composition/schema/Package.js"
 import { invalidRequestId } from "../composition/schema/Symbols.js"
 import {
   type LimitCase,
@@ -35,6 +38,7 @@ import {
   markStatus,
   runLimitCase
 } from "../composition/testing/limits.js"
+import { makeDecoder } from "../kernel/Decode.js"
 import type { Diagnostic } from "../kernel/Diagnostic.js"
 import type { DiagnosticCode } from "../kernel/DiagnosticCode.js"
 import { type JsonDocument, parseJson } from "../kernel/Json.js"
@@ -327,8 +331,86 @@ const requestIdLength: Walker<RequestIdCase> = {
   }
 }
 
+// ---------------------------------------------------------------------------
+// Content-file walkers (the content Schema's decoder, as `cardfx validate` decodes a file)
+
+/** A content file's JSON value. */
+export interface ContentCase {
+  readonly content: unknown
+}
+
+const decodeContent = makeDecoder(ContentFile)
+const runContent = (c: ContentCase): Either.Either<ContentFile, ReadonlyArray<Diagnostic>> => decodeContent(c.content)
+
+const localeFile = (locale: string, names: Readonly<Record<string, string>>): ContentCase => ({
+  content: { locales: [{ locale, names }] }
+})
+
+const alnum = fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".split(""))
+
+/** `Limits.localeTagLength` (`invalid_id`): a well-formed locale tag of n characters (`en-…`, subtags of 1..8). */
+const localeTagLength: Walker<ContentCase> = {
+  name: "locale tag length",
+  limitKeys: ["localeTagLength"],
+  code: "invalid_id",
+  limit: Limits.localeTagLength,
+  ...(() => {
+    const build = (n: number) =>
+      fc.array(alnum, { minLength: n, maxLength: n }).map((cs): ContentCase => {
+        let tag = "en"
+        let k = 0
+        while (tag.length < n) {
+          // "-" and 1..8 characters; never leave a single character over.
+          const r = n - tag.length
+          const part = r >= 11 ? 9 : r === 10 ? 8 : r
+          tag += "-" + cs.slice(k, k + part - 1).join("")
+          k += part - 1
+        }
+        return localeFile(tag, { "card.walker.name": "Walker" })
+      })
+    return { atLimit: build(Limits.localeTagLength), pastLimit: build(Limits.localeTagLength + 1) }
+  })(),
+  run: runContent
+}
+
+/** `Limits.namesPerLocale` (`name_limit`): a locale table of n names. */
+const namesPerLocale: Walker<ContentCase> = {
+  name: "names per locale table",
+  limitKeys: ["namesPerLocale"],
+  code: "name_limit",
+  limit: Limits.namesPerLocale,
+  ...(() => {
+    const build = (n: number) =>
+      fc.tuple(fc.constantFrom("card.", "status.", "k"), fc.constantFrom("en", "pt-BR")).map(
+        ([prefix, locale]): ContentCase =>
+          localeFile(locale, Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, `Name ${i}`])))
+      )
+    return { atLimit: build(Limits.namesPerLocale), pastLimit: build(Limits.namesPerLocale + 1) }
+  })(),
+  run: runContent
+}
+
+/** `Limits.displayTextLength` (`text_limit`): a display text of n characters (UTF-16 code units of the BMP). */
+const displayTextLength: Walker<ContentCase> = {
+  name: "display text length",
+  limitKeys: ["displayTextLength"],
+  code: "text_limit",
+  limit: Limits.displayTextLength,
+  ...(() => {
+    const textChar = fc.constantFrom(..."abcXYZ 09.,'-éçñ→".split(""))
+    const build = (n: number) =>
+      fc.array(textChar, { minLength: n, maxLength: n }).map((cs): ContentCase =>
+        localeFile("en", { "card.walker.name": cs.join("") })
+      )
+    return { atLimit: build(Limits.displayTextLength), pastLimit: build(Limits.displayTextLength + 1) }
+  })(),
+  run: runContent
+}
+
 /** Every limit walker: the composition core's and the ones added here. */
-export const walkers: ReadonlyArray<Walker<LimitCase> | Walker<InputCase> | Walker<RequestIdCase>> = [
+export const walkers: ReadonlyArray<
+  Walker<LimitCase> | Walker<InputCase> | Walker<RequestIdCase> | Walker<ContentCase>
+> = [
   ...fromComposition,
   authoredIdLength,
   orderMin,
@@ -336,7 +418,10 @@ export const walkers: ReadonlyArray<Walker<LimitCase> | Walker<InputCase> | Walk
   sequenceNodeBudget,
   requestIdLength,
   inputDepth,
-  inputBytes
+  inputBytes,
+  localeTagLength,
+  namesPerLocale,
+  displayTextLength
 ]
 
 /** Which walkers cover each `Limits` entry (every entry has at least one). */
@@ -349,7 +434,11 @@ export const limitCoverage = (): Readonly<Record<LimitKey, ReadonlyArray<string>
 
 /** Runs any walker's case (the union's `run` takes its own case type). */
 export const runWalkerCase = (
-  w: Walker<LimitCase> | Walker<InputCase> | Walker<RequestIdCase>,
-  c: LimitCase | InputCase | RequestIdCase
+  w: Walker<LimitCase> | Walker<InputCase> | Walker<RequestIdCase> | Walker<ContentCase>,
+  c: LimitCase | InputCase | RequestIdCase | ContentCase
 ): Either.Either<unknown, ReadonlyArray<Diagnostic>> =>
-  (w.run as (c: LimitCase | InputCase | RequestIdCase) => Either.Either<unknown, ReadonlyArray<Diagnostic>>)(c)
+  (w.run as (
+    c: LimitCase | InputCase | RequestIdCase | ContentCase
+  ) => Either.Either<unknown, ReadonlyArray<Diagnostic>>)(
+    c
+  )

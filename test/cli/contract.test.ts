@@ -8,7 +8,16 @@
  */
 import { spawn } from "node:child_process"
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync
+} from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -54,6 +63,14 @@ execFileSync("mkfifo", [join(oddPackage, "pipe.json")])
 symlinkSync(join(tmp, "nowhere.json"), join(oddPackage, "dangling.json"))
 symlinkSync(join(oddPackage, "loop-b"), join(oddPackage, "loop-a"))
 symlinkSync(join(oddPackage, "loop-a"), join(oddPackage, "loop-b"))
+// heroscript.base with a second locale file that gives card.heal.name another text: duplicate_id, located.
+const dupNames = join(tmp, "dup-names")
+mkdirSync(dupNames)
+for (const f of readdirSync(P)) writeFileSync(join(dupNames, f), readFileSync(join(P, f)))
+writeFileSync(
+  join(dupNames, "names.more.json"),
+  `{\n  "locales": [{ "locale": "en", "names": { "card.heal.name": "Mend" } }]\n}\n`
+)
 const store = join(tmp, "ledger.db")
 const absentStore = join(tmp, "absent", "ledger.db")
 
@@ -116,6 +133,11 @@ const rows: ReadonlyArray<Row> = [
     code: 1,
     says: /dangling symbolic link|symbolic link loop|not a regular file/,
     lines: 4
+  },
+  {
+    args: ["validate", dupNames],
+    code: 1,
+    says: /names\.more\.json:2:62 duplicate_id name "card\.heal\.name" \(en\) is already "Heal" in .*locales\.en\.json/
   },
   { args: json(["validate", unknownCard]), code: 1, says: /unknown_card/ },
   // ---- schema

@@ -42,7 +42,10 @@ describe("limit walkers cover every documented limit", () => {
       "sequence node budget": "budget_exceeded",
       "request ID length": "invalid_id",
       "input depth": "depth_limit",
-      "input bytes": "file_too_large"
+      "input bytes": "file_too_large",
+      "locale tag length": "invalid_id",
+      "names per locale table": "name_limit",
+      "display text length": "text_limit"
     })
   })
 })

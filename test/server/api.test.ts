@@ -28,6 +28,10 @@ describe.each(stores)("cardfx serve on %s", (kind) => {
     expect(rt.cards).toContain("basic_attack")
     expect(rt.activities).toEqual(["canonical_command", "journey_opportunity", "scenario"])
     expect(rt.contentHash).toMatch(/^[0-9a-f]{64}$/)
+    // The display names of the served content (data/heroscript.base/locales.en.json).
+    expect(rt.locales.map((l) => l.locale)).toEqual(["en"])
+    expect(rt.locales[0]?.names["card.basic_attack.name"]).toBe("Basic Attack")
+    expect(rt.locales[0]?.names["upgrade.core.ember.affinity.name"]).toBe("Ember affinity")
   })
 
   it("cards: list, effective with transformations, unknown card 404", async () => {

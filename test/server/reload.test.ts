@@ -1,10 +1,11 @@
 /**
- * Hot reload: a compatible content change is switched to with no failed
- * request during the switch; an incompatible one is rejected (409
- * `reload_rejected`) with each broken instance listed and the old runtime
- * still served; `cardfx ledger check` agrees with the server on both.
+ * Hot reload: a compatible content change (a card's cost, its display name)
+ * is switched to with no failed request during the switch; an incompatible
+ * one is rejected (409 `reload_rejected`) with each broken instance listed
+ * and the old runtime still served; `cardfx ledger check` agrees with the
+ * server on both.
  */
-import { cpSync, mkdtempSync } from "node:fs"
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -36,7 +37,11 @@ describe("hot reload", () => {
 
   it("switches to a compatible change with no failed request during the switch", async () => {
     const before = await s.run(s.client.runtime.runtime())
+    expect(before.locales[0]?.names["card.basic_attack.name"]).toBe("Basic Attack")
     editCards(pkg, (cards) => cards.map((c) => (c.cardId === "basic_attack" ? { ...c, cost: 2 } : c)))
+    // Names are content: a renamed card is served after the reload.
+    const names = join(pkg, "locales.en.json")
+    writeFileSync(names, readFileSync(names, "utf8").replace("\"Basic Attack\"", "\"Jab\""))
     const offline = await runCli(checkCommand, "--package", pkg, "--store", store, "--format", "json")
     expect(offline.code).toBe(0)
     expect((JSON.parse(offline.out) as ReloadReport).broken).toEqual([])
@@ -55,6 +60,7 @@ describe("hot reload", () => {
     const after = await s.run(s.client.runtime.runtime())
     expect(after.contentHash).not.toBe(before.contentHash)
     expect(report.runtime.contentHash).toBe(after.contentHash)
+    expect(after.locales[0]?.names["card.basic_attack.name"]).toBe("Jab")
     const card = await s.run(s.client.cards.effective({ path: { cardId: "basic_attack" }, urlParams: {} }))
     expect(card.inspection.effectiveBase.cost).toBe(2)
   })

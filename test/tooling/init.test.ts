@@ -34,6 +34,7 @@ describe("cardfx init", () => {
       ".vscode/settings.json",
       "README.md",
       "content/cards.json",
+      "content/locales.en.json",
       "content/manifest.json",
       "content/statuses.json",
       "content/transformations.json",

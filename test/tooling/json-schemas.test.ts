@@ -166,6 +166,7 @@ const CARDS = "data/heroscript.base/cards.json"
 const STATUSES = "data/heroscript.base/statuses.json"
 const TRANSFORMATIONS = "data/heroscript.base/transformations.json"
 const MANIFEST = "data/heroscript.base/manifest.json"
+const LOCALES = "data/heroscript.base/locales.en.json"
 const SCENARIO = "data/scenarios/ember-affinity.scenario.json"
 const DECK = "data/hallyu-hex/starter-deck.v0.json"
 
@@ -270,6 +271,33 @@ const mutations: ReadonlyArray<Mutation> = [
     valid: true,
     crossReference: "a reference to a bundle published by the loaded packages"
   },
+  { name: "unchanged locale table", file: LOCALES, mutate: () => {}, valid: true },
+  {
+    name: "display text too long (201 characters)",
+    file: LOCALES,
+    mutate: (d) => (at(d, "locales", 0, "names")["card.heal.name"] = "x".repeat(201)),
+    valid: false
+  },
+  {
+    name: "display key syntax (a space)",
+    file: LOCALES,
+    mutate: (d) => (at(d, "locales", 0, "names")["card heal"] = "Heal"),
+    valid: false
+  },
+  {
+    name: "locale tag not BCP 47",
+    file: LOCALES,
+    mutate: (d) => (at(d, "locales", 0).locale = "English"),
+    valid: false
+  },
+  {
+    name: "a display name given two texts",
+    file: LOCALES,
+    mutate: (d) =>
+      (at(d, "locales") as unknown as Array<Doc>).push({ locale: "en", names: { "card.heal.name": "Mend" } }),
+    valid: true,
+    crossReference: "one text per display name and locale across the loaded packages"
+  },
   { name: "unsupported engineVersion", file: MANIFEST, mutate: (d) => (d.engineVersion = 16), valid: false },
   { name: "version not MAJOR.MINOR.PATCH", file: MANIFEST, mutate: (d) => (d.version = "1.0"), valid: false },
   { name: "manifest without packageId", file: MANIFEST, mutate: (d) => delete d.packageId, valid: false },
@@ -356,6 +384,7 @@ describe("the mutation table: the JSON Schema verdict agrees with cardfx validat
       "a reference to a status published by the loaded packages",
       "IDs unique across the loaded packages",
       "a reference to a bundle published by the loaded packages",
+      "one text per display name and locale across the loaded packages",
       "a comparison between two fields (hp ≤ maxHp)",
       "a reference to a character of the initial state",
       "a reference to a card published by the scenario's packages",

@@ -10,7 +10,6 @@ import { describe, expect, it } from "vitest"
 import { makeEngine } from "../../src/hallyu/engine/Engine.js"
 import type { GameState } from "../../src/hallyu/engine/State.js"
 import { observe } from "../../src/hallyu/engine/View.js"
-import locale from "../../src/page/locales/en.json" with { type: "json" }
 import { breakdownParts, breakdownText, statusAppliedText } from "../../src/page/model/Breakdown.js"
 import { pick, seedOf } from "../../src/page/model/Chooser.js"
 import { cardDiff } from "../../src/page/model/Diff.js"
@@ -23,12 +22,14 @@ import {
   logLine,
   unavailableCandidates
 } from "../../src/page/model/Hhx.js"
-import { makeNames } from "../../src/page/model/Names.js"
+import { makeNames, namesOfRuntime, pickLocale } from "../../src/page/model/Names.js"
 import { sortOffers } from "../../src/page/model/Offers.js"
 import { rulesText } from "../../src/page/model/RulesText.js"
 import { scenarioBody } from "../../src/page/model/Scenario.js"
 import { componentTree, flatten, originLabel } from "../../src/page/model/Tree.js"
+import { runtimeInfo } from "../../src/services/ContentCatalog.js"
 import { realDeck } from "../hallyu/fixtures.js"
+import { BASE, runtimeOf } from "../support/content.js"
 
 const cli = (...args: ReadonlyArray<string>) => {
   const r = spawnSync(process.execPath, ["dist/cli/cardfx.mjs", ...args], { encoding: "utf8" })
@@ -82,8 +83,11 @@ describe("component tree", () => {
   })
 })
 
+// The names the page shows come from the served runtime (`GET /v1/runtime`'s `locales`), in the browser's languages.
+const served = runtimeInfo(await runtimeOf(BASE))
+
 describe("card faces and before/after", () => {
-  const names = makeNames(locale)
+  const names = namesOfRuntime(served, ["en-US", "en"])
   const inspect = (...withIds: ReadonlyArray<string>) =>
     json<{ inspection: { effectiveBase: EffectiveDoc } }>(
       "inspect",
@@ -106,6 +110,27 @@ describe("card faces and before/after", () => {
     const burn = flatten(componentTree(ember)).find((n) => n.componentId.endsWith(".burn"))
     expect(names.component(burn?.componentId ?? "", burn?.origin ?? { kind: "base" })).toBe("Ember affinity → burn")
     expect(names.component("strike", { kind: "base" })).toBe("strike")
+    expect(names.locale).toBe("en")
+    expect(names.status("burning")).toBe("Burning")
+    expect(names.status("no_such_status")).toBe("no_such_status")
+  })
+
+  it("picks the table of the browser's languages (tag, then language), else en, else the first; none: IDs", () => {
+    const en = { locale: "en", names: { "card.heal.name": "Heal" } }
+    const pt = { locale: "pt-BR", names: { "card.heal.name": "Curar" } }
+    const de = { locale: "de", names: { "card.heal.name": "Heilen" } }
+    expect(pickLocale([de, en, pt], ["pt-BR", "en"])).toBe(pt)
+    expect(pickLocale([de, en, pt], ["pt-PT"])).toBe(pt)
+    expect(pickLocale([de, en, pt], ["fr-FR", "de-AT"])).toBe(de)
+    expect(pickLocale([de, en, pt], ["ja"])).toBe(en)
+    expect(pickLocale([pt, de], ["ja"])).toBe(pt)
+    expect(pickLocale([], ["en"])).toBeUndefined()
+    expect(namesOfRuntime({ locales: [de, pt] }, ["pt"]).card("heal")).toBe("Curar")
+    // Before the runtime is read, and for content that ships no names: the ID.
+    expect(namesOfRuntime(null, ["en"]).card("heal", "card.heal.name")).toBe("heal")
+    expect(makeNames(undefined).upgrade("core.ember.affinity")).toBe("core.ember.affinity")
+    // A key is never read off the prototype.
+    expect(makeNames(en).card("x", "constructor")).toBe("x")
   })
 
   it("generates the rules text from the effective card, its numbers included", () => {

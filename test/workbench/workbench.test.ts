@@ -13,7 +13,8 @@
  * `--token-env`: the pages get the token in their tab's sessionStorage (as
  * the token field stores it), except one that has none: its change shows the
  * 401 diagnostic and where to enter the token, and is applied once it is
- * typed. Issue 26: at both sizes every view shows names and costs, has no
+ * typed. Issue 26: at both sizes every view shows names (the served
+ * content's, from `GET /v1/runtime`; the page bundles none) and costs, has no
  * input narrower than 40 px and no serious or critical axe violation; the
  * table shows one tooltip at a time, inside the viewport; an apply and a
  * preview show the before/after view with the changes marked; each step of
@@ -22,7 +23,7 @@
  */
 import AxeBuilder from "@axe-core/playwright"
 import { spawnSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Page } from "playwright-core"
@@ -50,6 +51,11 @@ const VIEWS = [
   // Its run and plots are balance.test.ts's (which takes its screenshots); here the generic checks.
   { name: "balance", ready: "main[data-ready=true] form.balance-form" }
 ] as const
+
+const filesUnder = (dir: string): Array<string> =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]
+  )
 
 if (!browserAvailable && !browserRequired) {
   describe.skip(skipBrowserReason ?? "", () => {
@@ -99,11 +105,15 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
     await server?.stop()
   }, 60_000)
 
-  /** A fresh page (tab) on `view`; its sessionStorage holds the token unless `withToken` is false. */
-  const open = async (size: SizeName, view: string, withToken = true) => {
+  /**
+   * A fresh page (tab) on `view`; its sessionStorage holds the token unless `withToken` is false; `before`
+   * runs on the page before it navigates (a route to intercept).
+   */
+  const open = async (size: SizeName, view: string, withToken = true, before?: (page: Page) => Promise<unknown>) => {
     const b = browsers[size]
     if (b === undefined || server === null) throw new Error("not started")
     const page = await b.context.newPage()
+    if (before !== undefined) await before(page)
     // A script run in the page before its own (as text: the test's scope does not travel to the page).
     if (withToken) {
       await page.addInitScript(`sessionStorage.setItem(${JSON.stringify(TOKEN_KEY)}, ${JSON.stringify(TOKEN)})`)
@@ -134,7 +144,7 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
         `${entry} · core.ember.affinity / ember.damage (AfterImpact)`
       )
       expect(await burn.$eval(".summary", (e) => e.textContent)).toContain("APPLY_STATUS burning")
-      // The card face: its name from the locale table (the ID one hover away), cost, rules text from the effective card.
+      // The card face: its name from the served locale table (the ID one hover away), cost, rules text from the effective card.
       expect(await page.textContent(".card-column > .card-face .card-name")).toBe("Basic Attack")
       expect(await page.getAttribute(".card-column > .card-face .card-name", "title")).toBe("basic_attack")
       expect(await page.getAttribute(".card-column > .card-face .cost", "data-cost")).toBe("1")
@@ -171,6 +181,30 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
     },
     60_000
   )
+
+  it("shows the display names the server serves (GET /v1/runtime's locales): the page bundles none", async () => {
+    if (server === null) throw new Error("not started")
+    const served = await (await fetch(`${server.origin}/v1/runtime`)).json() as {
+      locales: Array<{ locale: string; names: Record<string, string> }>
+    }
+    expect(served.locales.find((l) => l.locale === "en")?.names["card.twin_strike.name"]).toBe("Twin Strike")
+    // The same answer with one name changed on its way to the page: the page shows the changed one.
+    const { page, problems } = await open("desktop", "cards", true, (p) =>
+      p.route("**/v1/runtime", async (route) => {
+        const response = await route.fetch()
+        const doc = await response.json() as typeof served
+        for (const t of doc.locales) t.names["card.twin_strike.name"] = "Twin Strike (as served)"
+        await route.fulfill({ response, json: doc })
+      }))
+    await page.waitForSelector("button[data-card=twin_strike]")
+    expect(await page.textContent("button[data-card=twin_strike]")).toContain("Twin Strike (as served)")
+    expect(problems.all).toEqual([])
+    await page.close()
+    // No name of data/heroscript.base is in the page's code.
+    for (const f of filesUnder("dist/page").filter((f) => /\.(js|html)$/.test(f))) {
+      expect(readFileSync(f, "utf8"), f).not.toContain("Twin Strike")
+    }
+  })
 
   it("an incompatible offer shows its diagnostic code", async () => {
     // heal: ember is eligible for it, but journey_opportunity does not authorize ember (no instance touched: no slot taken).

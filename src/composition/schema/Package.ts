@@ -7,13 +7,14 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { withCode } from "../../kernel/Decode.js"
+import { withCode, withLimit } from "../../kernel/Decode.js"
+import { Limits } from "../../kernel/Limits.js"
 import { described, optionalDescribed } from "../../kernel/SchemaExt.js"
 import { Bundle } from "./Bundle.js"
 import { Card } from "./Card.js"
 import { Attribute, Buff, Relic } from "./Modifier.js"
 import { Status } from "./Status.js"
-import { AuthoredId, Metadata, PositiveInt, SymbolList } from "./Symbols.js"
+import { AuthoredId, Metadata, PositiveInt, Symbol, SymbolList } from "./Symbols.js"
 import { Transformation } from "./Transformation.js"
 
 /** The engine version this build implements (the seed's "engine version 17"). */
@@ -76,6 +77,69 @@ export const Activity = Schema.Struct({
 })
 export type Activity = typeof Activity.Type
 
+/** A locale tag: BCP 47's shape (`en`, `pt-BR`, `zh-Hant-TW`), at most 35 characters. */
+export const LocaleTag = Schema.String.pipe(
+  Schema.pattern(/^[a-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, {
+    message: () =>
+      "a locale tag is a BCP 47 tag such as en or pt-BR: a lower-case language subtag, then subtags of letters and digits, joined by -",
+    ...withCode("invalid_id")
+  }),
+  Schema.maxLength(Limits.localeTagLength, {
+    message: (issue) =>
+      `a locale tag has at most ${Limits.localeTagLength} characters (got ${String(issue.actual).length})`,
+    ...withLimit("invalid_id", { measure: "length", max: Limits.localeTagLength })
+  })
+).annotations({
+  identifier: "LocaleTag",
+  description:
+    "A BCP 47 locale tag such as en or pt-BR: a lower-case language subtag, then subtags of letters and digits joined by -, at most 35 characters."
+})
+
+/** The text shown for a display key: not empty, at most 200 characters. */
+export const DisplayText = Schema.String.pipe(
+  Schema.minLength(1, { message: () => "a display text is not empty" }),
+  Schema.maxLength(Limits.displayTextLength, {
+    message: (issue) =>
+      `a display text has at most ${Limits.displayTextLength} characters (got ${String(issue.actual).length})`,
+    ...withLimit("text_limit", { measure: "length", max: Limits.displayTextLength })
+  })
+).annotations({
+  identifier: "DisplayText",
+  description: "The text shown for a display key: 1 to 200 characters."
+})
+
+const keyCount = (u: unknown): number => (typeof u === "object" && u !== null ? Object.keys(u).length : 0)
+
+/** One locale's display names: display key → text, at most 4,096 of them. */
+export const LocaleNames = Schema.Record({ key: Symbol, value: DisplayText }).pipe(
+  Schema.filter((names) => keyCount(names) <= Limits.namesPerLocale, {
+    message: (issue) => `a locale table holds at most ${Limits.namesPerLocale} names (got ${keyCount(issue.actual)})`,
+    ...withLimit("name_limit", { measure: "keys", max: Limits.namesPerLocale }),
+    jsonSchema: { maxProperties: Limits.namesPerLocale }
+  })
+).annotations({
+  description:
+    "Display text by display key (a nameKey or descriptionKey of the content, in the symbol syntax), at most 4096 names."
+})
+
+/**
+ * A locale table: the display names of the content in one locale. Names are
+ * content: they ship in the package beside what they name, publication
+ * gathers the tables of every package, and clients (the workbench) resolve
+ * a `nameKey` through them, falling back to the ID.
+ */
+export const LocaleTable = Schema.Struct({
+  locale: described(LocaleTag, "The locale the names are written in: a BCP 47 tag such as en or pt-BR."),
+  names: described(
+    LocaleNames,
+    "Display text by key: a nameKey or descriptionKey of the content (card.<id>.name, status.<id>.name, upgrade.<id>.name, ...) → the text shown for it."
+  )
+}).annotations({
+  identifier: "LocaleTable",
+  description: "The display names of the content in one locale (names are content: clients resolve nameKeys here)."
+})
+export type LocaleTable = typeof LocaleTable.Type
+
 export const ContentFile = Schema.Struct({
   $schema: optionalDescribed(
     Schema.String,
@@ -95,10 +159,14 @@ export const ContentFile = Schema.Struct({
     "Transformations (permanent upgrades) declared by this file."
   ),
   slots: optionalDescribed(Schema.Array(Slot), "Upgrade slots declared by this file."),
-  activities: optionalDescribed(Schema.Array(Activity), "Activities declared by this file.")
+  activities: optionalDescribed(Schema.Array(Activity), "Activities declared by this file."),
+  locales: optionalDescribed(
+    Schema.Array(LocaleTable),
+    "Display names declared by this file, one table per locale: the text a nameKey stands for (a key missing from every table falls back to the ID)."
+  )
 }).annotations({
   identifier: "ContentFile",
-  description: "A content file of a package: any of the sections (cards, statuses, transformations, ...)."
+  description: "A content file of a package: any of the sections (cards, statuses, transformations, locales, ...)."
 })
 export type ContentFile = typeof ContentFile.Type
 
@@ -112,5 +180,6 @@ export const contentSections = [
   "bundles",
   "transformations",
   "slots",
-  "activities"
+  "activities",
+  "locales"
 ] as const

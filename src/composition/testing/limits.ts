@@ -70,6 +70,7 @@ export const runLimitCase = (c: LimitCase): Either.Either<EffectiveCardDefinitio
     transformations: new Map(c.transformations.map((t) => [t.upgradeId, t])),
     slots: emptyMap(),
     activities: emptyMap(),
+    locales: [],
     origins: emptyMap()
   }
   let ledger: CardLedger = emptyLedger(c.card.cardId)

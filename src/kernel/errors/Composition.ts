@@ -41,6 +41,22 @@ export class MemberLimit
     super(complete("member_limit", props), options)
   }
 }
+/** `name_limit`: A locale table holds more than 4,096 display names. */
+export class NameLimit
+  extends Schema.TaggedError<NameLimit>()("NameLimit", { code: Schema.tag("name_limit"), ...fields })
+{
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("name_limit", props), options)
+  }
+}
+/** `text_limit`: A display text is longer than 200 characters. */
+export class TextLimit
+  extends Schema.TaggedError<TextLimit>()("TextLimit", { code: Schema.tag("text_limit"), ...fields })
+{
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("text_limit", props), options)
+  }
+}
 /** `nesting_limit`: Effect children nest deeper than the effects validator allows. */
 export class NestingLimit
   extends Schema.TaggedError<NestingLimit>()("NestingLimit", { code: Schema.tag("nesting_limit"), ...fields })

@@ -1,19 +1,22 @@
 /**
- * Display names: a content `nameKey` resolved through the locale table the
- * workbench ships for the content in `data/` (`src/page/locales/en.json`),
- * falling back to the ID; generated members named by where they came from
- * (`Ember affinity → burn`). Pure.
+ * Display names: a content `nameKey` resolved through the locale tables the
+ * served content ships (names are content: `GET /v1/runtime` answers the
+ * packages' `locales` sections, gathered), falling back to the ID; generated
+ * members named by where they came from (`Ember affinity → burn`). Pure.
  *
  * @since 0.1.0
  */
 import type { Origin } from "./Tree.js"
 
+/** One locale's names, as `GET /v1/runtime` answers them (`locales[i]`). */
 export interface LocaleTable {
   readonly locale: string
   readonly names: Readonly<Record<string, string>>
 }
 
 export interface Names {
+  /** The locale the names are in (undefined when the content ships none: every name is its ID). */
+  readonly locale: string | undefined
   /** A card by its `nameKey` (from `GET /v1/cards` or the effective card's metadata), else its ID. */
   readonly card: (cardId: string, nameKey?: string) => string
   /** A transformation (the content's key convention `upgrade.<id>.name`), else its ID. */
@@ -28,11 +31,35 @@ export interface Names {
   readonly component: (componentId: string, origin: Origin) => string
 }
 
-export const makeNames = (table: LocaleTable): Names => {
+const language = (tag: string): string => tag.split("-")[0]?.toLowerCase() ?? ""
+
+/**
+ * The table to show among those served: the first of `preferred` (the
+ * browser's languages, in order) served with that tag, else with its
+ * language (`en-US` → `en`), else `en`, else the first served; none when the
+ * content ships no names.
+ */
+export const pickLocale = (
+  tables: ReadonlyArray<LocaleTable>,
+  preferred: ReadonlyArray<string>
+): LocaleTable | undefined => {
+  for (const tag of preferred) {
+    const exact = tables.find((t) => t.locale.toLowerCase() === tag.toLowerCase())
+    if (exact !== undefined) return exact
+    const same = tables.find((t) => language(t.locale) === language(tag))
+    if (same !== undefined) return same
+  }
+  return tables.find((t) => t.locale === "en") ?? tables[0]
+}
+
+export const makeNames = (table: LocaleTable | undefined): Names => {
+  // Own keys only: a key is never looked up on the object's prototype.
+  const texts = new Map(Object.entries(table?.names ?? {}))
   const lookup = (key: string | undefined, fallback: string): string =>
-    key === undefined ? fallback : (table.names[key] ?? fallback)
+    key === undefined ? fallback : (texts.get(key) ?? fallback)
   const upgrade = (id: string) => lookup(`upgrade.${id}.name`, id)
   return {
+    locale: table?.locale,
     card: (id, nameKey) => lookup(nameKey ?? `card.${id}.name`, id),
     upgrade,
     status: (id) => lookup(`status.${id}.name`, id),
@@ -43,3 +70,9 @@ export const makeNames = (table: LocaleTable): Names => {
     }
   }
 }
+
+/** The names of a `GET /v1/runtime` answer in the preferred languages (none yet: every name is its ID). */
+export const namesOfRuntime = (
+  runtime: { readonly locales: ReadonlyArray<LocaleTable> } | null,
+  preferred: ReadonlyArray<string>
+): Names => makeNames(runtime === null ? undefined : pickLocale(runtime.locales, preferred))

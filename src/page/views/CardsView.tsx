@@ -9,7 +9,7 @@
  */
 import { useEffect, useState } from "preact/hooks"
 import type { Api, CardListItemDoc, HistoryEventDoc, InstanceDoc, LedgerCommand, RuntimeDoc } from "../Api.js"
-import { names } from "../Locale.js"
+import { useNames } from "../Locale.js"
 import type { DiscoverDoc } from "../model/Docs.js"
 import { sortOffers } from "../model/Offers.js"
 import { BeforeAfter, type Comparison } from "./BeforeAfter.js"
@@ -47,6 +47,7 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
   const [replaceWith, setReplaceWith] = useState<Readonly<Record<string, string>>>({})
   const [comparison, setComparison] = useState<Comparison | null>(null)
   const { busy, failure, run } = useTask()
+  const names = useNames(runtime)
   const instanceId = cardId === null ? "" : `workbench.${cardId}`
 
   useEffect(() => {

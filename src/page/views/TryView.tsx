@@ -8,7 +8,7 @@
  */
 import { useEffect, useState } from "preact/hooks"
 import type { Api, CardListItemDoc, RunReportDoc, RuntimeDoc } from "../Api.js"
-import { names } from "../Locale.js"
+import { useNames } from "../Locale.js"
 import { breakdownParts, breakdownText, statusAppliedText } from "../model/Breakdown.js"
 import type { ExecutorEventDoc } from "../model/Docs.js"
 import type { EffectiveDoc } from "../model/Docs.js"
@@ -74,6 +74,7 @@ export const TryView = ({ api }: { readonly api: Api }) => {
   const [report, setReport] = useState<RunReportDoc | null>(null)
   const [card, setCard] = useState<EffectiveDoc | null>(null)
   const { busy, failure, run } = useTask()
+  const names = useNames(runtime)
 
   useEffect(() => {
     void run(async () => {

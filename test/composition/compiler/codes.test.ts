@@ -110,6 +110,39 @@ describe("content and compiler diagnostics from JSON input", () => {
     expectAt(await only("member_limit", text), text, `[{ "type"`, "/bundles/0/components")
   })
 
+  it("name_limit: a locale table of 4,097 names", async () => {
+    const names = Array.from({ length: 4097 }, (_, i) => `"k${i}": "K"`).join(",")
+    const text = `{ "locales": [{ "locale": "en", "names": {${names}} }] }`
+    const d = await only("name_limit", text)
+    expectAt(d, text, `{"k0"`, "/locales/0/names")
+    expect(d.details).toEqual({ limit: 4096, actual: 4097 })
+  })
+
+  it("text_limit: a display text of 201 characters", async () => {
+    const long = "é".repeat(201)
+    const text = `{ "locales": [{ "locale": "en",\n  "names": { "n": "${long}" } }] }`
+    const d = await only("text_limit", text)
+    expectAt(d, text, `"${long}"`, "/locales/0/names/n")
+    expect(d.details).toEqual({ limit: 200, actual: 201 })
+  })
+
+  it("invalid_id: a display key with a space (a record key reports its key Schema's code), a locale tag", async () => {
+    const text = `{ "locales": [{ "locale": "en", "names": {\n "card a.name": "A" } }] }`
+    expectAt(await only("invalid_id", text), text, `"A"`, "/locales/0/names/card a.name")
+    const tag = `{ "locales": [{ "locale": "English", "names": {} }] }`
+    expectAt(await only("invalid_id", tag), tag, `"English"`, "/locales/0/locale")
+  })
+
+  it("duplicate_id: a display name given two texts (in two files of the package)", async () => {
+    const first = `{ "cards": [${
+      card("a", component("x"))
+    }],\n "locales": [{ "locale": "en", "names": { "n": "Jab" } }] }`
+    const text = `{ "locales": [\n  { "locale": "en", "names": { "n": "Punch" } }\n] }`
+    const d = await only("duplicate_id", text, { "pkg/a-first.json": first })
+    expectAt(d, text, `"Punch"`, "/locales/0/names/n")
+    expect(d.message).toMatch(/^name "n" \(en\) is already "Jab" in .*\/pkg\/a-first\.json at \/locales\/0\/names\/n$/)
+  })
+
   it("nesting_limit: children nested 9 deep", async () => {
     let c = component("d9")
     for (let i = 8; i >= 1; i--) c = component(`d${i}`, `, "children": [${c}]`)

@@ -2,8 +2,9 @@
  * Issue 12.3: the runtime content hash is canonical by ID. `heroscript.base`
  * rewritten into another layout (each definition in its own file, files
  * renamed and nested, sections split across files, section arrays reversed,
- * keys reordered, `$schema` lines added) publishes with the same pin; any
- * change to one definition's content changes it.
+ * keys reordered, `$schema` lines added, a locale table split one name per
+ * file) publishes with the same pin; any change to one definition's content
+ * (a display name's text included) changes it.
  */
 import { readdirSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
@@ -72,6 +73,18 @@ const twoFiles = (defs: ReadonlyArray<readonly [string, Json]>): Record<string, 
   return { "all/first.json": JSON.stringify(a), "all/deeper/second.json": JSON.stringify(b) }
 }
 
+/** One file per definition, and each locale table split into one file per name. */
+const namesSplit = (defs: ReadonlyArray<readonly [string, Json]>): Record<string, string> => {
+  const files = onePerFile(defs.filter(([section]) => section !== "locales"))
+  defs.filter(([section]) => section === "locales").forEach(([, table], i) => {
+    const t = table as { readonly locale: string; readonly names: Readonly<Record<string, string>> }
+    Object.entries(t.names).reverse().forEach(([key, text], j) => {
+      files[`names/${i}/${j}.json`] = JSON.stringify({ locales: [{ locale: t.locale, names: { [key]: text } }] })
+    })
+  })
+  return files
+}
+
 const pinOf = async (dir: string) => {
   const r = await loadAndPublish(dir)
   expect(r.diagnostics, JSON.stringify(r.diagnostics)).toEqual([])
@@ -87,6 +100,7 @@ describe("the runtime content hash is canonical by ID (issue 12.3)", () => {
     expect(defs.length).toBeGreaterThan(15)
     expect(await pinOf(tree(onePerFile(defs)))).toEqual(original)
     expect(await pinOf(tree(twoFiles(defs)))).toEqual(original)
+    expect(await pinOf(tree(namesSplit(defs)))).toEqual(original)
   })
 
   it("any change to one definition's content changes the hash", async () => {
@@ -110,7 +124,13 @@ describe("the runtime content hash is canonical by ID (issue 12.3)", () => {
       (s, x) =>
         s === "transformations" && (x as { upgradeId: string }).upgradeId === "core.ember.affinity"
           ? { ...(x as object), maxPerCard: 1, category: "Other" }
-          : undefined
+          : undefined,
+      // Names are content: a display text changed changes the hash.
+      (s, x) => {
+        if (s !== "locales") return undefined
+        const t = x as { readonly locale: string; readonly names: Readonly<Record<string, string>> }
+        return { ...t, names: { ...t.names, "card.heal.name": "Mend" } }
+      }
     ]
     for (const change of changes) {
       let changed = 0
@@ -147,7 +167,8 @@ describe("the runtime content hash is canonical by ID (issue 12.3)", () => {
       bundles: "bundleId",
       transformations: "upgradeId",
       slots: "slotId",
-      activities: "activityId"
+      activities: "activityId",
+      locales: "locale"
     }
     let total = 0
     for (const section of contentSections) {

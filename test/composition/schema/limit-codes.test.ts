@@ -64,6 +64,7 @@ const baseDocument = () => ({
       ]
     }
   ],
+  locales: [{ locale: "en", names: { "card.c.name": "C" } }],
   transformations: [
     {
       upgradeId: "u",
@@ -154,6 +155,20 @@ const rows: { readonly [C in DiagnosticCode]?: ReadonlyArray<Row> } = {
     place: "/bundles/0/components",
     wrong: ["m", {}],
     past: { value: members(65), limit: 64, actual: 65 }
+  }],
+  name_limit: [{
+    place: "/locales/0/names",
+    wrong: [[], "names", { "card.c.name": 5 }],
+    past: {
+      value: Object.fromEntries(Array.from({ length: 4097 }, (_, i) => [`k${i}`, "K"])),
+      limit: 4096,
+      actual: 4097
+    }
+  }],
+  text_limit: [{
+    place: "/locales/0/names/card.c.name",
+    wrong: [5, null, ["C"]],
+    past: { value: "x".repeat(201), limit: 200, actual: 201 }
   }],
   repeat_limit: [
     {
