@@ -221,11 +221,13 @@ const make = Effect.gen(function*() {
       Effect.map(eventsOf(branch, instanceId), ({ events }) => ({ branch, instanceId, events })),
     replay: (instanceId, branch = MAIN, page = {}) =>
       Effect.gen(function*() {
+        const invalid = invalidId(instanceId) ?? invalidId(branch)
+        if (invalid !== undefined) return yield* Effect.fail(invalid)
         const from = Math.max(0, Math.floor(page.from ?? 0))
         const limit = Math.min(ReplayPaging.maxLimit, Math.max(1, Math.floor(page.limit ?? ReplayPaging.defaultLimit)))
         const found = yield* store.replayPage(branch, instanceId, { from, limit })
         // An empty page is an unknown instance, or a `from` past its last event (then an empty answer).
-        if (found.steps.length === 0) yield* eventsOf(branch, instanceId)
+        if (!found.exists) return yield* Effect.fail(unknown(instanceId, branch))
         const steps = found.steps.map((s) => ({
           revision: s.revision,
           sequence: s.sequence,

@@ -66,6 +66,7 @@ import {
   isStoreId,
   MAIN,
   type ReplayStep,
+  type ReplayWork,
   type StoredEvent,
   type TouchedInstance,
   type VerifyReport
@@ -152,16 +153,24 @@ export interface LedgerStoreService {
   ) => Effect.Effect<ReadonlyArray<ReplayStep>, StoreFailure | StoreCorrupt | BranchNotFound | ReplayMismatch>
   /**
    * One page of an instance's replay on a branch: its events with
-   * `sequence >= from`, at most `limit`, rebuilt from the last stored
+   * `sequence >= from`, at most `limit`, rebuilt from the nearest stored
    * checkpoint before the page (not from revision 0); `next` is the first
-   * sequence after the page, or null. Empty when the instance has no such event.
+   * sequence after the page, or null. Empty when the instance has no such
+   * event; `exists` says whether it has any on the branch. `work` reports
+   * what the page read and folded: bounded by a constant and `limit`,
+   * whatever the history's length.
    */
   readonly replayPage: (
     branch: string,
     instanceId: string,
     page: { readonly from: number; readonly limit: number }
   ) => Effect.Effect<
-    { readonly steps: ReadonlyArray<ReplayStep>; readonly next: number | null },
+    {
+      readonly steps: ReadonlyArray<ReplayStep>
+      readonly next: number | null
+      readonly exists: boolean
+      readonly work: ReplayWork
+    },
     StoreFailure | StoreCorrupt | BranchNotFound | ReplayMismatch
   >
   /** Every row of the branch's own data, canonical JSON, for byte comparisons. */
@@ -303,6 +312,7 @@ const make = (options: StoreOptions) =>
               for (const b of doomed) {
                 yield* sql`DELETE FROM ${T.events} WHERE branch = ${b}`
                 yield* sql`DELETE FROM ${T.snapshots} WHERE branch = ${b}`
+                yield* sql`DELETE FROM ${T.checkpoints} WHERE branch = ${b}`
                 yield* sql`DELETE FROM ${T.branches} WHERE name = ${b}`
               }
             })
