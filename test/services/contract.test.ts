@@ -87,7 +87,9 @@ describe("every service method's error type is the errors it can fail with", () 
     expectTypeOf<Err<Instances.InstancesService["createBranch"]>>().toEqualTypeOf<
       StoreFailure | BranchNotFound | DuplicateId | InvalidId | ForkOutOfRange | StoreCorrupt
     >()
-    expectTypeOf<Err<Instances.InstancesService["branches"]>>().toEqualTypeOf<StoreFailure | StoreCorrupt>()
+    expectTypeOf<Err<Instances.InstancesService["branches"]>>().toEqualTypeOf<
+      UnknownInstance | StoreFailure | StoreCorrupt | InvalidId
+    >()
     expectTypeOf<CommandConflict>().toMatchTypeOf<Err<Instances.InstancesService["command"]>>()
   })
   it("Games", () => {

@@ -16,9 +16,11 @@ import { ReplayMismatch, type StoreFailure } from "../../kernel/Errors.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { type LedgerEntry, verifySealed } from "../ledger/Ledger.js"
 import { resolveEffectiveCard } from "../Resolver.js"
-import { type Core, num } from "./Core.js"
+import { type Core, MAX_SEQUENCE, num } from "./Core.js"
 import {
+  type BranchInfo,
   type InstanceHead,
+  MAIN,
   type ReplayStep,
   type ReplayWork,
   type StoredEvent,
@@ -118,6 +120,37 @@ export const makeHistory = (core: Core) => {
         }
       }
       return [...out.values()].sort((a, b) => compareOrdinal(a.instanceId, b.instanceId))
+    })
+
+  /**
+   * The branches an instance can be read on: whether main, and which of `forks` (the store's) have
+   * on their chain one of its events at or before the link's limit (made there, or on an ancestor
+   * before the fork). One index probe per branch: the instance's first event on it.
+   */
+  const branchesOf = (instanceId: string, forks: ReadonlyArray<BranchInfo>) =>
+    Effect.gen(function*() {
+      const firsts = new Map<string, number>()
+      for (const name of [MAIN, ...forks.map((b) => b.name)]) {
+        const row = (yield* sql<{ sequence: unknown }>`SELECT sequence FROM ${T.events}
+          WHERE branch = ${name} AND instance_id = ${instanceId} ORDER BY sequence LIMIT 1`)[0]
+        if (row !== undefined) firsts.set(name, num(row.sequence))
+      }
+      const byName = new Map(forks.map((b) => [b.name, b] as const))
+      // As `Core.chain` walks it: the branch, then its parents, each seen up to the lowest fork sequence so far.
+      const visible = (branch: string): boolean => {
+        let name = branch
+        let limit = MAX_SEQUENCE
+        for (let depth = 0; depth < 64; depth++) {
+          const first = firsts.get(name)
+          if (first !== undefined && first <= limit) return true
+          const b = byName.get(name)
+          if (name === MAIN || b === undefined) return false
+          limit = Math.min(limit, b.forkSequence)
+          name = b.parent
+        }
+        return false
+      }
+      return { main: firsts.has(MAIN), forks: forks.filter((b) => visible(b.name)) }
     })
 
   /** The instances events after `sequence` were written for, on their own branches. */
@@ -423,6 +456,7 @@ export const makeHistory = (core: Core) => {
     historyOf,
     instancesOf,
     headsOf,
+    branchesOf,
     touchedSince,
     replayBranch,
     replayPage,

@@ -144,6 +144,16 @@ export interface LedgerStoreService {
   /** Branches, sorted by name (main excluded). */
   readonly branches: Effect.Effect<ReadonlyArray<BranchInfo>, StoreFailure | StoreCorrupt>
   /**
+   * The branches an instance can be read on: whether main, and the forks (sorted by name) where one
+   * of its events is visible (written there, or on an ancestor before the fork).
+   */
+  readonly branchesOf: (
+    instanceId: string
+  ) => Effect.Effect<
+    { readonly main: boolean; readonly forks: ReadonlyArray<BranchInfo> },
+    StoreFailure | StoreCorrupt
+  >
+  /**
    * Rebuilds every snapshot of a branch (default: every branch and main)
    * from the events alone and compares fingerprints; `replay_mismatch` on
    * the first difference. Linear in the number of events.
@@ -319,6 +329,7 @@ const make = (options: StoreOptions) =>
           )
         ),
       branches: guard(listBranches),
+      branchesOf: (instanceId) => guard(Effect.flatMap(listBranches, (forks) => history.branchesOf(instanceId, forks))),
       replay: (branch) =>
         guard(
           Effect.gen(function*() {
