@@ -189,7 +189,8 @@ export async function run() {
     const raw = new Database(rawFile)
     raw.pragma("journal_mode = WAL")
     raw.pragma("synchronous = FULL")
-    for (const step of migrations[0]) raw.exec(step.replaceAll("{p}", ""))
+    // The store's schema as its migrations leave it (tables and indexes).
+    for (const migration of migrations) for (const step of migration) raw.exec(step.replaceAll("{p}", ""))
     const insert = {}
     for (const t of TABLES) {
       const cols = Object.keys(rows[t][0] ?? {})

@@ -7,7 +7,7 @@
  * playwright-core, one profile, cache disabled) navigating to
  * `http://127.0.0.1:PORT/`, timed from navigation start to the page's own
  * `workbench:interactive` mark (the first card drawn with its controls,
- * after /v1/runtime, /v1/cards, /v1/branches, /v1/discover and
+ * after /v1/runtime, /v1/cards, /v1/discover and
  * /v1/cards/{id}/effective have answered). Median of 7 loads after 2
  * warm-ups. Beside it, in the same run, the same browser's time to load a
  * static page of the same bytes from a bare node:http server on loopback,

@@ -493,16 +493,20 @@ export class InstancesGroup extends HttpApiGroup.make("instances")
       .addError(UnsupportedMediaType)
       .addError(Unprocessable)
       .middleware(Authorization)
-      .annotate(OpenApi.Description, "Forks a store branch (branches are store-wide; every instance is visible on it).")
+      .annotate(
+        OpenApi.Description,
+        "Forks a store branch from `parent` (default `main`) at `atSequence` (default: now): every instance visible on the parent then is visible on it."
+      )
   )
   .add(
     HttpApiEndpoint.get("branches", "/instances/:instanceId/branches")
       .setPath(instancePath)
       .addSuccess(BranchList)
+      .addError(NotFound)
       .addError(Unprocessable)
       .annotate(
         OpenApi.Description,
-        "The branches the instance can be read on: `main` first (`parent: null`), then the forks by name with their parents and fork sequences (branches are store-wide: the same list for every instance)."
+        "The branches the instance can be read on: `main` first (`parent: null`, `forkSequence: 0`) when it exists there, then by name the forks it is visible on (created on the fork, or on an ancestor before the fork point), with their parents and fork sequences. 404 `unknown_instance` when it exists on no branch."
       )
   )
   .addError(BadRequest)

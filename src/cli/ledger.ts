@@ -19,8 +19,9 @@
  * - `history --card ID`: its events.
  * - `replay [--branch NAME]`: rebuilds every snapshot from the events alone
  *   (no package needed) and checks the fingerprints; exit 1 on a mismatch.
- * - `branch [NAME] [--from BRANCH] [--at SEQUENCE] [--discard]`: lists
- *   branches (no NAME), forks NAME, or discards it.
+ * - `branch [NAME] [--from BRANCH] [--at SEQUENCE] [--discard] [--instance ID]`:
+ *   lists branches (no NAME; with `--instance`, those the instance can be
+ *   read on, `main` first, as over HTTP), forks NAME, or discards it.
  * - `verify`: the integrity check (SQLite pages, then the store's own
  *   invariants); exit 0 when every check passes, 1 otherwise.
  *
@@ -342,6 +343,12 @@ const branchCommand = Command.make(
       Options.withDescription("Fork at this global sequence (default: now).")
     ),
     discard: Options.boolean("discard").pipe(Options.withDescription("Discard the branch instead of creating it.")),
+    instance: Options.text("instance").pipe(
+      Options.optional,
+      Options.withDescription(
+        "List the branches this card instance can be read on instead (main first; unknown_instance on none)."
+      )
+    ),
     store: storeOption,
     format: resultFormatOption
   },
@@ -349,6 +356,8 @@ const branchCommand = Command.make(
     // A usage mistake is reported before the store is opened (or found missing).
     Option.isNone(o.name) && o.discard
       ? usage("--discard needs a branch NAME")
+      : Option.isSome(o.name) && Option.isSome(o.instance)
+      ? usage("--instance lists an instance's branches: give no NAME")
       : withStore(
         o.store,
         o.format,
@@ -356,6 +365,17 @@ const branchCommand = Command.make(
         Option.isNone(o.name) ? "read" : "write",
         Effect.gen(function*() {
           const store = yield* LedgerStore
+          if (Option.isSome(o.instance)) {
+            // The instance's branches, as `GET /v1/instances/{id}/branches` lists them.
+            const listed = yield* Instances.instanceBranches(store, o.instance.value)
+            if (o.format === "json") return yield* Console.log(JSON.stringify({ branches: listed }, null, 2))
+            for (const b of listed) {
+              yield* Console.log(
+                b.parent === null ? b.name : `${b.name}  from ${b.parent} at sequence ${b.forkSequence}`
+              )
+            }
+            return
+          }
           if (Option.isNone(o.name)) {
             if (o.discard) return yield* usage("--discard needs a branch NAME")
             const list = yield* store.branches
@@ -383,7 +403,9 @@ const branchCommand = Command.make(
         })
       )
 ).pipe(
-  Command.withDescription("List branches, fork one (NAME [--from B] [--at SEQ]), or discard one (NAME --discard).")
+  Command.withDescription(
+    "List branches (an instance's with --instance), fork one (NAME [--from B] [--at SEQ]), or discard one (NAME --discard)."
+  )
 )
 
 const renderReport = (store: string, r: VerifyReport): Array<string> => [

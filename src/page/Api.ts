@@ -82,7 +82,7 @@ export interface Api {
   readonly instance: (instanceId: string, branch: string) => Promise<InstanceDoc>
   readonly history: (instanceId: string, branch: string) => Promise<ReadonlyArray<HistoryEventDoc>>
   readonly command: (instanceId: string, body: InstanceCommand) => Promise<CommandOutcomeDoc>
-  /** The branches an instance can be read on, `main` first (branches are store-wide). */
+  /** The branches an instance can be read on, `main` first when it exists there (404 `unknown_instance` on none). */
   readonly branches: (instanceId: string) => Promise<ReadonlyArray<BranchDoc>>
   readonly createBranch: (instanceId: string, body: BranchRequest) => Promise<BranchDoc>
   readonly runScenario: (body: unknown) => Promise<RunReportDoc>

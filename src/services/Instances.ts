@@ -124,12 +124,13 @@ export interface InstancesService {
   ) => Effect.Effect<InstanceReplay, ReadError | ReplayMismatch>
   /**
    * The branches an instance can be read on: `main` first (no parent, fork
-   * sequence 0), then the store's forks by name. Branches are store-wide, so
-   * the list is the same for every instance ID.
+   * sequence 0) when it exists there, then by name the forks it is visible
+   * on (created on the fork, or on an ancestor before the fork point);
+   * `unknown_instance` when it exists on no branch.
    */
   readonly branches: (
     instanceId: string
-  ) => Effect.Effect<ReadonlyArray<BranchListing>, StoreFailure | StoreCorrupt | InvalidId>
+  ) => Effect.Effect<ReadonlyArray<BranchListing>, UnknownInstance | StoreFailure | StoreCorrupt | InvalidId>
   readonly createBranch: (
     name: string,
     options?: { readonly parent?: string | undefined; readonly atSequence?: number | undefined }
@@ -165,6 +166,30 @@ export const storedEvents = (
     return first === undefined
       ? Effect.fail(unknown(instanceId, branch))
       : Effect.succeed({ cardId: first.cardId, events })
+  })
+}
+
+/**
+ * The branches a stored instance can be read on, `main` first (see
+ * `InstancesService.branches`); `unknown_instance` when it has no event on
+ * any. The service and `cardfx ledger branch --instance` read through this.
+ */
+export const instanceBranches = (
+  store: Context.Tag.Service<LedgerStore>,
+  instanceId: string
+): Effect.Effect<ReadonlyArray<BranchListing>, UnknownInstance | StoreFailure | StoreCorrupt | InvalidId> => {
+  const invalid = invalidRequestId([["/instanceId", instanceId]])
+  if (invalid !== undefined) return Effect.fail(invalid)
+  return Effect.flatMap(store.branchesOf(instanceId), ({ forks, main }) => {
+    const listed: ReadonlyArray<BranchListing> = [
+      ...(main ? [{ name: MAIN, parent: null, forkSequence: 0 }] : []),
+      ...forks.map((b) => ({ name: b.name, parent: b.parent, forkSequence: b.forkSequence }))
+    ]
+    return listed.length === 0
+      ? Effect.fail(
+        errorOf("unknown_instance", `no stored instance ${instanceId} on any branch`, { subject: instanceId })
+      )
+      : Effect.succeed(listed)
   })
 }
 
@@ -219,7 +244,7 @@ const make = Effect.gen(function*() {
         const limit = Math.min(ReplayPaging.maxLimit, Math.max(1, Math.floor(page.limit ?? ReplayPaging.defaultLimit)))
         const found = yield* store.replayPage(branch, instanceId, { from, limit })
         // An empty page is an unknown instance, or a `from` past its last event (then an empty answer).
-        if (found.steps.length === 0) yield* eventsOf(branch, instanceId)
+        if (!found.exists) return yield* Effect.fail(unknown(instanceId, branch))
         const steps = found.steps.map((s) => ({
           revision: s.revision,
           sequence: s.sequence,
@@ -228,14 +253,7 @@ const make = Effect.gen(function*() {
         }))
         return { branch, instanceId, steps, matches: steps.every((s) => s.fingerprint === s.stored), next: found.next }
       }),
-    branches: (instanceId) => {
-      const invalid = invalidRequestId([["/instanceId", instanceId]])
-      if (invalid !== undefined) return Effect.fail(invalid)
-      return Effect.map(store.branches, (forks): ReadonlyArray<BranchListing> => [
-        { name: MAIN, parent: null, forkSequence: 0 },
-        ...forks.filter((b) => b.name !== MAIN)
-      ])
-    },
+    branches: (instanceId) => instanceBranches(store, instanceId),
     // A new branch makes ledgers visible there (at its fork sequence): a write, so never between a reload's check and switch.
     createBranch: (name, options = {}) =>
       catalog.withWrites(() =>

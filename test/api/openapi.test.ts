@@ -521,6 +521,8 @@ describe("the OpenAPI document is an exact contract", () => {
       headers: auth,
       body: json({ name: "b2", parent: "nope" })
     })
+    // An instance that exists on no branch has no branches to list.
+    await err("get", "/v1/instances/{instanceId}/branches", "/v1/instances/ghost/branches", 404)
     await err("post", "/v1/hhx/games", "/v1/hhx/games", 422, {
       headers: auth,
       body: json({ seed: 1, decks: ["nope", "nope"] })

@@ -447,6 +447,20 @@ const rowsOf = (ledgers: { readonly heal: CardLedger; readonly attack: CardLedge
     http: { method: "GET", path: `/v1/instances/ghost/history?branch=${LONG}` }
   })
   rows.push({
+    name: "branches of an instance that exists on no branch",
+    code: "unknown_instance",
+    lib: instances((i) => i.branches("ghost")),
+    cli: ["ledger", "branch", "--instance", "ghost", "--store", LIB_STORE],
+    http: { method: "GET", path: "/v1/instances/ghost/branches" }
+  })
+  rows.push({
+    name: "branches of an instance whose ID is over 128 characters",
+    code: "invalid_id",
+    lib: instances((i) => i.branches(LONG)),
+    cli: ["ledger", "branch", "--instance", LONG, "--store", LIB_STORE],
+    http: { method: "GET", path: `/v1/instances/${LONG}/branches` }
+  })
+  rows.push({
     name: "a game that does not exist",
     code: "unknown_game",
     lib: games((g) => g.get("g999", Games.anonymous)),

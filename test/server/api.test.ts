@@ -179,6 +179,33 @@ describe.each(stores)("cardfx serve on %s", (kind) => {
       { name: "main", parent: null, forkSequence: 0 },
       { name: "trial", parent: "main", forkSequence: expect.any(Number) }
     ])
+    // An instance made on a fork is listed there and on the forks made from it later, not on main
+    // nor on main's other forks; one that exists on no branch is 404.
+    await s.run(s.client.instances.createBranch({ path: { instanceId: "hero-1" }, payload: { name: "sibling" } }))
+    const onFork = await s.run(
+      s.client.instances.command({
+        path: { instanceId: "fork-only" },
+        payload: { commandId: "f1", cardId: "basic_attack", expectedRevision: 0, command: ember, branch: "trial" }
+      })
+    )
+    expect(onFork.status).toBe("applied")
+    await s.run(
+      s.client.instances.createBranch({
+        path: { instanceId: "fork-only" },
+        payload: { name: "trial-child", parent: "trial" }
+      })
+    )
+    const branchesOf = async (instanceId: string) =>
+      (await s.run(s.client.instances.branches({ path: { instanceId } }))).branches.map((b) => [b.name, b.parent])
+    expect(await branchesOf("fork-only")).toEqual([["trial", "main"], ["trial-child", "trial"]])
+    expect(await branchesOf("hero-1")).toEqual([
+      ["main", null],
+      ["sibling", "main"],
+      ["trial", "main"],
+      ["trial-child", "trial"]
+    ])
+    const ghostBranches = await errorOf(s.client.instances.branches({ path: { instanceId: "ghost" } }))
+    expect([ghostBranches._tag, ghostBranches.code]).toEqual(["NotFound", "unknown_instance"])
     const noBranch = await errorOf(
       s.client.instances.history({ path: { instanceId: "hero-1" }, urlParams: { branch: "nope" } })
     )

@@ -56,6 +56,7 @@ export const dropPgTables = async (): Promise<void> => {
     "branches",
     "events",
     "snapshots",
+    "checkpoints",
     "contexts",
     "commands",
     "hhx_schema_migrations",

@@ -90,7 +90,7 @@ describe("every service method's error type is the errors it can fail with", () 
       StoreFailure | BranchNotFound | DuplicateId | InvalidId | ForkOutOfRange | StoreCorrupt
     >()
     expectTypeOf<Err<Instances.InstancesService["branches"]>>().toEqualTypeOf<
-      StoreFailure | StoreCorrupt | InvalidId
+      UnknownInstance | StoreFailure | StoreCorrupt | InvalidId
     >()
     expectTypeOf<CommandConflict>().toMatchTypeOf<Err<Instances.InstancesService["command"]>>()
   })

@@ -176,6 +176,9 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
       // The ledger shows the entry, the history the command.
       expect(await page.textContent(`.ledger [data-entry="${entry}"]`)).toContain("core.ember.affinity")
       expect(await page.textContent(".history")).toContain("apply")
+      // Once stored, the instance's branches are listed under its route (before, none was asked for: no 404).
+      expect(await page.$$eval("select[aria-label=\"Switch branch\"] option", (os) => os.map((o) => o.textContent)))
+        .toEqual(["main"])
       expect(problems.all).toEqual([])
       await page.close()
     },

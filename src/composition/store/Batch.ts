@@ -26,10 +26,10 @@ import {
   StoreFailure
 } from "../../kernel/Errors.js"
 import { commandIds } from "../ledger/Command.js"
-import { ledgerSize } from "../ledger/Ledger.js"
+import { activeEntries, ledgerSize } from "../ledger/Ledger.js"
 import { invalidRequestId } from "../schema/Symbols.js"
 import { isSqlOrIoError } from "./Connection.js"
-import { cacheKey, chunks, type Core, emptyState, isCheckpoint, num } from "./Core.js"
+import { cacheKey, chunks, type Core, emptyState, isActiveCheckpoint, isCheckpoint, num } from "./Core.js"
 import { type CardState, type CommandOutcome, type CommandRequest, type Decide } from "./Schemas.js"
 import { corrupt, decodeOutcome, outcomeJson, requestHash } from "./Serialize.js"
 import { sqlError } from "./SqliteDriver.js"
@@ -47,6 +47,15 @@ type SnapshotRow = {
   readonly ledger: string
   readonly effective: string
   readonly fingerprint: string
+}
+
+/** An active-entry checkpoint row (see Migrations.ts). */
+type CheckpointRow = {
+  readonly branch: string
+  readonly instance_id: string
+  readonly revision: number
+  readonly sequence: number
+  readonly active: string
 }
 
 /** An event row. */
@@ -102,6 +111,7 @@ interface BatchStatements {
   readonly write: (rows: {
     readonly contexts: ReadonlyArray<{ readonly hash: string; readonly body: string }>
     readonly snapshots: ReadonlyArray<SnapshotRow>
+    readonly checkpoints: ReadonlyArray<CheckpointRow>
     readonly events: ReadonlyArray<EventRow>
     readonly commands: ReadonlyArray<CommandRow>
     /** The new global sequence, if it moved. */
@@ -158,6 +168,7 @@ const clientStatements = (core: Core): BatchStatements => {
             ON CONFLICT (branch, instance_id, revision) DO NOTHING RETURNING revision`
           if (won.length !== part.length) return yield* Effect.fail(concurrentRevision())
         }
+        for (const part of chunks(rows.checkpoints)) yield* sql`INSERT INTO ${T.checkpoints} ${sql.insert(part)}`
         for (const part of chunks(rows.events)) yield* sql`INSERT INTO ${T.events} ${sql.insert(part)}`
         for (const part of chunks(rows.commands)) yield* sql`INSERT INTO ${T.commands} ${sql.insert(part)}`
         if (rows.sequence !== undefined) {
@@ -196,6 +207,9 @@ const driverStatements = (db: BetterSqlite3.Database, prefix: string): BatchStat
     snapshot: db.prepare(
       `INSERT INTO ${prefix}snapshots (branch, instance_id, revision, sequence, card_id, ledger, effective, fingerprint)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (branch, instance_id, revision) DO NOTHING`
+    ),
+    checkpoint: db.prepare(
+      `INSERT INTO ${prefix}checkpoints (branch, instance_id, revision, sequence, active) VALUES (?, ?, ?, ?, ?)`
     ),
     event: db.prepare(
       `INSERT INTO ${prefix}events (sequence, branch, instance_id, card_id, revision, command_id, kind, context_hash, body)
@@ -246,6 +260,7 @@ const driverStatements = (db: BetterSqlite3.Database, prefix: string): BatchStat
             )
             if (info.changes !== 1) return false
           }
+          for (const r of rows.checkpoints) s.checkpoint.run(r.branch, r.instance_id, r.revision, r.sequence, r.active)
           for (const r of rows.events) {
             s.event.run(
               r.sequence,
@@ -280,6 +295,7 @@ interface Batch {
   readonly states: Map<string, CardState>
   readonly contexts: Map<string, string>
   readonly snapshots: Array<SnapshotRow>
+  readonly checkpoints: Array<CheckpointRow>
   readonly events: Array<EventRow>
   readonly commands: Array<CommandRow>
   readonly onCommit: Array<() => void>
@@ -462,6 +478,16 @@ export const makeBatchEngine = (
       effective: "",
       fingerprint: decision.effective.fingerprint
     })
+    if (isActiveCheckpoint(revision)) {
+      // The active entries alone, every 256 revisions: where a replay page starts (see Core.ts).
+      batch.checkpoints.push({
+        branch: request.branch,
+        instance_id: request.instanceId,
+        revision,
+        sequence,
+        active: ser.ledgerJson({ cardId: request.cardId, entries: activeEntries(decision.ledger), revision })
+      })
+    }
     batch.events.push({
       sequence,
       branch: request.branch,
@@ -500,12 +526,13 @@ export const makeBatchEngine = (
     )
   }
 
-  /** Writes a batch's rows: contexts, snapshots (the conditional write), events, outcomes, the sequence. */
+  /** Writes a batch's rows: contexts, snapshots (the conditional write), checkpoints, events, outcomes, the sequence. */
   const flush = (batch: Batch) =>
     Effect.map(
       statements.write({
         contexts: [...batch.contexts].map(([hash, body]) => ({ hash, body })),
         snapshots: batch.snapshots,
+        checkpoints: batch.checkpoints,
         events: batch.events,
         commands: batch.commands,
         sequence: batch.sequence !== batch.start ? batch.sequence : undefined
@@ -561,6 +588,7 @@ export const makeBatchEngine = (
                 states: new Map(),
                 contexts: new Map(),
                 snapshots: [],
+                checkpoints: [],
                 events: [],
                 commands: [],
                 onCommit

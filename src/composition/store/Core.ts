@@ -4,12 +4,35 @@
  *
  * Events are deltas (the entry a command created, the entry it removed).
  * Every event has a snapshot row holding its revision, sequence and
- * fingerprint (the row `ON CONFLICT` guards and replay compares); the ledger
- * text is stored only at checkpoint revisions (1, 2, 4, 8, …), so the bytes
- * per command stay bounded however long a ledger's history grows (its
- * removed entries included). A state is its last checkpoint folded forward
- * with the events after it (at most half its revision; usually none, as the
- * store keeps the ledgers it wrote in a bounded cache).
+ * fingerprint (the row `ON CONFLICT` guards and replay compares). Two kinds
+ * of checkpoint keep both the bytes per command and the work of a replay
+ * page bounded however long a ledger's history grows:
+ *
+ * - the whole ledger text (removed entries included) in the snapshot row of
+ *   revisions 1, 2, 4, 8, … (`isCheckpoint`): all of a history's together
+ *   weigh under twice its last, ~2·e·n bytes for n revisions of e bytes
+ *   each. A state (`ledgerAt`) is the last one folded forward with the
+ *   events after it (at most half its revision; usually none, as the store
+ *   keeps the ledgers it wrote in a bounded cache);
+ * - the active entries alone (a ledger document of them) in the
+ *   `checkpoints` table every 256 revisions (`isActiveCheckpoint`): all a
+ *   replay needs (resolution reads only active entries), so the state before
+ *   a replay page (`activeAt`) is one primary-key probe and at most 255
+ *   folded events, whatever the history's length. Their size is the active
+ *   entries' (a card's slots), not the history's.
+ *
+ * Whole ledgers every 256 revisions would have bounded the work too, but a
+ * ledger keeps its removed entries, so the k-th holds k·256·e bytes and
+ * together they hold ~e·n²/512: with the bench's e ≈ 280 B per revision,
+ * 0.43 MB at n = 1,000 and 56 MB at n = 10,000 (powers of two: 0.29 MB and
+ * 4.6 MB), and reading one costs as much (before, a cold page just after
+ * revision 4,096 spent ≈ 50 ms decoding that one). The active-entry checkpoints of that history (two
+ * active entries, 2.2 KB) are 6.6 KB and 86 KB: 9 bytes per command.
+ *
+ * Whole ledgers are found from the rows (the nearest non-empty one at or
+ * before a revision), never by arithmetic; a history written before
+ * migration 3 has no active-entry checkpoints, and its pages fold from its
+ * powers of two, as before.
  *
  * @since 0.1.0
  */
@@ -18,10 +41,17 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Either } from "effect"
 import { sha256Hex } from "../../kernel/Canonical.js"
 import { BranchNotFound, StoreFailure } from "../../kernel/Errors.js"
-import { type CardLedger, emptyLedger, foldLedger, ledgerSize } from "../ledger/Ledger.js"
+import {
+  activeEntries,
+  type CardLedger,
+  emptyLedger,
+  foldLedger,
+  type LedgerEntry,
+  ledgerSize
+} from "../ledger/Ledger.js"
 import { resolveEffectiveCard } from "../Resolver.js"
 import { type BoundedCache, boundedCache } from "./Cache.js"
-import { type CardState, type EventBody, MAIN, type ReplayContext } from "./Schemas.js"
+import { type CardState, type EventBody, MAIN, type ReplayContext, type ReplayWork } from "./Schemas.js"
 import {
   corrupt,
   decodeBody,
@@ -35,6 +65,21 @@ import {
 /** Whether a revision's snapshot stores the ledger text: powers of two, so all checkpoints of a history weigh under twice its last. */
 export const isCheckpoint = (revision: number): boolean =>
   revision > 0 && 2 ** Math.round(Math.log2(revision)) === revision
+
+/**
+ * Revisions between active-entry checkpoints: a replay page folds at most this
+ * many events minus one before its first. 256 by measurement (README "Bounded
+ * size"): a folded event costs ≈ 17 µs of CPU and a replayed step ≈ 125–270 µs,
+ * so the worst case (255 folds, ≈ 4.3 ms) is under 7 % of a default page of 500
+ * (≈ 62 ms); halving it halves that and doubles the checkpoints' bytes (≈ 9 per
+ * command at 256 with two active entries).
+ */
+export const CHECKPOINT_INTERVAL = 256
+
+/** Whether a revision gets a row in `checkpoints` (its active entries): every 256th. */
+export const isActiveCheckpoint = (revision: number): boolean => revision > 0 && revision % CHECKPOINT_INTERVAL === 0
+
+const isRemoved = (e: LedgerEntry): boolean => e.state !== "active"
 
 /** Bounds of a store's in-process caches. */
 export interface CacheOptions {
@@ -82,6 +127,7 @@ export const makeCore = (prefix: string, caches: CacheOptions = {}) =>
       branches: sql.literal(`${prefix}branches`),
       events: sql.literal(`${prefix}events`),
       snapshots: sql.literal(`${prefix}snapshots`),
+      checkpoints: sql.literal(`${prefix}checkpoints`),
       contexts: sql.literal(`${prefix}contexts`),
       commands: sql.literal(`${prefix}commands`)
     }
@@ -130,30 +176,39 @@ export const makeCore = (prefix: string, caches: CacheOptions = {}) =>
         )
       })
 
-    /**
-     * The ledger of the snapshot row (rowBranch, instance, revision, sequence): from the cache, or
-     * the last checkpoint visible on the chain folded forward with the events after it.
-     */
     /** The cached ledger of a snapshot row, if the cache holds exactly that row's (no Effect: the common case). */
     const cachedLedger = (rowBranch: string, instanceId: string, revision: number, sequence: number) => {
       const hit = ledgerCache.get(cacheKey(rowBranch, instanceId))
       return hit !== undefined && hit.revision === revision && hit.sequence === sequence ? hit.ledger : undefined
     }
 
-    const ledgerAt = (
-      links: ReadonlyArray<readonly [string, number]>,
-      rowBranch: string,
-      instanceId: string,
-      cardId: string,
-      revision: number,
-      sequence: number
-    ) =>
+    /** A stored ledger document (a whole ledger or an active-entry checkpoint) of `revision`, decoded and checked. */
+    const decodeCheckpoint = (instanceId: string, revision: number, text: string, activeOnly: boolean) =>
       Effect.gen(function*() {
-        const key = cacheKey(rowBranch, instanceId)
-        const hit = cachedLedger(rowBranch, instanceId, revision, sequence)
-        if (hit !== undefined) {
-          return hit
+        const decoded = fromEither("ledger", decodeLedger(text))
+        if (Either.isLeft(decoded)) {
+          return yield* Effect.fail(decoded.left)
         }
+        if (decoded.right.revision !== revision) {
+          return yield* Effect.fail(
+            corrupt("ledger", `checkpoint ${instanceId}@${revision} holds revision ${decoded.right.revision}`)
+          )
+        }
+        const removed = activeOnly ? decoded.right.entries.find(isRemoved) : undefined
+        if (removed !== undefined) {
+          return yield* Effect.fail(
+            corrupt("ledger", `active checkpoint ${instanceId}@${revision} holds removed entry ${removed.entryId}`)
+          )
+        }
+        return decoded.right
+      })
+
+    /**
+     * The last whole-ledger checkpoint of an instance at or before `revision` visible on the chain
+     * (read from the rows, down the primary key from `revision`), decoded; undefined if none.
+     */
+    const ledgerCheckpoint = (links: ReadonlyArray<readonly [string, number]>, instanceId: string, revision: number) =>
+      Effect.gen(function*() {
         let from = 0
         let text: string | undefined
         for (const [name, limit] of links) {
@@ -166,19 +221,36 @@ export const makeCore = (prefix: string, caches: CacheOptions = {}) =>
             text = row.ledger
           }
         }
-        let start: CardLedger = emptyLedger(cardId)
-        if (text !== undefined) {
-          const decoded = fromEither("ledger", decodeLedger(text))
-          if (Either.isLeft(decoded)) {
-            return yield* Effect.fail(decoded.left)
-          }
-          start = decoded.right
-          if (start.revision !== from) {
-            return yield* Effect.fail(
-              corrupt("ledger", `checkpoint ${instanceId}@${from} holds revision ${start.revision}`)
-            )
+        return text === undefined ? undefined : yield* decodeCheckpoint(instanceId, from, text, false)
+      })
+
+    /**
+     * The last active-entry checkpoint of an instance at or before `revision` visible on the chain:
+     * one primary-key probe per link; its revision and text, or undefined if none.
+     */
+    const activeCheckpoint = (links: ReadonlyArray<readonly [string, number]>, instanceId: string, revision: number) =>
+      Effect.gen(function*() {
+        let found: { readonly revision: number; readonly text: string } | undefined
+        for (const [name, limit] of links) {
+          const row = (yield* sql<{ revision: unknown; active: string }>`SELECT revision, active FROM ${T.checkpoints}
+            WHERE branch = ${name} AND instance_id = ${instanceId} AND sequence <= ${limit} AND revision <= ${revision}
+            ORDER BY revision DESC LIMIT 1`)[0]
+          if (row !== undefined && num(row.revision) > (found?.revision ?? 0)) {
+            found = { revision: num(row.revision), text: row.active }
           }
         }
+        return found
+      })
+
+    /** `start` folded forward with the events of revisions (start.revision, revision] visible on the chain; corrupt unless complete. */
+    const foldTo = (
+      links: ReadonlyArray<readonly [string, number]>,
+      instanceId: string,
+      start: CardLedger,
+      revision: number
+    ) =>
+      Effect.gen(function*() {
+        const from = start.revision
         const bodies: Array<readonly [number, string]> = []
         if (from < revision) {
           for (const [name, limit] of links) {
@@ -203,9 +275,67 @@ export const makeCore = (prefix: string, caches: CacheOptions = {}) =>
           if (Either.isLeft(b)) return yield* Effect.fail(b.left)
           decoded.push(b.right)
         }
-        const ledger = foldEvents(start, decoded)
-        ledgerCache.set(key, { revision, sequence, ledger }, ledgerSize(ledger) + 1)
+        return foldEvents(start, decoded)
+      })
+
+    /**
+     * The ledger of the snapshot row (rowBranch, instance, revision, sequence): from the cache, or
+     * the last whole-ledger checkpoint visible on the chain folded forward with the events after it.
+     */
+    const ledgerAt = (
+      links: ReadonlyArray<readonly [string, number]>,
+      rowBranch: string,
+      instanceId: string,
+      cardId: string,
+      revision: number,
+      sequence: number
+    ) =>
+      Effect.gen(function*() {
+        const hit = cachedLedger(rowBranch, instanceId, revision, sequence)
+        if (hit !== undefined) {
+          return hit
+        }
+        const start = (yield* ledgerCheckpoint(links, instanceId, revision)) ?? emptyLedger(cardId)
+        const ledger = yield* foldTo(links, instanceId, start, revision)
+        ledgerCache.set(cacheKey(rowBranch, instanceId), { revision, sequence, ledger }, ledgerSize(ledger) + 1)
         return ledger
+      })
+
+    /**
+     * The active entries of the snapshot row (rowBranch, instance, revision, sequence), in ledger
+     * order, and the work it took: from the cache, or the last active-entry checkpoint visible on
+     * the chain folded forward (at most 255 events). Below revision 256, and in histories written
+     * before migration 3, the last whole-ledger checkpoint when it is nearer (a power of two, read
+     * from the rows). What a replay page starts from; nothing is cached (an old revision is not a
+     * current state).
+     */
+    const activeAt = (
+      links: ReadonlyArray<readonly [string, number]>,
+      rowBranch: string,
+      instanceId: string,
+      cardId: string,
+      revision: number,
+      sequence: number
+    ) =>
+      Effect.gen(function*() {
+        const hit = cachedLedger(rowBranch, instanceId, revision, sequence)
+        if (hit !== undefined) {
+          const work: ReplayWork = { checkpoint: revision, folded: 0, eventRows: 0 }
+          return { entries: activeEntries(hit), work }
+        }
+        const active = yield* activeCheckpoint(links, instanceId, revision)
+        // Within one interval of an active-entry checkpoint (always, past revision 256 of a history
+        // written since migration 3) no whole ledger is read: its text grows with the history.
+        const whole = active !== undefined && revision - active.revision < CHECKPOINT_INTERVAL
+          ? undefined
+          : yield* ledgerCheckpoint(links, instanceId, revision)
+        const start = active !== undefined && (whole === undefined || whole.revision <= active.revision)
+          ? yield* decodeCheckpoint(instanceId, active.revision, active.text, true)
+          : whole ?? emptyLedger(cardId)
+        const ledger = yield* foldTo(links, instanceId, start, revision)
+        const folded = revision - start.revision
+        const work: ReplayWork = { checkpoint: start.revision, folded, eventRows: folded }
+        return { entries: activeEntries(ledger), work }
       })
 
     /** A replay context by hash, checked against its hash. */
@@ -291,6 +421,7 @@ export const makeCore = (prefix: string, caches: CacheOptions = {}) =>
       chain,
       cachedLedger,
       ledgerAt,
+      activeAt,
       contextOf,
       readState
     }

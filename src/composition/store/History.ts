@@ -16,8 +16,18 @@ import { ReplayMismatch, type StoreFailure } from "../../kernel/Errors.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import { type LedgerEntry, verifySealed } from "../ledger/Ledger.js"
 import { resolveEffectiveCard } from "../Resolver.js"
-import { type Core, num } from "./Core.js"
-import type { InstanceHead, ReplayStep, StoredEvent, TouchedInstance, VerifyCheck, VerifyReport } from "./Schemas.js"
+import { type Core, MAX_SEQUENCE, num } from "./Core.js"
+import {
+  type BranchInfo,
+  type InstanceHead,
+  MAIN,
+  type ReplayStep,
+  type ReplayWork,
+  type StoredEvent,
+  type TouchedInstance,
+  type VerifyCheck,
+  type VerifyReport
+} from "./Schemas.js"
 import { decodeBody, fromEither } from "./Serialize.js"
 
 interface EventRow {
@@ -54,7 +64,7 @@ const failureText = (u: unknown): string => {
 }
 
 export const makeHistory = (core: Core) => {
-  const { sql, T, chain, contextOf, ledgerAt } = core
+  const { sql, T, chain, contextOf, activeAt } = core
 
   const historyOf = (branch: string, instanceId: string) =>
     Effect.gen(function*() {
@@ -110,6 +120,37 @@ export const makeHistory = (core: Core) => {
         }
       }
       return [...out.values()].sort((a, b) => compareOrdinal(a.instanceId, b.instanceId))
+    })
+
+  /**
+   * The branches an instance can be read on: whether main, and which of `forks` (the store's) have
+   * on their chain one of its events at or before the link's limit (made there, or on an ancestor
+   * before the fork). One index probe per branch: the instance's first event on it.
+   */
+  const branchesOf = (instanceId: string, forks: ReadonlyArray<BranchInfo>) =>
+    Effect.gen(function*() {
+      const firsts = new Map<string, number>()
+      for (const name of [MAIN, ...forks.map((b) => b.name)]) {
+        const row = (yield* sql<{ sequence: unknown }>`SELECT sequence FROM ${T.events}
+          WHERE branch = ${name} AND instance_id = ${instanceId} ORDER BY sequence LIMIT 1`)[0]
+        if (row !== undefined) firsts.set(name, num(row.sequence))
+      }
+      const byName = new Map(forks.map((b) => [b.name, b] as const))
+      // As `Core.chain` walks it: the branch, then its parents, each seen up to the lowest fork sequence so far.
+      const visible = (branch: string): boolean => {
+        let name = branch
+        let limit = MAX_SEQUENCE
+        for (let depth = 0; depth < 64; depth++) {
+          const first = firsts.get(name)
+          if (first !== undefined && first <= limit) return true
+          const b = byName.get(name)
+          if (name === MAIN || b === undefined) return false
+          limit = Math.min(limit, b.forkSequence)
+          name = b.parent
+        }
+        return false
+      }
+      return { main: firsts.has(MAIN), forks: forks.filter((b) => visible(b.name)) }
     })
 
   /** The instances events after `sequence` were written for, on their own branches. */
@@ -205,20 +246,28 @@ export const makeHistory = (core: Core) => {
 
   /**
    * One page of an instance's replay: its events with `sequence >= from`, at
-   * most `limit`, each rebuilt from the state before the page (the last
-   * stored checkpoint at or before it, folded forward: see `Core.ledgerAt`)
-   * rather than from revision 0. `next` is the sequence of the first event
-   * after the page, or null. The work is the events between that checkpoint
-   * and the page (ledger folds, no resolution) plus `limit` resolutions.
+   * most `limit`, each rebuilt from the active entries before the page (the
+   * nearest stored checkpoint at or before it, folded forward: see
+   * `Core.activeAt`) rather than from revision 0. `next` is the sequence of
+   * the first event after the page, or null; `exists` whether the instance
+   * has any event visible on the branch (asked only of an empty page). The
+   * work is bounded whatever the history's length, and reported (`work`):
+   * at most 255 events folded (the checkpoint interval) and, per link of
+   * the branch's chain, `limit + 1` page rows, one for the state before the
+   * page and one for an empty page's existence check, each an index range
+   * (migration 3's index by sequence; the fingerprints by revision).
    */
   const replayPage = (branch: string, instanceId: string, from: number, limit: number) =>
     Effect.gen(function*() {
       const links = yield* chain(branch)
       const found: Array<StoredEvent> = []
+      let eventRows = 0
       for (const [name, upTo] of links) {
+        if (upTo < from) continue
         const rows = yield* sql<EventRow>`SELECT * FROM ${T.events}
           WHERE branch = ${name} AND instance_id = ${instanceId} AND sequence <= ${upTo} AND sequence >= ${from}
           ORDER BY sequence LIMIT ${limit + 1}`
+        eventRows += rows.length
         for (const r of rows) found.push(yield* toEvent(r))
       }
       found.sort((a, b) => a.sequence - b.sequence)
@@ -226,8 +275,23 @@ export const makeHistory = (core: Core) => {
       const next = found[limit]?.sequence ?? null
       const steps: Array<ReplayStep> = []
       const first = page[0]
-      if (first === undefined) return { steps, next }
+      const last = page[page.length - 1]
+      if (first === undefined || last === undefined) {
+        let exists = false
+        for (const [name, upTo] of links) {
+          const rows = yield* sql<{ sequence: unknown }>`SELECT sequence FROM ${T.events}
+            WHERE branch = ${name} AND instance_id = ${instanceId} AND sequence <= ${upTo} ORDER BY sequence LIMIT 1`
+          eventRows += rows.length
+          if (rows.length > 0) {
+            exists = true
+            break
+          }
+        }
+        const work: ReplayWork = { checkpoint: 0, folded: 0, eventRows }
+        return { steps, next, exists, work }
+      }
       const active = new Map<string, LedgerEntry>()
+      let state: ReplayWork = { checkpoint: 0, folded: 0, eventRows: 0 }
       if (first.revision > 1) {
         // The state before the page: the row of revision first - 1 on the chain (the first link that has it).
         let before: { readonly branch: string; readonly sequence: number } | undefined
@@ -236,6 +300,7 @@ export const makeHistory = (core: Core) => {
             WHERE branch = ${name} AND instance_id = ${instanceId} AND sequence <= ${upTo} AND revision = ${
             first.revision - 1
           }`
+          eventRows += rows.length
           const row = rows[0]
           if (row !== undefined) {
             before = { branch: name, sequence: num(row.sequence) }
@@ -250,39 +315,46 @@ export const makeHistory = (core: Core) => {
             })
           )
         }
-        const ledger = yield* ledgerAt(
-          links,
-          before.branch,
-          instanceId,
-          first.cardId,
-          first.revision - 1,
-          before.sequence
-        )
-        for (const e of ledger.entries) if (e.state === "active") active.set(e.entryId, e)
+        const at = yield* activeAt(links, before.branch, instanceId, first.cardId, first.revision - 1, before.sequence)
+        for (const e of at.entries) active.set(e.entryId, e)
+        state = at.work
       }
+      // The page's stored fingerprints, by revision (the primary key's range): its events' revisions are consecutive.
       const stored = new Map<string, string>()
-      const last = page[page.length - 1]?.sequence ?? from
       for (const [name, upTo] of links) {
+        if (upTo < first.sequence) continue
         const rows = yield* sql<
           { revision: unknown; fingerprint: string }
         >`SELECT revision, fingerprint FROM ${T.snapshots}
           WHERE branch = ${name} AND instance_id = ${instanceId} AND sequence <= ${upTo}
-            AND sequence >= ${from} AND sequence <= ${last}`
+            AND revision >= ${first.revision} AND revision <= ${last.revision}`
         for (const r of rows) stored.set(`${name} ${num(r.revision)}`, r.fingerprint)
       }
       yield* replayEvents(branch, instanceId, page, stored, active, first.revision - 1, steps)
-      return { steps, next }
+      const work: ReplayWork = {
+        checkpoint: state.checkpoint,
+        folded: state.folded,
+        eventRows: eventRows + state.eventRows
+      }
+      return { steps, next, exists: true, work }
     })
 
   const dumpBranch = (branch: string) =>
     Effect.gen(function*() {
       const events = yield* sql`SELECT * FROM ${T.events} WHERE branch = ${branch} ORDER BY sequence`
       const snapshots = yield* sql`SELECT * FROM ${T.snapshots} WHERE branch = ${branch} ORDER BY instance_id, revision`
+      const checkpoints =
+        yield* sql`SELECT * FROM ${T.checkpoints} WHERE branch = ${branch} ORDER BY instance_id, revision`
       // Integer columns come back as strings from PostgreSQL's BIGINT: normalize so both dialects dump the same bytes.
       const ints = new Set(["sequence", "revision"])
       const norm = (rows: ReadonlyArray<object>) =>
         rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, ints.has(k) ? num(v) : v])))
-      return canonicalJson({ branch, events: norm(events), snapshots: norm(snapshots) })
+      return canonicalJson({
+        branch,
+        events: norm(events),
+        snapshots: norm(snapshots),
+        checkpoints: norm(checkpoints)
+      })
     })
 
   /** Runs one check; a failure of the check itself (a damaged page, say) is one of its problems. */
@@ -339,6 +411,17 @@ export const makeHistory = (core: Core) => {
         )
       ),
       yield* check(
+        "checkpoints",
+        Effect.map(
+          sql<
+            { branch: string; instance_id: string; revision: unknown }
+          >`SELECT c.branch, c.instance_id, c.revision FROM ${T.checkpoints} c
+            LEFT JOIN ${T.snapshots} s ON s.branch = c.branch AND s.instance_id = c.instance_id AND s.revision = c.revision AND s.sequence = c.sequence
+            WHERE s.revision IS NULL ORDER BY c.sequence LIMIT ${LIMIT}`,
+          (rows) => rows.map((r) => `checkpoint ${r.branch}/${r.instance_id}@${num(r.revision)} has no snapshot row`)
+        )
+      ),
+      yield* check(
         "commands",
         Effect.map(
           sql<
@@ -369,7 +452,17 @@ export const makeHistory = (core: Core) => {
     return { ok: checks.every((c) => c.ok), dialect, checks }
   })
 
-  return { historyOf, instancesOf, headsOf, touchedSince, replayBranch, replayPage, dumpBranch, verify }
+  return {
+    historyOf,
+    instancesOf,
+    headsOf,
+    branchesOf,
+    touchedSince,
+    replayBranch,
+    replayPage,
+    dumpBranch,
+    verify
+  }
 }
 
 export type History = ReturnType<typeof makeHistory>

@@ -66,6 +66,7 @@ import {
   type InstanceHead,
   MAIN,
   type ReplayStep,
+  type ReplayWork,
   type StoredEvent,
   type TouchedInstance,
   type VerifyReport
@@ -143,6 +144,16 @@ export interface LedgerStoreService {
   /** Branches, sorted by name (main excluded). */
   readonly branches: Effect.Effect<ReadonlyArray<BranchInfo>, StoreFailure | StoreCorrupt>
   /**
+   * The branches an instance can be read on: whether main, and the forks (sorted by name) where one
+   * of its events is visible (written there, or on an ancestor before the fork).
+   */
+  readonly branchesOf: (
+    instanceId: string
+  ) => Effect.Effect<
+    { readonly main: boolean; readonly forks: ReadonlyArray<BranchInfo> },
+    StoreFailure | StoreCorrupt
+  >
+  /**
    * Rebuilds every snapshot of a branch (default: every branch and main)
    * from the events alone and compares fingerprints; `replay_mismatch` on
    * the first difference. Linear in the number of events.
@@ -155,16 +166,24 @@ export interface LedgerStoreService {
   >
   /**
    * One page of an instance's replay on a branch: its events with
-   * `sequence >= from`, at most `limit`, rebuilt from the last stored
+   * `sequence >= from`, at most `limit`, rebuilt from the nearest stored
    * checkpoint before the page (not from revision 0); `next` is the first
-   * sequence after the page, or null. Empty when the instance has no such event.
+   * sequence after the page, or null. Empty when the instance has no such
+   * event; `exists` says whether it has any on the branch. `work` reports
+   * what the page read and folded: bounded by a constant and `limit`,
+   * whatever the history's length.
    */
   readonly replayPage: (
     branch: string,
     instanceId: string,
     page: { readonly from: number; readonly limit: number }
   ) => Effect.Effect<
-    { readonly steps: ReadonlyArray<ReplayStep>; readonly next: number | null },
+    {
+      readonly steps: ReadonlyArray<ReplayStep>
+      readonly next: number | null
+      readonly exists: boolean
+      readonly work: ReplayWork
+    },
     StoreFailure | StoreCorrupt | BranchNotFound | ReplayMismatch
   >
   /** Every row of the branch's own data, canonical JSON, for byte comparisons. */
@@ -301,12 +320,14 @@ const make = (options: StoreOptions) =>
               for (const b of doomed) {
                 yield* sql`DELETE FROM ${T.events} WHERE branch = ${b}`
                 yield* sql`DELETE FROM ${T.snapshots} WHERE branch = ${b}`
+                yield* sql`DELETE FROM ${T.checkpoints} WHERE branch = ${b}`
                 yield* sql`DELETE FROM ${T.branches} WHERE name = ${b}`
               }
             })
           )
         ),
       branches: guard(listBranches),
+      branchesOf: (instanceId) => guard(Effect.flatMap(listBranches, (forks) => history.branchesOf(instanceId, forks))),
       replay: (branch) =>
         guard(
           Effect.gen(function*() {

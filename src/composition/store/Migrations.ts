@@ -10,12 +10,17 @@
  *   write transaction locks first, which serializes writers on both dialects);
  * - `commands`: command ID → request hash → outcome (the durable idempotence table);
  * - `events`: the append-only event log, one row per applied command, unique
- *   per (branch, instance, revision) and per command ID;
+ *   per (branch, instance, revision) and per command ID, indexed by
+ *   (branch, instance, sequence) since migration 3 (a replay page's rows);
  * - `snapshots`: one row per event with its revision, sequence and
  *   fingerprint, unique per (branch, instance, revision); the ledger text
  *   only at checkpoint revisions (1, 2, 4, 8, …; '' otherwise) and the
  *   `effective` column '' (since migration 2; the effective card is
  *   recomputed on read);
+ * - `checkpoints` (since migration 3): an instance's active entries every
+ *   256 revisions (a ledger document of the active entries alone; see
+ *   Core.ts), with the revision's sequence, unique per (branch, instance,
+ *   revision): where a replay page starts;
  * - `contexts`: content-addressed replay contexts (base card snapshot +
  *   statuses) that events point to, so replay never reads the catalog;
  * - `branches`: name, parent branch and the sequence it forked at.
@@ -67,6 +72,21 @@ export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
   [
     "UPDATE {p}snapshots SET ledger = '' WHERE (revision & (revision - 1)) <> 0",
     "UPDATE {p}snapshots SET effective = ''"
+  ],
+  // 3. Bounded replay pages: the active entries every 256 revisions (Core.ts `isActiveCheckpoint`), and an
+  // instance's events by sequence (a page from a sequence reads its own rows, not the instance's whole
+  // history). Histories written before have none: a page there folds from the nearest power of two, found
+  // from the rows, as before; the revisions written from now on are bounded.
+  [
+    `CREATE TABLE {p}checkpoints (
+      branch TEXT NOT NULL,
+      instance_id TEXT NOT NULL,
+      revision BIGINT NOT NULL,
+      sequence BIGINT NOT NULL,
+      active TEXT NOT NULL,
+      PRIMARY KEY (branch, instance_id, revision)
+    )`,
+    "CREATE INDEX {p}events_instance_sequence ON {p}events (branch, instance_id, sequence)"
   ]
 ]
 

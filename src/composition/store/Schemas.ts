@@ -148,6 +148,19 @@ export interface BranchInfo {
 /** Replay pages (`LedgerStore.replayPage`): events per page when none is asked, and at most. */
 export const ReplayPaging = { defaultLimit: 500, maxLimit: 5000 } as const
 
+/**
+ * The work a replay page did (`LedgerStore.replayPage`), bounded whatever the history's length:
+ * tests check it (no timing).
+ */
+export interface ReplayWork {
+  /** The revision the state before the page started from: a checkpoint's, a cached ledger's, or 0. */
+  readonly checkpoint: number
+  /** Events folded onto it, up to the page (at most 255 past an active-entry checkpoint). */
+  readonly folded: number
+  /** Event rows read in all: the page's (at most `limit + 1` per link of the branch's chain), the folded ones, one or two lookups. */
+  readonly eventRows: number
+}
+
 /** One replayed step: the fingerprint recomputed from the events and the one stored. */
 export interface ReplayStep {
   readonly branch: string

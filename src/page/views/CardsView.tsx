@@ -38,6 +38,8 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
   const [activity, setActivity] = useState("scenario")
   const [branch, setBranch] = useState("main")
   const [branches, setBranches] = useState<ReadonlyArray<string>>(["main"])
+  /** Branches made on this page: any instance can be written there, so they stay offered. */
+  const [created, setCreated] = useState<ReadonlyArray<string>>([])
   const [instance, setInstance] = useState<ShownInstance | null>(null)
   const [offers, setOffers] = useState<DiscoverDoc | null>(null)
   const [history, setHistory] = useState<ReadonlyArray<HistoryEventDoc>>([])
@@ -55,12 +57,19 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
       const [rt, list] = await Promise.all([api.runtime(), api.cards()])
       setRuntime(rt)
       setCards(list)
-      const first = list[0]?.cardId
-      // Branches live under an instance's route; they are store-wide, so the first card's instance lists them all.
-      if (first !== undefined) setBranches((await api.branches(`workbench.${first}`)).map((b) => b.name))
-      setCardId((c) => c ?? first ?? null)
+      setCardId((c) => c ?? list[0]?.cardId ?? null)
     })
   }, [api, run])
+
+  /**
+   * The branches offered: those the instance can be read on (listed under its route only once it is
+   * stored, so opening a card never asks about an instance that does not exist), `main`, the ones made
+   * here, and the current one.
+   */
+  const offered = (listed: ReadonlyArray<string>, br: string): ReadonlyArray<string> => {
+    const all = ["main", ...listed.filter((b) => b !== "main"), ...created, br]
+    return all.filter((b, i) => all.indexOf(b) === i)
+  }
 
   /**
    * The instance as stored, with the offers for it. An instance no command
@@ -82,12 +91,18 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
       })
       setHistory([])
       setOffers(disc)
+      setBranches(offered([], br))
       return card.effectiveBase
     }
-    const [inst, hist] = await Promise.all([api.instance(iid, br), api.history(iid, br)])
+    const [inst, hist, listed] = await Promise.all([
+      api.instance(iid, br),
+      api.history(iid, br),
+      api.branches(iid)
+    ])
     setInstance(inst)
     setHistory(hist)
     setOffers(disc)
+    setBranches(offered(listed.map((b) => b.name), br))
     return inst.effective
   }
 
@@ -151,6 +166,7 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
       const name = newBranch.trim()
       if (cardId === null || name === "") return
       await api.createBranch(instanceId, { name, parent: branch })
+      setCreated((cs) => (cs.includes(name) ? cs : [...cs, name]))
       setBranches((bs) => (bs.includes(name) ? bs : [...bs, name]))
       setNewBranch("")
       setBranch(name)

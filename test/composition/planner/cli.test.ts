@@ -138,6 +138,17 @@ describe("cardfx ledger and discover", () => {
       )).out
     ) as { events: Array<unknown> }
     expect(history.events.length).toBe(2)
+    // An instance's branches, as over HTTP: main first, then the forks it is visible on.
+    const listed = await run("ledger", "branch", "--instance", "basic_attack", "--store", store, "--format", "json")
+    expect(JSON.parse(listed.out)).toEqual({
+      branches: [
+        { name: "main", parent: null, forkSequence: 0 },
+        { name: "trial", parent: "main", forkSequence: 1 }
+      ]
+    })
+    const ghost = await runArgs(root, ["ledger", "branch", "--instance", "ghost", "--store", store])
+    expect([ghost.code, ghost.all.includes("unknown_instance")]).toEqual([1, true])
+    expect((await run("ledger", "branch", "other", "--instance", "basic_attack", "--store", store)).code).toBe(2)
     expect((await run("ledger", "replay", "--store", store)).code).toBe(0)
     expect((await run("ledger", "branch", "trial", "--discard", "--store", store)).code).toBe(0)
     expect((await run("ledger", "branch", "trial", "--discard", "--store", store)).code).toBe(1)

@@ -215,7 +215,7 @@ describe("branches", () => {
     await run(rt, ({ store }) => store.discard("what-if"))
     expect(await run(rt, ({ store }) => store.dump(MAIN))).toBe(mainBefore)
     expect(await run(rt, ({ store }) => store.dump("what-if"))).toBe(
-      "{\"branch\":\"what-if\",\"events\":[],\"snapshots\":[]}"
+      "{\"branch\":\"what-if\",\"checkpoints\":[],\"events\":[],\"snapshots\":[]}"
     )
     const gone = await run(rt, ({ store }) => Effect.flip(store.read("what-if", "basic_attack", "basic_attack")))
     expect(gone._tag).toBe("BranchNotFound")

@@ -10,6 +10,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, type Layer, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CardTransformationPlanner } from "../../../src/composition/planner/Planner.js"
+import { PlanningCache } from "../../../src/composition/planner/PlanningCache.js"
 import type { Runtime } from "../../../src/composition/Runtime.js"
 import {
   type CommandOutcome,
@@ -19,7 +20,7 @@ import {
 } from "../../../src/composition/store/LedgerStore.js"
 import { migrations } from "../../../src/composition/store/Migrations.js"
 import { PG_REQUIRED as REQUIRED, PG_URL as URL, pgReachable } from "../../support/pg.js"
-import { BASE, open, request, type Rt, runtimeOf } from "./support.js"
+import { allPages, BASE, fillWith, keeping, open, request, type Rt, runtimeOf } from "./support.js"
 
 const up = await pgReachable()
 if (!up && REQUIRED) throw new Error(`PostgreSQL is required (CARDFX_REQUIRE_POSTGRES=1) but ${URL} is unreachable`)
@@ -41,8 +42,8 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   if (!up) return
-  const tables = ["schema_migrations", "meta", "branches", "events", "snapshots", "contexts", "commands"]
-  expect(migrations.length).toBe(2) // update the table list when a migration adds tables (2 adds none)
+  const tables = ["schema_migrations", "meta", "branches", "events", "snapshots", "checkpoints", "contexts", "commands"]
+  expect(migrations.length).toBe(3) // update the table list when a migration adds tables (3 adds checkpoints)
   await Effect.runPromise(
     Effect.flatMap(
       SqlClient.SqlClient,
@@ -161,6 +162,46 @@ describe.skipIf(!up)("PostgreSQL store", () => {
     expect(o2).toEqual(o1)
     expect(await run(rt, ({ store }) => store.dump(MAIN))).toBe(before)
     await rt.dispose()
+  })
+
+  it("a long history: pages fold at most 255 events, concatenate to the whole replay, and the rows are SQLite's bytes", async () => {
+    // 1,400 revisions on main (active-entry checkpoints every 256), a fork at 1,300 with 260 of its own.
+    const prefix = freshPrefix()
+    const writer = open(pgLayer(prefix))
+    const lite = open(LedgerStore.layerMemory)
+    const planning = new PlanningCache(runtime)
+    for (const rt of [writer, lite]) {
+      await fillWith(rt, runtime, planning, 0, 1300, (j) => keeping(j))
+      await run(rt, ({ store }) => store.fork("late"))
+      await fillWith(rt, runtime, planning, 1300, 1400, (j) => keeping(j))
+      await fillWith(rt, runtime, planning, 1300, 1560, (j) => keeping(j, "basic_attack", "f", "late"))
+    }
+    // A fresh store value (no cached ledger): every page starts from the rows.
+    await writer.dispose()
+    const pg = open(pgLayer(prefix))
+    for (const branch of [MAIN, "late"]) {
+      const [a, b] = await Promise.all([pg, lite].map((rt) => run(rt, ({ store }) => store.dump(branch))))
+      expect(a).toBe(b)
+    }
+    expect(
+      (JSON.parse(await run(pg, ({ store }) => store.dump(MAIN))) as { checkpoints: Array<{ revision: number }> })
+        .checkpoints.map((c) => c.revision)
+    ).toEqual([256, 512, 768, 1024, 1280])
+    const history = await run(pg, ({ store }) => store.history("late", "basic_attack"))
+    for (const [first, checkpoint] of [[767, 512], [1279, 1024], [1301, 1280], [1537, 1536], [1560, 1536]] as const) {
+      const from = history.find((e) => e.revision === first)?.sequence ?? -1
+      const page = await run(pg, ({ store }) => store.replayPage("late", "basic_attack", { from, limit: 2 }))
+      expect(page.steps.map((x) => x.revision)).toEqual(first === 1560 ? [1560] : [first, first + 1])
+      expect(page.work).toMatchObject({ checkpoint, folded: first - 1 - checkpoint })
+      expect(page.work.eventRows).toBeLessThanOrEqual(2 * (2 + 1) + 1 + page.work.folded)
+    }
+    for (const [branch, length] of [[MAIN, 1400], ["late", 1560]] as const) {
+      const whole = (await run(pg, ({ store }) => store.replay(branch))).filter((x) => x.instanceId === "basic_attack")
+      expect(whole.length).toBe(length)
+      expect(await allPages(pg, branch, "basic_attack", 250)).toEqual(whole)
+    }
+    expect((await run(pg, ({ store }) => store.verify)).ok).toBe(true)
+    await Promise.all([pg.dispose(), lite.dispose()])
   })
 
   it("branches are isolated and discardable", async () => {

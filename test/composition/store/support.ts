@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { LedgerCommand } from "../../../src/composition/planner/Plan.js"
-import { CardTransformationPlanner } from "../../../src/composition/planner/Planner.js"
+import { CardTransformationPlanner, decideWith } from "../../../src/composition/planner/Planner.js"
+import type { PlanningCache } from "../../../src/composition/planner/PlanningCache.js"
+import type { Runtime } from "../../../src/composition/Runtime.js"
 import {
   type CommandRequest,
   LedgerStore,
@@ -49,3 +51,61 @@ export const request = (
   activity: opts.activity ?? "scenario",
   command
 })
+
+/**
+ * Command j of a long history on one instance that keeps its first entry: apply core.ember.affinity
+ * (e1, active for good), then apply and remove core.sharpened_strike alternately, so a checkpoint
+ * carries two active entries or one while the removed entries pile up.
+ */
+export const keeping = (j: number, instanceId = "basic_attack", prefix = "k", branch: string = MAIN): CommandRequest =>
+  request(
+    `${prefix}${j}`,
+    j === 0
+      ? { kind: "apply", upgradeId: "core.ember.affinity" }
+      : j % 2 === 1
+      ? { kind: "apply", upgradeId: "core.sharpened_strike" }
+      : { kind: "remove", entryId: `e${(j + 2) / 2}` },
+    j,
+    { instanceId, branch }
+  )
+
+/** Commands `command(from)` … `command(to - 1)`, 50 to a batch, decided with the given runtime; each must apply. */
+export const fillWith = async (
+  rt: Rt,
+  runtime: Runtime,
+  planning: PlanningCache,
+  from: number,
+  to: number,
+  command: (j: number) => CommandRequest
+): Promise<void> => {
+  const store = await rt.runPromise(LedgerStore)
+  for (let b = from; b < to; b += 50) {
+    const items = Array.from({ length: Math.min(50, to - b) }, (_, k) => {
+      const r = command(b + k)
+      return [r, decideWith(runtime, r, planning)] as const
+    })
+    const outs = await rt.runPromise(store.executeBatch(items))
+    const rejected = outs.find((o) => o.status !== "applied")
+    if (rejected !== undefined) throw new Error(`not applied: ${JSON.stringify(rejected)}`)
+  }
+}
+
+type Page = { readonly steps: ReadonlyArray<unknown>; readonly next: number | null }
+
+/** Every page of an instance's replay on a branch, `limit` at a time, concatenated (at most 100 pages). */
+export const allPages = async (
+  rt: Rt,
+  branch: string,
+  instanceId: string,
+  limit: number
+): Promise<Array<unknown>> => {
+  const s = await rt.runPromise(LedgerStore)
+  const out: Array<unknown> = []
+  let from: number | null = 0
+  for (let pages = 0; from !== null && pages < 100; pages++) {
+    const page: Page = await rt.runPromise(s.replayPage(branch, instanceId, { from, limit }))
+    for (const step of page.steps) out.push(step)
+    from = page.next
+  }
+  return out
+}
