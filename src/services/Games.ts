@@ -530,7 +530,9 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
           if (Either.isLeft(started)) return yield* engineErrors.fail([started.left])
           const fp = Hallyu.fingerprint(started.right)
           // Random, unguessable: 16 bytes (22 base64url characters) for the ID, 32 for each seat's secret.
-          const gameId = randomToken(16)
+          // An ID starts with a letter or digit (RequestId): a leading "-" or "_" of the token becomes "G".
+          const token = randomToken(16)
+          const gameId = /^[-_]/.test(token) ? `G${token.slice(1)}` : token
           const secrets = [randomToken(32), randomToken(32)] as const
           const stored: StoredGame = {
             gameId,
