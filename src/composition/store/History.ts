@@ -366,6 +366,16 @@ export const makeHistory = (core: Core) => {
 
   // Pragma arguments cannot be bound parameters: PRAGMA integrity_check(20) below spells the same limit.
   const LIMIT = 20
+  /** Rows of `table` (events or checkpoints) whose (branch, instance, revision, sequence) has no snapshot row. */
+  const withoutSnapshot = (table: typeof T.events, what: string) =>
+    Effect.map(
+      sql<
+        { branch: string; instance_id: string; revision: unknown }
+      >`SELECT r.branch, r.instance_id, r.revision FROM ${table} r
+        LEFT JOIN ${T.snapshots} s ON s.branch = r.branch AND s.instance_id = r.instance_id AND s.revision = r.revision AND s.sequence = r.sequence
+        WHERE s.revision IS NULL ORDER BY r.sequence LIMIT ${LIMIT}`,
+      (rows) => rows.map((r) => `${what} ${r.branch}/${r.instance_id}@${num(r.revision)} has no snapshot row`)
+    )
 
   /** The integrity check: the pages (SQLite), then the store's own invariants. */
   const verify: Effect.Effect<VerifyReport> = Effect.gen(function*() {
@@ -399,28 +409,8 @@ export const makeHistory = (core: Core) => {
             : []
         })
       ),
-      yield* check(
-        "snapshots",
-        Effect.map(
-          sql<
-            { branch: string; instance_id: string; revision: unknown }
-          >`SELECT e.branch, e.instance_id, e.revision FROM ${T.events} e
-            LEFT JOIN ${T.snapshots} s ON s.branch = e.branch AND s.instance_id = e.instance_id AND s.revision = e.revision AND s.sequence = e.sequence
-            WHERE s.revision IS NULL ORDER BY e.sequence LIMIT ${LIMIT}`,
-          (rows) => rows.map((r) => `event ${r.branch}/${r.instance_id}@${num(r.revision)} has no snapshot row`)
-        )
-      ),
-      yield* check(
-        "checkpoints",
-        Effect.map(
-          sql<
-            { branch: string; instance_id: string; revision: unknown }
-          >`SELECT c.branch, c.instance_id, c.revision FROM ${T.checkpoints} c
-            LEFT JOIN ${T.snapshots} s ON s.branch = c.branch AND s.instance_id = c.instance_id AND s.revision = c.revision AND s.sequence = c.sequence
-            WHERE s.revision IS NULL ORDER BY c.sequence LIMIT ${LIMIT}`,
-          (rows) => rows.map((r) => `checkpoint ${r.branch}/${r.instance_id}@${num(r.revision)} has no snapshot row`)
-        )
-      ),
+      yield* check("snapshots", withoutSnapshot(T.events, "event")),
+      yield* check("checkpoints", withoutSnapshot(T.checkpoints, "checkpoint")),
       yield* check(
         "commands",
         Effect.map(
