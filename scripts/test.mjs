@@ -10,17 +10,17 @@
  *    `--ignore-scripts` so that its ~40 s compile of SQLite runs here, beside
  *    the build, instead of before it; a normal `npm ci` builds it, and then
  *    this step is skipped);
- * 2. the vitest suite once both are done, with the static checks beside it at
- *    a lower CPU priority, so that they fill the cores the suite leaves idle
- *    instead of slowing it: the page's type-check and ESLint (which could
- *    start at once, but would only compete with the build), then the whole
+ * 2. the vitest suite once both are done;
+ * 3. from the start, beside all of it at a lower CPU priority (so that they
+ *    fill the cores the rest leaves idle instead of slowing it), the static
+ *    checks one after another: the page's type-check, ESLint, then the whole
  *    project's type-check (test/embedding reads cardfx's types from
  *    dist/*.d.ts, so it waits for the build).
  *
  * A step's output is printed whole when it ends (never interleaved with
- * another's); vitest's streams through. A failed build or driver build stops
- * the run; any other failure makes the exit status non-zero once everything
- * has ended.
+ * another's), with when it ran; vitest's streams through. A failed build or
+ * driver build skips vitest; any failure makes the exit status non-zero once
+ * everything has ended.
  */
 import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
@@ -42,9 +42,13 @@ const driverBuilt = () => {
   return existsSync(join(dir, "build", "Release", "better_sqlite3.node"))
 }
 
-/** Runs one step; its output is collected and printed whole at its end, unless `live`. */
+const started = performance.now()
+const seconds = (t) => `${((t - started) / 1000).toFixed(0)} s`
+
+/** Runs one step; its output is collected and printed whole at its end (unless `live`), with when it ran. */
 const run = ({ name, command, args }, { live = false, background = false } = {}) =>
   new Promise((resolve) => {
+    const from = performance.now()
     const child = spawn(command, args, { stdio: ["ignore", live ? "inherit" : "pipe", live ? "inherit" : "pipe"] })
     if (background && child.pid !== undefined) {
       try {
@@ -58,7 +62,8 @@ const run = ({ name, command, args }, { live = false, background = false } = {})
     child.stderr?.on("data", (b) => (out += b))
     child.on("close", (code, signal) => {
       const status = code ?? (signal === null ? 1 : 128)
-      process.stdout.write(`> ${name}: ${status === 0 ? "ok" : `failed (exit ${code ?? signal})`}\n${out}`)
+      const when = `${seconds(from)} → ${seconds(performance.now())}`
+      process.stdout.write(`> ${name}: ${status === 0 ? "ok" : `failed (exit ${code ?? signal})`} (${when})\n${out}`)
       resolve(status)
     })
   })
@@ -66,15 +71,14 @@ const run = ({ name, command, args }, { live = false, background = false } = {})
 /** The first non-zero status, else 0. */
 const worst = (...statuses) => statuses.find((s) => s !== 0) ?? 0
 
-const ready = await Promise.all([run(build), driverBuilt() ? 0 : run(nativeDriver)])
-if (worst(...ready) !== 0) {
-  process.exitCode = worst(...ready)
-} else {
-  const checks = (async () => {
-    const statuses = []
-    for (const step of [typecheckPage, lint, typecheck]) statuses.push(await run(step, { background: true }))
-    return worst(...statuses)
-  })()
-  const [tested, checked] = await Promise.all([run(vitest, { live: true }), checks])
-  process.exitCode = worst(checked, tested)
-}
+const building = run(build)
+const ready = Promise.all([building, driverBuilt() ? 0 : run(nativeDriver)])
+// The checks yield the CPU to everything else: they start at once, and the last waits for the build's types.
+const checks = (async () => {
+  const statuses = [await run(typecheckPage, { background: true }), await run(lint, { background: true })]
+  if ((await building) === 0) statuses.push(await run(typecheck, { background: true }))
+  return worst(...statuses)
+})()
+const prepared = worst(...(await ready))
+const tested = prepared === 0 ? await run(vitest, { live: true }) : prepared
+process.exitCode = worst(prepared, await checks, tested)
