@@ -11,6 +11,7 @@
  *   returned, not applied twice.
  * - `race DB N LABEL`: N times, reads the `race` instance and applies or
  *   removes `core.sharpened_strike` with the revision it read.
+ * - any other mode: loads and exits (the run that writes the code cache).
  */
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
@@ -45,37 +46,41 @@ const rt = ManagedRuntime.make(
 )
 const out = (line: string) => process.stdout.write(`${line}\n`)
 
-if (mode === "kill") {
-  for (let i = Number(arg);; i++) {
-    const outcome = await rt.runPromise(
-      Effect.flatMap(CardTransformationPlanner, (p) => p.execute(runtime, killCommand(i)))
-    )
-    out(`ack ${i} ${outcome.status} ${outcome.diagnostics[0]?.code ?? "-"}`)
-  }
-} else if (mode === "race") {
-  const n = Number(arg)
-  for (let k = 0; k < n; k++) {
-    const outcome = await rt.runPromise(
-      Effect.gen(function*() {
-        const store = yield* LedgerStore
-        const planner = yield* CardTransformationPlanner
-        const s = yield* store.read("main", "race", "basic_attack")
-        const active = s.ledger.entries.find((e) => e.state === "active")
-        const command: LedgerCommand = active === undefined
-          ? { kind: "apply", upgradeId: "core.sharpened_strike" }
-          : { kind: "remove", entryId: active.entryId }
-        return yield* planner.execute(runtime, {
-          commandId: `${label}-${k}`,
-          branch: "main",
-          instanceId: "race",
-          cardId: "basic_attack",
-          expectedRevision: s.revision,
-          activity: "scenario",
-          command
+// CommonJS, so no top-level await: the bundle runs from V8's code cache (childProcess.ts).
+const main = async () => {
+  if (mode === "kill") {
+    for (let i = Number(arg);; i++) {
+      const outcome = await rt.runPromise(
+        Effect.flatMap(CardTransformationPlanner, (p) => p.execute(runtime, killCommand(i)))
+      )
+      out(`ack ${i} ${outcome.status} ${outcome.diagnostics[0]?.code ?? "-"}`)
+    }
+  } else if (mode === "race") {
+    const n = Number(arg)
+    for (let k = 0; k < n; k++) {
+      const outcome = await rt.runPromise(
+        Effect.gen(function*() {
+          const store = yield* LedgerStore
+          const planner = yield* CardTransformationPlanner
+          const s = yield* store.read("main", "race", "basic_attack")
+          const active = s.ledger.entries.find((e) => e.state === "active")
+          const command: LedgerCommand = active === undefined
+            ? { kind: "apply", upgradeId: "core.sharpened_strike" }
+            : { kind: "remove", entryId: active.entryId }
+          return yield* planner.execute(runtime, {
+            commandId: `${label}-${k}`,
+            branch: "main",
+            instanceId: "race",
+            cardId: "basic_attack",
+            expectedRevision: s.revision,
+            activity: "scenario",
+            command
+          })
         })
-      })
-    )
-    out(`race ${outcome.status} ${outcome.revision} ${outcome.diagnostics[0]?.code ?? "-"}`)
+      )
+      out(`race ${outcome.status} ${outcome.revision} ${outcome.diagnostics[0]?.code ?? "-"}`)
+    }
+    await rt.dispose()
   }
-  await rt.dispose()
 }
+void main()
