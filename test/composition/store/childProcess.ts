@@ -13,7 +13,8 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { copyFileSync, mkdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
 
-const DIR = join("node_modules", ".cache", "cardfx")
+/** One folder per test process: two files that build the writer at once never read each other's half-written bundle. */
+const DIR = join("node_modules", ".cache", "cardfx", `writer-${process.pid}`)
 /** The loader; it runs writer-child.cjs beside it with writer-child.cache. */
 export const CHILD = join(DIR, "writer-child.mjs")
 
@@ -40,7 +41,6 @@ export const buildChild = (): Promise<void> => {
       logLevel: "error"
     })
     copyFileSync(join("scripts", "code-cache-loader.mjs"), CHILD)
-    rmSync(join(DIR, "writer-child.cache"), { force: true })
     await new Promise<void>((resolve, reject) => {
       const warm = spawn(process.execPath, [CHILD, "warm"], {
         env: { ...process.env, CARDFX_WRITE_CODE_CACHE: "1" },
@@ -53,6 +53,12 @@ export const buildChild = (): Promise<void> => {
     })
   })()
   return built
+}
+
+/** Removes this process's writer (a test file's `afterAll`); the next `buildChild` builds it again. */
+export const removeChild = (): void => {
+  rmSync(DIR, { recursive: true, force: true })
+  built = undefined
 }
 
 /** Spawns the writer; `onLine` sees each complete stdout line. */

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CardTransformationPlanner } from "../../../src/composition/planner/Planner.js"
 import type { Runtime } from "../../../src/composition/Runtime.js"
 import { LedgerStore, MAIN, sqliteClientLayer } from "../../../src/composition/store/LedgerStore.js"
-import { buildChild, spawnChild } from "./childProcess.js"
+import { buildChild, removeChild, spawnChild } from "./childProcess.js"
 import { BASE, request, type Rt, runtimeOf, sqliteAt, tempDir } from "./support.js"
 
 const tmp = tempDir("store")
@@ -23,7 +23,10 @@ const dbFile = () => `${tmp.dir}/db${n++}/ledger.db`
 beforeAll(async () => {
   runtime = await runtimeOf(BASE)
 })
-afterAll(() => tmp.cleanup())
+afterAll(() => {
+  tmp.cleanup()
+  removeChild()
+})
 
 const EMBER = { kind: "apply", upgradeId: "core.ember.affinity" } as const
 const SHARP = { kind: "apply", upgradeId: "core.sharpened_strike" } as const

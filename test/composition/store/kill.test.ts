@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { LedgerStore } from "../../../src/composition/store/LedgerStore.js"
 import { RngStream } from "../../../src/kernel/Rng.js"
-import { buildChild, spawnChild } from "./childProcess.js"
+import { buildChild, removeChild, spawnChild } from "./childProcess.js"
 import { KILL_INSTANCES } from "./killPlan.js"
 import { open, tempDir } from "./support.js"
 
@@ -18,7 +18,10 @@ const LANES = 4
 const tmp = tempDir("kill")
 
 beforeAll(() => buildChild(), 60_000)
-afterAll(() => tmp.cleanup())
+afterAll(() => {
+  tmp.cleanup()
+  removeChild()
+})
 
 interface LaneResult {
   readonly acked: Array<number>
