@@ -197,7 +197,9 @@ export const pushTargeted = (
 ): void => {
   const plan = targetPlan(c, card, effects, planKey)
   if (plan.generic) {
-    for (const t of targetChoices(c, s, card, effects, ctrl)) out.push(targetedAction(src, ctrl, effect, targetSuffix(t), t))
+    for (const t of targetChoices(c, s, card, effects, ctrl)) {
+      out.push(targetedAction(src, ctrl, effect, targetSuffix(t), t))
+    }
     return
   }
   if (plan.slots.length === 0) {
