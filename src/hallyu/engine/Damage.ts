@@ -24,12 +24,8 @@ export const startDamage = (
 ): void => {
   const c = d.c
   d.s.damage = [...d.s.damage, { target: seat, source: f.src, amount: n, prevented: 0 }]
-  d.work.push({ w: "dmgfin", f, path, i }, {
-    w: "window",
-    win: "damage-pending-to-controller",
-    player: seat,
-    about: null
-  })
+  d.pushDmgfin(f, path, i)
+  d.pushWindow("damage-pending-to-controller", seat, null)
   emit(d, EV_DAMAGE_PENDING, seat, f.src)
   if (d.s.result !== null) return
   // Replacement effects apply before the damage happens, the damaged player's first (§6.2).
@@ -65,7 +61,7 @@ export const finishDamage = (d: Draft, f: Frame, path: ReadonlyArray<PathStep>, 
     if (d.s.result !== null) return
   }
   if (dmg.prevented > 0 && onPrevented !== undefined && onPrevented.replace) {
-    d.work.push({ w: "acts", f, path: onPath, i: 0 })
+    d.pushActs(f, onPath, 0)
     return
   }
   if (remaining > 0) {
@@ -74,5 +70,5 @@ export const finishDamage = (d: Draft, f: Frame, path: ReadonlyArray<PathStep>, 
     emit(d, EV_DAMAGE_DEALT, dmg.target, dmg.source)
     if (d.s.result !== null) return
   }
-  if (dmg.prevented > 0 && onPrevented !== undefined) d.work.push({ w: "acts", f, path: onPath, i: 0 })
+  if (dmg.prevented > 0 && onPrevented !== undefined) d.pushActs(f, onPath, 0)
 }

@@ -12,7 +12,7 @@ import { type Budget, makeBudget } from "../../kernel/Budget.js"
 import type { ZoneName } from "../Vocabulary.js"
 import { type StaticSource, staticSources, zoneArray } from "./Reading.js"
 import type { Runtime } from "./Runtime.js"
-import type { CastRecord, Frame, GameState, PlayerState, Seat, Work } from "./State.js"
+import type { CastRecord, Frame, GameState, PathStep, PlayerState, Seat, Work } from "./State.js"
 import type { OperationTally } from "./Tally.js"
 
 /** Resolution steps one action may take; a starter-deck action takes a few dozen. */
@@ -69,9 +69,75 @@ const copyPlayer = (p: PlayerState): MPlayer => ({
   pending: p.pending
 })
 
+/** Work item kinds of a `Job` (the `w` of the state's `Work` items). */
+export const W_STEP = 0
+export const W_SPOT = 1
+export const W_EFFECT = 2
+export const W_ACTS = 3
+export const W_RESOLVE = 4
+export const W_SETTLE = 5
+export const W_DEAL = 6
+export const W_DMGFIN = 7
+export const W_WINDOW = 8
+
+export type StepName = "start" | "turn-start" | "draw" | "turn-end" | "cleanup"
+
+export const NO_PATH: ReadonlyArray<PathStep> = []
+
+/**
+ * One item of the draft's work stack: every kind in one class, so the
+ * resolution loop reads one hidden class (the state's `Work` items are nine
+ * object shapes, and the loop's read of their kind was megamorphic), and the
+ * draft reuses the objects of popped items instead of allocating one per
+ * resolution step. Only the fields of its kind mean anything; the state's
+ * plain `Work` items are written from these when the draft finishes.
+ */
+export class Job {
+  w = W_STEP
+  s: StepName = "start"
+  i = 0
+  f: Frame | null = null
+  ok = false
+  path: ReadonlyArray<PathStep> = NO_PATH
+  inst = ""
+  win: string | null = null
+  about: string | null = null
+  seat: Seat = 0
+  n = 0
+}
+
+/** The state's `Work` item of a job, with the keys in the order the engine always wrote them. */
+const workOf = (j: Job): Work => {
+  const f = j.f as Frame // set for every kind that has a frame
+  switch (j.w) {
+    case W_STEP:
+      return { w: "step", s: j.s }
+    case W_SPOT:
+      return { w: "spot", i: j.i }
+    case W_EFFECT:
+      return { w: "effect", f, ok: j.ok }
+    case W_ACTS:
+      return { w: "acts", f, path: j.path, i: j.i }
+    case W_RESOLVE:
+      return { w: "resolve", inst: j.inst, win: j.win, about: j.about }
+    case W_SETTLE:
+      return { w: "settle", inst: j.inst }
+    case W_DEAL:
+      return { w: "deal", f, path: j.path, i: j.i, seat: j.seat, n: j.n }
+    case W_DMGFIN:
+      return { w: "dmgfin", f, path: j.path, i: j.i }
+    default:
+      return { w: "window", win: j.win ?? "", player: j.seat, about: j.about }
+  }
+}
+
+const NO_WORK: ReadonlyArray<Work> = []
+
 export class Draft {
   readonly s: MState
-  readonly work: Array<Work>
+  /** The work stack: `jobs[0 .. depth - 1]`, the top last; the objects past `depth` are kept for reuse. */
+  private readonly jobs: Array<Job> = []
+  depth = 0
   queue: Array<Frame> | null = null
   /** Resolution steps per `apply` (see `run`); a playout's long-lived draft starts a new one per action (`begin`). */
   readonly budget: Budget = makeBudget(RESOLUTION_BUDGET)
@@ -96,7 +162,111 @@ export class Draft {
     state: GameState
   ) {
     this.s = copyState(state)
-    this.work = state.work.slice()
+    for (const x of state.work) this.pushWork(x)
+  }
+
+  /** The top work item (undefined on an empty stack). Valid until the next push. */
+  top(): Job | undefined {
+    return this.depth === 0 ? undefined : this.jobs[this.depth - 1]
+  }
+
+  pop(): void {
+    if (this.depth > 0) this.depth--
+  }
+
+  clearWork(): void {
+    this.depth = 0
+  }
+
+  /** A job on top of the stack (a popped one reused): the caller sets its fields. */
+  private next(w: number): Job {
+    let j = this.jobs[this.depth]
+    if (j === undefined) {
+      j = new Job()
+      this.jobs.push(j)
+    }
+    this.depth++
+    j.w = w
+    return j
+  }
+
+  pushStep(s: StepName): void {
+    this.next(W_STEP).s = s
+  }
+
+  pushSpot(i: number): void {
+    this.next(W_SPOT).i = i
+  }
+
+  pushEffect(f: Frame, ok: boolean): void {
+    const j = this.next(W_EFFECT)
+    j.f = f
+    j.ok = ok
+  }
+
+  pushActs(f: Frame, path: ReadonlyArray<PathStep>, i: number): void {
+    const j = this.next(W_ACTS)
+    j.f = f
+    j.path = path
+    j.i = i
+  }
+
+  pushResolve(inst: string, win: string | null, about: string | null): void {
+    const j = this.next(W_RESOLVE)
+    j.inst = inst
+    j.win = win
+    j.about = about
+  }
+
+  pushSettle(inst: string): void {
+    this.next(W_SETTLE).inst = inst
+  }
+
+  pushDeal(f: Frame, path: ReadonlyArray<PathStep>, i: number, seat: Seat, n: number): void {
+    const j = this.next(W_DEAL)
+    j.f = f
+    j.path = path
+    j.i = i
+    j.seat = seat
+    j.n = n
+  }
+
+  pushDmgfin(f: Frame, path: ReadonlyArray<PathStep>, i: number): void {
+    const j = this.next(W_DMGFIN)
+    j.f = f
+    j.path = path
+    j.i = i
+  }
+
+  pushWindow(win: string, player: Seat, about: string | null): void {
+    const j = this.next(W_WINDOW)
+    j.win = win
+    j.seat = player
+    j.about = about
+  }
+
+  /** Pushes a state's work item. */
+  pushWork(x: Work): void {
+    switch (x.w) {
+      case "step":
+        return this.pushStep(x.s)
+      case "spot":
+        return this.pushSpot(x.i)
+      case "effect":
+        return this.pushEffect(x.f, x.ok)
+      case "acts":
+        return this.pushActs(x.f, x.path, x.i)
+      case "resolve":
+        return this.pushResolve(x.inst, x.win, x.about)
+      case "settle":
+        return this.pushSettle(x.inst)
+      case "deal":
+        return this.pushDeal(x.f, x.path, x.i, x.seat, x.n)
+      case "dmgfin":
+        return this.pushDmgfin(x.f, x.path, x.i)
+      case "window":
+        return this.pushWindow(x.win, x.player, x.about)
+    }
   }
 
   /**
@@ -120,8 +290,14 @@ export class Draft {
     return this.staticsMemo
   }
 
+  /** The state with its work stack written out (plain `Work` items: the state is plain data). */
   finish(): GameState {
-    this.s.work = this.work
+    if (this.depth === 0) this.s.work = NO_WORK
+    else {
+      const work: Array<Work> = []
+      for (let k = 0; k < this.depth; k++) work.push(workOf(this.jobs[k] as Job))
+      this.s.work = work
+    }
     if (this.queue !== null) this.s.queue = this.queue
     return this.s
   }

@@ -150,15 +150,7 @@ const castActions = (
       win,
       seat,
       inst,
-      (suffix, t) => ({
-        id: `cast:${inst}${suffix}`,
-        player: seat,
-        kind: "cast",
-        inst,
-        effect: null,
-        targets: t,
-        choice: null
-      }),
+      null,
       out
     )
   }
@@ -235,15 +227,7 @@ const activateActions = (c: Runtime, s: GameState, seat: Seat, out: Array<GameAc
         ei,
         seat,
         inst,
-        (suffix, t) => ({
-          id: `activate:${inst}:E${ei + 1}${suffix}`,
-          player: seat,
-          kind: "activate",
-          inst,
-          effect: ei,
-          targets: t,
-          choice: null
-        }),
+        ei,
         out
       )
     }

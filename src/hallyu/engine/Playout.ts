@@ -18,13 +18,15 @@ import { Draft } from "./Draft.js"
 import { enumerate } from "./LegalActions.js"
 import { applyOn } from "./Resolution.js"
 import type { Runtime } from "./Runtime.js"
-import type { GameAction, GameState } from "./State.js"
+import type { GameAction, GameResult, GameState } from "./State.js"
 import type { OperationTally } from "./Tally.js"
 
 /** A game played in place: enumerate, apply one of the actions, repeat. */
 export interface MutablePlayout {
   /** The live state: valid between steps, changed in place by `step` (the last one is the final state). */
   readonly state: () => GameState
+  /** The live state's result (without writing out its work stack, as `state` does). */
+  readonly result: () => GameResult | null
   /** The legal actions of the live state (as `Engine.legalActions` gives them). */
   readonly legal: () => ReadonlyArray<GameAction>
   /** Applies an action returned by `legal` (and counts its operations); the diagnostic when it fails. */
@@ -36,15 +38,15 @@ export const makeMutablePlayout = (c: Runtime, start: GameState): MutablePlayout
   const d = new Draft(c, start)
   d.finish()
   return {
-    state: () => d.s,
+    // The draft's work stack is written into the state only when the state is read.
+    state: () => d.finish(),
+    result: () => d.s.result,
     // The draft's own memo of the static sources: the engine's keys them by the identity of the
     // stage arrays, which this draft changes in place.
     legal: () => enumerate(c, d.s, d.staticsOf),
     step: (a, tally) => {
       d.begin(tally)
-      const bad = applyOn(d, a)
-      d.finish()
-      return bad
+      return applyOn(d, a)
     }
   }
 }

@@ -12,7 +12,20 @@ import type { Diagnostic } from "../../kernel/Diagnostic.js"
 import type { Action, EffectRecord } from "../Schema.js"
 import { SCANDAL } from "../Vocabulary.js"
 import { finishDamage, startDamage } from "./Damage.js"
-import { Draft } from "./Draft.js"
+import {
+  Draft,
+  NO_PATH,
+  type StepName,
+  W_ACTS,
+  W_DEAL,
+  W_DMGFIN,
+  W_EFFECT,
+  W_RESOLVE,
+  W_SETTLE,
+  W_SPOT,
+  W_STEP,
+  W_WINDOW
+} from "./Draft.js"
 import { emit, EV_CARD_CAST, EV_TURN_END, EV_TURN_START } from "./Events.js"
 import { effectsForWindow, hasCastAction } from "./LegalActions.js"
 import { exec } from "./Operations.js"
@@ -41,6 +54,17 @@ export const turnStartWork: ReadonlyArray<Work> = [
   { w: "step", s: "start" }
 ]
 
+/** Pushes the work of a turn's start (`turnStartWork`). */
+const pushTurnStart = (d: Draft): void => {
+  d.pushStep("draw")
+  d.pushStep("turn-start")
+  d.pushSpot(0)
+  d.pushStep("start")
+}
+
+/** The `main` decisions (immutable, so shared: one allocation less per decision). */
+const MAIN: readonly [Decision, Decision] = [{ d: "main", player: 0 }, { d: "main", player: 1 }]
+
 export const applyLegal = (
   c: Runtime,
   s: GameState,
@@ -64,10 +88,11 @@ export const applyOn = (d: Draft, a: GameAction): Diagnostic | null => {
   d.s.ply = d.s.ply + 1
   switch (a.kind) {
     case "end-turn":
-      d.work.push({ w: "step", s: "cleanup" }, { w: "step", s: "turn-end" })
+      d.pushStep("cleanup")
+      d.pushStep("turn-end")
       break
     case "pass":
-      d.work.pop() // the window item on top
+      d.pop() // the window item on top
       break
     case "cast": {
       const inst = a.inst as string // cast actions carry their card
@@ -83,21 +108,21 @@ export const applyOn = (d: Draft, a: GameAction): Diagnostic | null => {
       const f: Frame = { src: inst, card: card.index, eff: ei, ctrl: a.player, tg: a.targets, pend: null, each: null }
       d.use(c.memo.useKey(inst, ei))
       if (e.activation_cost !== undefined) exec(d, e.activation_cost, f, [], -1)
-      d.work.push({ w: "effect", f, ok: false })
+      d.pushEffect(f, false)
       break
     }
     case "choose":
       if (dec.d === "choose") {
-        d.work.push({ w: "acts", f: dec.f, path: [...dec.path, { i: dec.i, f: "options", o: a.choice ?? 0 }], i: 0 })
+        d.pushActs(dec.f, [...dec.path, { i: dec.i, f: "options", o: a.choice ?? 0 }], 0)
       }
       break
     case "optional":
-      if (dec.d === "optional" && a.choice === 1) d.work.push({ w: "effect", f: dec.f, ok: true })
+      if (dec.d === "optional" && a.choice === 1) d.pushEffect(dec.f, true)
       break
     case "pay":
       if (dec.d === "pay") {
         if (a.choice === 1) {
-          d.work.push({ w: "acts", f: dec.f, path: [...dec.path, { i: dec.i, f: "unless", o: 0 }], i: 0 })
+          d.pushActs(dec.f, [...dec.path, { i: dec.i, f: "unless", o: 0 }], 0)
         } else counterCard(d, dec.target)
       }
       break
@@ -132,14 +157,10 @@ const castCard = (
   const rec: CastRecord = { inst, seat, type: card.def.type, tones: tonesOf(c, d.s, inst), tags: card.def.tags }
   d.addCast(rec)
   if (win === "main") {
-    d.work.push({ w: "resolve", inst, win: null, about: null }, {
-      w: "window",
-      win: "card-pending-to-opponent",
-      player: other(seat),
-      about: inst
-    })
+    d.pushResolve(inst, null, null)
+    d.pushWindow("card-pending-to-opponent", other(seat), inst)
   } else {
-    d.work.push({ w: "resolve", inst, win, about })
+    d.pushResolve(inst, win, about)
   }
   emit(d, EV_CARD_CAST, seat, inst)
 }
@@ -156,36 +177,38 @@ export const run = (d: Draft): boolean => {
     if (!spend(d.budget)) return false
     if (d.s.result !== null) {
       // The rest of the current action, effect, trigger and window is abandoned (§3.4).
-      d.work.length = 0
+      d.clearWork()
       d.queue = []
       d.s.decision = null
       return true
     }
     if (d.s.decision !== null) return true
     if (d.queue !== null && d.queue.length > 0) {
-      for (let i = d.queue.length - 1; i >= 0; i--) d.work.push({ w: "effect", f: d.queue[i] as Frame, ok: false })
+      for (let i = d.queue.length - 1; i >= 0; i--) d.pushEffect(d.queue[i] as Frame, false)
       d.queue = []
       continue
     }
-    const top = d.work[d.work.length - 1]
+    const top = d.top()
     if (top === undefined) {
-      d.s.decision = { d: "main", player: d.s.active }
+      d.s.decision = MAIN[d.s.active]
       return true
     }
     const s = d.s as GameState
+    // A job is reused by the next push: each case reads what it needs before it pushes.
     switch (top.w) {
-      case "step":
-        d.work.pop()
+      case W_STEP:
+        d.pop()
         step(d, top.s)
         break
-      case "spot": {
+      case W_SPOT: {
         const stage = s.players[s.active].stage
-        if (top.i >= stage.length) {
-          d.work.pop()
+        const i = top.i
+        if (i >= stage.length) {
+          d.pop()
           break
         }
-        d.work[d.work.length - 1] = { w: "spot", i: top.i + 1 }
-        const inst = stage[top.i] as string
+        top.i = i + 1
+        const inst = stage[i] as string
         const card = cardOfInst(c, s, inst)
         if (card.isStar) {
           const gain = (card.def.buzz ?? 0) - (s.counters[inst]?.[SCANDAL] ?? 0)
@@ -193,94 +216,99 @@ export const run = (d: Draft): boolean => {
         }
         break
       }
-      case "effect": {
-        d.work.pop()
-        const e = effectOf(c, top.f)
-        if (!holds(c, s, e.condition, top.f)) break
+      case W_EFFECT: {
+        d.pop()
+        const f = top.f as Frame // effect jobs carry their frame
+        const e = effectOf(c, f)
+        if (!holds(c, s, e.condition, f)) break
         if (e.optional === true && !top.ok) {
-          d.s.decision = { d: "optional", player: top.f.ctrl, f: top.f }
+          d.s.decision = { d: "optional", player: f.ctrl, f }
           break
         }
         if (e.for_each !== undefined) {
-          const xs = groupCards(c, s, top.f.ctrl, e.for_each)
-          for (let k = xs.length - 1; k >= 0; k--) {
-            d.work.push({ w: "acts", f: { ...top.f, each: xs[k] as string }, path: [], i: 0 })
-          }
-        } else d.work.push({ w: "acts", f: top.f, path: [], i: 0 })
+          const xs = groupCards(c, s, f.ctrl, e.for_each)
+          for (let k = xs.length - 1; k >= 0; k--) d.pushActs({ ...f, each: xs[k] as string }, NO_PATH, 0)
+        } else d.pushActs(f, NO_PATH, 0)
         break
       }
-      case "acts": {
-        const list = resolveList(effectOf(c, top.f), top.path)
-        if (top.i >= list.length) {
-          d.work.pop()
+      case W_ACTS: {
+        const f = top.f as Frame // acts jobs carry their frame
+        const path = top.path
+        const i = top.i
+        const list = resolveList(effectOf(c, f), path)
+        if (i >= list.length) {
+          d.pop()
           break
         }
-        d.work[d.work.length - 1] = { w: "acts", f: top.f, path: top.path, i: top.i + 1 }
-        const a = list[top.i] as Action
-        if (holds(c, s, a.condition, top.f)) exec(d, a, top.f, top.path, top.i)
+        top.i = i + 1
+        const a = list[i] as Action
+        if (holds(c, s, a.condition, f)) exec(d, a, f, path, i)
         break
       }
-      case "resolve": {
-        d.work.pop()
-        if (!isPending(s, top.inst)) break
-        const card = cardOfInst(c, s, top.inst)
-        const owner = ownerOf(top.inst)
-        d.work.push({ w: "settle", inst: top.inst })
-        const effects = effectsForWindow(card, top.win ?? "main")
-        const tg = s.castTargets[top.inst] ?? null
+      case W_RESOLVE: {
+        d.pop()
+        const inst = top.inst
+        const win = top.win
+        const about = top.about
+        if (!isPending(s, inst)) break
+        const card = cardOfInst(c, s, inst)
+        const owner = ownerOf(inst)
+        d.pushSettle(inst)
+        const effects = effectsForWindow(card, win ?? "main")
+        const tg = s.castTargets[inst] ?? null
         for (let k = effects.length - 1; k >= 0; k--) {
-          d.work.push({
-            w: "effect",
-            f: {
-              src: top.inst,
-              card: card.index,
-              eff: effects[k] as number,
-              ctrl: owner,
-              tg,
-              pend: top.about,
-              each: null
-            },
-            ok: false
-          })
+          d.pushEffect({
+            src: inst,
+            card: card.index,
+            eff: effects[k] as number,
+            ctrl: owner,
+            tg,
+            pend: about,
+            each: null
+          }, false)
         }
         break
       }
-      case "settle":
-        d.work.pop()
+      case W_SETTLE:
+        d.pop()
         settle(d, top.inst)
         break
-      case "deal":
-        d.work.pop()
-        startDamage(d, top.f, top.path, top.i, top.seat, top.n)
+      case W_DEAL: {
+        d.pop()
+        startDamage(d, top.f as Frame, top.path, top.i, top.seat, top.n) // deal jobs carry their frame
         break
-      case "dmgfin":
-        d.work.pop()
-        finishDamage(d, top.f, top.path, top.i)
+      }
+      case W_DMGFIN:
+        d.pop()
+        finishDamage(d, top.f as Frame, top.path, top.i) // dmgfin jobs carry their frame
         break
-      case "window": {
-        if (top.about !== null && !isPending(s, top.about)) {
-          d.work.pop()
+      case W_WINDOW: {
+        const about = top.about
+        const win = top.win as string // window jobs carry their window
+        const player = top.seat
+        if (about !== null && !isPending(s, about)) {
+          d.pop()
           break
         }
-        if (top.win === "damage-pending-to-controller") {
+        if (win === "damage-pending-to-controller") {
           const dmg = s.damage[s.damage.length - 1]
-          if (dmg === undefined || dmg.target !== top.player || dmg.amount - dmg.prevented <= 0) {
-            d.work.pop()
+          if (dmg === undefined || dmg.target !== player || dmg.amount - dmg.prevented <= 0) {
+            d.pop()
             break
           }
         }
-        if (!hasCastAction(c, s, top.player, top.win, top.about, d.staticsOf)) {
-          d.work.pop() // a window with nothing to declare is skipped (§8.1)
+        if (!hasCastAction(c, s, player, win, about, d.staticsOf)) {
+          d.pop() // a window with nothing to declare is skipped (§8.1)
           break
         }
-        d.s.decision = { d: "window", player: top.player, win: top.win, about: top.about }
+        d.s.decision = { d: "window", player, win, about }
         break
       }
     }
   }
 }
 
-const step = (d: Draft, which: "start" | "turn-start" | "draw" | "turn-end" | "cleanup"): void => {
+const step = (d: Draft, which: StepName): void => {
   const s = d.s
   const active = s.active
   switch (which) {
@@ -313,7 +341,7 @@ const step = (d: Draft, which: "start" | "turn-start" | "draw" | "turn-end" | "c
       }
       d.s.turn = s.turn + 1
       d.s.active = other(active)
-      d.work.push(...turnStartWork)
+      pushTurnStart(d)
       break
     }
   }

@@ -85,9 +85,9 @@ export class Memo {
   readonly lineups = new Map<string, Lineup>()
   /** Target plans per card, by cast window or activated effect index. */
   readonly plans = new Map<CompiledCard, Map<string | number, TargetPlan>>()
+  /** The target plans of casts in `main` by card index (the same plans as `plans`, read without probes). */
+  readonly mainPlans: Array<TargetPlan | undefined> = []
   statics: StaticsMemo | null = null
-  /** Targeted actions per target plan and card instance (see `pushTargeted`). */
-  private readonly targeted = new Map<TargetPlan, ActionTrie>()
   /** Untargeted cast actions per instance (fully determined by it; immutable, so shared). */
   private readonly castCache = new Map<string, GameAction>()
   /** The same for setup-numbered instances, by `setupSlot` (an array read instead of a hash probe). */
@@ -102,16 +102,6 @@ export class Memo {
    */
   private indexedCardOf: object | null = null
   private readonly cardIndexTable = new Int32Array(200)
-
-  /** The trie of `src`'s targeted actions under `plan` for player `seat` (the action's player). */
-  targetedActions(plan: TargetPlan, src: string, seat: Seat): ActionTrie {
-    let byInst = this.targeted.get(plan)
-    if (byInst === undefined) {
-      byInst = new ActionTrie()
-      this.targeted.set(plan, byInst) // plans are bounded: one per card and window or effect
-    }
-    return byInst.at(src).seat(seat)
-  }
 
   useKey(inst: string, ei: number): string {
     let keys = this.useKeys.get(inst)

@@ -102,18 +102,19 @@ export const playRandom = (
   const inPlace = o.onStep === undefined && o.fingerprints !== true ? mutablePlayoutOf(engine) : undefined
   if (inPlace !== undefined) {
     const game = inPlace(s)
-    while (s.result === null && actions.length < max) {
+    while (game.result() === null && actions.length < max) {
       const legal = game.legal()
       const a = legal[rng.int(legal.length)]
       if (a === undefined) {
-        return Either.left(diagnostic("illegal_action", "a live game has no legal action", { subject: String(s.ply) }))
+        const ply = game.state().ply
+        return Either.left(diagnostic("illegal_action", "a live game has no legal action", { subject: String(ply) }))
       }
       countPlay(a)
       const bad = game.step(a, tally)
       if (bad !== null) return Either.left(bad)
-      s = game.state()
       actions.push(a.id)
     }
+    s = game.state()
   } else {
     o.onStep?.(s, null)
   }

@@ -9,7 +9,7 @@ import { compareOrdinal } from "../../kernel/Ordinal.js"
 import type { TargetSpec } from "../Schema.js"
 import type { CompiledCard } from "./Compiled.js"
 import { groupCards } from "./Reading.js"
-import type { Runtime } from "./Runtime.js"
+import { ActionTrie, type Runtime } from "./Runtime.js"
 import type { GameAction, GameState, Seat } from "./State.js"
 
 export const targetSuffix = (t: Readonly<Record<string, string>> | null): string => {
@@ -38,6 +38,8 @@ export interface TargetPlan {
   readonly slots: ReadonlyArray<TargetSlot>
   readonly sorted: ReadonlyArray<number>
   readonly generic: boolean
+  /** The plan's targeted actions by card instance (see `pushTargeted`): kept with the plan, one lookup less. */
+  readonly actions: ActionTrie
 }
 
 /** The target plan of `effects` on `card`, kept in the engine's memo under `key` (the cast window, or the activated effect's index). */
@@ -47,6 +49,11 @@ export const targetPlan = (
   effects: ReadonlyArray<number>,
   key: string | number
 ): TargetPlan => {
+  // Cast offers in `main` (most enumerations) by card index: an array read instead of two map probes.
+  if (key === "main") {
+    const known = c.memo.mainPlans[card.index]
+    if (known !== undefined) return known
+  }
   let byKey = c.memo.plans.get(card)
   if (byKey === undefined) {
     byKey = new Map()
@@ -66,9 +73,10 @@ export const targetPlan = (
     }
     const keys = slots.map((x) => x.key)
     const sorted = keys.map((_, j) => j).sort((a, b) => compareOrdinal(keys[a] as string, keys[b] as string))
-    plan = { slots, sorted, generic: new Set(keys).size !== keys.length }
+    plan = { slots, sorted, generic: new Set(keys).size !== keys.length, actions: new ActionTrie() }
     byKey.set(key, plan)
   }
+  if (key === "main") c.memo.mainPlans[card.index] = plan
   return plan
 }
 
@@ -147,9 +155,32 @@ export const targetChoices = (
 }
 
 /**
+ * The cast action (`effect` null) or activation of effect `effect` of `src`, from its ID's target
+ * suffix and its targets.
+ */
+const targetedAction = (
+  src: string,
+  seat: Seat,
+  effect: number | null,
+  suffix: string,
+  targets: Readonly<Record<string, string>> | null
+): GameAction =>
+  effect === null
+    ? { id: `cast:${src}${suffix}`, player: seat, kind: "cast", inst: src, effect: null, targets, choice: null }
+    : {
+      id: `activate:${src}:E${effect + 1}${suffix}`,
+      player: seat,
+      kind: "activate",
+      inst: src,
+      effect,
+      targets,
+      choice: null
+    }
+
+/**
  * Pushes the actions of card instance `src` for every target assignment of
- * `effects` (§7.2); `make` builds one from its ID's target suffix and its
- * targets. An action is fully determined by the plan, `src`, its player and
+ * `effects` (§7.2): casts when `effect` is null, else activations of that
+ * effect (no closure per offer: this runs for every targeted card of every enumeration). An action is fully determined by the plan, `src`, its player and
  * the chosen targets, and immutable: the engine's memo
  * keeps each one built, so enumeration builds no ID or record twice.
  */
@@ -161,24 +192,26 @@ export const pushTargeted = (
   planKey: string | number,
   ctrl: Seat,
   src: string,
-  make: (suffix: string, t: Readonly<Record<string, string>> | null) => GameAction,
+  effect: number | null,
   out: Array<GameAction>
 ): void => {
   const plan = targetPlan(c, card, effects, planKey)
   if (plan.generic) {
-    for (const t of targetChoices(c, s, card, effects, ctrl)) out.push(make(targetSuffix(t), t))
+    for (const t of targetChoices(c, s, card, effects, ctrl)) {
+      out.push(targetedAction(src, ctrl, effect, targetSuffix(t), t))
+    }
     return
   }
   if (plan.slots.length === 0) {
-    out.push(make("", null))
+    out.push(targetedAction(src, ctrl, effect, "", null))
     return
   }
-  const root = c.memo.targetedActions(plan, src, ctrl)
+  const root = plan.actions.at(src).seat(ctrl)
   if (plan.slots.length === 1) {
     // One slot (most targeted cards): its candidates are the assignments.
     for (const inst of groupCards(c, s, ctrl, (plan.slots[0] as TargetSlot).spec)) {
       const leaf = root.at(inst)
-      leaf.action ??= make(planSuffix(plan, [inst]), targetRecord(plan, [inst]))
+      leaf.action ??= targetedAction(src, ctrl, effect, planSuffix(plan, [inst]), targetRecord(plan, [inst]))
       out.push(leaf.action)
     }
     return
@@ -186,7 +219,7 @@ export const pushTargeted = (
   for (const chosen of targetAssignments(c, s, plan, ctrl)) {
     let node = root
     for (let j = 0; j < chosen.length; j++) node = node.at(chosen[j] as string)
-    node.action ??= make(planSuffix(plan, chosen), targetRecord(plan, chosen))
+    node.action ??= targetedAction(src, ctrl, effect, planSuffix(plan, chosen), targetRecord(plan, chosen))
     out.push(node.action)
   }
 }

@@ -21,7 +21,7 @@ export const dealDamageOp = (
   const n = amountOf(s, a.amount, f, c)
   if (n <= 0) return
   const seats = playerSeats(s, f, a.player)
-  for (let k = seats.length - 1; k >= 0; k--) d.work.push({ w: "deal", f, path, i, seat: seats[k] as Seat, n })
+  for (let k = seats.length - 1; k >= 0; k--) d.pushDeal(f, path, i, seats[k] as Seat, n)
 }
 
 /** `prevent-damage`. */

@@ -29,7 +29,7 @@ export const chooseOneOp = (
   })
   if (legal.length === 0) return
   if (legal.length === 1) {
-    d.work.push({ w: "acts", f, path: [...path, { i, f: "options", o: legal[0] as number }], i: 0 })
+    d.pushActs(f, [...path, { i, f: "options", o: legal[0] as number }], 0)
     return
   }
   d.s.decision = { d: "choose", player: chooser, f, path, i, options: legal }
