@@ -19,7 +19,7 @@ import { type ChannelError, errorChannel } from "../kernel/ErrorChannel.js"
 import { Limits } from "../kernel/Limits.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
 import type { CompiledContainer, CompiledEffect, CompiledNode } from "./Compiled.js"
-import type { Condition, EffectComponent } from "./schema/Card.js"
+import type { Condition, EffectComponent, EffectType } from "./schema/Card.js"
 import type { Status } from "./schema/Status.js"
 
 /** What the compiler compiles: a card's identity, cost, tags and components. */
@@ -75,7 +75,8 @@ const PLACEHOLDER_VALUE = 1
 interface Work {
   readonly options: CompileOptions
   readonly diagnostics: Array<Diagnostic>
-  readonly seen: Map<string, { readonly path: string; readonly generated: boolean }>
+  /** Component ID → the path where it was first seen. */
+  readonly seen: Map<string, string>
   readonly numeric: Map<string, number>
   readonly declaredCapabilities: Set<string>
   nodeCount: number
@@ -100,8 +101,9 @@ export const compileContainer = (
   if (!Number.isInteger(input.cost) || input.cost < 0 || input.cost > 1_000_000) {
     report(w, "schema_invalid", `cost must be an integer in 0..1000000 (got ${input.cost})`, `${base}/cost`)
   }
-  // A copy: the caller's tag list may be a working array (the structural state's).
-  const tags = sortedSymbols(w, input.tags ?? [], base, "/tags", "tag")
+  // Kept as it is when already in strict order: callers pass immutable lists (a structural state's
+  // tags are not changed once the state is built).
+  const tags = checkSymbols(w, input.tags ?? EMPTY, base, "/tags", "tag")
 
   // Pass 1: IDs and numeric components over the whole tree (bindings may point anywhere).
   indexTree(w, input.components, `${base}/components`, 1)
@@ -109,8 +111,8 @@ export const compileContainer = (
   const roots = compileSiblings(w, input.components, `${base}/components`, 1)
 
   if (w.diagnostics.length > 0) return Either.left(w.diagnostics)
-  const capabilities = new Set(w.declaredCapabilities)
-  for (const r of roots) capabilities.add(`effect.${r.effect.type}`)
+  const capabilities = w.declaredCapabilities
+  for (let i = 0; i < roots.length; i++) capabilities.add(EFFECT_CAPABILITY[(roots[i] as CompiledNode).effect.type])
   return Either.right({
     cardId: input.cardId,
     cost: input.cost,
@@ -165,15 +167,15 @@ const indexTree = (w: Work, components: ReadonlyArray<EffectComponent>, path: st
     }
     const previous = w.seen.get(c.componentId)
     if (previous !== undefined) {
-      const collision = generated || previous.generated
+      // The first one was generated exactly when this one is: the same ID.
       report(
         w,
-        collision ? "component_collision" : "duplicate_id",
-        `component ID "${c.componentId}" is already used at ${previous.path}`,
+        generated ? "component_collision" : "duplicate_id",
+        `component ID "${c.componentId}" is already used at ${previous}`,
         `${p}/componentId`
       )
     } else {
-      w.seen.set(c.componentId, { path: p, generated })
+      w.seen.set(c.componentId, p)
     }
     if (c.effect.type !== "APPLY_STATUS") w.numeric.set(c.componentId, c.effect.amount)
     if (c.children !== undefined) indexTree(w, c.children, `${p}/children`, depth + 1)
@@ -187,11 +189,15 @@ const compileSiblings = (
   depth: number
 ): ReadonlyArray<CompiledNode> => {
   if (depth > Limits.effectDepth) return []
-  const out: Array<CompiledNode> = []
+  const out: Array<CompiledNode> = new Array(components.length)
+  let ordered = true
   for (let i = 0; i < components.length; i++) {
-    out.push(compileNode(w, components[i] as EffectComponent, `${path}/${i}`, depth))
+    const node = compileNode(w, components[i] as EffectComponent, `${path}/${i}`, depth)
+    out[i] = node
+    if (i > 0 && ordered) ordered = compareNodes(out[i - 1] as CompiledNode, node) <= 0
   }
-  return out.sort(compareNodes)
+  // Siblings are usually authored (or composed) in order already: sorted only when not.
+  return ordered ? out : out.sort(compareNodes)
 }
 
 const compareNodes = (a: CompiledNode, b: CompiledNode): number =>
@@ -208,8 +214,8 @@ const compileNode = (w: Work, c: EffectComponent, p: string, depth: number): Com
   if (depth === 1 && (c.childTiming !== undefined || c.executionScope !== undefined)) {
     report(w, "contradiction", "childTiming and executionScope apply to children, not to root effects", p)
   }
-  const capabilityIds = checkSymbols(w, c.capabilityIds ?? [], p, "/capabilityIds", "capability")
-  for (const cap of capabilityIds) w.declaredCapabilities.add(cap)
+  const capabilityIds = checkSymbols(w, c.capabilityIds ?? EMPTY, p, "/capabilityIds", "capability")
+  for (let i = 0; i < capabilityIds.length; i++) w.declaredCapabilities.add(capabilityIds[i] as string)
   const effect = compileEffect(w, c, p)
   const children = c.children === undefined ? [] : compileSiblings(w, c.children, `${p}/children`, depth + 1)
   return {
@@ -242,7 +248,7 @@ const compileEffect = (w: Work, c: EffectComponent, node: string): CompiledEffec
       actual: repeat
     })
   }
-  const tags = checkSymbols(w, e.tags ?? [], node, "/effect/tags", "effect tag")
+  const tags = checkSymbols(w, e.tags ?? EMPTY, node, "/effect/tags", "effect tag")
   const conditions = e.conditions ?? []
   for (let i = 0; i < conditions.length; i++) {
     checkCondition(w, conditions[i] as Condition, node, i)
@@ -436,3 +442,10 @@ const sortedSymbols = (
 }
 
 const EMPTY: ReadonlyArray<string> = Object.freeze([])
+
+/** `effect.<TYPE>`, the capability every root effect of a type declares (spelled once, not per compile). */
+const EFFECT_CAPABILITY: Readonly<Record<EffectType, string>> = {
+  DAMAGE: "effect.DAMAGE",
+  HEAL: "effect.HEAL",
+  APPLY_STATUS: "effect.APPLY_STATUS"
+}

@@ -12,8 +12,39 @@ import { canonicalJson } from "../kernel/Canonical.js"
 import { isSequenceScope } from "./BundleCompiler.js"
 import { type CompositionTraceEntry, ledgerEntrySnapshot } from "./Effective.js"
 import { ExpansionIds, memberId } from "./Expansion.js"
+import { flat } from "./FingerprintText.js"
 import type { ClosedCompositionRule, LedgerEntry } from "./ledger/Ledger.js"
 import type { EffectComponent } from "./schema/Card.js"
+import type { Requirements } from "./schema/Transformation.js"
+
+/**
+ * Requirements as their four lists, an absent one empty: every requirement the resolver checks on
+ * each resolution has this one shape (the sealed objects have as many shapes as combinations of
+ * present lists, which made the check's reads polymorphic).
+ */
+export interface RequirementLists {
+  readonly requiredTags: ReadonlyArray<string>
+  readonly excludedTags: ReadonlyArray<string>
+  readonly requiredCapabilities: ReadonlyArray<string>
+  readonly excludedCapabilities: ReadonlyArray<string>
+}
+
+const NONE: ReadonlyArray<string> = Object.freeze([])
+
+/** The four lists of `req` (undefined when there is no requirement). */
+export const requirementLists = (req: Requirements | undefined): RequirementLists | undefined =>
+  req === undefined ? undefined : {
+    requiredTags: req.requiredTags ?? NONE,
+    excludedTags: req.excludedTags ?? NONE,
+    requiredCapabilities: req.requiredCapabilities ?? NONE,
+    excludedCapabilities: req.excludedCapabilities ?? NONE
+  }
+
+/** A trace entry and its canonical JSON, built once per (entry, rule, anchor key). */
+export interface CachedTrace {
+  readonly trace: CompositionTraceEntry
+  readonly json: string
+}
 
 /** One expansion's members, lowered. */
 export interface Lowered {
@@ -32,6 +63,8 @@ export interface Lowered {
 /** A sealed rule, prepared. */
 export interface PreparedRule {
   readonly closed: ClosedCompositionRule
+  /** The rule's `when`, as lists. */
+  readonly when: RequirementLists | undefined
   readonly sequence: boolean
   readonly usesAnchor: boolean
   readonly localIds: ReadonlySet<string>
@@ -48,10 +81,12 @@ export interface PreparedRule {
 /** A sealed ledger entry, prepared. */
 export interface PreparedEntry {
   readonly rules: ReadonlyArray<PreparedRule>
-  /** Canonical JSON of the entry's fingerprint snapshot. */
+  /** The entry's `requirements`, as lists. */
+  readonly requirements: RequirementLists | undefined
+  /** Canonical JSON of the entry's fingerprint snapshot (flat: it is part of every fingerprint document). */
   readonly json: string
-  /** Trace entries (and their canonical JSON) per rule index and anchor key. */
-  readonly traces: Map<string, { readonly trace: CompositionTraceEntry; readonly json: string }>
+  /** Trace entries (and their canonical JSON) by rule index, then anchor key. */
+  readonly traces: ReadonlyArray<Map<string, CachedTrace>>
 }
 
 const subtreeStats = (cs: ReadonlyArray<EffectComponent>, ids: Set<string>): { nodes: number; depth: number } => {
@@ -134,6 +169,7 @@ export class Preparation {
       const bindings = closed.rule.effectBindings ?? {}
       p = {
         closed,
+        when: requirementLists(closed.rule.when),
         sequence: isSequenceScope(closed.rule.scope),
         usesAnchor: Object.values(bindings).includes("$anchor"),
         localIds,
@@ -156,10 +192,12 @@ export class Preparation {
   entry(entry: LedgerEntry, keep = true): PreparedEntry {
     let p = this.entries.get(entry)
     if (p === undefined) {
+      const rules = entry.closedCompositionRules.map((r) => this.rule(r))
       p = {
-        rules: entry.closedCompositionRules.map((r) => this.rule(r)),
-        json: canonicalJson(ledgerEntrySnapshot(entry)),
-        traces: new Map()
+        rules,
+        requirements: requirementLists(entry.requirements),
+        json: flat(canonicalJson(ledgerEntrySnapshot(entry))),
+        traces: rules.map(() => new Map())
       }
       if (keep) this.entries.set(entry, p)
     }

@@ -303,17 +303,26 @@ const gatherLocales = (
  * many diagnostics the file has.
  */
 const locateIn = (texts: ReadonlyMap<string, string>, ds: ReadonlyArray<Diagnostic>): Array<Diagnostic> => {
+  const unplaced = (d: Diagnostic): d is Diagnostic & { readonly file: string; readonly path: string } =>
+    d.line === undefined && d.file !== undefined && d.path !== undefined && texts.has(d.file)
+  // Each file's paths announced to its locator first, so it scans for those only.
+  const paths = new Map<string, Array<string>>()
+  for (const d of ds) {
+    if (!unplaced(d)) continue
+    const list = paths.get(d.file)
+    if (list === undefined) paths.set(d.file, [d.path])
+    else list.push(d.path)
+  }
   const locators = new Map<string, Locator>()
+  for (const [file, list] of paths) {
+    const locator = makeLocator(texts.get(file) ?? "")
+    locator.prepare(list)
+    locators.set(file, locator)
+  }
   return ds.map((d) => {
-    if (d.line !== undefined || d.file === undefined || d.path === undefined) return d
-    const text = texts.get(d.file)
-    if (text === undefined) return d
-    let locator = locators.get(d.file)
-    if (locator === undefined) {
-      locator = makeLocator(text)
-      locators.set(d.file, locator)
-    }
-    return { ...d, ...locator.locate(d.path) }
+    if (!unplaced(d)) return d
+    const locator = locators.get(d.file)
+    return locator === undefined ? d : { ...d, ...locator.locate(d.path) }
   })
 }
 

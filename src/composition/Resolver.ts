@@ -52,7 +52,7 @@ import {
   type LedgerEntry,
   removeEntry
 } from "./ledger/Ledger.js"
-import { lower, type PreparedEntry, type PreparedRule } from "./Lowering.js"
+import { type CachedTrace, lower, type PreparedEntry, type PreparedRule, type RequirementLists } from "./Lowering.js"
 import { ResolutionCache } from "./ResolutionCache.js"
 import type { Card, EffectComponent } from "./schema/Card.js"
 import { ENGINE_VERSION } from "./schema/Package.js"
@@ -110,12 +110,14 @@ export const checkRequirementsOn = (
   }
 }
 
-const holds = (req: Requirements | undefined, tags: ReadonlySet<string>, caps: ReadonlySet<string>): boolean => {
+/** Whether `req` holds (the prepared lists of a sealed requirement: one shape, read on every resolution). */
+const holds = (req: RequirementLists | undefined, tags: ReadonlySet<string>, caps: ReadonlySet<string>): boolean => {
   if (req === undefined) return true
-  for (const t of req.requiredTags ?? []) if (!tags.has(t)) return false
-  for (const t of req.excludedTags ?? []) if (tags.has(t)) return false
-  for (const c of req.requiredCapabilities ?? []) if (!caps.has(c)) return false
-  for (const c of req.excludedCapabilities ?? []) if (caps.has(c)) return false
+  const { requiredTags, excludedTags, requiredCapabilities, excludedCapabilities } = req
+  for (let i = 0; i < requiredTags.length; i++) if (!tags.has(requiredTags[i] as string)) return false
+  for (let i = 0; i < excludedTags.length; i++) if (tags.has(excludedTags[i] as string)) return false
+  for (let i = 0; i < requiredCapabilities.length; i++) if (!caps.has(requiredCapabilities[i] as string)) return false
+  for (let i = 0; i < excludedCapabilities.length; i++) if (caps.has(excludedCapabilities[i] as string)) return false
   return true
 }
 
@@ -204,21 +206,23 @@ export const resolveEffectiveCard = (
   const { compiled: base, tagSet, capSet, index } = st.right
   const s = state
 
+  // Each entry prepared once per resolution (requirements and rules here, snapshot JSON for the fingerprint below).
+  const preparedEntries: Array<PreparedEntry> = new Array(entries.length)
+  for (let i = 0; i < entries.length; i++) {
+    preparedEntries[i] = cache.preparation.entry(entries[i] as LedgerEntry, keep)
+  }
+
   // 3. Requirements on the final structural composition.
-  for (const e of entries) {
+  for (let i = 0; i < entries.length; i++) {
     // The context object and messages only for an entry whose requirements fail.
-    if (e.requirements === undefined || holds(e.requirements, tagSet, capSet)) continue
+    if (holds((preparedEntries[i] as PreparedEntry).requirements, tagSet, capSet)) continue
+    const e = entries[i] as LedgerEntry
     checkRequirementsOn(e.requirements, tagSet, capSet, { transformationId: e.upgradeId, subject: e.entryId }, out)
   }
   if (out.length > 0) return fail(out)
 
   // 4. Rules and anchors, over structural roots only.
   const expansions: Array<Expansion> = []
-  // Each entry prepared once per resolution (rules here, snapshot JSON for the fingerprint below).
-  const preparedEntries: Array<PreparedEntry> = new Array(entries.length)
-  for (let i = 0; i < entries.length; i++) {
-    preparedEntries[i] = cache.preparation.entry(entries[i] as LedgerEntry, keep)
-  }
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i] as LedgerEntry
     const prepared = preparedEntries[i] as PreparedEntry
@@ -227,7 +231,7 @@ export const resolveEffectiveCard = (
     for (let ruleIndex = 0; ruleIndex < prepared.rules.length; ruleIndex++) {
       const r = prepared.rules[ruleIndex] as PreparedRule
       const rule = r.closed.rule
-      if (!holds(rule.when, tagSet, capSet)) continue
+      if (!holds(r.when, tagSet, capSet)) continue
       const anchors: Array<CompiledNode> = []
       for (const root of base.roots) if (selects(rule, root)) anchors.push(root)
       if (anchors.length === 0) continue
@@ -337,8 +341,8 @@ export const resolveEffectiveCard = (
     }
     nodes += x.rule.nodes
     if (nodes > Limits.generatedNodes && crossing === undefined) crossing = ctxOf(x)
-    const traceKey = `${x.ruleIndex}\u0000${x.key}`
-    let cachedTrace = x.prepared.traces.get(traceKey)
+    const traces = x.prepared.traces[x.ruleIndex] as Map<string, CachedTrace>
+    let cachedTrace = traces.get(x.key)
     if (cachedTrace === undefined) {
       const trace: CompositionTraceEntry = {
         entryId: x.entry.entryId,
@@ -351,7 +355,7 @@ export const resolveEffectiveCard = (
         memberIds: l.ids
       }
       cachedTrace = { trace, json: traceJson(trace) }
-      x.prepared.traces.set(traceKey, cachedTrace)
+      traces.set(x.key, cachedTrace)
     }
     const t = cachedTrace.trace
     trace.push(t)
@@ -437,16 +441,12 @@ export const resolveEffectiveCard = (
   }
   const c = compiled.right
 
-  let ledgerJson = "["
-  for (let i = 0; i < entries.length; i++) {
-    ledgerJson += (i > 0 ? "," : "") + (preparedEntries[i] as PreparedEntry).json
-  }
-  ledgerJson += "]"
-  const tj = `[${traceParts.join(",")}]`
+  // The document from its memoized flat pieces: few pieces for the hash to walk (FingerprintText.ts).
+  const text = cache.text
   const fingerprint = sha256(
-    `{"baseCard":${cache.text.card(baseCard)},"components":${
-      cache.text.componentList(roots)
-    },"compositionTrace":${tj},"engineVersion":${ENGINE_VERSION},"ledger":${ledgerJson}}`
+    `${text.head(baseCard)}${text.componentList(roots)},"compositionTrace":[${
+      traceParts.join(",")
+    }],"engineVersion":${ENGINE_VERSION},"ledger":${text.ledger(entries, preparedEntries, keep)}}`
   )
 
   return Either.right({

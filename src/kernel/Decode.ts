@@ -22,7 +22,7 @@
 import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
 import { type Diagnostic, diagnostic } from "./Diagnostic.js"
 import type { DiagnosticCode } from "./DiagnosticCode.js"
-import { type JsonDocument, locate, toPointer } from "./Json.js"
+import { type JsonDocument, type Locator, makeLocator, toPointer } from "./Json.js"
 
 /** Annotation key: the diagnostic code a Schema node's failures carry. */
 export const DiagnosticCodeAnnotationId: unique symbol = Symbol.for("cardfx/DiagnosticCode")
@@ -189,13 +189,13 @@ export const MISSING_FIELD = "missing field"
 /** Flattens a parse issue into diagnostics, located in `doc` when given. */
 export const issuesToDiagnostics = (
   issue: ParseResult.ParseIssue,
-  doc?: Pick<JsonDocument, "text" | "file">,
+  doc?: Pick<JsonDocument, "text" | "file"> & { readonly locator?: Locator | undefined },
   basePath = ""
 ): Array<Diagnostic> => {
   const leaves: Array<Leaf> = []
   collect(issue, [], leaves)
   const seen = new Set<string>()
-  const out: Array<Diagnostic> = []
+  const found: Array<{ readonly leaf: Leaf; readonly path: string; readonly message: string }> = []
   for (const leaf of leaves) {
     const path = basePath + toPointer(leaf.path)
     const formatted = ParseResult.ArrayFormatter.formatIssueSync(leaf.issue)[0]?.message ?? "invalid value"
@@ -212,16 +212,19 @@ export const issuesToDiagnostics = (
     const key = `${leaf.code}\u0000${path}\u0000${message}`
     if (seen.has(key)) continue
     seen.add(key)
-    const pos = doc !== undefined ? locate(doc, path) : undefined
-    out.push(
-      diagnostic(leaf.code, message, {
-        file: doc?.file,
-        path,
-        line: pos?.line,
-        column: pos?.column,
-        details: leaf.details
-      })
-    )
+    found.push({ leaf, path, message })
   }
-  return out
+  // One locator for the document, told every path first: it scans for those only (Json.ts, `prepare`).
+  const locator = doc === undefined ? undefined : (doc.locator ?? makeLocator(doc.text))
+  locator?.prepare(found.map((f) => f.path))
+  return found.map(({ leaf, message, path }) => {
+    const pos = locator?.locate(path)
+    return diagnostic(leaf.code, message, {
+      file: doc?.file,
+      path,
+      line: pos?.line,
+      column: pos?.column,
+      details: leaf.details
+    })
+  })
 }

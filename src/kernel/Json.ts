@@ -57,6 +57,13 @@ export interface JsonDocument {
 export interface Locator {
   readonly locate: (pointer: string) => { line: number; column: number }
   readonly lineColumn: (offset: number) => { line: number; column: number }
+  /**
+   * Announces the pointers about to be located (a failing file's diagnostics): one scan records
+   * where those and their ancestors start, instead of an index of every value of the document
+   * (a pointer string and a map entry per value: most of the error path's time on a large file).
+   * Answers are the same either way; a pointer not announced still gets the whole index.
+   */
+  readonly prepare: (pointers: Iterable<string>) => void
 }
 
 const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
@@ -120,6 +127,9 @@ export const locate = (
 /** A locator for `text`; its position index (re-parsing with position tracking) is built on first use. */
 export const makeLocator = (text: string): Locator => {
   let pointers: Map<string, number> | undefined
+  // Announced pointers and every ancestor of theirs (scanned), and where those that exist start.
+  const scanned = new Set<string>()
+  const found = new Map<string, number>()
   let lineStarts: ReadonlyArray<number> | undefined
   const starts = (): ReadonlyArray<number> => {
     if (lineStarts === undefined) {
@@ -142,7 +152,30 @@ export const makeLocator = (text: string): Locator => {
   }
   return {
     lineColumn: at,
+    prepare: (announced) => {
+      if (pointers !== undefined) return
+      const wanted = new Set<string>()
+      for (const pointer of announced) {
+        let p = pointer
+        while (!scanned.has(p) && !wanted.has(p)) {
+          wanted.add(p)
+          if (p === "") break
+          p = p.slice(0, p.lastIndexOf("/"))
+        }
+      }
+      if (wanted.size === 0) return
+      new Parser(text, undefined, Number.MAX_SAFE_INTEGER, found, wanted).parseDocument()
+      for (const p of wanted) scanned.add(p)
+    },
     locate: (pointer) => {
+      if (pointers === undefined) {
+        // Within the announced pointers: the same walk up to the nearest existing ancestor.
+        for (let p = pointer; scanned.has(p); p = p.slice(0, p.lastIndexOf("/"))) {
+          const offset = found.get(p)
+          if (offset !== undefined) return at(offset)
+          if (p === "") return { line: 1, column: 1 }
+        }
+      }
       if (pointers === undefined) {
         pointers = new Map<string, number>()
         new Parser(text, undefined, Number.MAX_SAFE_INTEGER, pointers).parseDocument()
@@ -191,15 +224,28 @@ class Parser {
   depth = 0
   failure: Diagnostic | undefined
   readonly path: Array<string | number> = []
-  /** With `positions`: the pointer of each open value, so a child's is its parent's plus one segment. */
-  readonly pointers: Array<string> = [""]
+  /**
+   * With `positions`: the pointer of each open value, so a child's is its parent's plus one segment;
+   * undefined for a value outside `wanted` (its subtree is not recorded).
+   */
+  readonly pointers: Array<string | undefined> = [""]
 
   constructor(
     readonly text: string,
     readonly file: string | undefined,
     readonly maxDepth: number,
-    readonly positions: Map<string, number> | undefined
+    readonly positions: Map<string, number> | undefined,
+    /** The pointers to record (with every ancestor of each); all when undefined. */
+    readonly wanted?: ReadonlySet<string> | undefined
   ) {}
+
+  /** The pointer of an open value's child, when it is recorded. */
+  child(segment: string | number): string | undefined {
+    const parent = this.pointers[this.pointers.length - 1]
+    if (parent === undefined) return undefined
+    const p = `${parent}/${typeof segment === "number" ? String(segment) : pointerSegment(segment)}`
+    return this.wanted === undefined || this.wanted.has(p) ? p : undefined
+  }
 
   parseDocument(): JsonValue | typeof FAILED {
     this.ws()
@@ -242,7 +288,10 @@ class Parser {
   }
 
   value(): JsonValue | typeof FAILED {
-    if (this.positions !== undefined) this.positions.set(this.pointers[this.pointers.length - 1] as string, this.i)
+    if (this.positions !== undefined) {
+      const p = this.pointers[this.pointers.length - 1]
+      if (p !== undefined) this.positions.set(p, this.i)
+    }
     const c = this.text.charCodeAt(this.i)
     switch (c) {
       case 123: // {
@@ -302,9 +351,7 @@ class Parser {
       if (this.text.charCodeAt(this.i) !== 58) return this.fail("json_syntax", "expected ':' after a key", this.i)
       this.i++
       this.ws()
-      if (this.positions !== undefined) {
-        this.pointers.push(`${this.pointers[this.pointers.length - 1] as string}/${pointerSegment(key)}`)
-      }
+      if (this.positions !== undefined) this.pointers.push(this.child(key))
       const v = this.value()
       if (v === FAILED) return FAILED
       out[key] = v
@@ -338,9 +385,7 @@ class Parser {
     for (let index = 0;; index++) {
       this.ws()
       this.path.push(index)
-      if (this.positions !== undefined) {
-        this.pointers.push(`${this.pointers[this.pointers.length - 1] as string}/${index}`)
-      }
+      if (this.positions !== undefined) this.pointers.push(this.child(index))
       const v = this.value()
       if (v === FAILED) return FAILED
       out.push(v)
