@@ -158,7 +158,10 @@ export const makeSerializers = (): Serializers => {
   // Not memoized per entry: an entry lives as long as its ledger's history (for ever, in a cached
   // ledger), and so would its text, promoted with it (README, "Throughput"); an entry is written
   // once for its event and again only in the power-of-two checkpoints (≤ 3 times in all, amortized).
-  const entryJson = (e: LedgerEntry): string => (Object.keys(e.captured).length === 3 ? writeEntry(e) : canonicalJson(e))
+  const entryJson = (e: LedgerEntry): string => {
+    const threeKeys = Object.keys(e.captured).length === 3
+    return threeKeys ? writeEntry(e) : canonicalJson(e)
+  }
   const contexts = new WeakMap<ReplayContext, { readonly json: string; readonly hash: string }>()
   return {
     ledgerJson: (l) =>
