@@ -499,7 +499,10 @@ export const plan = (input: PlanInput): Plan => {
     assessment: {
       isCompatible: true,
       ...basis,
-      changedComponentIds: changedComponentIds(current, after.right, cache, input.transient !== true),
+      // The candidate's component index is not memoized: it is needed again only when the candidate is
+      // the next command's current card (then indexed once, as `before`), and a memo entry would live as
+      // long as the candidate, long enough to be promoted (README of the store, "Throughput").
+      changedComponentIds: changedComponentIds(current, after.right, cache, false),
       compositionTrace: after.right.compositionTrace,
       diagnostics: []
     },

@@ -108,16 +108,31 @@ interface BatchStatements {
     ids: ReadonlyArray<string>
   ) => Effect.Effect<ReadonlyArray<LastRow>, SqlError>
   /** Writes the rows; fails with `StoreFailure` when a snapshot's revision was written concurrently. */
-  readonly write: (rows: {
-    readonly contexts: ReadonlyArray<{ readonly hash: string; readonly body: string }>
-    readonly snapshots: ReadonlyArray<SnapshotRow>
-    readonly checkpoints: ReadonlyArray<CheckpointRow>
-    readonly events: ReadonlyArray<EventRow>
-    readonly commands: ReadonlyArray<CommandRow>
-    /** The new global sequence, if it moved. */
-    readonly sequence: number | undefined
-  }) => Effect.Effect<void, SqlError | StoreFailure>
+  readonly write: (rows: Rows) => Effect.Effect<void, SqlError | StoreFailure>
+  /**
+   * The same write, synchronous (the SQLite driver): the batch engine writes each command's rows as soon
+   * as it is decided, so they die young instead of living until the batch's end (see README,
+   * "Throughput": rows held for the whole batch outlived a scavenge and were promoted).
+   */
+  readonly writeNow?: ((rows: Rows) => WriteFailure | undefined) | undefined
 }
+
+/** Rows to write. */
+interface Rows {
+  readonly contexts: ReadonlyArray<{ readonly hash: string; readonly body: string }>
+  readonly snapshots: ReadonlyArray<SnapshotRow>
+  readonly checkpoints: ReadonlyArray<CheckpointRow>
+  readonly events: ReadonlyArray<EventRow>
+  readonly commands: ReadonlyArray<CommandRow>
+  /** The new global sequence, if it moved. */
+  readonly sequence: number | undefined
+}
+
+/** Why a synchronous write failed: a driver error, a concurrent revision, or a defect (anything else thrown). */
+type WriteFailure = SqlError | StoreFailure | { readonly _tag: "Defect"; readonly defect: unknown }
+
+const failWith = (f: WriteFailure): Effect.Effect<never, SqlError | StoreFailure> =>
+  f._tag === "Defect" ? Effect.die(f.defect) : Effect.fail(f)
 
 const concurrentRevision = () =>
   new StoreFailure({ message: "ledger store: a revision was written concurrently; the batch was rolled back" })
@@ -222,6 +237,44 @@ const driverStatements = (db: BetterSqlite3.Database, prefix: string): BatchStat
   })
   let prepared: ReturnType<typeof prepare> | undefined
   const st = () => (prepared ??= prepare())
+  const writeNow = (rows: Rows): WriteFailure | undefined => {
+    try {
+      const s = st()
+      for (const c of rows.contexts) s.context.run(c.hash, c.body)
+      for (const r of rows.snapshots) {
+        const info = s.snapshot.run(
+          r.branch,
+          r.instance_id,
+          r.revision,
+          r.sequence,
+          r.card_id,
+          r.ledger,
+          r.effective,
+          r.fingerprint
+        )
+        if (info.changes !== 1) return concurrentRevision()
+      }
+      for (const r of rows.checkpoints) s.checkpoint.run(r.branch, r.instance_id, r.revision, r.sequence, r.active)
+      for (const r of rows.events) {
+        s.event.run(
+          r.sequence,
+          r.branch,
+          r.instance_id,
+          r.card_id,
+          r.revision,
+          r.command_id,
+          r.kind,
+          r.context_hash,
+          r.body
+        )
+      }
+      for (const r of rows.commands) s.command.run(r.command_id, r.request_hash, r.outcome, r.sequence)
+      if (rows.sequence !== undefined) s.sequence.run(rows.sequence)
+      return undefined
+    } catch (cause) {
+      return isSqlOrIoError(cause) ? sqlError(cause, "Failed to execute statement") : { _tag: "Defect", defect: cause }
+    }
+  }
   return {
     lockSequence: driverCall(() => num((st().lock.get() as { value: unknown } | undefined)?.value ?? 0)),
     priorOutcomes: (ids) =>
@@ -243,43 +296,11 @@ const driverStatements = (db: BetterSqlite3.Database, prefix: string): BatchStat
         return out
       }),
     write: (rows) =>
-      Effect.flatMap(
-        driverCall(() => {
-          const s = st()
-          for (const c of rows.contexts) s.context.run(c.hash, c.body)
-          for (const r of rows.snapshots) {
-            const info = s.snapshot.run(
-              r.branch,
-              r.instance_id,
-              r.revision,
-              r.sequence,
-              r.card_id,
-              r.ledger,
-              r.effective,
-              r.fingerprint
-            )
-            if (info.changes !== 1) return false
-          }
-          for (const r of rows.checkpoints) s.checkpoint.run(r.branch, r.instance_id, r.revision, r.sequence, r.active)
-          for (const r of rows.events) {
-            s.event.run(
-              r.sequence,
-              r.branch,
-              r.instance_id,
-              r.card_id,
-              r.revision,
-              r.command_id,
-              r.kind,
-              r.context_hash,
-              r.body
-            )
-          }
-          for (const r of rows.commands) s.command.run(r.command_id, r.request_hash, r.outcome, r.sequence)
-          if (rows.sequence !== undefined) s.sequence.run(rows.sequence)
-          return true
-        }),
-        (ok) => (ok ? Effect.void : Effect.fail(concurrentRevision()))
-      )
+      Effect.suspend(() => {
+        const failed = writeNow(rows)
+        return failed === undefined ? Effect.void : failWith(failed)
+      }),
+    writeNow
   }
 }
 
@@ -293,12 +314,14 @@ interface Batch {
   readonly loaded: Map<string, Loaded | BranchNotFound>
   /** States after the batch's own commands, by cache key. */
   readonly states: Map<string, CardState>
+  /** Contexts this batch writes (new to the store), by hash. */
   readonly contexts: Map<string, string>
+  /** Rows decided and not yet written (all of them until the end on PostgreSQL; one command's on SQLite). */
+  readonly contextRows: Array<{ readonly hash: string; readonly body: string }>
   readonly snapshots: Array<SnapshotRow>
   readonly checkpoints: Array<CheckpointRow>
   readonly events: Array<EventRow>
   readonly commands: Array<CommandRow>
-  readonly onCommit: Array<() => void>
 }
 
 /**
@@ -466,6 +489,7 @@ export const makeBatchEngine = (
     const { json: contextJson, hash: contextHash } = ser.context(decision.context)
     if (!knownContexts.has(contextHash) && !batch.contexts.has(contextHash)) {
       batch.contexts.set(contextHash, contextJson)
+      batch.contextRows.push({ hash: contextHash, body: contextJson })
     }
     batch.snapshots.push({
       branch: request.branch,
@@ -500,6 +524,9 @@ export const makeBatchEngine = (
       body: ser.bodyJson(decision.body)
     })
     batch.sequence = sequence
+    // Re-inserted, so the batch's states iterate in the order of each instance's last command (the
+    // order the ledger cache is told at commit, as when it was told after every command).
+    batch.states.delete(key)
     batch.states.set(key, {
       branch: request.branch,
       instanceId: request.instanceId,
@@ -510,8 +537,6 @@ export const makeBatchEngine = (
       effective: undefined,
       fingerprint: decision.effective.fingerprint
     })
-    const cached = { revision, sequence, ledger: decision.ledger }
-    batch.onCommit.push(() => ledgerCache.set(key, cached, ledgerSize(decision.ledger) + 1))
     return record(
       makeOutcome(
         request,
@@ -526,21 +551,43 @@ export const makeBatchEngine = (
     )
   }
 
+  /** The rows decided and not yet written; `sequence` only at the batch's end. */
+  const pending = (batch: Batch, sequence: number | undefined): Rows => ({
+    contexts: batch.contextRows,
+    snapshots: batch.snapshots,
+    checkpoints: batch.checkpoints,
+    events: batch.events,
+    commands: batch.commands,
+    sequence
+  })
+
+  /** Forgets the rows just written. */
+  const written = (batch: Batch): void => {
+    batch.contextRows.length = 0
+    batch.snapshots.length = 0
+    batch.checkpoints.length = 0
+    batch.events.length = 0
+    batch.commands.length = 0
+  }
+
   /** Writes a batch's rows: contexts, snapshots (the conditional write), checkpoints, events, outcomes, the sequence. */
   const flush = (batch: Batch) =>
-    Effect.map(
-      statements.write({
-        contexts: [...batch.contexts].map(([hash, body]) => ({ hash, body })),
-        snapshots: batch.snapshots,
-        checkpoints: batch.checkpoints,
-        events: batch.events,
-        commands: batch.commands,
-        sequence: batch.sequence !== batch.start ? batch.sequence : undefined
-      }),
-      () => {
-        for (const hash of batch.contexts.keys()) batch.onCommit.push(() => knownContexts.set(hash, true))
-      }
-    )
+    statements.write(pending(batch, batch.sequence !== batch.start ? batch.sequence : undefined))
+
+  /**
+   * Once the batch committed: the caches learn its states and contexts. Per instance, not per command
+   * (nothing per command is held until the commit: see README, "Throughput").
+   */
+  const committed = (batch: Batch): void => {
+    for (const [key, state] of batch.states) {
+      ledgerCache.set(
+        key,
+        { revision: state.revision, sequence: state.lastSequence, ledger: state.ledger },
+        ledgerSize(state.ledger) + 1
+      )
+    }
+    for (const hash of batch.contexts.keys()) knownContexts.set(hash, true)
+  }
 
   /** Loads, under the write lock, the recorded outcomes and committed states the batch's commands need. */
   const load = (items: ReadonlyArray<readonly [CommandRequest, Decide]>, batch: Batch) =>
@@ -573,7 +620,6 @@ export const makeBatchEngine = (
           const bad = checkIds(r)
           if (bad !== undefined) return Effect.fail(bad)
         }
-        const onCommit: Array<() => void> = []
         return sql
           .withTransaction(
             Effect.gen(function*() {
@@ -587,24 +633,33 @@ export const makeBatchEngine = (
                 loaded: new Map(),
                 states: new Map(),
                 contexts: new Map(),
+                contextRows: [],
                 snapshots: [],
                 checkpoints: [],
                 events: [],
-                commands: [],
-                onCommit
+                commands: []
               }
               yield* load(items, batch)
               const outcomes: Array<CommandOutcome> = []
+              const { writeNow } = statements
               for (const [r, d] of items) {
                 const o = one(r, d, batch)
                 if (o instanceof CommandConflict || o instanceof StoreFailure) return yield* Effect.fail(o)
                 outcomes.push(o)
+                if (writeNow !== undefined) {
+                  const failed = writeNow(pending(batch, undefined))
+                  if (failed !== undefined) return yield* failWith(failed)
+                  written(batch)
+                }
               }
               yield* flush(batch)
-              return outcomes
+              return [outcomes, batch] as const
             })
           )
-          .pipe(Effect.tap(() => Effect.sync(() => onCommit.forEach((f) => f()))))
+          .pipe(Effect.map(([outcomes, batch]) => {
+            committed(batch)
+            return outcomes
+          }))
       }
     )
 

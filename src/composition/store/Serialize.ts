@@ -13,6 +13,7 @@
 import { Either, Schema } from "effect"
 import { canonicalJson, hashCanonical, sha256Hex } from "../../kernel/Canonical.js"
 import { StoreFailure } from "../../kernel/Errors.js"
+import type { LedgerCommand } from "../ledger/Command.js"
 import { CardLedger, type LedgerEntry } from "../ledger/Ledger.js"
 import { CommandOutcome, type CommandRequest, EventBody, ReplayContext } from "./Schemas.js"
 
@@ -21,6 +22,31 @@ export const ledgerJson = (l: CardLedger): string =>
   `{"cardId":${JSON.stringify(l.cardId)},"entries":[${
     l.entries.map((e) => canonicalJson(e)).join(",")
   }],"revision":${l.revision}}`
+
+/** A command's own keys per kind, in ordinal order (`entryId` < `kind` < `upgradeId`). */
+const COMMAND_KEYS: Readonly<Record<string, number>> = { apply: 2, remove: 2, replace: 3 }
+
+/**
+ * Canonical JSON of a ledger command with the Schema's keys, written directly (the same bytes as
+ * `canonicalJson`, tested; no key array sorted per command); anything else through `canonicalJson`.
+ */
+export const commandJson = (c: LedgerCommand): string => {
+  if (Object.keys(c).length !== COMMAND_KEYS[c.kind]) return canonicalJson(c)
+  switch (c.kind) {
+    case "apply":
+      return typeof c.upgradeId === "string"
+        ? `{"kind":"apply","upgradeId":${JSON.stringify(c.upgradeId)}}`
+        : canonicalJson(c)
+    case "remove":
+      return typeof c.entryId === "string"
+        ? `{"entryId":${JSON.stringify(c.entryId)},"kind":"remove"}`
+        : canonicalJson(c)
+    case "replace":
+      return typeof c.entryId === "string" && typeof c.upgradeId === "string"
+        ? `{"entryId":${JSON.stringify(c.entryId)},"kind":"replace","upgradeId":${JSON.stringify(c.upgradeId)}}`
+        : canonicalJson(c)
+  }
+}
 
 const REQUEST_KEYS: ReadonlySet<string> = new Set([
   "activity",
@@ -54,7 +80,7 @@ export const requestHash = (request: CommandRequest): string => {
     `{"activity":${JSON.stringify(request.activity)},"branch":${JSON.stringify(request.branch)},"cardId":${
       JSON.stringify(request.cardId)
     },` +
-      `"command":${canonicalJson(request.command)},"commandId":${JSON.stringify(request.commandId)},` +
+      `"command":${commandJson(request.command)},"commandId":${JSON.stringify(request.commandId)},` +
       (stated ? `"expectedRevision":${request.expectedRevision},` : "") +
       `"instanceId":${JSON.stringify(request.instanceId)}}`
   )
@@ -78,7 +104,7 @@ export const outcomeJson = (o: CommandOutcome): string =>
 
 /** The serializers one store uses, with their per-object caches. */
 export interface Serializers {
-  /** Canonical JSON of a ledger; each (immutable) entry is written once. */
+  /** Canonical JSON of a ledger (each entry's sealed parts written once: see `makeSerializers`). */
   readonly ledgerJson: (l: CardLedger) => string
   /** Canonical JSON of an event body (keys: activity, command, entry, removedEntryId). */
   readonly bodyJson: (b: EventBody) => string
@@ -103,7 +129,6 @@ const ENTRY_KEYS: ReadonlySet<string> = new Set([
 
 /** A store's serializers (their caches are weak: they hold nothing the caller dropped). */
 export const makeSerializers = (): Serializers => {
-  const entries = new WeakMap<LedgerEntry, string>()
   // The sealed parts of an entry (rules, patches, pin, requirements) are objects shared by every
   // entry made from one sealed transformation: each is written once.
   const parts = new WeakMap<object, string>()
@@ -130,16 +155,12 @@ export const makeSerializers = (): Serializers => {
         JSON.stringify(e.state)
       },"upgradeId":${JSON.stringify(e.upgradeId)}}`
   }
+  // Not memoized per entry: an entry lives as long as its ledger's history (for ever, in a cached
+  // ledger), and so would its text, promoted with it (README, "Throughput"); an entry is written
+  // once for its event and again only in the power-of-two checkpoints (≤ 3 times in all, amortized).
   const entryJson = (e: LedgerEntry): string => {
-    let s = entries.get(e)
-    if (s === undefined) {
-      s = Object.keys(e.captured).length === 3 ? writeEntry(e) : canonicalJson(e)
-      // The writer builds the text by concatenation (a V8 rope); reading one character flattens it
-      // in place, so later joins copy flat text instead of walking the rope every time.
-      s.charCodeAt(0)
-      entries.set(e, s)
-    }
-    return s
+    const threeKeys = Object.keys(e.captured).length === 3
+    return threeKeys ? writeEntry(e) : canonicalJson(e)
   }
   const contexts = new WeakMap<ReplayContext, { readonly json: string; readonly hash: string }>()
   return {
@@ -148,7 +169,7 @@ export const makeSerializers = (): Serializers => {
         l.entries.map(entryJson).join(",")
       }],"revision":${l.revision}}`,
     bodyJson: (b) =>
-      `{"activity":${JSON.stringify(b.activity)},"command":${canonicalJson(b.command)},"entry":${
+      `{"activity":${JSON.stringify(b.activity)},"command":${commandJson(b.command)},"entry":${
         b.entry === null ? "null" : entryJson(b.entry)
       },"removedEntryId":${b.removedEntryId === null ? "null" : JSON.stringify(b.removedEntryId)}}`,
     context: (c) => {
