@@ -205,10 +205,7 @@ export class Draft {
   }
 
   pushActs(f: Frame, path: ReadonlyArray<PathStep>, i: number): void {
-    const j = this.next(W_ACTS)
-    j.f = f
-    j.path = path
-    j.i = i
+    this.pushAt(W_ACTS, f, path, i)
   }
 
   pushResolve(inst: string, win: string | null, about: string | null): void {
@@ -232,7 +229,12 @@ export class Draft {
   }
 
   pushDmgfin(f: Frame, path: ReadonlyArray<PathStep>, i: number): void {
-    const j = this.next(W_DMGFIN)
+    this.pushAt(W_DMGFIN, f, path, i)
+  }
+
+  /** A job that walks `path` of frame `f` from step `i` (the acts and the damage-finish jobs). */
+  private pushAt(kind: number, f: Frame, path: ReadonlyArray<PathStep>, i: number): void {
+    const j = this.next(kind)
     j.f = f
     j.path = path
     j.i = i
