@@ -299,7 +299,12 @@ interface Published {
 interface Subscriber {
   viewer: Viewer
   pending: Array<Published> | undefined
-  /** Heartbeat ticks seen while still pending: a stream that never started (its client left first) is dropped. */
+  /**
+   * The stream has been handed to the caller (the game is read). Only then do heartbeat ticks count toward
+   * dropping it: a game still being read (a slow store, a loaded machine) is not a stream that never started.
+   */
+  handedOut: boolean
+  /** Heartbeat ticks seen since it was handed out while still not started: its client left first; dropped. */
   idleTicks: number
   ended: boolean
   emit: ((event: GameEvent) => void) | undefined
@@ -384,7 +389,7 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
             subscribers.forEach((set, id) =>
               set.forEach((x) => {
                 if (x.emit !== undefined) x.emit({ _tag: "heartbeat" })
-                else if (++x.idleTicks >= 2) remove(id, x)
+                else if (x.handedOut && ++x.idleTicks >= 2) remove(id, x)
               })
             ),
           options.heartbeatMs
@@ -466,6 +471,7 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
         const s: Subscriber = {
           viewer: { seat: null, operator: false },
           pending: [],
+          handedOut: false,
           idleTicks: 0,
           ended: false,
           emit: undefined,
@@ -493,6 +499,7 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
           return { backlog: after, finished }
         }).pipe(Effect.onError(() => Effect.sync(() => remove(gameId, s))))
         const last = backlog.reduce((m, e) => (e._tag === "step" ? Math.max(m, e.step) : m), lastEventId ?? -1)
+        s.handedOut = true
         return Stream.asyncPush<GameEvent>(
           (emit) =>
             Effect.acquireRelease(
