@@ -14,7 +14,7 @@ import { Bundle } from "./Bundle.js"
 import { Card } from "./Card.js"
 import { Attribute, Buff, Relic } from "./Modifier.js"
 import { Status } from "./Status.js"
-import { AuthoredId, Metadata, PositiveInt, Symbol, SymbolList } from "./Symbols.js"
+import { atMostChars, AuthoredId, Metadata, PositiveInt, Symbol, SymbolList } from "./Symbols.js"
 import { Transformation } from "./Transformation.js"
 
 /** The engine version this build implements (the seed's "engine version 17"). */
@@ -84,11 +84,7 @@ export const LocaleTag = Schema.String.pipe(
       "a locale tag is a BCP 47 tag such as en or pt-BR: a lower-case language subtag, then subtags of letters and digits, joined by -",
     ...withCode("invalid_id")
   }),
-  Schema.maxLength(Limits.localeTagLength, {
-    message: (issue) =>
-      `a locale tag has at most ${Limits.localeTagLength} characters (got ${String(issue.actual).length})`,
-    ...withLimit("invalid_id", { measure: "length", max: Limits.localeTagLength })
-  })
+  atMostChars("a locale tag", Limits.localeTagLength, "invalid_id")
 ).annotations({
   identifier: "LocaleTag",
   description:
@@ -98,11 +94,7 @@ export const LocaleTag = Schema.String.pipe(
 /** The text shown for a display key: not empty, at most 200 characters. */
 export const DisplayText = Schema.String.pipe(
   Schema.minLength(1, { message: () => "a display text is not empty" }),
-  Schema.maxLength(Limits.displayTextLength, {
-    message: (issue) =>
-      `a display text has at most ${Limits.displayTextLength} characters (got ${String(issue.actual).length})`,
-    ...withLimit("text_limit", { measure: "length", max: Limits.displayTextLength })
-  })
+  atMostChars("a display text", Limits.displayTextLength, "text_limit")
 ).annotations({
   identifier: "DisplayText",
   description: "The text shown for a display key: 1 to 200 characters."

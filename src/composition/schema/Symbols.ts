@@ -7,11 +7,25 @@
  */
 import { Either, Schema } from "effect"
 import { makeDecoder, withCode, withLimit } from "../../kernel/Decode.js"
+import type { DiagnosticCode } from "../../kernel/DiagnosticCode.js"
 import { InvalidId } from "../../kernel/Errors.js"
 import { Limits } from "../../kernel/Limits.js"
 import { described, optionalDescribed } from "../../kernel/SchemaExt.js"
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:\-/]*$/
+
+/**
+ * At most `max` characters, counted as the limit `code` with the bound in
+ * the diagnostic: "`what` has at most `max` characters (got n)".
+ */
+export const atMostChars = (what: string, max: number, code: DiagnosticCode) =>
+<S extends Schema.Schema.Any>(
+  self: S & Schema.Schema<string, Schema.Schema.Encoded<S>, Schema.Schema.Context<S>>
+): Schema.filter<S> =>
+  Schema.maxLength<S>(max, {
+    message: (issue) => `${what} has at most ${max} characters (got ${String(issue.actual).length})`,
+    ...withLimit(code, { measure: "length", max })
+  })(self)
 
 /**
  * A string of the ID syntax — ASCII letters, digits and `_ . : - /`,
@@ -25,10 +39,7 @@ const idSyntax = (what: string, max: number, lengthCode: "invalid_id" | "symbol_
       message: () => syntaxMessage ?? `${what} is ASCII letters, digits and _ . : - /, starting with a letter or digit`,
       ...withCode("invalid_id")
     }),
-    Schema.maxLength(max, {
-      message: (issue) => `${what} has at most ${max} characters (got ${String(issue.actual).length})`,
-      ...withLimit(lengthCode, { measure: "length", max })
-    })
+    atMostChars(what, max, lengthCode)
   )
 
 /** An authored ID: ASCII letters, digits and `_ . : - /`, 1..64 characters. */
