@@ -7,7 +7,7 @@
  *
  * 1. the build (`npm run build`: tsc, then the bundles) beside the store's
  *    native driver when an install left it unbuilt (CI installs with
- *    `--ignore-scripts` so that its ~40 s compile of SQLite runs here, beside
+ *    `--ignore-scripts` so that its compile of SQLite runs here, beside
  *    the build, instead of before it; a normal `npm ci` builds it, and then
  *    this step is skipped);
  * 2. the vitest suite once both are done;
