@@ -150,6 +150,22 @@ export const makeLocator = (text: string): Locator => {
     }
     return { line: lo + 1, column: offset - (s[lo] as number) + 1 }
   }
+  /**
+   * Where the value at `pointer`, or else its nearest ancestor in `index`, starts (the document's start
+   * for none); undefined when the walk leaves `within` (pointers whose ancestors were all scanned) first.
+   */
+  const nearest = (
+    index: ReadonlyMap<string, number>,
+    pointer: string,
+    within?: ReadonlySet<string>
+  ): { line: number; column: number } | undefined => {
+    for (let p = pointer; within === undefined || within.has(p); p = p.slice(0, p.lastIndexOf("/"))) {
+      const offset = index.get(p)
+      if (offset !== undefined) return at(offset)
+      if (p === "") return { line: 1, column: 1 }
+    }
+    return undefined
+  }
   return {
     lineColumn: at,
     prepare: (announced) => {
@@ -169,24 +185,12 @@ export const makeLocator = (text: string): Locator => {
     },
     locate: (pointer) => {
       if (pointers === undefined) {
-        // Within the announced pointers: the same walk up to the nearest existing ancestor.
-        for (let p = pointer; scanned.has(p); p = p.slice(0, p.lastIndexOf("/"))) {
-          const offset = found.get(p)
-          if (offset !== undefined) return at(offset)
-          if (p === "") return { line: 1, column: 1 }
-        }
-      }
-      if (pointers === undefined) {
+        const announced = nearest(found, pointer, scanned)
+        if (announced !== undefined) return announced
         pointers = new Map<string, number>()
         new Parser(text, undefined, Number.MAX_SAFE_INTEGER, pointers).parseDocument()
       }
-      let p = pointer
-      for (;;) {
-        const offset = pointers.get(p)
-        if (offset !== undefined) return at(offset)
-        if (p === "") return { line: 1, column: 1 }
-        p = p.slice(0, p.lastIndexOf("/"))
-      }
+      return nearest(pointers, pointer) ?? { line: 1, column: 1 }
     }
   }
 }
