@@ -266,16 +266,19 @@ const indexComponentsOf = (eff: EffectiveCardDefinition): Map<string, ComponentF
   return out
 }
 
-/** IDs added, removed, or whose payload, child list or origin differ between two effective cards. */
+/**
+ * IDs added, removed, or whose payload, child list or origin differ between two effective cards.
+ * Only `before`'s component index is memoized: `after` (a command's candidate) is indexed again only
+ * when it becomes the next command's current card, and a memo entry would live as long as the
+ * candidate, long enough to be promoted (the store's README, "Throughput").
+ */
 export const changedComponentIds = (
   before: EffectiveCardDefinition | undefined,
   after: EffectiveCardDefinition | undefined,
-  cache?: PlanningCache,
-  /** Whether `after` is memoized too (not for a transient candidate: see `PlanInput.transient`). */
-  memoAfter = true
+  cache?: PlanningCache
 ): Array<string> => {
   const a = indexComponents(before, cache)
-  const b = indexComponents(after, memoAfter ? cache : undefined)
+  const b = indexComponents(after, undefined)
   const changed = new Set<string>()
   for (const [id, fa] of a) {
     const fb = b.get(id)
@@ -499,10 +502,7 @@ export const plan = (input: PlanInput): Plan => {
     assessment: {
       isCompatible: true,
       ...basis,
-      // The candidate's component index is not memoized: it is needed again only when the candidate is
-      // the next command's current card (then indexed once, as `before`), and a memo entry would live as
-      // long as the candidate, long enough to be promoted (README of the store, "Throughput").
-      changedComponentIds: changedComponentIds(current, after.right, cache, false),
+      changedComponentIds: changedComponentIds(current, after.right, cache),
       compositionTrace: after.right.compositionTrace,
       diagnostics: []
     },
