@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config"
+import { SlowestFirst } from "./support/sequencer.js"
 
 export default defineConfig({
   test: {
@@ -17,6 +18,8 @@ export default defineConfig({
     // (fast-check's global settings, the current test's name); no test mocks modules or stubs globals.
     isolate: false,
     minWorkers: 1,
+    // The slowest files start first, so that the two workers end together (test/support/sequencer.ts).
+    sequence: { sequencer: SlowestFirst },
     hookTimeout: 60_000,
     reporters: ["default"]
   }

@@ -14,15 +14,16 @@
  * `--ignore-scripts` and puts our own build of the same version in place, as
  * a prebuilt binary would be.
  */
-import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { createHash } from "node:crypto"
-import { cpSync, readFileSync, writeFileSync } from "node:fs"
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
+import { runProcess } from "../support/proc.js"
 import { tempDir } from "../support/tmp.js"
 
 const npm = (args: ReadonlyArray<string>, cwd: string) =>
-  spawnSync("npm", args, { cwd, encoding: "utf8", env: { ...process.env, npm_config_update_notifier: "false" } })
+  runProcess("npm", args, { cwd, env: { ...process.env, npm_config_update_notifier: "false" } })
 
 /** Lines of stderr that are warnings, except Node's own (`(node:PID) ...Warning`). */
 const warnings = (stderr: string): Array<string> =>
@@ -38,7 +39,7 @@ describe("the packed package, installed offline in a fresh folder", () => {
     async () => {
       const dir = tempDir("cardfx-pack-")
       // dist/ is current: the suite's global setup built it (prepack builds it for a real `npm pack`).
-      const packed = npm(["pack", "--ignore-scripts", "--json", "--pack-destination", dir], process.cwd())
+      const packed = await npm(["pack", "--ignore-scripts", "--json", "--pack-destination", dir], process.cwd())
       expect(packed.status, packed.stderr).toBe(0)
       const info = (JSON.parse(packed.stdout) as Array<
         { filename: string; size: number; unpackedSize: number; entryCount: number; files: Array<{ path: string }> }
@@ -64,7 +65,7 @@ describe("the packed package, installed offline in a fresh folder", () => {
 
       // The fresh folder: cardfx from the tarball, its dependencies pinned as in our lockfile.
       const app = join(dir, "app")
-      execFileSync("mkdir", ["-p", app])
+      mkdirSync(app, { recursive: true })
       const tgz = join(dir, info.filename)
       const integrity = `sha512-${createHash("sha512").update(readFileSync(tgz)).digest("base64")}`
       const ours = JSON.parse(readFileSync("package-lock.json", "utf8")) as Lock
@@ -99,12 +100,12 @@ describe("the packed package, installed offline in a fresh folder", () => {
         join(app, "package-lock.json"),
         JSON.stringify({ name: "app", version: "1.0.0", lockfileVersion: 3, requires: true, packages })
       )
-      const installed = npm(["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], app)
+      const installed = await npm(["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], app)
       expect(installed.status, installed.stderr).toBe(0)
       expect(warnings(installed.stderr)).toEqual([])
       cpSync("node_modules/better-sqlite3/build", join(app, "node_modules/better-sqlite3/build"), { recursive: true })
 
-      const start = spawnSync("npx", ["--offline", "cardfx", "start"], { cwd: app, encoding: "utf8" })
+      const start = await runProcess("npx", ["--offline", "cardfx", "start"], { cwd: app })
       expect(start.status, start.stderr).toBe(0)
       expect(start.stdout).toMatch(/ok: \d+ file\(s\) validated, 0 error\(s\)/)
       expect(warnings(start.stderr)).toEqual([])
@@ -112,7 +113,7 @@ describe("the packed package, installed offline in a fresh folder", () => {
       // A worker pool from the minified simulation bundle (4,000 games: the thread gets some before the command's
       // own thread is done): the same summary as in process.
       const simulate = (workers: string) =>
-        spawnSync("npx", [
+        runProcess("npx", [
           "--offline",
           "cardfx",
           "simulate",
@@ -122,11 +123,8 @@ describe("the packed package, installed offline in a fresh folder", () => {
           workers,
           "--format",
           "json"
-        ], {
-          cwd: app,
-          encoding: "utf8"
-        })
-      const [inProcess, threaded] = [simulate("1"), simulate("2")]
+        ], { cwd: app })
+      const [inProcess, threaded] = await Promise.all([simulate("1"), simulate("2")])
       expect(threaded.status, threaded.stderr).toBe(0)
       expect(threaded.stdout).toBe(inProcess.stdout)
       expect(warnings(threaded.stderr)).toEqual([])
@@ -143,7 +141,7 @@ describe("the packed package, installed offline in a fresh folder", () => {
           "console.log(`embedded: ${report.files} files, ${report.diagnostics.length} diagnostics`)"
         ].join("\n")
       )
-      const embedded = spawnSync(process.execPath, ["embed.mjs"], { cwd: app, encoding: "utf8" })
+      const embedded = await runProcess(process.execPath, ["embed.mjs"], { cwd: app })
       expect(embedded.status, embedded.stderr).toBe(0)
       expect(embedded.stdout).toMatch(/embedded: \d+ files, 0 diagnostics/)
       expect(warnings(embedded.stderr)).toEqual([])
