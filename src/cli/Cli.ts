@@ -20,17 +20,16 @@
 import { HelpDoc, ValidationError } from "@effect/cli"
 import type { CliApp } from "@effect/cli/CliApp"
 import * as Span from "@effect/cli/HelpDoc/Span"
-import { Cause, Console, Effect, Either, Layer, Option } from "effect"
+import { Cause, Console, Effect, Layer, Option } from "effect"
 import { ContentLoader, type Diagnostic, diagnostic, exitClassOf, HallyuHex, isCardfxError } from "../services/index.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
-import { renderHelp } from "./Help.js"
 import { humanLine } from "./Output.js"
+import { type Answered, jsonFailure, preflight, usageAnswer, usageLine, VERSION } from "./Preflight.js"
 import { commandAt, type CommandSpec, specOf } from "./Spec.js"
-import { check, formatOf } from "./Usage.js"
+import { formatOf } from "./Usage.js"
 
-/** The version `--version` prints. */
-export const VERSION = "0.1.0"
+export { VERSION } from "./Preflight.js"
 
 const spanText = (s: Span.Span): string => {
   if (Span.isSequence(s)) return spanText(s.left) + spanText(s.right)
@@ -48,15 +47,6 @@ export const docText = (doc: HelpDoc.HelpDoc): string => {
   return doc.definitions.map(([s, d]) => `${spanText(s)}: ${docText(d)}`).join("\n")
 }
 
-/** A command line failure as a one-line human message: `cardfx CMD: usage_error ...`. */
-const usageLine = (path: ReadonlyArray<string>, message: string): string => {
-  const name = ["cardfx", ...path].join(" ")
-  return `${name}: usage_error ${message} (see '${name} --help')`
-}
-
-const jsonFailure = (diagnostics: ReadonlyArray<Diagnostic>): string =>
-  JSON.stringify({ ok: false, diagnostics }, null, 2)
-
 const humanReport = (d: Diagnostic, path: ReadonlyArray<string>): string =>
   d.code === "usage_error" && d.file === undefined
     ? usageLine(path, d.message)
@@ -70,8 +60,15 @@ const report = (format: string, ds: ReadonlyArray<Diagnostic>, path: ReadonlyArr
     ? Console.log(jsonFailure(ds))
     : Effect.forEach(ds, (d) => Console.error(humanReport(d, path)), { discard: true })
 
+/** Prints an answer given without running a command; its exit status. */
+const print = (a: Answered): Effect.Effect<number> =>
+  Effect.forEach(a.stdout, (line) => Console.log(line), { discard: true }).pipe(
+    Effect.zipRight(Effect.forEach(a.stderr, (line) => Console.error(line), { discard: true })),
+    Effect.as(a.exitCode)
+  )
+
 const usage = (format: string, path: ReadonlyArray<string>, message: string): Effect.Effect<number> =>
-  Effect.as(report(format, [diagnostic("usage_error", message)], path), ExitCode.usage)
+  print(usageAnswer(format, path, message))
 
 const oneLine = (s: string): string => s.replace(/\s*\n\s*/g, "; ").trim()
 
@@ -106,13 +103,10 @@ export const runCardfx = (
   argv: ReadonlyArray<string>
 ): Effect.Effect<number, never, CliApp.Environment | Command.Ports> =>
   Effect.suspend(() => {
-    const spec = specOf(root)
+    // Usage errors, --help and --version: answered from the command table alone, as the bin's front answers them.
+    const request = preflight(specOf(root), argv)
+    if (request._tag === "Answered") return print(request)
     const format = formatOf(argv)
-    const checked = check(spec, argv)
-    if (Either.isLeft(checked)) return usage(format, checked.left.path, checked.left.message)
-    const request = checked.right
-    if (request._tag === "Version") return Effect.as(Console.log(`cardfx ${VERSION}`), ExitCode.ok)
-    if (request._tag === "Help") return Effect.as(Console.log(renderHelp(request.spec, VERSION)), ExitCode.ok)
     const path = request.spec.path
     const runner = commandAt(root, path)?.runner
     if (runner === undefined) return Effect.dieMessage(`no runner for ${["cardfx", ...path].join(" ")}`)

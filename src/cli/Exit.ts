@@ -9,12 +9,7 @@
 import { Data, Effect } from "effect"
 import { type CardfxError, diagnostic, errorFromDiagnostic } from "../services/index.js"
 
-export const ExitCode = {
-  ok: 0,
-  contentErrors: 1,
-  usage: 2,
-  internal: 70
-} as const
+export { ExitCode } from "./ExitCode.js"
 
 /** A command's request to end with a non-zero exit code (its output is already printed). */
 export class CommandExit extends Data.TaggedError("CommandExit")<{ readonly exitCode: number }> {}

@@ -10,7 +10,7 @@
  * @since 0.1.0
  */
 import type { Command } from "./Command.js"
-import type { ExitCode } from "./Exit.js"
+import type { ExitCode } from "./ExitCode.js"
 
 /** An option of a command. */
 export interface OptionSpec {

@@ -9,7 +9,6 @@
  *
  * @since 0.1.0
  */
-import { Either } from "effect"
 import { type CommandSpec, findOption, type OptionSpec } from "./Spec.js"
 
 /** What the command line asks for once it passes the checks. */
@@ -18,8 +17,12 @@ export type Request =
   | { readonly _tag: "Version" }
   | { readonly _tag: "Run"; readonly spec: CommandSpec }
 
-/** A usage mistake: the command it was found in and one message. */
+/**
+ * A usage mistake: the command it was found in and one message. (A plain union with `Request`, not an
+ * `Either`: the bin's front bundles this module, and `Either` brought 10 KB of `effect` into it.)
+ */
 export interface UsageProblem {
+  readonly _tag: "Problem"
   readonly path: ReadonlyArray<string>
   readonly message: string
 }
@@ -87,7 +90,7 @@ const checkValue = (o: OptionSpec, value: string): string | undefined => {
 }
 
 /** Checks a command line (without `node cardfx`) against the spec. */
-export const check = (root: CommandSpec, argv: ReadonlyArray<string>): Either.Either<Request, UsageProblem> => {
+export const check = (root: CommandSpec, argv: ReadonlyArray<string>): Request | UsageProblem => {
   let spec = root
   let i = 0
   // Walk down groups: each needs one of its subcommands next.
@@ -96,33 +99,35 @@ export const check = (root: CommandSpec, argv: ReadonlyArray<string>): Either.Ei
     const names = spec.subcommands.map(nameOf)
     const what = spec.path.length === 0 ? "command" : `${spec.path.join(" ")} subcommand`
     if (token === undefined) {
-      return Either.left({
+      return {
+        _tag: "Problem",
         path: spec.path,
         message: `missing ${what}; ${spec.path.length === 0 ? "commands" : `${spec.path.join(" ")} subcommands`}: ${
           quoteList(names)
         }`
-      })
+      }
     }
-    if (isHelp(token)) return Either.right({ _tag: "Help", spec })
-    if (spec.path.length === 0 && (token === "--version" || token === "-V")) return Either.right({ _tag: "Version" })
+    if (isHelp(token)) return { _tag: "Help", spec }
+    if (spec.path.length === 0 && (token === "--version" || token === "-V")) return { _tag: "Version" }
     const next = spec.subcommands.find((s) => nameOf(s) === token)
     if (next === undefined) {
       const kind = isOptionToken(token) ? `unknown option ${token} before the ${what}` : `unknown ${what} '${token}'`
-      return Either.left({
+      return {
+        _tag: "Problem",
         path: spec.path,
         message: `${kind}${isOptionToken(token) ? "" : suggestion(token, names)}; ${
           spec.path.length === 0 ? "commands" : `${spec.path.join(" ")} subcommands`
         }: ${quoteList(names)}`
-      })
+      }
     }
     spec = next
     i++
   }
   const rest = argv.slice(i)
-  if (rest.some(isHelp)) return Either.right({ _tag: "Help", spec })
+  if (rest.some(isHelp)) return { _tag: "Help", spec }
   const positionals: Array<string> = []
   const seen = new Set<OptionSpec>()
-  const problem = (message: string) => Either.left({ path: spec.path, message })
+  const problem = (message: string): UsageProblem => ({ _tag: "Problem", path: spec.path, message })
   for (let k = 0; k < rest.length; k++) {
     const token = rest[k] ?? ""
     if (token === "--") {
@@ -169,7 +174,7 @@ export const check = (root: CommandSpec, argv: ReadonlyArray<string>): Either.Ei
       }`
     )
   }
-  return Either.right({ _tag: "Run", spec })
+  return { _tag: "Run", spec }
 }
 
 /** The `--format` a command line asks for (json output changes how every failure is printed). */

@@ -8,12 +8,14 @@
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
-import { readFileSync } from "node:fs"
+import { Effect } from "effect"
+import { copyFileSync, readFileSync } from "node:fs"
+import { join } from "node:path"
 import { rootCommand } from "../../src/cli/Cli.js"
 import * as Command from "../../src/cli/Command.js"
 import { commands } from "../../src/cli/commands.js"
 import { HELP_WIDTH, optionUsage, renderHelp, synopsis } from "../../src/cli/Help.js"
+import { usageDiagnostic } from "../../src/cli/Preflight.js"
 import {
   allCommands,
   commandAt,
@@ -24,7 +26,10 @@ import {
   specOf
 } from "../../src/cli/Spec.js"
 import { check, didYouMean } from "../../src/cli/Usage.js"
-import { runCli } from "../support/cli.js"
+import { diagnostic } from "../../src/kernel/Diagnostic.js"
+import { runArgs, runCli } from "../support/cli.js"
+import { runProcess } from "../support/proc.js"
+import { tempDir } from "../support/tmp.js"
 
 const table = rootCommand(commands)
 const root = specOf(table)
@@ -164,7 +169,7 @@ describe("the @effect/cli command built from each entry", () => {
     Effect.gen(function*() {
       const runner = commandAt(table, spec.path)?.runner
       if (runner === undefined) return yield* Effect.dieMessage(`no runner for ${spec.path.join(" ")}`)
-      const usage = Either.isRight(check(root, argv))
+      const usage = check(root, argv)._tag !== "Problem"
       const parsed = yield* runner.parse([spec.path[spec.path.length - 1] ?? "", ...argv.slice(spec.path.length)]).pipe(
         Effect.as(true),
         Effect.catchAll(() => Effect.succeed(false))
@@ -205,9 +210,9 @@ describe("usage checks", () => {
     expect(didYouMean("zzz", ["validate", "schema"])).toBeUndefined()
     expect(didYouMean("--wiht", ["--with", "--ledger"])).toBe("--with")
     const r = check(root, ["ledger", "nope"])
-    expect(r._tag === "Left" && r.left.message).toMatch(/unknown ledger subcommand 'nope'.*apply, remove, replace/)
+    expect(r._tag === "Problem" && r.message).toMatch(/unknown ledger subcommand 'nope'.*apply, remove, replace/)
     const ok = check(root, ["simulate", "--games", "-1"])
-    expect(ok._tag).toBe("Right")
+    expect(ok._tag).toBe("Run")
   })
 })
 
@@ -240,3 +245,41 @@ describe("environment problems are checked before long work", () => {
 
 // The import rules of every face (src/cli among them) and what the package root exports:
 // test/architecture/imports.test.ts.
+
+describe("the bin's front (src/bin/front.ts) answers usage errors, --help and --version alone", () => {
+  it("its command table is the table's spec, written by the same build", () => {
+    const written: unknown = JSON.parse(readFileSync("dist/cli/cardfx.spec.json", "utf8"))
+    expect(written).toEqual(JSON.parse(JSON.stringify(root)))
+  })
+
+  it("its usage diagnostic is diagnostic()'s, key order included", () => {
+    const m = "unknown option --x"
+    expect(JSON.stringify(usageDiagnostic(m))).toBe(JSON.stringify(diagnostic("usage_error", m)))
+  })
+
+  it("answers without the bundle, the same bytes and status as runCardfx; what must run needs the bundle", async () => {
+    // The loader, the front and the table in a folder without the bundle (cardfx.cjs).
+    const dir = tempDir("cardfx-front-")
+    for (const f of ["cardfx.mjs", "cardfx-front.cjs", "cardfx.spec.json"]) copyFileSync(`dist/cli/${f}`, join(dir, f))
+    const lines: ReadonlyArray<ReadonlyArray<string>> = [
+      ["--version"],
+      ["simulate", "--help"],
+      ["ledger", "apply", "--wiht", "x"],
+      ["simulate", "--games", "abc", "--format", "json"],
+      ["nope"]
+    ]
+    for (const argv of lines) {
+      const bin = await runProcess(process.execPath, [join(dir, "cardfx.mjs"), ...argv])
+      const inProcess = await runArgs(table, argv)
+      expect({ argv, code: bin.status, out: bin.stdout, err: bin.stderr }).toEqual({
+        argv,
+        code: inProcess.code,
+        out: inProcess.out === "" ? "" : `${inProcess.out}\n`,
+        err: inProcess.err === "" ? "" : `${inProcess.err}\n`
+      })
+    }
+    const run = await runProcess(process.execPath, [join(dir, "cardfx.mjs"), "simulate", "--games", "1"])
+    expect(run.status).not.toBe(0)
+    expect(run.stderr).toContain("cardfx.cjs")
+  })
+})
