@@ -79,10 +79,15 @@ const unusedInBundles = {
 }
 
 /**
- * Whitespace, syntax and local identifiers; `keepNames` keeps every function's and class's `name` (Effect and
- * our errors print some), so nothing a user reads changes.
+ * Whitespace, syntax and local identifiers. Not `keepNames`: esbuild keeps a
+ * function's name by defining `name` on it where it is created, so every
+ * named closure a request or a game step makes paid an
+ * `Object.defineProperty` (measured on `GET /v1/health`: 0.122 ms of CPU a
+ * request with it, 0.096 without, the unbundled build 0.101). Nothing cardfx
+ * prints reads a function's or a class's `name`: the errors' names are their
+ * tags, set by `Schema.TaggedError` itself.
  */
-const minify = { minifyWhitespace: true, minifySyntax: true, minifyIdentifiers: true, keepNames: true }
+const minify = { minifyWhitespace: true, minifySyntax: true, minifyIdentifiers: true }
 
 const bundle = (entry, outfile) =>
   build({
