@@ -293,15 +293,64 @@ const hostName = (host: string): string => {
   return colon < 0 ? h : h.slice(0, colon)
 }
 
-/** The door as a Node request listener; `attach` installs the app's handler once it exists. */
+let lastMs = -1
+let lastIso = ""
+/** The time as ISO 8601, made once per millisecond (a busy server logs many lines in one). */
+const isoNow = (): string => {
+  // eslint-disable-next-line no-restricted-syntax -- the access log's timestamp, which no result depends on
+  const ms = Date.now()
+  if (ms !== lastMs) {
+    lastMs = ms
+    lastIso = new Date(ms).toISOString()
+  }
+  return lastIso
+}
+
+/**
+ * The access log line, in the shape of Effect's JSON logger (`message`,
+ * `logLevel`, `timestamp`, `annotations`), written out directly: one
+ * `JSON.stringify` of a nested object per request was most of the log's
+ * cost. The request ID is safe as it is ({@link REQUEST_ID} or `r<n>`); the
+ * method and the route are escaped.
+ */
+export const accessLine = (
+  req: Pick<IncomingMessage, "method" | "url">,
+  status: number,
+  ms: number,
+  requestId: string
+): string => {
+  const url = req.url ?? "/"
+  const q = url.indexOf("?")
+  return `{"message":"request","logLevel":"INFO","timestamp":"${isoNow()}","annotations":{"method":${
+    JSON.stringify(req.method ?? "GET")
+  },"route":${JSON.stringify(q < 0 ? url : url.slice(0, q))},"status":${status},"durationMs":${
+    Math.round(ms * 1000) / 1000
+  },"requestId":"${requestId}"}}`
+}
+
+/** A Node request handler. */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void
+
+/**
+ * The app's two handlers: `prepared` runs the app with the middleware that
+ * reads what the door prepared (the parsed body, a handler timeout,
+ * compression); `plain` runs it without, for the requests the door
+ * prepared nothing for (most reads), which then skip that middleware.
+ */
+export interface AppHandlers {
+  readonly plain: NodeHandler
+  readonly prepared: NodeHandler
+}
+
+/** The door as a Node request listener; `attach` installs the app's handlers once they exist. */
 export interface Door {
-  readonly listener: (req: IncomingMessage, res: ServerResponse) => void
-  readonly attach: (handler: (req: IncomingMessage, res: ServerResponse) => void) => void
+  readonly listener: NodeHandler
+  readonly attach: (handlers: AppHandlers) => void
   readonly detach: () => void
 }
 
 export const makeDoor = (lifecycle: Lifecycle, options: DoorOptions): Door => {
-  let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined
+  let handlers: AppHandlers | undefined
   const hosts = new Set([...LOOPBACK, ...options.allowedHosts.map((h) => h.toLowerCase())])
   const origins = new Set(options.corsOrigins)
   const tokenDigest = options.token === undefined ? undefined : digest(options.token)
@@ -309,11 +358,12 @@ export const makeDoor = (lifecycle: Lifecycle, options: DoorOptions): Door => {
   const log = options.accessLog
 
   const dispatch = (req: IncomingMessage, res: ServerResponse, p: Prepared | undefined): void => {
-    if (handler === undefined) {
+    if (handlers === undefined) {
       return answer(res, json("unavailable", "the server is shutting down"), { connection: "close" })
     }
-    if (p !== undefined) prepared.set(req, p)
-    handler(req, res)
+    if (p === undefined) return handlers.plain(req, res)
+    prepared.set(req, p)
+    handlers.prepared(req, res)
   }
 
   const checkToken = (req: IncomingMessage): ReadonlyArray<Diagnostic> | undefined => {
@@ -431,24 +481,10 @@ export const makeDoor = (lifecycle: Lifecycle, options: DoorOptions): Door => {
     res.setHeader("x-request-id", requestId)
     lifecycle.inflight++
     const started = log === undefined ? 0 : performance.now()
-    res.once("close", () => {
+    // `close` comes once per response: `on`, not `once` (no wrapper per request).
+    res.on("close", () => {
       lifecycle.inflight--
-      if (log !== undefined) {
-        const url = req.url ?? "/"
-        const q = url.indexOf("?")
-        log(JSON.stringify({
-          message: "request",
-          logLevel: "INFO",
-          timestamp: new Date().toISOString(),
-          annotations: {
-            method: req.method,
-            route: q < 0 ? url : url.slice(0, q),
-            status: res.statusCode,
-            durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-            requestId
-          }
-        }))
-      }
+      if (log !== undefined) log(accessLine(req, res.statusCode, performance.now() - started, requestId))
     })
 
     if (lifecycle.phase === "starting") {
@@ -582,11 +618,11 @@ export const makeDoor = (lifecycle: Lifecycle, options: DoorOptions): Door => {
   return {
     listener,
     attach: (h) => {
-      handler = h
+      handlers = h
       if (lifecycle.phase === "starting") lifecycle.phase = "serving"
     },
     detach: () => {
-      handler = undefined
+      handlers = undefined
     }
   }
 }

@@ -10,7 +10,15 @@ import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/p
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Context, Effect, Layer, type ParseResult, Schema, Stream } from "effect"
 import type { IncomingMessage } from "node:http"
-import { type ApiError, apiError, apiErrorOf, CardfxApi, Operator } from "../api/Api.js"
+import {
+  type ApiError,
+  apiError,
+  apiErrorOf,
+  Authorization,
+  CardfxApi,
+  Operator,
+  OperatorCredential
+} from "../api/Api.js"
 import {
   type AssessRequest,
   type DiscoverRequest,
@@ -66,6 +74,30 @@ export const answered = <A, R>(
         return a
       })
   })
+
+/**
+ * `layer` built with only the services `only` keeps of its environment.
+ * Why: an `HttpApiBuilder.group` keeps the context it was built in and
+ * merges it into every request's (`Context.merge`: a new `Map` of both), so
+ * a group built among the server's ~30 services copied all of them on each
+ * request. `only` is typed to keep at least what `layer` requires (its
+ * middlewares' services included); the router a group registers into is
+ * the server's because it is built in the same memo map (the platform
+ * shares it by memoization, not through the context).
+ */
+export const withOnly = <ROut, E, RIn>(
+  layer: Layer.Layer<ROut, E, RIn>,
+  only: (all: Context.Context<RIn>) => Context.Context<RIn>
+): Layer.Layer<ROut, E, RIn> =>
+  Layer.scopedContext(Effect.gen(function*() {
+    const all = yield* Effect.context<RIn>()
+    const memoMap = yield* Layer.CurrentMemoMap
+    const scope = yield* Effect.scope
+    return yield* Effect.mapInputContext(
+      Layer.buildWithMemoMap(layer, memoMap, scope),
+      (_: Context.Context<never>) => only(all)
+    )
+  }))
 
 /** What the handlers need to know about how the server was started. */
 export class ServedPackages extends Context.Tag("cardfx/server/ServedPackages")<
@@ -312,4 +344,11 @@ const AdminLive = HttpApiBuilder.group(CardfxApi, "admin", (handlers) =>
   }))
 
 /** Every group's handlers. */
-export const HandlersLive = Layer.mergeAll(RuntimeLive, CardsLive, InstancesLive, ScenariosLive, HhxLive, AdminLive)
+export const HandlersLive = Layer.mergeAll(
+  withOnly(RuntimeLive, Context.pick(ContentCatalog.ContentCatalog)),
+  withOnly(CardsLive, Context.pick(LiveCatalog, Cards.Cards)),
+  withOnly(InstancesLive, Context.pick(Instances.Instances, Authorization)),
+  withOnly(ScenariosLive, Context.pick(Scenarios.Scenarios)),
+  withOnly(HhxLive, Context.pick(Games.Games, Authorization, OperatorCredential)),
+  withOnly(AdminLive, Context.pick(ContentCatalog.ContentCatalog, Authorization))
+)

@@ -20,19 +20,23 @@
  * @since 0.1.0
  */
 import {
+  Etag,
+  FileSystem,
   HttpApi,
   HttpApiBuilder,
   HttpApiError,
   HttpApiSwagger,
   HttpApp,
   HttpMiddleware,
+  HttpPlatform,
   HttpRouter,
   HttpServer,
   HttpServerError,
-  HttpServerRequest
+  HttpServerRequest,
+  Path
 } from "@effect/platform"
 import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
-import { Cause, Duration, Effect, Either, Layer, Option, Redacted, Schedule, Schema, SchemaAST } from "effect"
+import { Cause, Context, Duration, Effect, Either, Layer, Option, Redacted, Schedule, Schema, SchemaAST } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import {
@@ -463,6 +467,18 @@ export const routeTable: Door.RouteTable = Door.routesOf(CardfxApi, {
 })
 
 /**
+ * What a request's handling reads from the handler's runtime: the router's
+ * default services (`HttpApiBuilder.serve`'s app requires these at request
+ * time; the groups carry their own services, see `Handlers.withOnly`). The
+ * platform copies the runtime's context into every request's, so the
+ * handler runs with these alone instead of the server's ~30 services.
+ */
+const requestTimeServices = Effect.map(
+  Effect.context<HttpRouter.HttpRouter.DefaultServices>(),
+  Context.pick(HttpPlatform.HttpPlatform, Etag.Generator, FileSystem.FileSystem, Path.Path)
+)
+
+/**
  * The Node HTTP server with the door as its request listener, as the
  * platform's `HttpServer`: it listens at once (a request that arrives while
  * the services load is answered 503 `starting`), and the app's handler is
@@ -471,6 +487,7 @@ export const routeTable: Door.RouteTable = Door.routesOf(CardfxApi, {
 const doorServer = (options: ServeOptions, lifecycle: Lifecycle) =>
   Effect.gen(function*() {
     const bodyTimeoutMs = Duration.toMillis(Duration.decode(options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT))
+    const requestContext = yield* requestTimeServices
     const boundHost = options.host.toLowerCase()
     const door = Door.makeDoor(lifecycle, {
       routes: routeTable,
@@ -525,10 +542,16 @@ const doorServer = (options: ServeOptions, lifecycle: Lifecycle) =>
         : { _tag: "TcpAddress", hostname: address.address, port: address.port },
       serve: (app, middleware) =>
         Effect.gen(function*() {
-          const handler = yield* (middleware === undefined
-            ? NodeHttpServer.makeHandler(app)
-            : NodeHttpServer.makeHandler(app, middleware))
-          door.attach(handler)
+          const handlerOf = (withMiddleware: boolean) =>
+            Effect.mapInputContext(
+              withMiddleware && middleware !== undefined
+                ? NodeHttpServer.makeHandler(app, middleware)
+                : NodeHttpServer.makeHandler(app),
+              (_: Context.Context<never>) => requestContext
+            )
+          // The one middleware here is `prepared` (given to `HttpApiBuilder.serve` below): it only reads what the
+          // door prepared, so a request the door prepared nothing for runs the app without it.
+          door.attach({ plain: yield* handlerOf(false), prepared: yield* handlerOf(true) })
           yield* Effect.addFinalizer(() => Effect.sync(door.detach))
         })
     })
@@ -537,7 +560,9 @@ const doorServer = (options: ServeOptions, lifecycle: Lifecycle) =>
 /** The whole server: services, API, docs, and the Node HTTP server listening on host:port. */
 export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
   const api = HttpApiBuilder.api(CardfxApi).pipe(
-    Layer.provide(Layer.merge(HandlersLive, BalanceLive)),
+    Layer.provide(
+      Layer.merge(HandlersLive, Handlers.withOnly(BalanceLive, Context.pick(ServedPackages, Authorization)))
+    ),
     Layer.provide(authorizationLayer(options.token)),
     Layer.provide(operatorCredentialLayer(options.token))
   )
@@ -563,7 +588,9 @@ export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
     Layer.provide(drainStreams),
     Layer.provideMerge(servicesLayer(options)),
     Layer.provideMerge(
-      Layer.mergeAll(Layer.scoped(HttpServer.HttpServer, doorServer(options, lifecycle)), NodeHttpServer.layerContext)
+      Layer.scoped(HttpServer.HttpServer, doorServer(options, lifecycle)).pipe(
+        Layer.provideMerge(NodeHttpServer.layerContext)
+      )
     )
   )
 }

@@ -5,6 +5,7 @@
  */
 import { Effect, Logger } from "effect"
 import { describe, expect, it } from "vitest"
+import { accessLine } from "../../src/server/Door.js"
 import { batchedJsonLog } from "../../src/server/RequestLog.js"
 
 const logLines = (n: number, write: (chunk: string) => void) => {
@@ -41,5 +42,31 @@ describe("the batched JSON request log", () => {
     expect(writes.map((c) => c.split("\n").length - 1)).toEqual([256, 44])
     log.flush()
     expect(writes).toHaveLength(2)
+  })
+})
+
+describe("the door's access line", () => {
+  it("is the JSON a JSON.stringify of the same object writes, key for key, with any route", () => {
+    const routes = ["/v1/health", "/v1/cards/a\"b/effective", "/x\\y", "/\u00e9\u4e2d", "/q?with=a&b=\"", "/%22%5C"]
+    for (const url of routes) {
+      for (const ms of [0, 0.1234567, 12.5, 1000]) {
+        const line = accessLine({ method: "POST", url }, 404, ms, "r17")
+        const parsed = JSON.parse(line) as { timestamp: string }
+        const q = url.indexOf("?")
+        expect(line).toBe(JSON.stringify({
+          message: "request",
+          logLevel: "INFO",
+          timestamp: parsed.timestamp,
+          annotations: {
+            method: "POST",
+            route: q < 0 ? url : url.slice(0, q),
+            status: 404,
+            durationMs: Math.round(ms * 1000) / 1000,
+            requestId: "r17"
+          }
+        }))
+        expect(new Date(parsed.timestamp).toISOString()).toBe(parsed.timestamp)
+      }
+    }
   })
 })
