@@ -20,7 +20,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Cause, Effect, Layer, Option, Redacted } from "effect"
+import { Cause, Effect, Layer, Option, Predicate, Redacted } from "effect"
 import { mkdirSync, statSync } from "node:fs"
 import { dirname } from "node:path"
 import { StoreCorrupt, StoreFailure, StoreNotFound, StoreUnavailable } from "../../kernel/Errors.js"
@@ -183,6 +183,14 @@ export const toStoreFailure = (u: unknown): StoreFailure =>
 const corruptAtRuntime = (u: unknown): StoreCorrupt =>
   new StoreCorrupt({ message: `the ledger store is damaged (${causeMessage(u)}): run \`cardfx ledger verify\`` })
 
+/** A driver's failure, whichever copy of `@effect/sql` made it (tested by tag). */
+const isSqlError = <E>(e: E | SqlError): e is SqlError => Predicate.isTagged(e, "SqlError")
+
+/** The store's own open errors, passed through as they are. */
+const isStoreOpenError = (u: unknown): u is StoreOpenError =>
+  u instanceof StoreFailure || u instanceof StoreNotFound || u instanceof StoreUnavailable ||
+  u instanceof StoreCorrupt
+
 const storeError = (u: unknown): StoreFailure | StoreCorrupt =>
   isCorruption(u) ? corruptAtRuntime(u) : toStoreFailure(u)
 
@@ -194,21 +202,12 @@ const storeError = (u: unknown): StoreFailure | StoreCorrupt =>
  */
 export const guard = <A, E>(
   effect: Effect.Effect<A, E | SqlError>
-): Effect.Effect<A, Exclude<E, SqlError> | StoreFailure | StoreCorrupt> =>
+): Effect.Effect<A, Exclude<E | SqlError, SqlError> | StoreFailure | StoreCorrupt> =>
   effect.pipe(
-    Effect.catchAllCause((cause): Effect.Effect<never, Exclude<E, SqlError> | StoreFailure | StoreCorrupt> => {
-      const failure = Cause.failureOption(cause)
-      if (Option.isSome(failure)) {
-        const e = failure.value as { _tag?: unknown }
-        if (e._tag === "SqlError") return Effect.fail(storeError(e))
-        return Effect.fail(failure.value as Exclude<E, SqlError>)
-      }
-      if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
-      const defect = Cause.squash(cause)
-      return isSqlOrIoError(defect)
-        ? Effect.fail(storeError(defect))
-        : Effect.failCause(cause as Cause.Cause<never>)
-    })
+    Effect.catchIf(isSqlError, (e) => Effect.fail(storeError(e))),
+    Effect.catchSomeDefect((defect) =>
+      isSqlOrIoError(defect) ? Option.some(Effect.fail(storeError(defect))) : Option.none()
+    )
   )
 
 /**
@@ -220,10 +219,7 @@ export const openLayer = <A, E>(location: string, layer: Layer.Layer<A, E>): Lay
   Layer.catchAllCause(layer, (cause) => {
     const failure = Cause.failureOption(cause)
     const u = Option.isSome(failure) ? failure.value : Cause.squash(cause)
-    const tag = (u as { _tag?: unknown } | null)?._tag
-    if (tag === "StoreFailure" || tag === "StoreNotFound" || tag === "StoreUnavailable" || tag === "StoreCorrupt") {
-      return Layer.fail(u as StoreOpenError)
-    }
+    if (isStoreOpenError(u)) return Layer.fail(u)
     const shown = displayLocation(location)
     if (isCorruption(u)) {
       return Layer.fail(
@@ -232,5 +228,6 @@ export const openLayer = <A, E>(location: string, layer: Layer.Layer<A, E>): Lay
       )
     }
     if (Option.isSome(failure) || isSqlOrIoError(u)) return Layer.fail(unavailable(shown, causeMessage(u)))
-    return Layer.failCause(cause as Cause.Cause<never>)
+    // Only defects and interruptions are left (every failure was named above): they pass as they are.
+    return Layer.failCause(Cause.map(cause, (e) => unavailable(shown, causeMessage(e))))
   })
