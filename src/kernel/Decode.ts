@@ -22,6 +22,7 @@
 import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
 import { type Diagnostic, diagnostic } from "./Diagnostic.js"
 import type { DiagnosticCode } from "./DiagnosticCode.js"
+import * as FastDecode from "./FastDecode.js"
 import { type JsonDocument, type Locator, makeLocator, toPointer } from "./Json.js"
 
 /** Annotation key: the diagnostic code a Schema node's failures carry. */
@@ -111,19 +112,124 @@ const recordKeyIssue = (
   return undefined
 }
 
-/** A decoder built once per Schema (decoders are not rebuilt per call). */
+/**
+ * Where a failing document's failures are, when each one lies inside one
+ * element of an array field of its top-level struct: that element (its
+ * path and its own Schema), so that only the failing elements are decoded
+ * again for their diagnostics. Undefined when the document fails anywhere
+ * else (an unknown or missing field, a field of the wrong type, a Schema
+ * shaped otherwise): then the whole document is decoded again.
+ */
+type ElementFailures = (
+  value: unknown
+) => Array<{ readonly path: string; readonly ast: SchemaAST.AST; readonly value: unknown }> | undefined
+
+const elementFailures = (ast: SchemaAST.AST): ElementFailures | undefined => {
+  if (!SchemaAST.isTypeLiteral(ast) || ast.indexSignatures.length > 0) return undefined
+  const fields: Array<{
+    readonly name: string
+    readonly optional: boolean
+    readonly whole: FastDecode.Fast
+    readonly element: { readonly ast: SchemaAST.AST; readonly fast: FastDecode.Fast } | undefined
+  }> = []
+  for (const ps of ast.propertySignatures) {
+    if (typeof ps.name !== "string") return undefined
+    const whole = FastDecode.compile(ps.type, options)
+    if (whole === undefined) return undefined
+    const t = ps.type
+    const restType = SchemaAST.isTupleType(t) && t.elements.length === 0 && t.rest.length === 1 ? t.rest[0] : undefined
+    const fast = restType === undefined ? undefined : FastDecode.compile(restType.type, options)
+    fields.push({
+      name: ps.name,
+      optional: ps.isOptional,
+      whole,
+      element: restType === undefined || fast === undefined ? undefined : { ast: restType.type, fast }
+    })
+  }
+  const names = new Set(fields.map((f) => f.name))
+  return (value) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined
+    for (const key of Reflect.ownKeys(value)) if (typeof key !== "string" || !names.has(key)) return undefined
+    const out: Array<{ readonly path: string; readonly ast: SchemaAST.AST; readonly value: unknown }> = []
+    for (const f of fields) {
+      if (!Object.prototype.hasOwnProperty.call(value, f.name)) {
+        if (f.optional) continue
+        return undefined
+      }
+      const v: unknown = Reflect.get(value, f.name)
+      if (f.element !== undefined && Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          const r = f.element.fast(v[i])
+          if (r === FastDecode.UNKNOWN) return undefined
+          if (r === FastDecode.NO) out.push({ path: toPointer([f.name, i]), ast: f.element.ast, value: v[i] })
+        }
+      } else if (!FastDecode.isValue(f.whole(v))) return undefined
+    }
+    return out.length === 0 ? undefined : out
+  }
+}
+
+/**
+ * A decoder built once per Schema (decoders are not rebuilt per call). A
+ * valid value takes the compiled valid path (src/kernel/FastDecode.ts); a
+ * failing one is decoded by Effect's decoder for its diagnostics — only its
+ * failing elements when that is where all its failures are (the same
+ * diagnostics in the same order: the decoder reports a struct's fields in
+ * order and an array's elements in order, each element's issues its own).
+ */
 export const makeDecoder = <A, I>(schema: Schema.Schema<A, I, never>) => {
   const decode = ParseResult.decodeUnknownEither(schema, options)
+  const fast = FastDecode.compile(schema.ast, options)
+  const split = fast === undefined ? undefined : elementFailures(schema.ast)
+  const elementDecoders = new Map<SchemaAST.AST, (u: unknown) => Either.Either<unknown, ParseResult.ParseIssue>>()
+  const decodeElement = (ast: SchemaAST.AST, u: unknown) => {
+    let d = elementDecoders.get(ast)
+    if (d === undefined) {
+      d = ParseResult.decodeUnknownEither(Schema.make<unknown>(ast), options)
+      elementDecoders.set(ast, d)
+    }
+    return d(u)
+  }
   return (
     value: unknown,
     doc?: Pick<JsonDocument, "text" | "file">,
     basePath = ""
   ): Either.Either<A, Array<Diagnostic>> => {
+    if (fast !== undefined) {
+      const answer = fast(value)
+      if (FastDecode.isValue(answer)) return Either.right(decodedAs<A>(answer))
+      const failures = answer === FastDecode.NO && split !== undefined ? split(value) : undefined
+      if (failures !== undefined) {
+        const issues: Array<{ readonly issue: ParseResult.ParseIssue; readonly basePath: string }> = []
+        for (const f of failures) {
+          const r = decodeElement(f.ast, f.value)
+          // The compiled path said this element fails; should the decoder disagree, it decides, on the whole.
+          if (Either.isRight(r)) return slow(value, doc, basePath)
+          issues.push({ issue: r.left, basePath: basePath + f.path })
+        }
+        return Either.left(issueListToDiagnostics(issues, doc))
+      }
+    }
+    return slow(value, doc, basePath)
+  }
+
+  function slow(
+    value: unknown,
+    doc: Pick<JsonDocument, "text" | "file"> | undefined,
+    basePath: string
+  ): Either.Either<A, Array<Diagnostic>> {
     const r = decode(value)
     if (Either.isRight(r)) return Either.right(r.right)
     return Either.left(issuesToDiagnostics(r.left, doc, basePath))
   }
 }
+
+/**
+ * The compiled path's value as the Schema's type: `FastDecode` gives exactly
+ * the decoder's value for the Schema it was compiled from (held equal by
+ * test/kernel/fast-decode.test.ts), which the decoder would have typed `A`.
+ */
+const decodedAs = <A>(value: unknown): A => value as A
 
 interface Leaf {
   readonly code: DiagnosticCode
@@ -191,12 +297,23 @@ export const issuesToDiagnostics = (
   issue: ParseResult.ParseIssue,
   doc?: Pick<JsonDocument, "text" | "file"> & { readonly locator?: Locator | undefined },
   basePath = ""
+): Array<Diagnostic> => issueListToDiagnostics([{ issue, basePath }], doc)
+
+/** {@link issuesToDiagnostics} for several issues of one document, in order, each under its own base path. */
+const issueListToDiagnostics = (
+  issues: ReadonlyArray<{ readonly issue: ParseResult.ParseIssue; readonly basePath: string }>,
+  doc?: Pick<JsonDocument, "text" | "file"> & { readonly locator?: Locator | undefined }
 ): Array<Diagnostic> => {
-  const leaves: Array<Leaf> = []
-  collect(issue, [], leaves)
+  const leaves: Array<Leaf & { readonly basePath: string }> = []
+  for (const { basePath, issue } of issues) {
+    const own: Array<Leaf> = []
+    collect(issue, [], own)
+    for (const leaf of own) leaves.push({ ...leaf, basePath })
+  }
   const seen = new Set<string>()
   const found: Array<{ readonly leaf: Leaf; readonly path: string; readonly message: string }> = []
   for (const leaf of leaves) {
+    const basePath = leaf.basePath
     const path = basePath + toPointer(leaf.path)
     const formatted = ParseResult.ArrayFormatter.formatIssueSync(leaf.issue)[0]?.message ?? "invalid value"
     const message = leaf.code === "unknown_field"
