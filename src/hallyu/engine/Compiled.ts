@@ -25,6 +25,8 @@ export interface CompiledCard {
   readonly triggered: ReadonlyArray<number>
   /** The triggered effects listening to each event, by event index (`eventIndex`): what `emit` scans. */
   readonly triggersOn: ReadonlyArray<ReadonlyArray<number>>
+  /** Bit `ev` set when some triggered effect listens to event index `ev` (`triggersOn[ev]` not empty). */
+  readonly triggerMask: number
   readonly replacement: ReadonlyArray<number>
   readonly statics: ReadonlyArray<number>
   /** Whether any effect of the card has targets. */
@@ -178,6 +180,9 @@ export const compileDeck = (deck: StarterDeck): CompiledDeck => {
       if (!listed) windows.add("main")
     }
     const castWindows = [...windows]
+    const triggersOn = EVENTS.map((ev) =>
+      def.effects.flatMap((e, i) => (e.kind === "triggered" && e.trigger?.event === ev ? [i] : []))
+    )
     return {
       index,
       def,
@@ -189,9 +194,8 @@ export const compileDeck = (deck: StarterDeck): CompiledDeck => {
       onEnter: indexes(def.effects, "on-enter"),
       activated: indexes(def.effects, "activated"),
       triggered: indexes(def.effects, "triggered"),
-      triggersOn: EVENTS.map((ev) =>
-        def.effects.flatMap((e, i) => (e.kind === "triggered" && e.trigger?.event === ev ? [i] : []))
-      ),
+      triggersOn,
+      triggerMask: triggersOn.reduce((m, xs, ev) => (xs.length > 0 ? m | (1 << ev) : m), 0),
       replacement: indexes(def.effects, "replacement"),
       statics: indexes(def.effects, "static"),
       hasTargets: def.effects.some((e) => (e.targets?.length ?? 0) > 0),

@@ -39,7 +39,7 @@ export const startDamage = (
         if (t.player === "self" ? seat !== holder : t.player === "opponent" ? seat === holder : false) continue
         const key = c.memo.useKey(src, ei)
         if (e.limit !== undefined && (d.s.uses[key] ?? 0) >= e.limit.count) continue
-        const rf: Frame = { src, card: card.index, eff: ei, ctrl: holder, tg: null, pend: null, each: null }
+        const rf = c.memo.frame(src, card.index, ei, holder)
         if (!holds(c, d.s, e.condition, rf)) continue
         d.use(key)
         for (const a of e.actions) if (holds(c, d.s, a.condition, rf)) exec(d, a, rf, [], -1)

@@ -10,7 +10,7 @@
  */
 import { type Budget, makeBudget } from "../../kernel/Budget.js"
 import type { ZoneName } from "../Vocabulary.js"
-import { type StaticSource, staticSources, zoneArray } from "./Reading.js"
+import { cardOfInst, type StaticSource, staticSources, zoneArray } from "./Reading.js"
 import type { Runtime } from "./Runtime.js"
 import type { CastRecord, Frame, GameState, PathStep, PlayerState, Seat, Work } from "./State.js"
 import type { OperationTally } from "./Tally.js"
@@ -147,7 +147,8 @@ export class Draft {
   /** Bits 0-1: player objects copied; bits 2-11: zone arrays copied (seat * 5 + zone). */
   private owned = 0
   private countersOwned = false
-  private counterInner: Array<string> | null = null
+  /** Instances whose inner counter record this draft copied (a set: a playout's draft lives for a whole game). */
+  private counterInner: Set<string> | null = null
   private eventsOwned = false
   private castOwned = false
   private usesOwned = false
@@ -156,6 +157,8 @@ export class Draft {
   stageTouches = 0
   private staticsMemo: ReadonlyArray<StaticSource> | null = null
   private staticsAt = -1
+  private listenMemo = 0
+  private listenAt = -1
 
   constructor(
     readonly c: Runtime,
@@ -292,6 +295,23 @@ export class Draft {
     return this.staticsMemo
   }
 
+  /**
+   * The events some stage card listens to (bit `ev`: an `EV_*` index), kept until a stage changes
+   * like `staticsOf`: `emit` skips the scan of both stages for the events no stage card listens to.
+   */
+  listening(): number {
+    if (this.listenAt !== this.stageTouches) {
+      let m = 0
+      for (let seat = 0; seat <= 1; seat++) {
+        const stage = this.s.players[seat as Seat].stage
+        for (let k = 0; k < stage.length; k++) m |= cardOfInst(this.c, this.s, stage[k] as string).triggerMask
+      }
+      this.listenMemo = m
+      this.listenAt = this.stageTouches
+    }
+    return this.listenMemo
+  }
+
   /** The state with its work stack written out (plain `Work` items: the state is plain data). */
   finish(): GameState {
     if (this.depth === 0) this.s.work = NO_WORK
@@ -354,10 +374,10 @@ export class Draft {
       this.countersOwned = true
     }
     const all = this.s.counters as Record<string, Record<string, number>>
-    if (this.counterInner === null) this.counterInner = []
-    if (!this.counterInner.includes(inst)) {
+    if (this.counterInner === null) this.counterInner = new Set()
+    if (!this.counterInner.has(inst)) {
       all[inst] = { ...(all[inst] ?? {}) }
-      this.counterInner.push(inst)
+      this.counterInner.add(inst)
     }
     return all[inst] as Record<string, number>
   }
@@ -369,7 +389,7 @@ export class Draft {
       this.countersOwned = true
     }
     delete (this.s.counters as Record<string, unknown>)[inst]
-    if (this.counterInner !== null) this.counterInner = this.counterInner.filter((x) => x !== inst)
+    if (this.counterInner !== null) this.counterInner.delete(inst)
   }
 
   /** Drops an instance's counter record once it holds no counter (only positive counts are kept). */
@@ -420,7 +440,9 @@ export class Draft {
   }
 
   resetTurn(): void {
-    this.s.cast = []
+    // A cast list this draft owns is emptied in place (no state shares it); a shared one is replaced.
+    if (this.castOwned) (this.s.cast as Array<CastRecord>).length = 0
+    else this.s.cast = []
     this.castOwned = true
     // An events array this draft owns is zeroed in place (no state shares it); a shared one is replaced.
     if (this.eventsOwned) (this.s.events as Array<number>).fill(0)

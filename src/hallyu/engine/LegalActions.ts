@@ -10,6 +10,7 @@ import type { Action, EffectRecord } from "../Schema.js"
 import { type CompiledCard, effectsCastIn } from "./Compiled.js"
 import {
   amountOf,
+  anyInGroup,
   cardOfInst,
   cardsOf,
   costOf,
@@ -100,15 +101,20 @@ const castable = (
       // The frame only when there is a condition to read it (an allocation per check otherwise).
       if (
         e?.kind === "response" &&
-        (e.condition === undefined || holds(c, s, e.condition, {
-          src: inst,
-          card: card.index,
-          eff: ei,
-          ctrl: seat,
-          tg: null,
-          pend: about,
-          each: null
-        }))
+        (e.condition === undefined || holds(
+          c,
+          s,
+          e.condition,
+          about === null ? c.memo.frame(inst, card.index, ei, seat) : {
+            src: inst,
+            card: card.index,
+            eff: ei,
+            ctrl: seat,
+            tg: null,
+            pend: about,
+            each: null
+          }
+        ))
       ) {
         ok = true
         break
@@ -209,12 +215,12 @@ const activateActions = (c: Runtime, s: GameState, seat: Seat, out: Array<GameAc
       const e = card.def.effects[ei] as EffectRecord
       if (e.limit !== undefined && (s.uses[c.memo.useKey(inst, ei)] ?? 0) >= e.limit.count) continue
       if (e.condition !== undefined || e.activation_cost !== undefined) {
-        // The frame only when a condition or a cost reads it (an allocation per effect per enumeration otherwise).
-        const f: Frame = { src: inst, card: card.index, eff: ei, ctrl: seat, tg: null, pend: null, each: null }
+        // The frame only when a condition or a cost reads it (the memo's shared frame: no allocation).
+        const f = c.memo.frame(inst, card.index, ei, seat)
         if (!holds(c, s, e.condition, f)) continue
-        if (e.for_each !== undefined && groupCards(c, s, seat, e.for_each).length === 0) continue
+        if (e.for_each !== undefined && !anyInGroup(c, s, seat, e.for_each)) continue
         if (!canPayActivation(c, s, f, e.activation_cost)) continue
-      } else if (e.for_each !== undefined && groupCards(c, s, seat, e.for_each).length === 0) continue
+      } else if (e.for_each !== undefined && !anyInGroup(c, s, seat, e.for_each)) continue
       if (e.targets === undefined || e.targets.length === 0) {
         out.push(c.memo.untargetedActivation(seat, inst, ei))
         continue
@@ -255,16 +261,17 @@ export type StaticsOf = (c: Runtime, s: GameState) => ReadonlyArray<StaticSource
 
 /**
  * The legal actions of a state. `staticsOf` defaults to the memo for finished, immutable states;
- * a playout enumerating its live draft passes its own (see `Playout.ts`).
+ * a playout enumerating its live draft passes its own (see `Playout.ts`), and an empty array of its
+ * own as `out` (filled and returned: one array per game instead of one per enumeration).
  */
 export const enumerate = (
   c: Runtime,
   s: GameState,
-  staticsOf: StaticsOf = enumerationStatics
+  staticsOf: StaticsOf = enumerationStatics,
+  out: Array<GameAction> = []
 ): ReadonlyArray<GameAction> => {
   const d = s.decision
-  if (s.result !== null || d === null) return []
-  const out: Array<GameAction> = []
+  if (s.result !== null || d === null) return out
   switch (d.d) {
     case "main":
       // IDs are unique, so the sorted list does not depend on this order; activations first and the

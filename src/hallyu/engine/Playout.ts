@@ -27,7 +27,7 @@ export interface MutablePlayout {
   readonly state: () => GameState
   /** The live state's result (without writing out its work stack, as `state` does). */
   readonly result: () => GameResult | null
-  /** The legal actions of the live state (as `Engine.legalActions` gives them). */
+  /** The legal actions of the live state (as `Engine.legalActions` gives them), valid until the next call. */
   readonly legal: () => ReadonlyArray<GameAction>
   /** Applies an action returned by `legal` (and counts its operations); the diagnostic when it fails. */
   readonly step: (action: GameAction, tally: OperationTally) => Diagnostic | null
@@ -37,13 +37,18 @@ export interface MutablePlayout {
 export const makeMutablePlayout = (c: Runtime, start: GameState): MutablePlayout => {
   const d = new Draft(c, start)
   d.finish()
+  // The offers of the last `legal` call: one array for the game, emptied by the next call.
+  const offers: Array<GameAction> = []
   return {
     // The draft's work stack is written into the state only when the state is read.
     state: () => d.finish(),
     result: () => d.s.result,
     // The draft's own memo of the static sources: the engine's keys them by the identity of the
     // stage arrays, which this draft changes in place.
-    legal: () => enumerate(c, d.s, d.staticsOf),
+    legal: () => {
+      offers.length = 0
+      return enumerate(c, d.s, d.staticsOf, offers)
+    },
     step: (a, tally) => {
       d.begin(tally)
       return applyOn(d, a)

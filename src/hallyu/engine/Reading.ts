@@ -90,7 +90,7 @@ export const ONE: readonly [ReadonlyArray<Seat>, ReadonlyArray<Seat>] = [[0], [1
 export const BOTH: readonly [ReadonlyArray<Seat>, ReadonlyArray<Seat>] = [[0, 1], [1, 0]]
 export const NONE: ReadonlyArray<Seat> = []
 
-const seatsOf = (ctrl: Seat, who: "self" | "opponent" | "any"): ReadonlyArray<Seat> =>
+export const seatsOf = (ctrl: Seat, who: "self" | "opponent" | "any"): ReadonlyArray<Seat> =>
   who === "self" ? ONE[ctrl] : who === "opponent" ? ONE[other(ctrl)] : BOTH[ctrl]
 
 /** Cards of a group, relative to `ctrl`, in zone order. */
@@ -100,6 +100,16 @@ export const groupCards = (c: Runtime, s: GameState, ctrl: Seat, g: CardGroup): 
     for (const inst of zoneArray(s.players[seat], g.zone as ZoneName) ?? []) if (matches(c, s, inst, g)) out.push(inst)
   }
   return out
+}
+
+/** Whether a group has a card (`groupCards(…).length > 0` without building the list). */
+export const anyInGroup = (c: Runtime, s: GameState, ctrl: Seat, g: CardGroup): boolean => {
+  const seats = seatsOf(ctrl, g.controller)
+  for (let k = 0; k < seats.length; k++) {
+    const zone = zoneArray(s.players[seats[k] as Seat], g.zone as ZoneName) ?? []
+    for (let j = 0; j < zone.length; j++) if (matches(c, s, zone[j] as string, g)) return true
+  }
+  return false
 }
 
 export const inGroup = (c: Runtime, s: GameState, ctrl: Seat, g: CardGroup, inst: string): boolean => {
@@ -249,15 +259,7 @@ export const staticSources = (c: Runtime, s: GameState): ReadonlyArray<StaticSou
       const card = cardOfInst(c, s, src)
       if (card.statics.length > 0) {
         const ctrl = seat as Seat
-        const frames = card.statics.map((ei): Frame => ({
-          src,
-          card: card.index,
-          eff: ei,
-          ctrl,
-          tg: null,
-          pend: null,
-          each: null
-        }))
+        const frames = card.statics.map((ei): Frame => c.memo.frame(src, card.index, ei, ctrl))
         ;(out ??= []).push({ src, seat: ctrl, card, frames })
       }
     }

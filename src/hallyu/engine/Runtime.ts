@@ -13,7 +13,7 @@
 import type { CompiledCard, CompiledDeck } from "./Compiled.js"
 import type { StaticSource } from "./Reading.js"
 import type { Lineup } from "./Setup.js"
-import type { GameAction, Seat } from "./State.js"
+import type { CastRecord, Frame, GameAction, Seat } from "./State.js"
 import type { TargetPlan } from "./Targets.js"
 
 /** The memo of `staticSources` for the last state enumerated (see `enumerationStatics`). */
@@ -102,6 +102,58 @@ export class Memo {
    */
   private indexedCardOf: object | null = null
   private readonly cardIndexTable = new Int32Array(200)
+  /** Scratch for the chosen targets of a depth-first walk over target slots (`Targets.ts`; never nested). */
+  readonly chosen: Array<string> = []
+  /** Frames without targets, pending card or `for_each` card, by `setupSlot` and effect index (see `frame`). */
+  private readonly frames: Array<Array<Frame | undefined> | undefined> = []
+  /** Cast records with printed tones, by `setupSlot` (see `castRecord`). */
+  private readonly castRecords: Array<CastRecord | undefined> = []
+
+  /**
+   * The frame `{ src, card, eff, ctrl }` with no targets, pending card or `for_each` card. Frames are
+   * immutable, so one per instance and effect is shared by every resolution, trigger and check that
+   * needs it (a fresh one per resolved effect and per activation check was most of a playout's
+   * allocation). Kept for setup-numbered instances; a cached frame of another card or controller
+   * (another lineup, a state built by hand) is replaced.
+   */
+  frame(src: string, card: number, eff: number, ctrl: Seat): Frame {
+    const slot = setupSlot(src)
+    if (slot < 0) return { src, card, eff, ctrl, tg: null, pend: null, each: null }
+    let byEff = this.frames[slot]
+    if (byEff === undefined) {
+      byEff = []
+      this.frames[slot] = byEff
+    }
+    let f = byEff[eff]
+    if (f === undefined || f.card !== card || f.ctrl !== ctrl || f.src !== src) {
+      f = { src, card, eff, ctrl, tg: null, pend: null, each: null }
+      byEff[eff] = f
+    }
+    return f
+  }
+
+  /**
+   * The cast record of `inst` cast by `seat`, shared when its tones are the printed ones (records are
+   * immutable; the same fields, in the order `castCard` always wrote them).
+   */
+  castRecord(
+    inst: string,
+    seat: Seat,
+    type: string,
+    tones: ReadonlyArray<string>,
+    tags: ReadonlyArray<string>
+  ): CastRecord {
+    const slot = setupSlot(inst)
+    if (slot < 0) return { inst, seat, type, tones, tags }
+    let r = this.castRecords[slot]
+    if (
+      r === undefined || r.seat !== seat || r.type !== type || r.tones !== tones || r.tags !== tags || r.inst !== inst
+    ) {
+      r = { inst, seat, type, tones, tags }
+      this.castRecords[slot] = r
+    }
+    return r
+  }
 
   useKey(inst: string, ei: number): string {
     let keys = this.useKeys.get(inst)

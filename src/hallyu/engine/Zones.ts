@@ -49,7 +49,7 @@ export const settle = (d: Draft, inst: string): void => {
     if (card.isStar && (card.def.starting_scandal ?? 0) > 0) d.counters(inst)[SCANDAL] = card.def.starting_scandal ?? 0
     // The card's own on-enter effects resolve first, then what its events triggered (§7.3).
     for (const ei of card.onEnter) {
-      d.enqueue({ src: inst, card: card.index, eff: ei, ctrl: seat, tg: null, pend: null, each: null })
+      d.enqueue(c.memo.frame(inst, card.index, ei, seat))
     }
     emit(d, EV_CARD_RESOLVED, seat, inst)
     if (d.s.result !== null) return
