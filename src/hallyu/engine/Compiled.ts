@@ -163,7 +163,22 @@ const indexes = (effects: ReadonlyArray<EffectRecord>, kind: EffectRecord["kind"
 
 export const compileDeck = (deck: StarterDeck): CompiledDeck => {
   const cards = deck.cards.map((printed, index): CompiledCard => {
-    const def: Card = { ...printed, effects: printed.effects.map(uniformEffect) }
+    // Every field in one order (absent ones undefined): stars carry `buzz` and `starting_scandal`,
+    // other cards not, and a spread copy kept those shapes apart, so reads of `def.cost`, `def.type`
+    // and `def.tones` in enumeration and resolution were polymorphic.
+    const def: Card = {
+      id: printed.id,
+      code: printed.code,
+      name: printed.name,
+      type: printed.type,
+      cost: printed.cost,
+      tones: printed.tones,
+      tags: printed.tags,
+      starting_scandal: printed.starting_scandal,
+      buzz: printed.buzz,
+      rules_text: printed.rules_text,
+      effects: printed.effects.map(uniformEffect)
+    } as Card // the same fields, plus absent ones as undefined
     const responses = def.effects.filter((e) => e.kind === "response")
     const onResolve = indexes(def.effects, "on-resolve")
     const windows = new Set<string>()

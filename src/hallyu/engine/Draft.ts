@@ -376,7 +376,11 @@ export class Draft {
     const all = this.s.counters as Record<string, Record<string, number>>
     if (this.counterInner === null) this.counterInner = new Set()
     if (!this.counterInner.has(inst)) {
-      all[inst] = { ...(all[inst] ?? {}) }
+      // A copy key by key (same keys, same order): a spread of these records took V8's slow clone path.
+      const prev = all[inst]
+      const copy: Record<string, number> = {}
+      if (prev !== undefined) { for (const k in prev) copy[k] = prev[k] as number }
+      all[inst] = copy
       this.counterInner.add(inst)
     }
     return all[inst] as Record<string, number>
@@ -441,8 +445,10 @@ export class Draft {
 
   resetTurn(): void {
     // A cast list this draft owns is emptied in place (no state shares it); a shared one is replaced.
-    if (this.castOwned) (this.s.cast as Array<CastRecord>).length = 0
-    else this.s.cast = []
+    if (this.castOwned) {
+      const cast = this.s.cast as Array<CastRecord>
+      while (cast.length > 0) cast.pop() // pops keep the backing store (setting length to 0 drops it)
+    } else this.s.cast = []
     this.castOwned = true
     // An events array this draft owns is zeroed in place (no state shares it); a shared one is replaced.
     if (this.eventsOwned) (this.s.events as Array<number>).fill(0)

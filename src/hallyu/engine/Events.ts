@@ -35,13 +35,15 @@ export const emit = (d: Draft, ev: number, seat: Seat, inst: string | null): voi
   const c = d.c
   d.bumpEvent(ev * 2 + seat)
   terminalCheck(d)
-  if (d.s.result !== null || c.triggerOn[ev] !== true || (d.listening() & (1 << ev)) === 0) return
+  const bit = 1 << ev
+  if (d.s.result !== null || (d.listening() & bit) === 0) return
   const s = d.s as GameState
   for (const holder of BOTH[s.active]) {
     const stage = s.players[holder].stage
     for (let k = 0; k < stage.length; k++) {
       const src = stage[k] as string
       const card = cardOfInst(c, s, src)
+      if ((card.triggerMask & bit) === 0) continue
       const listening = card.triggersOn[ev] as ReadonlyArray<number> // one list per event index
       for (let j = 0; j < listening.length; j++) {
         const ei = listening[j] as number

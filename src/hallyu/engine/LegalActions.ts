@@ -24,7 +24,7 @@ import {
   type StaticSource
 } from "./Reading.js"
 import type { Runtime } from "./Runtime.js"
-import type { Decision, Frame, GameAction, GameState, Seat } from "./State.js"
+import type { CostChange, Decision, Frame, GameAction, GameState, Seat } from "./State.js"
 import { hasTargetChoice, pushTargeted, targetChoices } from "./Targets.js"
 
 /** Why an action is not legal now. */
@@ -80,7 +80,37 @@ const castsIn = (
   win: string
 ): boolean => (win === "main" ? card.castInMain : card.castWindows.includes(win))
 
-/** Whether a hand card that may be cast in `win` passes the cost and response-condition checks (§7.2). */
+/**
+ * The sum of the positive (`sign` 1) or negative (`sign` -1) numeric cost changes that `statics` and
+ * the temporary cost changes could apply to any card. A cost is printed (floored at 0) plus the
+ * changes that apply, floored at 0 after each (§8.5), so it lies between `printed + negative sum`
+ * (and 0) and `printed + positive sum`: when both sides of the Fandom check agree, the exact cost
+ * is not needed.
+ */
+const costSlack = (s: GameState, statics: ReadonlyArray<StaticSource>, sign: 1 | -1): number => {
+  let n = 0
+  for (let k = 0; k < statics.length; k++) {
+    const { card, frames } = statics[k] as StaticSource
+    for (let j = 0; j < frames.length; j++) {
+      const actions = (card.def.effects[(frames[j] as Frame).eff] as EffectRecord).actions
+      for (let q = 0; q < actions.length; q++) {
+        const a = actions[q] as Action
+        if (a.op === "modify-cost" && typeof a.amount === "number" && a.amount * sign > 0) n += a.amount
+      }
+    }
+  }
+  const changes = s.costChanges
+  for (let k = 0; k < changes.length; k++) {
+    const m = (changes[k] as CostChange).amount
+    if (m * sign > 0) n += m
+  }
+  return n
+}
+
+/**
+ * Whether a hand card that may be cast in `win` passes the cost and response-condition checks (§7.2).
+ * `up` and `down`: the `costSlack` bounds of the state's cost changes.
+ */
 const castable = (
   c: Runtime,
   s: GameState,
@@ -90,9 +120,16 @@ const castable = (
   win: string,
   about: string | null,
   statics: ReadonlyArray<StaticSource>,
-  fandom: number
+  fandom: number,
+  up: number,
+  down: number
 ): boolean => {
-  if (costOfCard(c, s, inst, card, statics) > fandom) return false
+  const printed = card.def.cost < 0 ? 0 : card.def.cost
+  // The exact cost only when the bounds leave the check open (most cards: no change could matter).
+  if (
+    printed + up > fandom &&
+    (Math.max(0, printed + down) > fandom || costOfCard(c, s, inst, card, statics) > fandom)
+  ) return false
   if (card.response) {
     const effects = effectsForWindow(card, win)
     let ok = false
@@ -138,12 +175,20 @@ const castActions = (
   const hand = p.hand
   if (hand.length === 0) return
   let statics: ReadonlyArray<StaticSource> | null = null // only needed once a card may be cast in `win`
+  let up = 0
+  let down = 0
   for (let k = 0; k < hand.length; k++) {
     const inst = hand[k] as string
     const card = cardOfInst(c, s, inst)
     if (!castsIn(card, win)) continue
-    statics ??= staticsOf(c, s)
-    if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom)) continue
+    if (statics === null) {
+      statics = staticsOf(c, s)
+      if (statics.length > 0 || s.costChanges.length > 0) {
+        up = costSlack(s, statics, 1)
+        down = costSlack(s, statics, -1)
+      }
+    }
+    if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom, up, down)) continue
     if (!card.hasTargets) {
       out.push(c.memo.untargetedCast(seat, inst))
       continue
@@ -175,12 +220,20 @@ export const hasCastAction = (
   const hand = p.hand
   if (hand.length === 0) return false
   let statics: ReadonlyArray<StaticSource> | null = null // only needed once a card may be cast in `win`
+  let up = 0
+  let down = 0
   for (let k = 0; k < hand.length; k++) {
     const inst = hand[k] as string
     const card = cardOfInst(c, s, inst)
     if (!castsIn(card, win)) continue
-    statics ??= staticsOf(c, s)
-    if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom)) continue
+    if (statics === null) {
+      statics = staticsOf(c, s)
+      if (statics.length > 0 || s.costChanges.length > 0) {
+        up = costSlack(s, statics, 1)
+        down = costSlack(s, statics, -1)
+      }
+    }
+    if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom, up, down)) continue
     if (hasTargetChoice(c, s, card, effectsForWindow(card, win), win, seat)) return true
   }
   return false

@@ -46,7 +46,7 @@ export const makeMutablePlayout = (c: Runtime, start: GameState): MutablePlayout
     // The draft's own memo of the static sources: the engine's keys them by the identity of the
     // stage arrays, which this draft changes in place.
     legal: () => {
-      offers.length = 0
+      while (offers.length > 0) offers.pop() // pops keep the backing store (setting length to 0 drops it)
       return enumerate(c, d.s, d.staticsOf, offers)
     },
     step: (a, tally) => {

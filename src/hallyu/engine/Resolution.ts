@@ -185,8 +185,9 @@ export const run = (d: Draft): boolean => {
     }
     if (d.s.decision !== null) return true
     if (d.queue !== null && d.queue.length > 0) {
-      for (let i = d.queue.length - 1; i >= 0; i--) d.pushEffect(d.queue[i] as Frame, false)
-      d.queue.length = 0 // the draft's own copy (see `enqueue`): emptied in place
+      // The last queued ends deepest, so the first resolves first. The queue is the draft's own copy
+      // (see `enqueue`): emptied in place by the pops, which keep its backing store.
+      for (let f = d.queue.pop(); f !== undefined; f = d.queue.pop()) d.pushEffect(f, false)
       continue
     }
     const top = d.top()
