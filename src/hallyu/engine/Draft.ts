@@ -13,7 +13,7 @@ import type { ZoneName } from "../Vocabulary.js"
 import { cardOfInst, type StaticSource, staticSources, zoneArray } from "./Reading.js"
 import type { Runtime } from "./Runtime.js"
 import type { CastRecord, Frame, GameState, PathStep, PlayerState, Seat, Work } from "./State.js"
-import type { OperationTally } from "./Tally.js"
+import { emptyRecord, type OperationTally } from "./Tally.js"
 
 /** Resolution steps one action may take; a starter-deck action takes a few dozen. */
 export const RESOLUTION_BUDGET = 100_000
@@ -132,6 +132,18 @@ const workOf = (j: Job): Work => {
 }
 
 const NO_WORK: ReadonlyArray<Work> = []
+
+/**
+ * A copy of a record keyed by card instance (counters, limit uses, chosen targets) in dictionary mode
+ * (`emptyRecord`), same keys in the same order. Games add those keys in a different order every
+ * time, so a fast-mode copy took a new hidden class per key added (a runtime map transition: the
+ * store of a new instance's counters was a percent of a playout, profiled).
+ */
+const dictionaryCopy = <A>(r: Readonly<Record<string, A>>): Record<string, A> => {
+  const copy = emptyRecord<A>()
+  for (const k in r) copy[k] = r[k] as A
+  return copy
+}
 
 export class Draft {
   readonly s: MState
@@ -370,7 +382,7 @@ export class Draft {
 
   counters(inst: string): Record<string, number> {
     if (!this.countersOwned) {
-      this.s.counters = { ...this.s.counters }
+      this.s.counters = dictionaryCopy(this.s.counters)
       this.countersOwned = true
     }
     const all = this.s.counters as Record<string, Record<string, number>>
@@ -389,7 +401,7 @@ export class Draft {
   clearCounters(inst: string): void {
     if (this.s.counters[inst] === undefined) return
     if (!this.countersOwned) {
-      this.s.counters = { ...this.s.counters }
+      this.s.counters = dictionaryCopy(this.s.counters)
       this.countersOwned = true
     }
     delete (this.s.counters as Record<string, unknown>)[inst]
@@ -412,7 +424,7 @@ export class Draft {
 
   use(key: string): void {
     if (!this.usesOwned) {
-      this.s.uses = { ...this.s.uses }
+      this.s.uses = dictionaryCopy(this.s.uses)
       this.usesOwned = true
     }
     ;(this.s.uses as Record<string, number>)[key] = (this.s.uses[key] ?? 0) + 1
@@ -421,7 +433,7 @@ export class Draft {
   setTargets(inst: string, t: Readonly<Record<string, string>> | null): void {
     if (t === null && this.s.castTargets[inst] === undefined) return // nothing to clear (most cards have no targets)
     if (!this.targetsOwned) {
-      this.s.castTargets = { ...this.s.castTargets }
+      this.s.castTargets = dictionaryCopy(this.s.castTargets)
       this.targetsOwned = true
     }
     const all = this.s.castTargets as Record<string, Readonly<Record<string, string>>>
@@ -454,7 +466,10 @@ export class Draft {
     if (this.eventsOwned) (this.s.events as Array<number>).fill(0)
     else this.s.events = new Array<number>(this.c.eventIndex.size * 2).fill(0)
     this.eventsOwned = true
-    this.s.uses = {}
+    if (this.usesOwned) {
+      const uses = this.s.uses as Record<string, number>
+      for (const k in uses) delete uses[k] // owned (no state shares it), and in dictionary mode: cheap deletes
+    } else this.s.uses = emptyRecord<number>()
     this.usesOwned = true
   }
 }

@@ -63,6 +63,16 @@ const lineupOf = (c: Runtime, lists: readonly [string, string]): Either.Either<L
 }
 
 export const newGame = (c: Runtime, o: GameOptions): Either.Either<GameState, Diagnostic> => {
+  const d = setupDraft(c, o)
+  return Either.isLeft(d) ? Either.left(d.left) : Either.right(d.right.finish())
+}
+
+/**
+ * The draft of a new game resolved up to its first decision, unfinished: `newGame` writes it out,
+ * and a playout in place goes on playing on it (`Playout.ts`: one draft and one state copy per game
+ * instead of two).
+ */
+export const setupDraft = (c: Runtime, o: GameOptions): Either.Either<Draft, Diagnostic> => {
   const lists: readonly [string, string] = o.decks ??
     [c.deck.decks[0]?.id ?? "", c.deck.decks[1]?.id ?? c.deck.decks[0]?.id ?? ""]
   const lineup = lineupOf(c, lists)
@@ -120,5 +130,5 @@ export const newGame = (c: Runtime, o: GameOptions): Either.Either<GameState, Di
   }
   const d = new Draft(c, s0)
   if (!run(d)) return Either.left(budgetExceeded(d.budget, "resolution steps of setup", "newGame"))
-  return Either.right(d.finish())
+  return Either.right(d)
 }
