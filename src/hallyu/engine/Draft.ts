@@ -132,6 +132,8 @@ const workOf = (j: Job): Work => {
 }
 
 const NO_WORK: ReadonlyArray<Work> = []
+/** No limit uses: shared by states, never mutated (a draft copies it on its first `use`). */
+const NO_USES: Readonly<Record<string, number>> = {}
 
 /**
  * A copy of a record keyed by card instance (counters, limit uses, chosen targets) in dictionary mode
@@ -463,13 +465,13 @@ export class Draft {
     } else this.s.cast = []
     this.castOwned = true
     // An events array this draft owns is zeroed in place (no state shares it); a shared one is replaced.
-    if (this.eventsOwned) (this.s.events as Array<number>).fill(0)
-    else this.s.events = new Array<number>(this.c.eventIndex.size * 2).fill(0)
+    if (this.eventsOwned) {
+      const events = this.s.events as Array<number>
+      for (let k = 0; k < events.length; k++) events[k] = 0
+    } else this.s.events = new Array<number>(this.c.eventIndex.size * 2).fill(0)
     this.eventsOwned = true
-    if (this.usesOwned) {
-      const uses = this.s.uses as Record<string, number>
-      for (const k in uses) delete uses[k] // owned (no state shares it), and in dictionary mode: cheap deletes
-    } else this.s.uses = emptyRecord<number>()
-    this.usesOwned = true
+    // The shared empty record, copied on the turn's first use (most turns use no limited effect).
+    this.s.uses = NO_USES
+    this.usesOwned = false
   }
 }

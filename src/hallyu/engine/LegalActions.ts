@@ -243,8 +243,12 @@ export const canPayActivation = (c: Runtime, s: GameState, f: Frame, a: Action |
   if (a === undefined) return true
   if (a.op === "remove-counter") {
     const n = amountOf(s, a.amount, f, c)
+    // The source itself (most costs) read directly: `cardsOf` builds a list, and `every` a closure.
+    if (a.card === "self") return (s.counters[f.src]?.[a.counter] ?? 0) >= n
     const xs = cardsOf(c, s, f, a.card)
-    return xs.length > 0 && xs.every((inst) => (s.counters[inst]?.[a.counter] ?? 0) >= n)
+    if (xs.length === 0) return false
+    for (let k = 0; k < xs.length; k++) if (!((s.counters[xs[k] as string]?.[a.counter] ?? 0) >= n)) return false
+    return true
   }
   if (a.op === "lose-resource") {
     const n = amountOf(s, a.amount, f, c)

@@ -39,6 +39,17 @@ export const zoneArray = (p: PlayerState, z: ZoneName): ReadonlyArray<string> =>
   }
 }
 
+/**
+ * Removes the element at `k` (as `splice(k, 1)`, without the array of removed elements `splice`
+ * returns); popping the last keeps the backing store, which a splice to an empty array dropped.
+ */
+export const removeAt = (xs: Array<string>, k: number): void => {
+  const at = k < 0 ? Math.max(0, xs.length + k) : k // a negative index counts from the end, as in `splice`
+  if (at >= xs.length) return
+  for (let j = at + 1; j < xs.length; j++) xs[j - 1] = xs[j] as string
+  xs.pop()
+}
+
 export const other = (s: Seat): Seat => (s === 0 ? 1 : 0)
 /** The owner of an instance `p<seat>-…` (§1.2). */
 export const ownerOf = (inst: string): Seat => (inst.charCodeAt(1) === 48 ? 0 : 1)
@@ -258,9 +269,7 @@ export const staticSources = (c: Runtime, s: GameState): ReadonlyArray<StaticSou
       const src = stage[k] as string
       const card = cardOfInst(c, s, src)
       if (card.statics.length > 0) {
-        const ctrl = seat as Seat
-        const frames = card.statics.map((ei): Frame => c.memo.frame(src, card.index, ei, ctrl))
-        ;(out ??= []).push({ src, seat: ctrl, card, frames })
+        ;(out ??= []).push(c.memo.staticSource(src, card, seat as Seat))
       }
     }
   }

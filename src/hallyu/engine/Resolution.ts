@@ -38,6 +38,7 @@ import {
   isPending,
   other,
   ownerOf,
+  removeAt,
   resolveList,
   tonesOf
 } from "./Reading.js"
@@ -153,7 +154,7 @@ const castCard = (
   const p = d.player(seat)
   p.fandom -= cost
   const hand = d.zone(seat, "hand")
-  hand.splice(hand.indexOf(inst), 1)
+  removeAt(hand, hand.indexOf(inst))
   d.zone(seat, "pending").push(inst)
   if (targets !== null) d.setTargets(inst, targets)
   d.addCast(c.memo.castRecord(inst, seat, card.def.type, tonesOf(c, d.s, inst), card.def.tags))

@@ -106,6 +106,8 @@ export class Memo {
   readonly chosen: Array<string> = []
   /** Frames without targets, pending card or `for_each` card, by `setupSlot` and effect index (see `frame`). */
   private readonly frames: Array<Array<Frame | undefined> | undefined> = []
+  /** Static sources by `setupSlot` (see `staticSource`). */
+  private readonly staticSources: Array<StaticSource | undefined> = []
   /** Cast records with printed tones, by `setupSlot` (see `castRecord`). */
   private readonly castRecords: Array<CastRecord | undefined> = []
 
@@ -130,6 +132,21 @@ export class Memo {
       byEff[eff] = f
     }
     return f
+  }
+
+  /**
+   * The static source `src` (a stage card with static effects) controlled by `ctrl`: one frame per
+   * static effect. Immutable, so kept per setup-numbered instance (stages change often, and the
+   * sources were rebuilt with their frame lists each time).
+   */
+  staticSource(src: string, card: CompiledCard, ctrl: Seat): StaticSource {
+    const slot = setupSlot(src)
+    let x = slot < 0 ? undefined : this.staticSources[slot]
+    if (x === undefined || x.card !== card || x.seat !== ctrl || x.src !== src) {
+      x = { src, seat: ctrl, card, frames: card.statics.map((ei): Frame => this.frame(src, card.index, ei, ctrl)) }
+      if (slot >= 0) this.staticSources[slot] = x
+    }
+    return x
   }
 
   /**

@@ -19,7 +19,7 @@ import {
   EV_RESOURCE_GAINED,
   EV_RESOURCE_LOST
 } from "./Events.js"
-import { cardOfInst, isPending, ownerOf, zoneArray } from "./Reading.js"
+import { cardOfInst, isPending, ownerOf, removeAt, zoneArray } from "./Reading.js"
 import type { GameState, PlayerState, Seat } from "./State.js"
 
 const leaveStage = (d: Draft, inst: string): void => {
@@ -31,7 +31,7 @@ export const move = (d: Draft, inst: string, from: ZoneName, to: ZoneName): bool
   const seat = ownerOf(inst)
   if (!zoneArray(d.players[seat], from).includes(inst)) return false
   const src = d.zone(seat, from)
-  src.splice(src.indexOf(inst), 1)
+  removeAt(src, src.indexOf(inst))
   d.zone(seat, to).push(inst)
   if (from === "stage") leaveStage(d, inst)
   if (from === "pending") d.setTargets(inst, null)
