@@ -23,7 +23,7 @@ import {
   resolveList,
   type StaticSource
 } from "./Reading.js"
-import type { Runtime } from "./Runtime.js"
+import { type Runtime, setupSlot } from "./Runtime.js"
 import type { CostChange, Decision, Frame, GameAction, GameState, Seat } from "./State.js"
 import { hasTargetChoice, pushTargeted, targetChoices } from "./Targets.js"
 
@@ -71,6 +71,41 @@ const sortById = (xs: Array<GameAction>): Array<GameAction> => {
   }
   return xs
 }
+/**
+ * `sortById` of the offers of a `main` or `window` decision: activations, casts, then the end of the
+ * turn or the pass. Each offer gets a number that orders it as its ID does wherever the numbers
+ * differ: its kind (`activate:` < `cast:` < `end-turn`, `pass`), then its instance's `setupSlot`
+ * (setup names have one length, so ordinal order of the names is the order of the slots). Only
+ * offers of one instance tie, and their IDs are compared. String comparisons were most of the
+ * sort. Offers of other instance names (states built by hand) are sorted by `sortById`.
+ */
+const sortOffers = (xs: Array<GameAction>, keys: Array<number>): Array<GameAction> => {
+  const n = xs.length
+  if (n > 32) return xs.sort(byId)
+  for (let i = 0; i < n; i++) {
+    const a = xs[i] as GameAction
+    if (a.inst === null) keys[i] = 2000
+    else {
+      const slot = setupSlot(a.inst)
+      if (slot < 0) return sortById(xs)
+      keys[i] = a.kind === "activate" ? slot : 1000 + slot
+    }
+  }
+  for (let i = 1; i < n; i++) {
+    const x = xs[i] as GameAction
+    const k = keys[i] as number
+    let j = i - 1
+    while (j >= 0 && ((keys[j] as number) > k || ((keys[j] as number) === k && (xs[j] as GameAction).id > x.id))) {
+      xs[j + 1] = xs[j] as GameAction
+      keys[j + 1] = keys[j] as number
+      j--
+    }
+    xs[j + 1] = x
+    keys[j + 1] = k
+  }
+  return xs
+}
+
 export const effectsForWindow = (card: CompiledCard, win: string): ReadonlyArray<number> =>
   win === "main" ? card.onResolve : (card.windowEffects.get(win) ?? effectsCastIn(card.def, card.onResolve, win))
 
@@ -359,7 +394,8 @@ export const enumerate = (
       d.options.forEach((o, k) => out.push(simple(`redirect:${o.key}=${o.to}`, d.player, "redirect", k)))
       break
   }
-  return out.length > 1 ? sortById(out) : out
+  if (out.length <= 1) return out
+  return d.d === "main" || d.d === "window" ? sortOffers(out, c.memo.sortKeys) : sortById(out)
 }
 // ------------------------------------------------------------------ explain (typed reasons)
 

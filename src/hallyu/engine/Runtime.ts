@@ -102,6 +102,8 @@ export class Memo {
    */
   private indexedCardOf: object | null = null
   private readonly cardIndexTable = new Int32Array(200)
+  /** Scratch for the sort keys of offers (`LegalActions.ts`; never nested). */
+  readonly sortKeys: Array<number> = []
   /** Scratch for the chosen targets of a depth-first walk over target slots (`Targets.ts`; never nested). */
   readonly chosen: Array<string> = []
   /** Frames without targets, pending card or `for_each` card, by `setupSlot` and effect index (see `frame`). */
