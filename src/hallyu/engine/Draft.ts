@@ -139,7 +139,8 @@ const NO_USES: Readonly<Record<string, number>> = {}
  * A copy of a record keyed by card instance (counters, limit uses, chosen targets) in dictionary mode
  * (`emptyRecord`), same keys in the same order. Games add those keys in a different order every
  * time, so a fast-mode copy took a new hidden class per key added (a runtime map transition: the
- * store of a new instance's counters was a percent of a playout, profiled).
+ * store of a new instance's counters was a percent of a playout, profiled). Making one costs two
+ * runtime deletes, so a playout's draft makes each once per game and then mutates it in place.
  */
 const dictionaryCopy = <A>(r: Readonly<Record<string, A>>): Record<string, A> => {
   const copy = emptyRecord<A>()
@@ -166,6 +167,8 @@ export class Draft {
   private eventsOwned = false
   private castOwned = false
   private usesOwned = false
+  /** The keys of the owned limit-use record (emptied in place at the end of a turn). */
+  private readonly usesKeys: Array<string> = []
   private targetsOwned = false
   /** Counts `zone(_, "stage")` calls: stages change only through `zone`, so a count seen before means the same stages. */
   stageTouches = 0
@@ -427,9 +430,13 @@ export class Draft {
   use(key: string): void {
     if (!this.usesOwned) {
       this.s.uses = dictionaryCopy(this.s.uses)
+      for (const k in this.s.uses) this.usesKeys.push(k)
       this.usesOwned = true
     }
-    ;(this.s.uses as Record<string, number>)[key] = (this.s.uses[key] ?? 0) + 1
+    const uses = this.s.uses as Record<string, number>
+    const n = uses[key]
+    if (n === undefined) this.usesKeys.push(key)
+    uses[key] = (n ?? 0) + 1
   }
 
   setTargets(inst: string, t: Readonly<Record<string, string>> | null): void {
@@ -470,8 +477,11 @@ export class Draft {
       for (let k = 0; k < events.length; k++) events[k] = 0
     } else this.s.events = new Array<number>(this.c.eventIndex.size * 2).fill(0)
     this.eventsOwned = true
-    // The shared empty record, copied on the turn's first use (most turns use no limited effect).
-    this.s.uses = NO_USES
-    this.usesOwned = false
+    // An owned record (no state shares it) is emptied in place, by the keys this draft added to it:
+    // a playout's draft makes one dictionary-mode record per game (see `dictionaryCopy`).
+    if (this.usesOwned) {
+      const uses = this.s.uses as Record<string, number>
+      for (let k = this.usesKeys.pop(); k !== undefined; k = this.usesKeys.pop()) delete uses[k]
+    } else this.s.uses = NO_USES
   }
 }
