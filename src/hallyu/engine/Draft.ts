@@ -177,11 +177,13 @@ export class Draft {
   private listenMemo = 0
   private listenAt = -1
 
+  /** `adopt`: `state` is fresh and no one else's (setup's start state), so the draft takes it uncopied. */
   constructor(
     readonly c: Runtime,
-    state: GameState
+    state: GameState,
+    adopt = false
   ) {
-    this.s = copyState(state)
+    this.s = adopt ? (state as MState) : copyState(state)
     for (const x of state.work) this.pushWork(x)
   }
 

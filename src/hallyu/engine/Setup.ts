@@ -128,7 +128,7 @@ export const setupDraft = (c: Runtime, o: GameOptions): Either.Either<Draft, Dia
     result: null,
     ply: 0
   }
-  const d = new Draft(c, s0)
+  const d = new Draft(c, s0, true) // s0 is this call's own
   if (!run(d)) return Either.left(budgetExceeded(d.budget, "resolution steps of setup", "newGame"))
   return Either.right(d)
 }
