@@ -177,15 +177,9 @@ const castable = (
           c,
           s,
           e.condition,
-          about === null ? c.memo.frame(inst, card.index, ei, seat) : {
-            src: inst,
-            card: card.index,
-            eff: ei,
-            ctrl: seat,
-            tg: null,
-            pend: about,
-            each: null
-          }
+          about === null
+            ? c.memo.frame(inst, card.index, ei, seat)
+            : c.memo.responseFrame(inst, card.index, ei, seat, about)
         ))
       ) {
         ok = true

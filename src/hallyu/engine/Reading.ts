@@ -55,7 +55,7 @@ export const other = (s: Seat): Seat => (s === 0 ? 1 : 0)
 export const ownerOf = (inst: string): Seat => (inst.charCodeAt(1) === 48 ? 0 : 1)
 
 export const cardOfInst = (c: Runtime, s: Pick<GameState, "cardOf">, inst: string): CompiledCard =>
-  c.cards[c.memo.cardIndex(s.cardOf, inst)] as CompiledCard // every instance was numbered at setup
+  c.memo.card(s.cardOf, inst)
 
 export const effectOf = (c: Runtime, f: Frame): EffectRecord =>
   (c.cards[f.card] as CompiledCard).def.effects[f.eff] as EffectRecord // frames are built from existing effects

@@ -361,15 +361,26 @@ const expire = (d: Draft, until: ToneChange["until"], ctrl: Seat | null): void =
   const tones = d.s.toneChanges
   for (let k = 0; k < tones.length; k++) {
     if (ends(tones[k] as ToneChange, until, ctrl)) {
-      d.s.toneChanges = tones.filter((x) => !ends(x, until, ctrl))
+      d.s.toneChanges = kept(tones, until, ctrl)
       break
     }
   }
   const costs = d.s.costChanges
   for (let k = 0; k < costs.length; k++) {
     if (ends(costs[k] as CostChange, until, ctrl)) {
-      d.s.costChanges = costs.filter((x) => !ends(x, until, ctrl))
+      d.s.costChanges = kept(costs, until, ctrl)
       break
     }
   }
+}
+
+/** The modifiers that do not end now, in order (a new array: `filter` without its closure). */
+const kept = <X extends ToneChange | CostChange>(
+  xs: ReadonlyArray<X>,
+  until: X["until"],
+  ctrl: Seat | null
+): Array<X> => {
+  const out: Array<X> = []
+  for (let k = 0; k < xs.length; k++) if (!ends(xs[k] as X, until, ctrl)) out.push(xs[k] as X)
+  return out
 }
