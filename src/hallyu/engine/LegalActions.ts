@@ -71,26 +71,22 @@ const sortById = (xs: Array<GameAction>): Array<GameAction> => {
   }
   return xs
 }
+/** The sort key of the end of the turn and of the pass: after every activation and cast. */
+const LAST_KEY = 2000
+
 /**
  * `sortById` of the offers of a `main` or `window` decision: activations, casts, then the end of the
- * turn or the pass. Each offer gets a number that orders it as its ID does wherever the numbers
- * differ: its kind (`activate:` < `cast:` < `end-turn`, `pass`), then its instance's `setupSlot`
- * (setup names have one length, so ordinal order of the names is the order of the slots). Only
- * offers of one instance tie, and their IDs are compared. String comparisons were most of the
- * sort. Offers of other instance names (states built by hand) are sorted by `sortById`.
+ * turn or the pass. Enumeration writes each offer's key beside it in `keys`, a number that orders
+ * it as its ID does wherever the numbers differ: its kind (`activate:` < `cast:` < `end-turn`,
+ * `pass`), then its instance's `setupSlot` (setup names have one length, so ordinal order of the
+ * names is the order of the slots). Only offers of one instance tie, and their IDs are compared.
+ * String comparisons were most of the sort. Offers of other instance names (key -1: states built by
+ * hand) are sorted by `sortById`.
  */
 const sortOffers = (xs: Array<GameAction>, keys: Array<number>): Array<GameAction> => {
   const n = xs.length
   if (n > 32) return xs.sort(byId)
-  for (let i = 0; i < n; i++) {
-    const a = xs[i] as GameAction
-    if (a.inst === null) keys[i] = 2000
-    else {
-      const slot = setupSlot(a.inst)
-      if (slot < 0) return sortById(xs)
-      keys[i] = a.kind === "activate" ? slot : 1000 + slot
-    }
-  }
+  for (let i = 0; i < n; i++) if ((keys[i] as number) < 0) return sortById(xs)
   for (let i = 1; i < n; i++) {
     const x = xs[i] as GameAction
     const k = keys[i] as number
@@ -198,7 +194,8 @@ const castActions = (
   win: string,
   about: string | null,
   out: Array<GameAction>,
-  staticsOf: StaticsOf
+  staticsOf: StaticsOf,
+  keys: Array<number>
 ): void => {
   const p = s.players[seat]
   const hand = p.hand
@@ -218,10 +215,15 @@ const castActions = (
       }
     }
     if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom, up, down)) continue
+    // The sort key of this card's offers (see `sortOffers`), written beside them.
+    const slot = setupSlot(inst)
+    const key = slot < 0 ? -1 : 1000 + slot
     if (!card.hasTargets) {
+      keys[out.length] = key
       out.push(c.memo.untargetedCast(seat, inst))
       continue
     }
+    const before = out.length
     pushTargeted(
       c,
       s,
@@ -233,6 +235,7 @@ const castActions = (
       null,
       out
     )
+    for (let q = before; q < out.length; q++) keys[q] = key
   }
 }
 
@@ -294,9 +297,18 @@ export const canPayActivation = (c: Runtime, s: GameState, f: Frame, a: Action |
   return false
 }
 
-const activateActions = (c: Runtime, s: GameState, seat: Seat, out: Array<GameAction>): void => {
+const activateActions = (
+  c: Runtime,
+  s: GameState,
+  seat: Seat,
+  out: Array<GameAction>,
+  keys: Array<number>
+): void => {
   for (const inst of s.players[seat].stage) {
     const card = cardOfInst(c, s, inst)
+    if (card.activated.length === 0) continue
+    // The sort key of this card's offers (see `sortOffers`), written beside them.
+    const key = setupSlot(inst)
     for (const ei of card.activated) {
       const e = card.def.effects[ei] as EffectRecord
       if (e.limit !== undefined && (s.uses[c.memo.useKey(inst, ei)] ?? 0) >= e.limit.count) continue
@@ -308,9 +320,11 @@ const activateActions = (c: Runtime, s: GameState, seat: Seat, out: Array<GameAc
         if (!canPayActivation(c, s, f, e.activation_cost)) continue
       } else if (e.for_each !== undefined && !anyInGroup(c, s, seat, e.for_each)) continue
       if (e.targets === undefined || e.targets.length === 0) {
+        keys[out.length] = key
         out.push(c.memo.untargetedActivation(seat, inst, ei))
         continue
       }
+      const before = out.length
       pushTargeted(
         c,
         s,
@@ -322,6 +336,7 @@ const activateActions = (c: Runtime, s: GameState, seat: Seat, out: Array<GameAc
         ei,
         out
       )
+      for (let q = before; q < out.length; q++) keys[q] = key
     }
   }
 }
@@ -358,16 +373,19 @@ export const enumerate = (
 ): ReadonlyArray<GameAction> => {
   const d = s.decision
   if (s.result !== null || d === null) return out
+  const keys = c.memo.sortKeys // the sort keys of the offers, by index (see `sortOffers`)
   switch (d.d) {
     case "main":
       // IDs are unique, so the sorted list does not depend on this order; activations first and the
       // end of the turn last are where `activate:` < `cast:` < `end-turn` puts them (less sorting).
-      activateActions(c, s, d.player, out)
-      castActions(c, s, d.player, "main", null, out, staticsOf)
+      activateActions(c, s, d.player, out, keys)
+      castActions(c, s, d.player, "main", null, out, staticsOf, keys)
+      keys[out.length] = LAST_KEY
       out.push(END_TURN[d.player] as GameAction)
       break
     case "window":
-      castActions(c, s, d.player, d.win, d.about, out, staticsOf)
+      castActions(c, s, d.player, d.win, d.about, out, staticsOf, keys)
+      keys[out.length] = LAST_KEY
       out.push(PASS[d.player] as GameAction)
       break
     case "choose": {
@@ -389,7 +407,7 @@ export const enumerate = (
       break
   }
   if (out.length <= 1) return out
-  return d.d === "main" || d.d === "window" ? sortOffers(out, c.memo.sortKeys) : sortById(out)
+  return d.d === "main" || d.d === "window" ? sortOffers(out, keys) : sortById(out)
 }
 // ------------------------------------------------------------------ explain (typed reasons)
 
