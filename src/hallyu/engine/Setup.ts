@@ -57,6 +57,14 @@ const lineupOf = (c: Runtime, lists: readonly [string, string]): Either.Either<L
     }
     decks.push(ids)
   }
+  // The names as the record's own keys: property keys are internalized strings, flat and unique, so
+  // every comparison of two names is a pointer comparison and every read of a character a direct
+  // load; the names built above are concatenations (ropes) read through an indirection each time.
+  const keyOf = new Map<string, string>()
+  for (const k of Object.keys(cardOf)) keyOf.set(k, k)
+  for (const ids of decks) {
+    for (let k = 0; k < ids.length; k++) ids[k] = keyOf.get(ids[k] as string) ?? (ids[k] as string)
+  }
   const lineup: Lineup = { cardOf, decks }
   byLists.set(key, lineup)
   return Either.right(lineup)
