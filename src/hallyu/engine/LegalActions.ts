@@ -205,7 +205,8 @@ const castActions = (
   let down = 0
   for (let k = 0; k < hand.length; k++) {
     const inst = hand[k] as string
-    const card = cardOfInst(c, s, inst)
+    const slot = setupSlot(inst) // parsed once for the card, its sort key and its action
+    const card = c.memo.cardAt(s.cardOf, inst, slot)
     if (!castsIn(card, win)) continue
     if (statics === null) {
       statics = staticsOf(c, s)
@@ -216,11 +217,10 @@ const castActions = (
     }
     if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom, up, down)) continue
     // The sort key of this card's offers (see `sortOffers`), written beside them.
-    const slot = setupSlot(inst)
     const key = slot < 0 ? -1 : 1000 + slot
     if (!card.hasTargets) {
       keys[out.length] = key
-      out.push(c.memo.untargetedCast(seat, inst))
+      out.push(c.memo.untargetedCastAt(seat, inst, slot))
       continue
     }
     const before = out.length
@@ -304,11 +304,13 @@ const activateActions = (
   out: Array<GameAction>,
   keys: Array<number>
 ): void => {
-  for (const inst of s.players[seat].stage) {
-    const card = cardOfInst(c, s, inst)
-    if (card.activated.length === 0) continue
+  const stage = s.players[seat].stage
+  for (let k = 0; k < stage.length; k++) {
+    const inst = stage[k] as string
     // The sort key of this card's offers (see `sortOffers`), written beside them.
     const key = setupSlot(inst)
+    const card = c.memo.cardAt(s.cardOf, inst, key)
+    if (card.activated.length === 0) continue
     for (const ei of card.activated) {
       const e = card.def.effects[ei] as EffectRecord
       if (e.limit !== undefined && (s.uses[c.memo.useKey(inst, ei)] ?? 0) >= e.limit.count) continue

@@ -243,8 +243,12 @@ export class Memo {
 
   /** `cards[cardIndex(cardOf, inst)]`, read from a table of cards by `setupSlot` (one load less per card read). */
   card(cardOf: Readonly<Record<string, number>>, inst: string): CompiledCard {
+    return this.cardAt(cardOf, inst, setupSlot(inst))
+  }
+
+  /** `card` for a caller that already parsed the instance's `setupSlot` (enumeration's loops). */
+  cardAt(cardOf: Readonly<Record<string, number>>, inst: string, slot: number): CompiledCard {
     if (cardOf !== this.indexedCardOf) this.indexCards(cardOf)
-    const slot = setupSlot(inst)
     if (slot >= 0) {
       const card = this.cardTable[slot]
       if (card !== undefined) return card
@@ -253,8 +257,12 @@ export class Memo {
   }
 
   untargetedCast(seat: Seat, inst: string): GameAction {
+    return this.untargetedCastAt(seat, inst, setupSlot(inst))
+  }
+
+  /** `untargetedCast` for a caller that already parsed the instance's `setupSlot`. */
+  untargetedCastAt(seat: Seat, inst: string, slot: number): GameAction {
     // A hand holds only its owner's cards, so the instance alone is the key.
-    const slot = setupSlot(inst)
     let a = slot >= 0 ? this.castBySlot[slot] : this.castCache.get(inst)
     if (a === undefined) {
       a = { id: `cast:${inst}`, player: seat, kind: "cast", inst, effect: null, targets: null, choice: null }
