@@ -38,7 +38,9 @@ export const emit = (d: Draft, ev: number, seat: Seat, inst: string | null): voi
   const bit = 1 << ev
   if (d.s.result !== null || (d.listening() & bit) === 0) return
   const s = d.s as GameState
-  for (const holder of BOTH[s.active]) {
+  const holders = BOTH[s.active]
+  for (let h = 0; h < 2; h++) {
+    const holder = holders[h] as Seat
     const stage = s.players[holder].stage
     for (let k = 0; k < stage.length; k++) {
       const src = stage[k] as string

@@ -164,7 +164,8 @@ const castable = (
   if (card.response) {
     const effects = effectsForWindow(card, win)
     let ok = false
-    for (const ei of effects) {
+    for (let q = 0; q < effects.length; q++) {
+      const ei = effects[q] as number
       const e = card.def.effects[ei]
       // The frame only when there is a condition to read it (an allocation per check otherwise).
       if (
@@ -311,7 +312,9 @@ const activateActions = (
     const key = setupSlot(inst)
     const card = c.memo.cardAt(s.cardOf, inst, key)
     if (card.activated.length === 0) continue
-    for (const ei of card.activated) {
+    const activated = card.activated
+    for (let q = 0; q < activated.length; q++) {
+      const ei = activated[q] as number
       const e = card.def.effects[ei] as EffectRecord
       if (e.limit !== undefined && (s.uses[c.memo.useKey(inst, ei)] ?? 0) >= e.limit.count) continue
       if (e.condition !== undefined || e.activation_cost !== undefined) {

@@ -21,7 +21,7 @@ import type {
 import type { ZoneName } from "../Vocabulary.js"
 import type { CompiledCard } from "./Compiled.js"
 import type { Runtime } from "./Runtime.js"
-import type { Frame, GameState, PathStep, PlayerState, Seat } from "./State.js"
+import type { CastRecord, CostChange, Frame, GameState, PathStep, PlayerState, Seat, ToneChange } from "./State.js"
 
 /** A player's zone by name, read with named property loads (a computed key is a megamorphic keyed load). */
 export const zoneArray = (p: PlayerState, z: ZoneName): ReadonlyArray<string> => {
@@ -75,7 +75,9 @@ export const tonesOf = (c: Runtime, s: GameState, inst: string): ReadonlyArray<s
   const printed = cardOfInst(c, s, inst).def.tones
   if (s.toneChanges.length === 0) return printed
   let tones: Array<string> | null = null
-  for (const t of s.toneChanges) {
+  const changes = s.toneChanges
+  for (let n = 0; n < changes.length; n++) {
+    const t = changes[n] as ToneChange
     if (t.inst !== inst) continue
     const cur: Array<string> = tones ?? printed.slice()
     const k = cur.indexOf(t.from)
@@ -107,8 +109,10 @@ export const seatsOf = (ctrl: Seat, who: "self" | "opponent" | "any"): ReadonlyA
 /** Cards of a group, relative to `ctrl`, in zone order. */
 export const groupCards = (c: Runtime, s: GameState, ctrl: Seat, g: CardGroup): Array<string> => {
   const out: Array<string> = []
-  for (const seat of seatsOf(ctrl, g.controller)) {
-    for (const inst of zoneArray(s.players[seat], g.zone as ZoneName) ?? []) if (matches(c, s, inst, g)) out.push(inst)
+  const seats = seatsOf(ctrl, g.controller)
+  for (let k = 0; k < seats.length; k++) {
+    const zone = zoneArray(s.players[seats[k] as Seat], g.zone as ZoneName) ?? []
+    for (let j = 0; j < zone.length; j++) if (matches(c, s, zone[j] as string, g)) out.push(zone[j] as string)
   }
   return out
 }
@@ -234,7 +238,9 @@ export const amountOf = (s: GameState, a: Amount, f: Frame, c: Runtime): number 
   if (a === "all") return Number.MAX_SAFE_INTEGER
   const seats = playerSeats(s, f, a.player)
   let n = 0
-  for (const r of s.cast) {
+  const cast = s.cast
+  for (let k = 0; k < cast.length; k++) {
+    const r = cast[k] as CastRecord
     if (!seats.includes(r.seat)) continue
     const flt = a.filter
     if (flt !== undefined) {
@@ -313,18 +319,22 @@ export const costOfCard = (
   if (statics.length === 0 && s.costChanges.length === 0) return cost
   // Each cost change is applied and then the zero floor enforced (§8.5): the seed's "Apply a cost
   // change, then enforce the zero floor", in the order static changes, then temporary ones.
-  for (const { card, frames } of statics) {
+  for (let k = 0; k < statics.length; k++) {
+    const { card, frames } = statics[k] as StaticSource
     for (let j = 0; j < frames.length; j++) {
       const f = frames[j] as Frame
       const e = card.def.effects[f.eff] as EffectRecord
       if (!holds(c, s, e.condition, f)) continue
-      for (const a of e.actions) {
+      for (let q = 0; q < e.actions.length; q++) {
+        const a = e.actions[q] as Action
         if (a.op !== "modify-cost" || typeof a.amount !== "number") continue
         if (holds(c, s, a.condition, f) && selectorContains(c, s, f, a.card, inst)) cost = floored(cost + a.amount)
       }
     }
   }
-  for (const m of s.costChanges) {
+  const changes = s.costChanges
+  for (let k = 0; k < changes.length; k++) {
+    const m = changes[k] as CostChange
     if (m.inst !== null ? m.inst === inst : m.group !== null && inGroup(c, s, m.ctrl, m.group, inst)) {
       cost = floored(cost + m.amount)
     }
