@@ -470,7 +470,7 @@ export class Draft {
     // A cast list this draft owns is emptied in place (no state shares it); a shared one is replaced.
     if (this.castOwned) {
       const cast = this.s.cast as Array<CastRecord>
-      while (cast.length > 0) cast.pop() // pops keep the backing store (setting length to 0 drops it)
+      while (cast.length > 0) cast.pop() // measured faster than setting the length to 0 (a runtime call)
     } else this.s.cast = []
     this.castOwned = true
     // An events array this draft owns is zeroed in place (no state shares it); a shared one is replaced.

@@ -61,7 +61,8 @@ const playoutOn = (c: Runtime, d: Draft): MutablePlayout => {
     // The draft's own memo of the static sources: the engine's keys them by the identity of the
     // stage arrays, which this draft changes in place.
     legal: () => {
-      while (offers.length > 0) offers.pop() // pops keep the backing store (setting length to 0 drops it)
+      // Popped empty: measured faster than setting the length to 0 (a runtime call).
+      while (offers.length > 0) offers.pop()
       return enumerate(c, d.s, d.staticsOf, offers)
     },
     step: (a, tally) => {

@@ -41,7 +41,7 @@ export const zoneArray = (p: PlayerState, z: ZoneName): ReadonlyArray<string> =>
 
 /**
  * Removes the element at `k` (as `splice(k, 1)`, without the array of removed elements `splice`
- * returns); popping the last keeps the backing store, which a splice to an empty array dropped.
+ * returns).
  */
 export const removeAt = (xs: Array<string>, k: number): void => {
   const at = k < 0 ? Math.max(0, xs.length + k) : k // a negative index counts from the end, as in `splice`

@@ -187,7 +187,7 @@ export const run = (d: Draft): boolean => {
     if (d.s.decision !== null) return true
     if (d.queue !== null && d.queue.length > 0) {
       // The last queued ends deepest, so the first resolves first. The queue is the draft's own copy
-      // (see `enqueue`): emptied in place by the pops, which keep its backing store.
+      // (see `enqueue`): emptied in place by the pops.
       for (let f = d.queue.pop(); f !== undefined; f = d.queue.pop()) d.pushEffect(f, false)
       continue
     }
