@@ -22,6 +22,8 @@ export interface CompiledCard {
   readonly onResolve: ReadonlyArray<number>
   readonly onEnter: ReadonlyArray<number>
   readonly activated: ReadonlyArray<number>
+  /** `[i]` for each effect index `i`: the effect list of one activation, built once. */
+  readonly single: ReadonlyArray<ReadonlyArray<number>>
   readonly triggered: ReadonlyArray<number>
   /** The triggered effects listening to each event, by event index (`eventIndex`): what `emit` scans. */
   readonly triggersOn: ReadonlyArray<ReadonlyArray<number>>
@@ -208,6 +210,7 @@ export const compileDeck = (deck: StarterDeck): CompiledDeck => {
       onResolve,
       onEnter: indexes(def.effects, "on-enter"),
       activated: indexes(def.effects, "activated"),
+      single: def.effects.map((_, i) => [i]),
       triggered: indexes(def.effects, "triggered"),
       triggersOn,
       triggerMask: triggersOn.reduce((m, xs, ev) => (xs.length > 0 ? m | (1 << ev) : m), 0),

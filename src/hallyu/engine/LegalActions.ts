@@ -334,7 +334,7 @@ const activateActions = (
         c,
         s,
         card,
-        [ei],
+        card.single[ei] as ReadonlyArray<number>,
         ei,
         seat,
         inst,

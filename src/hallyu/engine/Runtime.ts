@@ -87,6 +87,8 @@ export class Memo {
   readonly plans = new Map<CompiledCard, Map<string | number, TargetPlan>>()
   /** The target plans of casts in `main` by card index (the same plans as `plans`, read without probes). */
   readonly mainPlans: Array<TargetPlan | undefined> = []
+  /** The target plans of activations by card index and effect index (the same plans as `plans`). */
+  readonly activationPlans: Array<Array<TargetPlan | undefined> | undefined> = []
   statics: StaticsMemo | null = null
   /** Untargeted cast actions per instance (fully determined by it; immutable, so shared). */
   private readonly castCache = new Map<string, GameAction>()

@@ -54,6 +54,10 @@ export const targetPlan = (
   if (key === "main") {
     const known = c.memo.mainPlans[card.index]
     if (known !== undefined) return known
+  } else if (typeof key === "number") {
+    // Activations by card index and effect index, the same way.
+    const known = c.memo.activationPlans[card.index]?.[key]
+    if (known !== undefined) return known
   }
   let byKey = c.memo.plans.get(card)
   if (byKey === undefined) {
@@ -78,6 +82,11 @@ export const targetPlan = (
     byKey.set(key, plan)
   }
   if (key === "main") c.memo.mainPlans[card.index] = plan
+  else if (typeof key === "number") {
+    const byEffect = c.memo.activationPlans[card.index] ?? []
+    byEffect[key] = plan
+    c.memo.activationPlans[card.index] = byEffect
+  }
   return plan
 }
 
@@ -207,7 +216,28 @@ export const pushTargeted = (
     out.push(targetedAction(src, ctrl, effect, "", null))
     return
   }
-  walkAssignments(c, s, plan, ctrl, 0, plan.actions.at(src).seat(ctrl), c.memo.chosen, src, effect, out)
+  const root = plan.actions.at(src).seat(ctrl)
+  if (plan.slots.length === 1) {
+    // One slot (most targeted cards): its candidates in zone order are the assignments.
+    const g = (plan.slots[0] as TargetSlot).spec
+    const chosen = c.memo.chosen
+    const seats = seatsOf(ctrl, g.controller)
+    for (let k = 0; k < seats.length; k++) {
+      const zone = zoneArray(s.players[seats[k] as Seat], g.zone as ZoneName) ?? []
+      for (let z = 0; z < zone.length; z++) {
+        const inst = zone[z] as string
+        if (!matches(c, s, inst, g)) continue
+        const leaf = root.at(inst)
+        if (leaf.action === undefined) {
+          chosen[0] = inst
+          leaf.action = targetedAction(src, ctrl, effect, planSuffix(plan, chosen), targetRecord(plan, chosen))
+        }
+        out.push(leaf.action)
+      }
+    }
+    return
+  }
+  walkAssignments(c, s, plan, ctrl, 0, root, c.memo.chosen, src, effect, out)
 }
 
 /**
