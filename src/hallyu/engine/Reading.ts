@@ -351,7 +351,9 @@ export const selectorContains = (c: Runtime, s: GameState, f: Frame, sel: CardSe
 
 export const resolveList = (e: EffectRecord, path: ReadonlyArray<PathStep>): ReadonlyArray<Action> => {
   let list: ReadonlyArray<Action> = e.actions
-  for (const step of path) {
+  // Indexed: this runs for every step of every action list (the path is almost always empty).
+  for (let k = 0; k < path.length; k++) {
+    const step = path[k] as PathStep
     const a = list[step.i]
     if (a === undefined) return []
     if (step.f === "options" && a.op === "choose-one") list = a.options[step.o]?.actions ?? []

@@ -48,9 +48,8 @@ export const settle = (d: Draft, inst: string): void => {
     move(d, inst, "pending", "stage")
     if (card.isStar && (card.def.starting_scandal ?? 0) > 0) d.counters(inst)[SCANDAL] = card.def.starting_scandal ?? 0
     // The card's own on-enter effects resolve first, then what its events triggered (§7.3).
-    for (const ei of card.onEnter) {
-      d.enqueue(c.memo.frame(inst, card.index, ei, seat))
-    }
+    const onEnter = card.onEnter
+    for (let k = 0; k < onEnter.length; k++) d.enqueue(c.memo.frame(inst, card.index, onEnter[k] as number, seat))
     emit(d, EV_CARD_RESOLVED, seat, inst)
     if (d.s.result !== null) return
     emit(d, EV_CARD_ENTERED, seat, inst)
