@@ -22,9 +22,13 @@ export interface CompiledCard {
   readonly onResolve: ReadonlyArray<number>
   readonly onEnter: ReadonlyArray<number>
   readonly activated: ReadonlyArray<number>
+  /** `[i]` for each effect index `i`: the effect list of one activation, built once. */
+  readonly single: ReadonlyArray<ReadonlyArray<number>>
   readonly triggered: ReadonlyArray<number>
   /** The triggered effects listening to each event, by event index (`eventIndex`): what `emit` scans. */
   readonly triggersOn: ReadonlyArray<ReadonlyArray<number>>
+  /** Bit `ev` set when some triggered effect listens to event index `ev` (`triggersOn[ev]` not empty). */
+  readonly triggerMask: number
   readonly replacement: ReadonlyArray<number>
   readonly statics: ReadonlyArray<number>
   /** Whether any effect of the card has targets. */
@@ -161,7 +165,22 @@ const indexes = (effects: ReadonlyArray<EffectRecord>, kind: EffectRecord["kind"
 
 export const compileDeck = (deck: StarterDeck): CompiledDeck => {
   const cards = deck.cards.map((printed, index): CompiledCard => {
-    const def: Card = { ...printed, effects: printed.effects.map(uniformEffect) }
+    // Every field in one order (absent ones undefined): stars carry `buzz` and `starting_scandal`,
+    // other cards not, and a spread copy kept those shapes apart, so reads of `def.cost`, `def.type`
+    // and `def.tones` in enumeration and resolution were polymorphic.
+    const def: Card = {
+      id: printed.id,
+      code: printed.code,
+      name: printed.name,
+      type: printed.type,
+      cost: printed.cost,
+      tones: printed.tones,
+      tags: printed.tags,
+      starting_scandal: printed.starting_scandal,
+      buzz: printed.buzz,
+      rules_text: printed.rules_text,
+      effects: printed.effects.map(uniformEffect)
+    } as Card // the same fields, plus absent ones as undefined
     const responses = def.effects.filter((e) => e.kind === "response")
     const onResolve = indexes(def.effects, "on-resolve")
     const windows = new Set<string>()
@@ -178,6 +197,9 @@ export const compileDeck = (deck: StarterDeck): CompiledDeck => {
       if (!listed) windows.add("main")
     }
     const castWindows = [...windows]
+    const triggersOn = EVENTS.map((ev) =>
+      def.effects.flatMap((e, i) => (e.kind === "triggered" && e.trigger?.event === ev ? [i] : []))
+    )
     return {
       index,
       def,
@@ -188,10 +210,10 @@ export const compileDeck = (deck: StarterDeck): CompiledDeck => {
       onResolve,
       onEnter: indexes(def.effects, "on-enter"),
       activated: indexes(def.effects, "activated"),
+      single: def.effects.map((_, i) => [i]),
       triggered: indexes(def.effects, "triggered"),
-      triggersOn: EVENTS.map((ev) =>
-        def.effects.flatMap((e, i) => (e.kind === "triggered" && e.trigger?.event === ev ? [i] : []))
-      ),
+      triggersOn,
+      triggerMask: triggersOn.reduce((m, xs, ev) => (xs.length > 0 ? m | (1 << ev) : m), 0),
       replacement: indexes(def.effects, "replacement"),
       statics: indexes(def.effects, "static"),
       hasTargets: def.effects.some((e) => (e.targets?.length ?? 0) > 0),

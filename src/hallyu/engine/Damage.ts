@@ -11,7 +11,7 @@ import type { EffectRecord } from "../Schema.js"
 import type { Draft } from "./Draft.js"
 import { emit, EV_DAMAGE_DEALT, EV_DAMAGE_PENDING, EV_DAMAGE_PREVENTED } from "./Events.js"
 import { exec } from "./Operations.js"
-import { cardOfInst, effectOf, holds, other, resolveList } from "./Reading.js"
+import { BOTH, cardOfInst, effectOf, holds, resolveList } from "./Reading.js"
 import type { Frame, PathStep, Seat } from "./State.js"
 
 export const startDamage = (
@@ -29,8 +29,12 @@ export const startDamage = (
   emit(d, EV_DAMAGE_PENDING, seat, f.src)
   if (d.s.result !== null) return
   // Replacement effects apply before the damage happens, the damaged player's first (§6.2).
-  for (const holder of [seat, other(seat)] as const) {
-    for (const src of d.players[holder].stage) {
+  const holders = BOTH[seat] // the damaged player first, then the other
+  for (let h = 0; h < 2; h++) {
+    const holder = holders[h] as Seat
+    const stage = d.players[holder].stage
+    for (let k = 0; k < stage.length; k++) {
+      const src = stage[k] as string
       const card = cardOfInst(c, d.s, src)
       for (const ei of card.replacement) {
         const e = card.def.effects[ei] as EffectRecord
@@ -39,7 +43,7 @@ export const startDamage = (
         if (t.player === "self" ? seat !== holder : t.player === "opponent" ? seat === holder : false) continue
         const key = c.memo.useKey(src, ei)
         if (e.limit !== undefined && (d.s.uses[key] ?? 0) >= e.limit.count) continue
-        const rf: Frame = { src, card: card.index, eff: ei, ctrl: holder, tg: null, pend: null, each: null }
+        const rf = c.memo.frame(src, card.index, ei, holder)
         if (!holds(c, d.s, e.condition, rf)) continue
         d.use(key)
         for (const a of e.actions) if (holds(c, d.s, a.condition, rf)) exec(d, a, rf, [], -1)

@@ -10,10 +10,10 @@
  */
 import { type Budget, makeBudget } from "../../kernel/Budget.js"
 import type { ZoneName } from "../Vocabulary.js"
-import { type StaticSource, staticSources, zoneArray } from "./Reading.js"
+import { cardOfInst, type StaticSource, staticSources, zoneArray } from "./Reading.js"
 import type { Runtime } from "./Runtime.js"
 import type { CastRecord, Frame, GameState, PathStep, PlayerState, Seat, Work } from "./State.js"
-import type { OperationTally } from "./Tally.js"
+import { emptyRecord, type OperationTally } from "./Tally.js"
 
 /** Resolution steps one action may take; a starter-deck action takes a few dozen. */
 export const RESOLUTION_BUDGET = 100_000
@@ -132,6 +132,21 @@ const workOf = (j: Job): Work => {
 }
 
 const NO_WORK: ReadonlyArray<Work> = []
+/** No limit uses: shared by states, never mutated (a draft copies it on its first `use`). */
+const NO_USES: Readonly<Record<string, number>> = {}
+
+/**
+ * A copy of a record keyed by card instance (counters, limit uses, chosen targets) in dictionary mode
+ * (`emptyRecord`), same keys in the same order. Games add those keys in a different order every
+ * time, so a fast-mode copy took a new hidden class per key added (a runtime map transition: the
+ * store of a new instance's counters was a percent of a playout, profiled). Making one costs two
+ * runtime deletes, so a playout's draft makes each once per game and then mutates it in place.
+ */
+const dictionaryCopy = <A>(r: Readonly<Record<string, A>>): Record<string, A> => {
+  const copy = emptyRecord<A>()
+  for (const k in r) copy[k] = r[k] as A
+  return copy
+}
 
 export class Draft {
   readonly s: MState
@@ -147,21 +162,28 @@ export class Draft {
   /** Bits 0-1: player objects copied; bits 2-11: zone arrays copied (seat * 5 + zone). */
   private owned = 0
   private countersOwned = false
-  private counterInner: Array<string> | null = null
+  /** Instances whose inner counter record this draft copied (a set: a playout's draft lives for a whole game). */
+  private counterInner: Set<string> | null = null
   private eventsOwned = false
   private castOwned = false
   private usesOwned = false
+  /** The keys of the owned limit-use record (emptied in place at the end of a turn). */
+  private readonly usesKeys: Array<string> = []
   private targetsOwned = false
   /** Counts `zone(_, "stage")` calls: stages change only through `zone`, so a count seen before means the same stages. */
   stageTouches = 0
   private staticsMemo: ReadonlyArray<StaticSource> | null = null
   private staticsAt = -1
+  private listenMemo = 0
+  private listenAt = -1
 
+  /** `adopt`: `state` is fresh and no one else's (setup's start state), so the draft takes it uncopied. */
   constructor(
     readonly c: Runtime,
-    state: GameState
+    state: GameState,
+    adopt = false
   ) {
-    this.s = copyState(state)
+    this.s = adopt ? (state as MState) : copyState(state)
     for (const x of state.work) this.pushWork(x)
   }
 
@@ -292,6 +314,23 @@ export class Draft {
     return this.staticsMemo
   }
 
+  /**
+   * The events some stage card listens to (bit `ev`: an `EV_*` index), kept until a stage changes
+   * like `staticsOf`: `emit` skips the scan of both stages for the events no stage card listens to.
+   */
+  listening(): number {
+    if (this.listenAt !== this.stageTouches) {
+      let m = 0
+      for (let seat = 0; seat <= 1; seat++) {
+        const stage = this.s.players[seat as Seat].stage
+        for (let k = 0; k < stage.length; k++) m |= cardOfInst(this.c, this.s, stage[k] as string).triggerMask
+      }
+      this.listenMemo = m
+      this.listenAt = this.stageTouches
+    }
+    return this.listenMemo
+  }
+
   /** The state with its work stack written out (plain `Work` items: the state is plain data). */
   finish(): GameState {
     if (this.depth === 0) this.s.work = NO_WORK
@@ -350,14 +389,18 @@ export class Draft {
 
   counters(inst: string): Record<string, number> {
     if (!this.countersOwned) {
-      this.s.counters = { ...this.s.counters }
+      this.s.counters = dictionaryCopy(this.s.counters)
       this.countersOwned = true
     }
     const all = this.s.counters as Record<string, Record<string, number>>
-    if (this.counterInner === null) this.counterInner = []
-    if (!this.counterInner.includes(inst)) {
-      all[inst] = { ...(all[inst] ?? {}) }
-      this.counterInner.push(inst)
+    if (this.counterInner === null) this.counterInner = new Set()
+    if (!this.counterInner.has(inst)) {
+      // A copy key by key (same keys, same order): a spread of these records took V8's slow clone path.
+      const prev = all[inst]
+      const copy: Record<string, number> = {}
+      if (prev !== undefined) { for (const k in prev) copy[k] = prev[k] as number }
+      all[inst] = copy
+      this.counterInner.add(inst)
     }
     return all[inst] as Record<string, number>
   }
@@ -365,11 +408,11 @@ export class Draft {
   clearCounters(inst: string): void {
     if (this.s.counters[inst] === undefined) return
     if (!this.countersOwned) {
-      this.s.counters = { ...this.s.counters }
+      this.s.counters = dictionaryCopy(this.s.counters)
       this.countersOwned = true
     }
     delete (this.s.counters as Record<string, unknown>)[inst]
-    if (this.counterInner !== null) this.counterInner = this.counterInner.filter((x) => x !== inst)
+    if (this.counterInner !== null) this.counterInner.delete(inst)
   }
 
   /** Drops an instance's counter record once it holds no counter (only positive counts are kept). */
@@ -388,16 +431,20 @@ export class Draft {
 
   use(key: string): void {
     if (!this.usesOwned) {
-      this.s.uses = { ...this.s.uses }
+      this.s.uses = dictionaryCopy(this.s.uses)
+      for (const k in this.s.uses) this.usesKeys.push(k)
       this.usesOwned = true
     }
-    ;(this.s.uses as Record<string, number>)[key] = (this.s.uses[key] ?? 0) + 1
+    const uses = this.s.uses as Record<string, number>
+    const n = uses[key]
+    if (n === undefined) this.usesKeys.push(key)
+    uses[key] = (n ?? 0) + 1
   }
 
   setTargets(inst: string, t: Readonly<Record<string, string>> | null): void {
     if (t === null && this.s.castTargets[inst] === undefined) return // nothing to clear (most cards have no targets)
     if (!this.targetsOwned) {
-      this.s.castTargets = { ...this.s.castTargets }
+      this.s.castTargets = dictionaryCopy(this.s.castTargets)
       this.targetsOwned = true
     }
     const all = this.s.castTargets as Record<string, Readonly<Record<string, string>>>
@@ -420,13 +467,23 @@ export class Draft {
   }
 
   resetTurn(): void {
-    this.s.cast = []
+    // A cast list this draft owns is emptied in place (no state shares it); a shared one is replaced.
+    if (this.castOwned) {
+      const cast = this.s.cast as Array<CastRecord>
+      while (cast.length > 0) cast.pop() // measured faster than setting the length to 0 (a runtime call)
+    } else this.s.cast = []
     this.castOwned = true
     // An events array this draft owns is zeroed in place (no state shares it); a shared one is replaced.
-    if (this.eventsOwned) (this.s.events as Array<number>).fill(0)
-    else this.s.events = new Array<number>(this.c.eventIndex.size * 2).fill(0)
+    if (this.eventsOwned) {
+      const events = this.s.events as Array<number>
+      for (let k = 0; k < events.length; k++) events[k] = 0
+    } else this.s.events = new Array<number>(this.c.eventIndex.size * 2).fill(0)
     this.eventsOwned = true
-    this.s.uses = {}
-    this.usesOwned = true
+    // An owned record (no state shares it) is emptied in place, by the keys this draft added to it:
+    // a playout's draft makes one dictionary-mode record per game (see `dictionaryCopy`).
+    if (this.usesOwned) {
+      const uses = this.s.uses as Record<string, number>
+      for (let k = this.usesKeys.pop(); k !== undefined; k = this.usesKeys.pop()) delete uses[k]
+    } else this.s.uses = NO_USES
   }
 }

@@ -22,7 +22,7 @@ import type { StarterDeck } from "../Schema.js"
 import { isValidated } from "../Validated.js"
 import { type CompiledDeck, compileDeck } from "./Compiled.js"
 import { enumerate, explainIllegal, type Explanation } from "./LegalActions.js"
-import { makeMutablePlayout, type MutablePlayout } from "./Playout.js"
+import { makeMutablePlayout, type MutablePlayout, newMutablePlayout } from "./Playout.js"
 import { costOf, type StaticSource } from "./Reading.js"
 import { applyLegal } from "./Resolution.js"
 import { makeRuntime } from "./Runtime.js"
@@ -113,6 +113,7 @@ export const makeEngine = (deck: StarterDeck): Either.Either<Engine, Diagnostic>
   const engine: Engine & {
     readonly applyTallied: TalliedApply
     readonly mutablePlayout: (start: GameState) => MutablePlayout
+    readonly mutableGame: (o: GameOptions) => Either.Either<MutablePlayout, Diagnostic>
   } = {
     deck,
     compiled,
@@ -127,7 +128,8 @@ export const makeEngine = (deck: StarterDeck): Either.Either<Engine, Diagnostic>
       return r
     },
     applyTallied: apply,
-    mutablePlayout: (start) => makeMutablePlayout(c, start)
+    mutablePlayout: (start) => makeMutablePlayout(c, start),
+    mutableGame: (o) => newMutablePlayout(c, o)
   }
   return Either.right(engine)
 }

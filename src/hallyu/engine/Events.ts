@@ -9,7 +9,7 @@ import type { EffectRecord } from "../Schema.js"
 import { type EventName, EVENTS } from "../Vocabulary.js"
 import type { Draft } from "./Draft.js"
 import { BOTH, cardOfInst, holds, matches } from "./Reading.js"
-import type { Frame, GameResult, GameState, Seat } from "./State.js"
+import type { GameResult, GameState, Seat } from "./State.js"
 
 /** Event indexes (`compileDeck`'s `eventIndex` numbers the events in `EVENTS` order). */
 const EV = Object.fromEntries(EVENTS.map((e, i) => [e, i])) as Readonly<Record<EventName, number>>
@@ -35,13 +35,17 @@ export const emit = (d: Draft, ev: number, seat: Seat, inst: string | null): voi
   const c = d.c
   d.bumpEvent(ev * 2 + seat)
   terminalCheck(d)
-  if (d.s.result !== null || c.triggerOn[ev] !== true) return
+  const bit = 1 << ev
+  if (d.s.result !== null || (d.listening() & bit) === 0) return
   const s = d.s as GameState
-  for (const holder of BOTH[s.active]) {
+  const holders = BOTH[s.active]
+  for (let h = 0; h < 2; h++) {
+    const holder = holders[h] as Seat
     const stage = s.players[holder].stage
     for (let k = 0; k < stage.length; k++) {
       const src = stage[k] as string
       const card = cardOfInst(c, s, src)
+      if ((card.triggerMask & bit) === 0) continue
       const listening = card.triggersOn[ev] as ReadonlyArray<number> // one list per event index
       for (let j = 0; j < listening.length; j++) {
         const ei = listening[j] as number
@@ -52,7 +56,7 @@ export const emit = (d: Draft, ev: number, seat: Seat, inst: string | null): voi
         if (t.filter !== undefined && (inst === null || !matches(c, s, inst, t.filter))) continue
         const key = c.memo.useKey(src, ei)
         if (e.limit !== undefined && (s.uses[key] ?? 0) >= e.limit.count) continue
-        const f: Frame = { src, card: card.index, eff: ei, ctrl: holder, tg: null, pend: null, each: null }
+        const f = c.memo.frame(src, card.index, ei, holder)
         if (!holds(c, s, e.condition, f)) continue
         d.use(key)
         d.enqueue(f)

@@ -10,6 +10,7 @@ import type { Action, EffectRecord } from "../Schema.js"
 import { type CompiledCard, effectsCastIn } from "./Compiled.js"
 import {
   amountOf,
+  anyInGroup,
   cardOfInst,
   cardsOf,
   costOf,
@@ -22,8 +23,8 @@ import {
   resolveList,
   type StaticSource
 } from "./Reading.js"
-import type { Runtime } from "./Runtime.js"
-import type { Decision, Frame, GameAction, GameState, Seat } from "./State.js"
+import { type Runtime, setupSlot } from "./Runtime.js"
+import type { CostChange, Decision, Frame, GameAction, GameState, Seat } from "./State.js"
 import { hasTargetChoice, pushTargeted, targetChoices } from "./Targets.js"
 
 /** Why an action is not legal now. */
@@ -70,6 +71,37 @@ const sortById = (xs: Array<GameAction>): Array<GameAction> => {
   }
   return xs
 }
+/** The sort key of the end of the turn and of the pass: after every activation and cast. */
+const LAST_KEY = 2000
+
+/**
+ * `sortById` of the offers of a `main` or `window` decision: activations, casts, then the end of the
+ * turn or the pass. Enumeration writes each offer's key beside it in `keys`, a number that orders
+ * it as its ID does wherever the numbers differ: its kind (`activate:` < `cast:` < `end-turn`,
+ * `pass`), then its instance's `setupSlot` (setup names have one length, so ordinal order of the
+ * names is the order of the slots). Only offers of one instance tie, and their IDs are compared.
+ * String comparisons were most of the sort. Offers of other instance names (key -1: states built by
+ * hand) are sorted by `sortById`.
+ */
+const sortOffers = (xs: Array<GameAction>, keys: Array<number>): Array<GameAction> => {
+  const n = xs.length
+  if (n > 32) return xs.sort(byId)
+  for (let i = 0; i < n; i++) if ((keys[i] as number) < 0) return sortById(xs)
+  for (let i = 1; i < n; i++) {
+    const x = xs[i] as GameAction
+    const k = keys[i] as number
+    let j = i - 1
+    while (j >= 0 && ((keys[j] as number) > k || ((keys[j] as number) === k && (xs[j] as GameAction).id > x.id))) {
+      xs[j + 1] = xs[j] as GameAction
+      keys[j + 1] = keys[j] as number
+      j--
+    }
+    xs[j + 1] = x
+    keys[j + 1] = k
+  }
+  return xs
+}
+
 export const effectsForWindow = (card: CompiledCard, win: string): ReadonlyArray<number> =>
   win === "main" ? card.onResolve : (card.windowEffects.get(win) ?? effectsCastIn(card.def, card.onResolve, win))
 
@@ -79,7 +111,37 @@ const castsIn = (
   win: string
 ): boolean => (win === "main" ? card.castInMain : card.castWindows.includes(win))
 
-/** Whether a hand card that may be cast in `win` passes the cost and response-condition checks (§7.2). */
+/**
+ * The sum of the positive (`sign` 1) or negative (`sign` -1) numeric cost changes that `statics` and
+ * the temporary cost changes could apply to any card. A cost is printed (floored at 0) plus the
+ * changes that apply, floored at 0 after each (§8.5), so it lies between `printed + negative sum`
+ * (and 0) and `printed + positive sum`: when both sides of the Fandom check agree, the exact cost
+ * is not needed.
+ */
+const costSlack = (s: GameState, statics: ReadonlyArray<StaticSource>, sign: 1 | -1): number => {
+  let n = 0
+  for (let k = 0; k < statics.length; k++) {
+    const { card, frames } = statics[k] as StaticSource
+    for (let j = 0; j < frames.length; j++) {
+      const actions = (card.def.effects[(frames[j] as Frame).eff] as EffectRecord).actions
+      for (let q = 0; q < actions.length; q++) {
+        const a = actions[q] as Action
+        if (a.op === "modify-cost" && typeof a.amount === "number" && a.amount * sign > 0) n += a.amount
+      }
+    }
+  }
+  const changes = s.costChanges
+  for (let k = 0; k < changes.length; k++) {
+    const m = (changes[k] as CostChange).amount
+    if (m * sign > 0) n += m
+  }
+  return n
+}
+
+/**
+ * Whether a hand card that may be cast in `win` passes the cost and response-condition checks (§7.2).
+ * `up` and `down`: the `costSlack` bounds of the state's cost changes.
+ */
 const castable = (
   c: Runtime,
   s: GameState,
@@ -89,26 +151,33 @@ const castable = (
   win: string,
   about: string | null,
   statics: ReadonlyArray<StaticSource>,
-  fandom: number
+  fandom: number,
+  up: number,
+  down: number
 ): boolean => {
-  if (costOfCard(c, s, inst, card, statics) > fandom) return false
+  const printed = card.def.cost < 0 ? 0 : card.def.cost
+  // The exact cost only when the bounds leave the check open (most cards: no change could matter).
+  if (
+    printed + up > fandom &&
+    (Math.max(0, printed + down) > fandom || costOfCard(c, s, inst, card, statics) > fandom)
+  ) return false
   if (card.response) {
     const effects = effectsForWindow(card, win)
     let ok = false
-    for (const ei of effects) {
+    for (let q = 0; q < effects.length; q++) {
+      const ei = effects[q] as number
       const e = card.def.effects[ei]
       // The frame only when there is a condition to read it (an allocation per check otherwise).
       if (
         e?.kind === "response" &&
-        (e.condition === undefined || holds(c, s, e.condition, {
-          src: inst,
-          card: card.index,
-          eff: ei,
-          ctrl: seat,
-          tg: null,
-          pend: about,
-          each: null
-        }))
+        (e.condition === undefined || holds(
+          c,
+          s,
+          e.condition,
+          about === null
+            ? c.memo.frame(inst, card.index, ei, seat)
+            : c.memo.responseFrame(inst, card.index, ei, seat, about)
+        ))
       ) {
         ok = true
         break
@@ -126,22 +195,36 @@ const castActions = (
   win: string,
   about: string | null,
   out: Array<GameAction>,
-  staticsOf: StaticsOf
+  staticsOf: StaticsOf,
+  keys: Array<number>
 ): void => {
   const p = s.players[seat]
   const hand = p.hand
   if (hand.length === 0) return
   let statics: ReadonlyArray<StaticSource> | null = null // only needed once a card may be cast in `win`
+  let up = 0
+  let down = 0
   for (let k = 0; k < hand.length; k++) {
     const inst = hand[k] as string
-    const card = cardOfInst(c, s, inst)
+    const slot = setupSlot(inst) // parsed once for the card, its sort key and its action
+    const card = c.memo.cardAt(s.cardOf, inst, slot)
     if (!castsIn(card, win)) continue
-    statics ??= staticsOf(c, s)
-    if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom)) continue
+    if (statics === null) {
+      statics = staticsOf(c, s)
+      if (statics.length > 0 || s.costChanges.length > 0) {
+        up = costSlack(s, statics, 1)
+        down = costSlack(s, statics, -1)
+      }
+    }
+    if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom, up, down)) continue
+    // The sort key of this card's offers (see `sortOffers`), written beside them.
+    const key = slot < 0 ? -1 : 1000 + slot
     if (!card.hasTargets) {
-      out.push(c.memo.untargetedCast(seat, inst))
+      keys[out.length] = key
+      out.push(c.memo.untargetedCastAt(seat, inst, slot))
       continue
     }
+    const before = out.length
     pushTargeted(
       c,
       s,
@@ -153,6 +236,7 @@ const castActions = (
       null,
       out
     )
+    for (let q = before; q < out.length; q++) keys[q] = key
   }
 }
 
@@ -169,12 +253,20 @@ export const hasCastAction = (
   const hand = p.hand
   if (hand.length === 0) return false
   let statics: ReadonlyArray<StaticSource> | null = null // only needed once a card may be cast in `win`
+  let up = 0
+  let down = 0
   for (let k = 0; k < hand.length; k++) {
     const inst = hand[k] as string
     const card = cardOfInst(c, s, inst)
     if (!castsIn(card, win)) continue
-    statics ??= staticsOf(c, s)
-    if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom)) continue
+    if (statics === null) {
+      statics = staticsOf(c, s)
+      if (statics.length > 0 || s.costChanges.length > 0) {
+        up = costSlack(s, statics, 1)
+        down = costSlack(s, statics, -1)
+      }
+    }
+    if (!castable(c, s, seat, inst, card, win, about, statics, p.fandom, up, down)) continue
     if (hasTargetChoice(c, s, card, effectsForWindow(card, win), win, seat)) return true
   }
   return false
@@ -184,8 +276,12 @@ export const canPayActivation = (c: Runtime, s: GameState, f: Frame, a: Action |
   if (a === undefined) return true
   if (a.op === "remove-counter") {
     const n = amountOf(s, a.amount, f, c)
+    // The source itself (most costs) read directly: `cardsOf` builds a list, and `every` a closure.
+    if (a.card === "self") return (s.counters[f.src]?.[a.counter] ?? 0) >= n
     const xs = cardsOf(c, s, f, a.card)
-    return xs.length > 0 && xs.every((inst) => (s.counters[inst]?.[a.counter] ?? 0) >= n)
+    if (xs.length === 0) return false
+    for (let k = 0; k < xs.length; k++) if (!((s.counters[xs[k] as string]?.[a.counter] ?? 0) >= n)) return false
+    return true
   }
   if (a.op === "lose-resource") {
     const n = amountOf(s, a.amount, f, c)
@@ -202,34 +298,50 @@ export const canPayActivation = (c: Runtime, s: GameState, f: Frame, a: Action |
   return false
 }
 
-const activateActions = (c: Runtime, s: GameState, seat: Seat, out: Array<GameAction>): void => {
-  for (const inst of s.players[seat].stage) {
-    const card = cardOfInst(c, s, inst)
-    for (const ei of card.activated) {
+const activateActions = (
+  c: Runtime,
+  s: GameState,
+  seat: Seat,
+  out: Array<GameAction>,
+  keys: Array<number>
+): void => {
+  const stage = s.players[seat].stage
+  for (let k = 0; k < stage.length; k++) {
+    const inst = stage[k] as string
+    // The sort key of this card's offers (see `sortOffers`), written beside them.
+    const key = setupSlot(inst)
+    const card = c.memo.cardAt(s.cardOf, inst, key)
+    if (card.activated.length === 0) continue
+    const activated = card.activated
+    for (let q = 0; q < activated.length; q++) {
+      const ei = activated[q] as number
       const e = card.def.effects[ei] as EffectRecord
       if (e.limit !== undefined && (s.uses[c.memo.useKey(inst, ei)] ?? 0) >= e.limit.count) continue
       if (e.condition !== undefined || e.activation_cost !== undefined) {
-        // The frame only when a condition or a cost reads it (an allocation per effect per enumeration otherwise).
-        const f: Frame = { src: inst, card: card.index, eff: ei, ctrl: seat, tg: null, pend: null, each: null }
+        // The frame only when a condition or a cost reads it (the memo's shared frame: no allocation).
+        const f = c.memo.frame(inst, card.index, ei, seat)
         if (!holds(c, s, e.condition, f)) continue
-        if (e.for_each !== undefined && groupCards(c, s, seat, e.for_each).length === 0) continue
+        if (e.for_each !== undefined && !anyInGroup(c, s, seat, e.for_each)) continue
         if (!canPayActivation(c, s, f, e.activation_cost)) continue
-      } else if (e.for_each !== undefined && groupCards(c, s, seat, e.for_each).length === 0) continue
+      } else if (e.for_each !== undefined && !anyInGroup(c, s, seat, e.for_each)) continue
       if (e.targets === undefined || e.targets.length === 0) {
+        keys[out.length] = key
         out.push(c.memo.untargetedActivation(seat, inst, ei))
         continue
       }
+      const before = out.length
       pushTargeted(
         c,
         s,
         card,
-        [ei],
+        card.single[ei] as ReadonlyArray<number>,
         ei,
         seat,
         inst,
         ei,
         out
       )
+      for (let q = before; q < out.length; q++) keys[q] = key
     }
   }
 }
@@ -255,26 +367,30 @@ export type StaticsOf = (c: Runtime, s: GameState) => ReadonlyArray<StaticSource
 
 /**
  * The legal actions of a state. `staticsOf` defaults to the memo for finished, immutable states;
- * a playout enumerating its live draft passes its own (see `Playout.ts`).
+ * a playout enumerating its live draft passes its own (see `Playout.ts`), and an empty array of its
+ * own as `out` (filled and returned: one array per game instead of one per enumeration).
  */
 export const enumerate = (
   c: Runtime,
   s: GameState,
-  staticsOf: StaticsOf = enumerationStatics
+  staticsOf: StaticsOf = enumerationStatics,
+  out: Array<GameAction> = []
 ): ReadonlyArray<GameAction> => {
   const d = s.decision
-  if (s.result !== null || d === null) return []
-  const out: Array<GameAction> = []
+  if (s.result !== null || d === null) return out
+  const keys = c.memo.sortKeys // the sort keys of the offers, by index (see `sortOffers`)
   switch (d.d) {
     case "main":
       // IDs are unique, so the sorted list does not depend on this order; activations first and the
       // end of the turn last are where `activate:` < `cast:` < `end-turn` puts them (less sorting).
-      activateActions(c, s, d.player, out)
-      castActions(c, s, d.player, "main", null, out, staticsOf)
+      activateActions(c, s, d.player, out, keys)
+      castActions(c, s, d.player, "main", null, out, staticsOf, keys)
+      keys[out.length] = LAST_KEY
       out.push(END_TURN[d.player] as GameAction)
       break
     case "window":
-      castActions(c, s, d.player, d.win, d.about, out, staticsOf)
+      castActions(c, s, d.player, d.win, d.about, out, staticsOf, keys)
+      keys[out.length] = LAST_KEY
       out.push(PASS[d.player] as GameAction)
       break
     case "choose": {
@@ -295,7 +411,8 @@ export const enumerate = (
       d.options.forEach((o, k) => out.push(simple(`redirect:${o.key}=${o.to}`, d.player, "redirect", k)))
       break
   }
-  return out.length > 1 ? sortById(out) : out
+  if (out.length <= 1) return out
+  return d.d === "main" || d.d === "window" ? sortOffers(out, keys) : sortById(out)
 }
 // ------------------------------------------------------------------ explain (typed reasons)
 

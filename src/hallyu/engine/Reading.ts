@@ -21,7 +21,7 @@ import type {
 import type { ZoneName } from "../Vocabulary.js"
 import type { CompiledCard } from "./Compiled.js"
 import type { Runtime } from "./Runtime.js"
-import type { Frame, GameState, PathStep, PlayerState, Seat } from "./State.js"
+import type { CastRecord, CostChange, Frame, GameState, PathStep, PlayerState, Seat, ToneChange } from "./State.js"
 
 /** A player's zone by name, read with named property loads (a computed key is a megamorphic keyed load). */
 export const zoneArray = (p: PlayerState, z: ZoneName): ReadonlyArray<string> => {
@@ -39,12 +39,23 @@ export const zoneArray = (p: PlayerState, z: ZoneName): ReadonlyArray<string> =>
   }
 }
 
+/**
+ * Removes the element at `k` (as `splice(k, 1)`, without the array of removed elements `splice`
+ * returns).
+ */
+export const removeAt = (xs: Array<string>, k: number): void => {
+  const at = k < 0 ? Math.max(0, xs.length + k) : k // a negative index counts from the end, as in `splice`
+  if (at >= xs.length) return
+  for (let j = at + 1; j < xs.length; j++) xs[j - 1] = xs[j] as string
+  xs.pop()
+}
+
 export const other = (s: Seat): Seat => (s === 0 ? 1 : 0)
 /** The owner of an instance `p<seat>-…` (§1.2). */
 export const ownerOf = (inst: string): Seat => (inst.charCodeAt(1) === 48 ? 0 : 1)
 
 export const cardOfInst = (c: Runtime, s: Pick<GameState, "cardOf">, inst: string): CompiledCard =>
-  c.cards[c.memo.cardIndex(s.cardOf, inst)] as CompiledCard // every instance was numbered at setup
+  c.memo.card(s.cardOf, inst)
 
 export const effectOf = (c: Runtime, f: Frame): EffectRecord =>
   (c.cards[f.card] as CompiledCard).def.effects[f.eff] as EffectRecord // frames are built from existing effects
@@ -64,7 +75,9 @@ export const tonesOf = (c: Runtime, s: GameState, inst: string): ReadonlyArray<s
   const printed = cardOfInst(c, s, inst).def.tones
   if (s.toneChanges.length === 0) return printed
   let tones: Array<string> | null = null
-  for (const t of s.toneChanges) {
+  const changes = s.toneChanges
+  for (let n = 0; n < changes.length; n++) {
+    const t = changes[n] as ToneChange
     if (t.inst !== inst) continue
     const cur: Array<string> = tones ?? printed.slice()
     const k = cur.indexOf(t.from)
@@ -90,16 +103,28 @@ export const ONE: readonly [ReadonlyArray<Seat>, ReadonlyArray<Seat>] = [[0], [1
 export const BOTH: readonly [ReadonlyArray<Seat>, ReadonlyArray<Seat>] = [[0, 1], [1, 0]]
 export const NONE: ReadonlyArray<Seat> = []
 
-const seatsOf = (ctrl: Seat, who: "self" | "opponent" | "any"): ReadonlyArray<Seat> =>
+export const seatsOf = (ctrl: Seat, who: "self" | "opponent" | "any"): ReadonlyArray<Seat> =>
   who === "self" ? ONE[ctrl] : who === "opponent" ? ONE[other(ctrl)] : BOTH[ctrl]
 
 /** Cards of a group, relative to `ctrl`, in zone order. */
 export const groupCards = (c: Runtime, s: GameState, ctrl: Seat, g: CardGroup): Array<string> => {
   const out: Array<string> = []
-  for (const seat of seatsOf(ctrl, g.controller)) {
-    for (const inst of zoneArray(s.players[seat], g.zone as ZoneName) ?? []) if (matches(c, s, inst, g)) out.push(inst)
+  const seats = seatsOf(ctrl, g.controller)
+  for (let k = 0; k < seats.length; k++) {
+    const zone = zoneArray(s.players[seats[k] as Seat], g.zone as ZoneName) ?? []
+    for (let j = 0; j < zone.length; j++) if (matches(c, s, zone[j] as string, g)) out.push(zone[j] as string)
   }
   return out
+}
+
+/** Whether a group has a card (`groupCards(…).length > 0` without building the list). */
+export const anyInGroup = (c: Runtime, s: GameState, ctrl: Seat, g: CardGroup): boolean => {
+  const seats = seatsOf(ctrl, g.controller)
+  for (let k = 0; k < seats.length; k++) {
+    const zone = zoneArray(s.players[seats[k] as Seat], g.zone as ZoneName) ?? []
+    for (let j = 0; j < zone.length; j++) if (matches(c, s, zone[j] as string, g)) return true
+  }
+  return false
 }
 
 export const inGroup = (c: Runtime, s: GameState, ctrl: Seat, g: CardGroup, inst: string): boolean => {
@@ -213,7 +238,9 @@ export const amountOf = (s: GameState, a: Amount, f: Frame, c: Runtime): number 
   if (a === "all") return Number.MAX_SAFE_INTEGER
   const seats = playerSeats(s, f, a.player)
   let n = 0
-  for (const r of s.cast) {
+  const cast = s.cast
+  for (let k = 0; k < cast.length; k++) {
+    const r = cast[k] as CastRecord
     if (!seats.includes(r.seat)) continue
     const flt = a.filter
     if (flt !== undefined) {
@@ -248,17 +275,7 @@ export const staticSources = (c: Runtime, s: GameState): ReadonlyArray<StaticSou
       const src = stage[k] as string
       const card = cardOfInst(c, s, src)
       if (card.statics.length > 0) {
-        const ctrl = seat as Seat
-        const frames = card.statics.map((ei): Frame => ({
-          src,
-          card: card.index,
-          eff: ei,
-          ctrl,
-          tg: null,
-          pend: null,
-          each: null
-        }))
-        ;(out ??= []).push({ src, seat: ctrl, card, frames })
+        ;(out ??= []).push(c.memo.staticSource(src, card, seat as Seat))
       }
     }
   }
@@ -302,18 +319,22 @@ export const costOfCard = (
   if (statics.length === 0 && s.costChanges.length === 0) return cost
   // Each cost change is applied and then the zero floor enforced (§8.5): the seed's "Apply a cost
   // change, then enforce the zero floor", in the order static changes, then temporary ones.
-  for (const { card, frames } of statics) {
+  for (let k = 0; k < statics.length; k++) {
+    const { card, frames } = statics[k] as StaticSource
     for (let j = 0; j < frames.length; j++) {
       const f = frames[j] as Frame
       const e = card.def.effects[f.eff] as EffectRecord
       if (!holds(c, s, e.condition, f)) continue
-      for (const a of e.actions) {
+      for (let q = 0; q < e.actions.length; q++) {
+        const a = e.actions[q] as Action
         if (a.op !== "modify-cost" || typeof a.amount !== "number") continue
         if (holds(c, s, a.condition, f) && selectorContains(c, s, f, a.card, inst)) cost = floored(cost + a.amount)
       }
     }
   }
-  for (const m of s.costChanges) {
+  const changes = s.costChanges
+  for (let k = 0; k < changes.length; k++) {
+    const m = changes[k] as CostChange
     if (m.inst !== null ? m.inst === inst : m.group !== null && inGroup(c, s, m.ctrl, m.group, inst)) {
       cost = floored(cost + m.amount)
     }
@@ -330,7 +351,9 @@ export const selectorContains = (c: Runtime, s: GameState, f: Frame, sel: CardSe
 
 export const resolveList = (e: EffectRecord, path: ReadonlyArray<PathStep>): ReadonlyArray<Action> => {
   let list: ReadonlyArray<Action> = e.actions
-  for (const step of path) {
+  // Indexed: this runs for every step of every action list (the path is almost always empty).
+  for (let k = 0; k < path.length; k++) {
+    const step = path[k] as PathStep
     const a = list[step.i]
     if (a === undefined) return []
     if (step.f === "options" && a.op === "choose-one") list = a.options[step.o]?.actions ?? []

@@ -38,11 +38,12 @@ import {
   isPending,
   other,
   ownerOf,
+  removeAt,
   resolveList,
   tonesOf
 } from "./Reading.js"
 import type { Runtime } from "./Runtime.js"
-import type { CastRecord, CostChange, Decision, Frame, GameAction, GameState, Seat, ToneChange, Work } from "./State.js"
+import type { CostChange, Decision, Frame, GameAction, GameState, Seat, ToneChange, Work } from "./State.js"
 import type { OperationTally } from "./Tally.js"
 import { counterCard, draw, gainResource, settle } from "./Zones.js"
 
@@ -105,7 +106,9 @@ export const applyOn = (d: Draft, a: GameAction): Diagnostic | null => {
       const card = cardOfInst(c, d.s, inst)
       const ei = a.effect ?? 0
       const e = card.def.effects[ei] as EffectRecord
-      const f: Frame = { src: inst, card: card.index, eff: ei, ctrl: a.player, tg: a.targets, pend: null, each: null }
+      const f: Frame = a.targets === null
+        ? c.memo.frame(inst, card.index, ei, a.player)
+        : { src: inst, card: card.index, eff: ei, ctrl: a.player, tg: a.targets, pend: null, each: null }
       d.use(c.memo.useKey(inst, ei))
       if (e.activation_cost !== undefined) exec(d, e.activation_cost, f, [], -1)
       d.pushEffect(f, false)
@@ -151,11 +154,10 @@ const castCard = (
   const p = d.player(seat)
   p.fandom -= cost
   const hand = d.zone(seat, "hand")
-  hand.splice(hand.indexOf(inst), 1)
+  removeAt(hand, hand.indexOf(inst))
   d.zone(seat, "pending").push(inst)
   if (targets !== null) d.setTargets(inst, targets)
-  const rec: CastRecord = { inst, seat, type: card.def.type, tones: tonesOf(c, d.s, inst), tags: card.def.tags }
-  d.addCast(rec)
+  d.addCast(c.memo.castRecord(inst, seat, card.def.type, tonesOf(c, d.s, inst), card.def.tags))
   if (win === "main") {
     d.pushResolve(inst, null, null)
     d.pushWindow("card-pending-to-opponent", other(seat), inst)
@@ -184,8 +186,9 @@ export const run = (d: Draft): boolean => {
     }
     if (d.s.decision !== null) return true
     if (d.queue !== null && d.queue.length > 0) {
-      for (let i = d.queue.length - 1; i >= 0; i--) d.pushEffect(d.queue[i] as Frame, false)
-      d.queue = []
+      // The last queued ends deepest, so the first resolves first. The queue is the draft's own copy
+      // (see `enqueue`): emptied in place by the pops.
+      for (let f = d.queue.pop(); f !== undefined; f = d.queue.pop()) d.pushEffect(f, false)
       continue
     }
     const top = d.top()
@@ -257,15 +260,13 @@ export const run = (d: Draft): boolean => {
         const effects = effectsForWindow(card, win ?? "main")
         const tg = s.castTargets[inst] ?? null
         for (let k = effects.length - 1; k >= 0; k--) {
-          d.pushEffect({
-            src: inst,
-            card: card.index,
-            eff: effects[k] as number,
-            ctrl: owner,
-            tg,
-            pend: about,
-            each: null
-          }, false)
+          const eff = effects[k] as number
+          d.pushEffect(
+            tg === null && about === null
+              ? c.memo.frame(inst, card.index, eff, owner)
+              : { src: inst, card: card.index, eff, ctrl: owner, tg, pend: about, each: null },
+            false
+          )
         }
         break
       }
@@ -313,7 +314,7 @@ const step = (d: Draft, which: StepName): void => {
   const active = s.active
   switch (which) {
     case "start":
-      expire(d, (x) => x.until === "until-your-next-turn" && x.ctrl === active)
+      expire(d, "until-your-next-turn", active)
       gainResource(d, active, "fandom", d.c.params.fandom_per_turn)
       break
     case "turn-start":
@@ -326,7 +327,7 @@ const step = (d: Draft, which: StepName): void => {
       emit(d, EV_TURN_END, active, null)
       break
     case "cleanup": {
-      expire(d, (x) => x.until === "end-of-turn")
+      expire(d, "end-of-turn", null)
       d.resetTurn()
       if (s.turn >= d.c.params.turn_limit) {
         const a = s.players[0]
@@ -347,7 +348,39 @@ const step = (d: Draft, which: StepName): void => {
   }
 }
 
-const expire = (d: Draft, pred: (x: ToneChange | CostChange) => boolean): void => {
-  if (d.s.toneChanges.some(pred)) d.s.toneChanges = d.s.toneChanges.filter((x) => !pred(x))
-  if (d.s.costChanges.some(pred)) d.s.costChanges = d.s.costChanges.filter((x) => !pred(x))
+/** Whether a modifier ends now: its duration is `until` and, when `ctrl` is a seat, that seat controls it. */
+const ends = (x: ToneChange | CostChange, until: ToneChange["until"], ctrl: Seat | null): boolean =>
+  x.until === until && (ctrl === null || x.ctrl === ctrl)
+
+/**
+ * Drops the tone and cost changes that end now (arrays replaced, never mutated: states share them).
+ * Loops with the duration as arguments, not a predicate closure: this runs at every turn's start and
+ * end, and the lists are almost always empty.
+ */
+const expire = (d: Draft, until: ToneChange["until"], ctrl: Seat | null): void => {
+  const tones = d.s.toneChanges
+  for (let k = 0; k < tones.length; k++) {
+    if (ends(tones[k] as ToneChange, until, ctrl)) {
+      d.s.toneChanges = kept(tones, until, ctrl)
+      break
+    }
+  }
+  const costs = d.s.costChanges
+  for (let k = 0; k < costs.length; k++) {
+    if (ends(costs[k] as CostChange, until, ctrl)) {
+      d.s.costChanges = kept(costs, until, ctrl)
+      break
+    }
+  }
+}
+
+/** The modifiers that do not end now, in order (a new array: `filter` without its closure). */
+const kept = <X extends ToneChange | CostChange>(
+  xs: ReadonlyArray<X>,
+  until: X["until"],
+  ctrl: Seat | null
+): Array<X> => {
+  const out: Array<X> = []
+  for (let k = 0; k < xs.length; k++) if (!ends(xs[k] as X, until, ctrl)) out.push(xs[k] as X)
+  return out
 }

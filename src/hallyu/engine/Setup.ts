@@ -57,12 +57,30 @@ const lineupOf = (c: Runtime, lists: readonly [string, string]): Either.Either<L
     }
     decks.push(ids)
   }
+  // The names as the record's own keys: property keys are internalized strings, flat and unique, so
+  // every comparison of two names is a pointer comparison and every read of a character a direct
+  // load; the names built above are concatenations (ropes) read through an indirection each time.
+  const keyOf = new Map<string, string>()
+  for (const k of Object.keys(cardOf)) keyOf.set(k, k)
+  for (const ids of decks) {
+    for (let k = 0; k < ids.length; k++) ids[k] = keyOf.get(ids[k] as string) ?? (ids[k] as string)
+  }
   const lineup: Lineup = { cardOf, decks }
   byLists.set(key, lineup)
   return Either.right(lineup)
 }
 
 export const newGame = (c: Runtime, o: GameOptions): Either.Either<GameState, Diagnostic> => {
+  const d = setupDraft(c, o)
+  return Either.isLeft(d) ? Either.left(d.left) : Either.right(d.right.finish())
+}
+
+/**
+ * The draft of a new game resolved up to its first decision, unfinished: `newGame` writes it out,
+ * and a playout in place goes on playing on it (`Playout.ts`: one draft and one state copy per game
+ * instead of two).
+ */
+export const setupDraft = (c: Runtime, o: GameOptions): Either.Either<Draft, Diagnostic> => {
   const lists: readonly [string, string] = o.decks ??
     [c.deck.decks[0]?.id ?? "", c.deck.decks[1]?.id ?? c.deck.decks[0]?.id ?? ""]
   const lineup = lineupOf(c, lists)
@@ -118,7 +136,7 @@ export const newGame = (c: Runtime, o: GameOptions): Either.Either<GameState, Di
     result: null,
     ply: 0
   }
-  const d = new Draft(c, s0)
+  const d = new Draft(c, s0, true) // s0 is this call's own
   if (!run(d)) return Either.left(budgetExceeded(d.budget, "resolution steps of setup", "newGame"))
-  return Either.right(d.finish())
+  return Either.right(d)
 }

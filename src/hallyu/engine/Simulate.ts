@@ -17,7 +17,7 @@ import { RngStream } from "../../kernel/Rng.js"
 import * as SchemaExt from "../../kernel/SchemaExt.js"
 import { makeBalanceFold } from "./Balance.js"
 import type { Engine, GameOptions } from "./Engine.js"
-import { mutablePlayoutOf } from "./Playout.js"
+import { mutableGameOf, type MutablePlayout } from "./Playout.js"
 import type { GameAction, GameResult, GameState, TerminalReason } from "./State.js"
 import { addTally, emptyRecord, makeTally, OP_NAMES, talliedApplyOf } from "./Tally.js"
 
@@ -72,19 +72,31 @@ export const playRandom = (
   engine: Engine,
   o: PlayoutOptions
 ): Either.Either<Playout & { readonly log: GameLog }, Diagnostic> => {
-  const start = engine.newGame(o)
-  if (Either.isLeft(start)) return Either.left(start.left)
-  let s = start.right
+  // With no caller watching the states in between, the game is played in place (`Playout.ts`), on
+  // the draft its setup resolved on; otherwise (and on an engine without in-place playouts) action
+  // by action through `apply`, from `newGame`'s state.
+  const inPlaceOf = o.onStep === undefined && o.fingerprints !== true ? mutableGameOf(engine) : undefined
+  let game: MutablePlayout | undefined
+  let start: GameState | undefined
+  if (inPlaceOf !== undefined) {
+    const g = inPlaceOf(o)
+    if (Either.isLeft(g)) return Either.left(g.left)
+    game = g.right
+  } else {
+    const g = engine.newGame(o)
+    if (Either.isLeft(g)) return Either.left(g.left)
+    start = g.right
+  }
   const rng = RngStream.fromSeed(String(o.seed), "hhx.player")
   const actions: Array<string> = []
-  const fps: Array<string> = o.fingerprints === true ? [fingerprint(s)] : []
+  const fps: Array<string> = o.fingerprints === true && start !== undefined ? [fingerprint(start)] : []
   // Plays are counted by card index and operations by operation index; the records are built at
   // the end with their keys in first-counted order, as counting name by name would give them.
   const playCounts = new Array<number>(engine.compiled.cards.length).fill(0)
   const playOrder: Array<number> = []
   const operations = emptyRecord<number>()
   const tally = makeTally()
-  const cardOf = s.cardOf // never changes during a game
+  const cardOf = game !== undefined ? game.cardOf : (start as GameState).cardOf // one of them is set; never changes
   const playedBySeat: [Array<number>, Array<number>] = [[], []]
   const countPlay = (a: GameAction): void => {
     if (a.kind === "cast" && a.inst !== null) {
@@ -97,11 +109,7 @@ export const playRandom = (
   }
   const tallied = talliedApplyOf(engine)
   const max = o.maxActions ?? 100_000
-  // With no caller watching the states in between, the game is played in place (`Playout.ts`);
-  // otherwise (and on an engine without in-place playouts) action by action through `apply`.
-  const inPlace = o.onStep === undefined && o.fingerprints !== true ? mutablePlayoutOf(engine) : undefined
-  if (inPlace !== undefined) {
-    const game = inPlace(s)
+  if (game !== undefined) {
     while (game.result() === null && actions.length < max) {
       const legal = game.legal()
       const a = legal[rng.int(legal.length)]
@@ -114,10 +122,8 @@ export const playRandom = (
       if (bad !== null) return Either.left(bad)
       actions.push(a.id)
     }
-    s = game.state()
-  } else {
-    o.onStep?.(s, null)
-  }
+  } else if (start !== undefined) o.onStep?.(start, null)
+  let s = game !== undefined ? game.state() : (start as GameState) // one of them is set
   while (s.result === null && actions.length < max) {
     const legal = engine.legalActions(s)
     const a = legal[rng.int(legal.length)]

@@ -7,8 +7,9 @@
  */
 import { compareOrdinal } from "../../kernel/Ordinal.js"
 import type { TargetSpec } from "../Schema.js"
+import type { ZoneName } from "../Vocabulary.js"
 import type { CompiledCard } from "./Compiled.js"
-import { groupCards } from "./Reading.js"
+import { groupCards, matches, seatsOf, zoneArray } from "./Reading.js"
 import { ActionTrie, type Runtime } from "./Runtime.js"
 import type { GameAction, GameState, Seat } from "./State.js"
 
@@ -53,6 +54,10 @@ export const targetPlan = (
   if (key === "main") {
     const known = c.memo.mainPlans[card.index]
     if (known !== undefined) return known
+  } else if (typeof key === "number") {
+    // Activations by card index and effect index, the same way.
+    const known = c.memo.activationPlans[card.index]?.[key]
+    if (known !== undefined) return known
   }
   let byKey = c.memo.plans.get(card)
   if (byKey === undefined) {
@@ -77,6 +82,11 @@ export const targetPlan = (
     byKey.set(key, plan)
   }
   if (key === "main") c.memo.mainPlans[card.index] = plan
+  else if (typeof key === "number") {
+    const byEffect = c.memo.activationPlans[card.index] ?? []
+    byEffect[key] = plan
+    c.memo.activationPlans[card.index] = byEffect
+  }
   return plan
 }
 
@@ -208,20 +218,71 @@ export const pushTargeted = (
   }
   const root = plan.actions.at(src).seat(ctrl)
   if (plan.slots.length === 1) {
-    // One slot (most targeted cards): its candidates are the assignments.
-    for (const inst of groupCards(c, s, ctrl, (plan.slots[0] as TargetSlot).spec)) {
-      const leaf = root.at(inst)
-      leaf.action ??= targetedAction(src, ctrl, effect, planSuffix(plan, [inst]), targetRecord(plan, [inst]))
-      out.push(leaf.action)
+    // One slot (most targeted cards): its candidates in zone order are the assignments.
+    const g = (plan.slots[0] as TargetSlot).spec
+    const chosen = c.memo.chosen
+    const seats = seatsOf(ctrl, g.controller)
+    for (let k = 0; k < seats.length; k++) {
+      const zone = zoneArray(s.players[seats[k] as Seat], g.zone as ZoneName) ?? []
+      for (let z = 0; z < zone.length; z++) {
+        const inst = zone[z] as string
+        if (!matches(c, s, inst, g)) continue
+        const leaf = root.at(inst)
+        if (leaf.action === undefined) {
+          chosen[0] = inst
+          leaf.action = targetedAction(src, ctrl, effect, planSuffix(plan, chosen), targetRecord(plan, chosen))
+        }
+        out.push(leaf.action)
+      }
     }
     return
   }
-  for (const chosen of targetAssignments(c, s, plan, ctrl)) {
-    let node = root
-    for (let j = 0; j < chosen.length; j++) node = node.at(chosen[j] as string)
+  walkAssignments(c, s, plan, ctrl, 0, root, c.memo.chosen, src, effect, out)
+}
+
+/**
+ * The assignments of slots `j…` after the choices `chosen[0 .. j-1]`, depth first: earlier slots vary
+ * slowest and candidates come in zone order (the order of `targetAssignments`), without building the
+ * assignment lists. With `out`, pushes each assignment's action (from the trie under `node`) and
+ * returns false; without, returns whether there is one (`hasTargetChoice`).
+ */
+const walkAssignments = (
+  c: Runtime,
+  s: GameState,
+  plan: TargetPlan,
+  ctrl: Seat,
+  j: number,
+  node: ActionTrie | null,
+  chosen: Array<string>,
+  src: string,
+  effect: number | null,
+  out: Array<GameAction> | null
+): boolean => {
+  if (j === plan.slots.length) {
+    if (out === null || node === null) return true
     node.action ??= targetedAction(src, ctrl, effect, planSuffix(plan, chosen), targetRecord(plan, chosen))
     out.push(node.action)
+    return false
   }
+  const slot = plan.slots[j] as TargetSlot
+  const g = slot.spec
+  const seats = seatsOf(ctrl, g.controller)
+  for (let k = 0; k < seats.length; k++) {
+    const zone = zoneArray(s.players[seats[k] as Seat], g.zone as ZoneName) ?? []
+    for (let z = 0; z < zone.length; z++) {
+      const inst = zone[z] as string
+      if (!matches(c, s, inst, g)) continue
+      // Two targets of one effect are different cards.
+      let taken = false
+      for (let q = 0; q < slot.same.length; q++) if (chosen[slot.same[q] as number] === inst) taken = true
+      if (taken) continue
+      chosen[j] = inst
+      if (walkAssignments(c, s, plan, ctrl, j + 1, node === null ? null : node.at(inst), chosen, src, effect, out)) {
+        return true
+      }
+    }
+  }
+  return false
 }
 
 /** Whether `effects` have at least one target assignment (or no targets). */
@@ -237,5 +298,5 @@ export const hasTargetChoice = (
   const plan = targetPlan(c, card, effects, planKey)
   return plan.generic
     ? targetChoices(c, s, card, effects, ctrl).length > 0
-    : targetAssignments(c, s, plan, ctrl).length > 0
+    : walkAssignments(c, s, plan, ctrl, 0, null, c.memo.chosen, "", null, null)
 }

@@ -19,7 +19,7 @@ import {
   EV_RESOURCE_GAINED,
   EV_RESOURCE_LOST
 } from "./Events.js"
-import { cardOfInst, isPending, ownerOf, zoneArray } from "./Reading.js"
+import { cardOfInst, isPending, ownerOf, removeAt, zoneArray } from "./Reading.js"
 import type { GameState, PlayerState, Seat } from "./State.js"
 
 const leaveStage = (d: Draft, inst: string): void => {
@@ -31,7 +31,7 @@ export const move = (d: Draft, inst: string, from: ZoneName, to: ZoneName): bool
   const seat = ownerOf(inst)
   if (!zoneArray(d.players[seat], from).includes(inst)) return false
   const src = d.zone(seat, from)
-  src.splice(src.indexOf(inst), 1)
+  removeAt(src, src.indexOf(inst))
   d.zone(seat, to).push(inst)
   if (from === "stage") leaveStage(d, inst)
   if (from === "pending") d.setTargets(inst, null)
@@ -48,9 +48,8 @@ export const settle = (d: Draft, inst: string): void => {
     move(d, inst, "pending", "stage")
     if (card.isStar && (card.def.starting_scandal ?? 0) > 0) d.counters(inst)[SCANDAL] = card.def.starting_scandal ?? 0
     // The card's own on-enter effects resolve first, then what its events triggered (§7.3).
-    for (const ei of card.onEnter) {
-      d.enqueue({ src: inst, card: card.index, eff: ei, ctrl: seat, tg: null, pend: null, each: null })
-    }
+    const onEnter = card.onEnter
+    for (let k = 0; k < onEnter.length; k++) d.enqueue(c.memo.frame(inst, card.index, onEnter[k] as number, seat))
     emit(d, EV_CARD_RESOLVED, seat, inst)
     if (d.s.result !== null) return
     emit(d, EV_CARD_ENTERED, seat, inst)

@@ -3,11 +3,12 @@
  *
  * @since 0.1.0
  */
+import type { PlayerSelector } from "../../Schema.js"
 import type { ZoneName } from "../../Vocabulary.js"
 import type { Draft } from "../Draft.js"
 import type { Op } from "../Operations.js"
 import { amountOf, cardsOf, playerSeats } from "../Reading.js"
-import type { Frame, GameState } from "../State.js"
+import type { Frame, GameState, Look, Seat } from "../State.js"
 import { move } from "../Zones.js"
 
 /** `look-at-top`. */
@@ -17,11 +18,19 @@ export const lookAtTopOp = (d: Draft, a: Op<"look-at-top">, f: Frame): void => {
   const owner = playerSeats(s, f, a.deck ?? "self")[0]
   if (owner === undefined) return
   const cards = s.players[owner].deck.slice(0, amountOf(s, a.amount, f, c))
-  const lookers = new Set(a.players.flatMap((p) => playerSeats(s, f, p)))
-  d.s.looks = [
-    ...d.s.looks.filter((l) => !lookers.has(l.player)),
-    ...[...lookers].sort().map((player) => ({ player, owner, cards }))
-  ]
+  // The lookers as a mask of seats (bit `seat`), read in seat order: no set, lists or closures.
+  let lookers = 0
+  for (let k = 0; k < a.players.length; k++) {
+    const seats = playerSeats(s, f, a.players[k] as PlayerSelector)
+    for (let j = 0; j < seats.length; j++) lookers |= 1 << (seats[j] as Seat)
+  }
+  // Earlier looks of the lookers are replaced; a new look per looker, in seat order.
+  const looks: Array<Look> = []
+  for (const l of d.s.looks) if ((lookers & (1 << l.player)) === 0) looks.push(l)
+  for (let seat = 0; seat <= 1; seat++) {
+    if ((lookers & (1 << seat)) !== 0) looks.push({ player: seat as Seat, owner, cards })
+  }
+  d.s.looks = looks
 }
 
 /** `move-top-to-bottom`. */
