@@ -37,9 +37,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { cpus, tmpdir } from "node:os"
 import { join } from "node:path"
 import { loadPackage } from "../../dist/composition/ContentPackage.js"
-import { emptyLedger } from "../../dist/composition/ledger/Ledger.js"
 import { plan } from "../../dist/composition/planner/Plan.js"
 import { AssessResult } from "../../dist/composition/planner/Plan.js"
+import { PlanningCache } from "../../dist/composition/planner/PlanningCache.js"
 import { publish } from "../../dist/composition/Publication.js"
 
 const SECONDS = 3
@@ -117,21 +117,27 @@ const stop = (child) =>
     child.kill("SIGTERM")
   })
 
-/** The in-process cost of an assess call (plan, encode, serialize), ms per call, over `bodies`. */
+/**
+ * The in-process cost of an assess call (plan, encode, serialize), ms per call, over `bodies`: planned as the
+ * `Cards` service plans it, with the runtime's planning cache (a transformation sealed once, a card's empty
+ * ledger and its resolution shared), so the row compares the door, not two ways of planning.
+ */
 const inProcessAssess = async (bodies) => {
   const loaded = await Effect.runPromise(
     Effect.forEach(["data/heroscript.base"], loadPackage).pipe(Effect.provide(NodeFileSystem.layer))
   )
   const runtime = publish(loaded.map((l) => l.package)).runtime
+  const cache = new PlanningCache(runtime)
   const encode = Schema.encodeSync(AssessResult)
   const call = (b) =>
     JSON.stringify(
       encode(
         plan({
           runtime,
-          ledger: emptyLedger(b.cardId),
+          ledger: cache.emptyLedger(b.cardId),
           command: b.command,
-          activity: b.activity ?? "canonical_command"
+          activity: b.activity ?? "canonical_command",
+          cache
         })
           .assessment
       )

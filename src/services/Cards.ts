@@ -33,6 +33,7 @@ import {
   plan,
   type PlanAt
 } from "../composition/planner/Plan.js"
+import { type PlanningCache, PlanningCaches } from "../composition/planner/PlanningCache.js"
 import { resolveEffectiveCard, resolveErrors } from "../composition/Resolver.js"
 import type { Runtime } from "../composition/Runtime.js"
 import type { Card } from "../composition/schema/Card.js"
@@ -270,18 +271,23 @@ const verifyGiven = (
 const make = Effect.gen(function*() {
   const catalog = yield* LiveCatalog
   const store = yield* Effect.serviceOption(LedgerStore)
+  // The planning caches of the runtimes this service plans against (weakly keyed: a runtime replaced by a
+  // reload takes its cache with it), as the planner service holds its own: a transformation is sealed once,
+  // and a card's base composition and its empty ledger's resolution are reused by every query on it.
+  const caches = new PlanningCaches()
 
   /** The ledger of a source and the sequence basis of a query. */
   const sourceLedger = (
     source: LedgerSource,
-    cardId: string
+    cardId: string,
+    cache: PlanningCache
   ): Effect.Effect<
     { readonly ledger: CardLedger; readonly at: PlanAt | undefined },
     ChannelError<typeof givenLedgerErrors> | StoreFailure | StoreCorrupt | BranchNotFound
   > => {
     switch (source._tag) {
       case "Empty":
-        return Effect.succeed({ ledger: emptyLedger(cardId), at: undefined })
+        return Effect.succeed({ ledger: cache.emptyLedger(cardId), at: undefined })
       case "Given":
         return Effect.map(verifyGiven(source, cardId), (ledger) => ({ ledger, at: undefined }))
       case "Stored":
@@ -342,19 +348,21 @@ const make = Effect.gen(function*() {
         yield* checkIds([["/cardId", cardId], ["/activity", activity], ...commandIds(command), ...sourceIds(source)])
         const runtime = yield* catalog.current
         yield* requireCard(runtime, cardId)
-        const { at, ledger } = yield* sourceLedger(source, cardId)
+        const cache = caches.of(runtime)
+        const { at, ledger } = yield* sourceLedger(source, cardId, cache)
         yield* requireActivity(runtime, activity)
         yield* requireTransformation(runtime, command)
-        return plan({ runtime, ledger, command, activity, at }).assessment
+        return plan({ runtime, ledger, command, activity, at, cache }).assessment
       }),
     discover: ({ activity, cardId, source }) =>
       Effect.gen(function*() {
         yield* checkIds([["/cardId", cardId], ["/activity", activity], ...sourceIds(source)])
         const runtime = yield* catalog.current
         yield* requireCard(runtime, cardId)
-        const { at, ledger } = yield* sourceLedger(source, cardId)
+        const cache = caches.of(runtime)
+        const { at, ledger } = yield* sourceLedger(source, cardId, cache)
         yield* requireActivity(runtime, activity)
-        return discover(runtime, ledger, activity, at)
+        return discover(runtime, ledger, activity, at, cache)
       })
   }
   return service

@@ -15,7 +15,7 @@ import type { Either } from "effect"
 import type { Diagnostic } from "../../kernel/Diagnostic.js"
 import type { seal } from "../BundleCompiler.js"
 import type { EffectiveCardDefinition } from "../Effective.js"
-import type { CardLedger, SealedEntryContent } from "../ledger/Ledger.js"
+import { type CardLedger, emptyLedger, type SealedEntryContent } from "../ledger/Ledger.js"
 import { ResolutionCache } from "../ResolutionCache.js"
 import type { Runtime } from "../Runtime.js"
 import type { Card, EffectComponent } from "../schema/Card.js"
@@ -49,9 +49,24 @@ export class PlanningCache {
   /** The canonical JSON of a component's own payload (without its children), once per component object. */
   readonly componentPayload = new WeakMap<EffectComponent, string>()
   private readonly contexts = new WeakMap<Card, WeakMap<ReadonlyMap<string, Status>, ReplayContext>>()
+  private readonly empties = new Map<string, CardLedger>()
 
   /** @param runtime the runtime whose plans this cache serves */
   constructor(readonly runtime: Runtime) {}
+
+  /**
+   * A card's empty ledger, one object per card of this runtime: queries against an empty ledger then share
+   * its resolution (remembered by ledger object) instead of composing the base card again. Callers ask only
+   * for the runtime's cards, so the map is bounded by them.
+   */
+  emptyLedger(cardId: string): CardLedger {
+    let ledger = this.empties.get(cardId)
+    if (ledger === undefined) {
+      ledger = emptyLedger(cardId)
+      this.empties.set(cardId, ledger)
+    }
+    return ledger
+  }
 
   /** Replay contexts, one object per base card and statuses (so the store serializes each once). */
   replayContexts(baseCard: Card): WeakMap<ReadonlyMap<string, Status>, ReplayContext> {
