@@ -179,8 +179,11 @@ const elementFailures = (ast: SchemaAST.AST): ElementFailures | undefined => {
  */
 export const makeDecoder = <A, I>(schema: Schema.Schema<A, I, never>) => {
   const decode = ParseResult.decodeUnknownEither(schema, options)
-  const fast = FastDecode.compile(schema.ast, options)
-  const split = fast === undefined ? undefined : elementFailures(schema.ast)
+  // Compiled on first use, not when the decoder is made: decoders are made as modules load, and most
+  // commands use few of them (a start of the bin would compile them all). The failing elements' split is
+  // compiled only once a value fails.
+  let fast: FastDecode.Fast | undefined | null = null
+  let split: ElementFailures | undefined | null = null
   const elementDecoders = new Map<SchemaAST.AST, (u: unknown) => Either.Either<unknown, ParseResult.ParseIssue>>()
   const decodeElement = (ast: SchemaAST.AST, u: unknown) => {
     let d = elementDecoders.get(ast)
@@ -195,10 +198,12 @@ export const makeDecoder = <A, I>(schema: Schema.Schema<A, I, never>) => {
     doc?: Pick<JsonDocument, "text" | "file">,
     basePath = ""
   ): Either.Either<A, Array<Diagnostic>> => {
+    if (fast === null) fast = FastDecode.compile(schema.ast, options)
     if (fast !== undefined) {
       const answer = fast(value)
       if (FastDecode.isValue(answer)) return Either.right(decodedAs<A>(answer))
-      const failures = answer === FastDecode.NO && split !== undefined ? split(value) : undefined
+      if (answer === FastDecode.NO && split === null) split = elementFailures(schema.ast)
+      const failures = answer === FastDecode.NO && split != null ? split(value) : undefined
       if (failures !== undefined) {
         const issues: Array<{ readonly issue: ParseResult.ParseIssue; readonly basePath: string }> = []
         for (const f of failures) {

@@ -216,9 +216,9 @@ export const compile = (ast: SchemaAST.AST, options: SchemaAST.ParseOptions): Fa
         const f = fields[i]
         if (f === undefined) continue
         const has = hasOwn(u, f.name)
-        if (!has && (f.optional || exact)) {
+        if (!has) {
           if (f.optional) continue
-          return NO
+          if (exact) return NO
         }
         const raw: unknown = u[f.name]
         const v = f.fast(raw)

@@ -10,11 +10,11 @@
  */
 import { FileSystem, HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import { Effect, Layer, Stream } from "effect"
-import { apiError, CardfxApi } from "../api/Api.js"
+import { Context, Effect, Layer, Stream } from "effect"
+import { apiError, Authorization, CardfxApi } from "../api/Api.js"
 import type { BalanceProgress, BalanceRequest } from "../api/Balance.js"
 import { type CardfxError, type DeckSource, readDeck, Simulation, type SimulationService } from "../services/index.js"
-import { answered, ServedPackages } from "./Handlers.js"
+import { answered, ServedPackages, withOnly } from "./Handlers.js"
 
 const encoder = new TextEncoder()
 const frame = (event: "progress" | "result" | "error", json: string): Uint8Array =>
@@ -73,4 +73,9 @@ export const BalanceLive = HttpApiBuilder.group(CardfxApi, "balance", (handlers)
             headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
           })
       ).pipe(answered))
-  })).pipe(Layer.provide(Simulation.layer), Layer.provide(NodeFileSystem.layer))
+  })).pipe(
+    Layer.provide(Simulation.layer),
+    Layer.provide(NodeFileSystem.layer),
+    // Built with only what it requires, as every group is (see `withOnly`).
+    (layer) => withOnly(layer, Context.pick(ServedPackages, Authorization))
+  )

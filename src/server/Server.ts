@@ -560,9 +560,7 @@ const doorServer = (options: ServeOptions, lifecycle: Lifecycle) =>
 /** The whole server: services, API, docs, and the Node HTTP server listening on host:port. */
 export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
   const api = HttpApiBuilder.api(CardfxApi).pipe(
-    Layer.provide(
-      Layer.merge(HandlersLive, Handlers.withOnly(BalanceLive, Context.pick(ServedPackages, Authorization)))
-    ),
+    Layer.provide(Layer.merge(HandlersLive, BalanceLive)),
     Layer.provide(authorizationLayer(options.token)),
     Layer.provide(operatorCredentialLayer(options.token))
   )
