@@ -23,8 +23,7 @@
  * `POST /v1/assess` with bodies that vary (never cached) vs the minimal POST
  * plus the in-process cost of the same assess call (planned, encoded and
  * serialized in this process, measured beside it) — and p99 < 10 ms at 8
- * connections, < 40 ms at 64 (for the uncached assess at 64 connections,
- * 1.3× the queue's floor instead: 64 requests of ~0.8 ms CPU on one core).
+ * connections, < 40 ms at 64, every endpoint, after a warm-up (`WARMUP_64`).
  *
  * `BENCH_SERVE_LOG_LEVEL=none` runs the server with `--log-level none`.
  * Imports the built `dist/` (run `npm run build` first).
@@ -44,7 +43,14 @@ import { publish } from "../../dist/composition/Publication.js"
 
 const SECONDS = 3
 const ROUNDS = 2
-const WARMUP = 1
+/**
+ * Seconds of load on each server before its measured windows, at 64 connections: the served process
+ * reaches its steady state (its hot paths optimized by V8, its young generation grown) after 2–4 s of
+ * load; measured, the first second after a 1-s warm-up had p99 60–80 ms where later windows had 20–35.
+ * At 8 connections the servers are already warm.
+ */
+const WARMUP_64 = 4
+const WARMUP_8 = 1
 /** Distinct assess bodies cycled by the uncached row: more than the server's answer cache holds (512). */
 const VARIANTS = 2048
 
@@ -120,7 +126,7 @@ const stop = (child) =>
 /**
  * The in-process cost of an assess call (plan, encode, serialize), ms per call, over `bodies`: planned as the
  * `Cards` service plans it, with the runtime's planning cache (a transformation sealed once, a card's empty
- * ledger and its resolution shared), so the row compares the door, not two ways of planning.
+ * ledger and its resolution shared, the candidate not memoized), so the row compares the door, not two ways of planning.
  */
 const inProcessAssess = async (bodies) => {
   const loaded = await Effect.runPromise(
@@ -137,7 +143,8 @@ const inProcessAssess = async (bodies) => {
           ledger: cache.emptyLedger(b.cardId),
           command: b.command,
           activity: b.activity ?? "canonical_command",
-          cache
+          cache,
+          transient: true
         })
           .assessment
       )
@@ -154,9 +161,9 @@ const inProcessAssess = async (bodies) => {
  * Measures each target in alternating windows: CPU per request (ms), requests/s, p99 (ms).
  * A target is { url, pid, request: autocannon options (method, headers, body or requests) }.
  */
-const measure = async (targets, connections) => {
+const measure = async (targets, connections, warmup) => {
   const sums = targets.map(() => ({ cpu: 0, requests: 0, seconds: 0, p99: 0 }))
-  for (const t of targets) await load({ url: t.url, ...t.request, connections, duration: WARMUP })
+  for (const t of targets) await load({ url: t.url, ...t.request, connections, duration: warmup })
   for (let round = 0; round < ROUNDS; round++) {
     for (let i = 0; i < targets.length; i++) {
       const t = targets[i]
@@ -286,7 +293,7 @@ export const run = async () => {
           { url: cardfx.url + c.cardfx.path, pid: cardfx.child.pid, request: c.cardfx.request },
           { url: minimal.url + c.minimal.path, pid: minimal.child.pid, request: c.minimal.request },
           { url: b.url + c.cardfx.path, pid: b.child.pid, request: c.cardfx.request }
-        ], 64)
+        ], 64, WARMUP_64)
         const floor = m.cpu + c.extra
         rows.push(
           { name: `${c.label} cardfx CPU per request, 64 conns`, value: x.cpu, unit: "ms" },
@@ -306,17 +313,7 @@ export const run = async () => {
           { name: `${c.label} cardfx / bare node:http (CPU per request)`, value: x.cpu / y.cpu, unit: "×" },
           { name: `${c.label} bare node:http CPU per request`, value: y.cpu, unit: "ms" },
           { name: `${c.label} cardfx req/s, 64 conns`, value: x.rps, unit: "req/s" },
-          c.extra > 0
-            ? {
-              // 64 requests that each cost ~0.8 ms of one core queue behind each other: the last waits ~51 ms
-              // however the door is built, so 40 ms cannot hold here; the goal is 1.3× that queue's floor.
-              name: `${c.label} cardfx p99, 64 conns`,
-              value: x.p99,
-              unit: "ms",
-              goal: `≤ 1.3 × 64 × CPU per request (${(1.3 * 64 * x.cpu).toFixed(0)} ms)`,
-              ok: x.p99 <= 1.3 * 64 * x.cpu
-            }
-            : { name: `${c.label} cardfx p99, 64 conns`, value: x.p99, unit: "ms", goal: "< 40 ms", ok: x.p99 < 40 }
+          { name: `${c.label} cardfx p99, 64 conns`, value: x.p99, unit: "ms", goal: "< 40 ms", ok: x.p99 < 40 }
         )
       } finally {
         await stop(b.child)
@@ -326,7 +323,7 @@ export const run = async () => {
     const [h8, a8] = await measure([
       { url: cardfx.url + "/v1/health", pid: cardfx.child.pid, request: get },
       { url: cardfx.url + "/v1/assess", pid: cardfx.child.pid, request: varied }
-    ], 8)
+    ], 8, WARMUP_8)
     rows.push(
       { name: "GET /v1/health cardfx p99, 8 conns", value: h8.p99, unit: "ms", goal: "< 10 ms", ok: h8.p99 < 10 },
       {

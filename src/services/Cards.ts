@@ -352,7 +352,9 @@ const make = Effect.gen(function*() {
         const { at, ledger } = yield* sourceLedger(source, cardId, cache)
         yield* requireActivity(runtime, activity)
         yield* requireTransformation(runtime, command)
-        return plan({ runtime, ledger, command, activity, at, cache }).assessment
+        // The candidate is assessed and dropped: transient, so its resolution is not memoized (a memo entry keyed by
+        // a dead candidate is kept by V8's young-generation collector and promoted: per request, as in discovery).
+        return plan({ runtime, ledger, command, activity, at, cache, transient: true }).assessment
       }),
     discover: ({ activity, cardId, source }) =>
       Effect.gen(function*() {
