@@ -289,11 +289,15 @@ export const run = async () => {
     for (const c of cases) {
       const b = await bare(c.bytes)
       try {
-        const [x, m, y] = await measure([
-          { url: cardfx.url + c.cardfx.path, pid: cardfx.child.pid, request: c.cardfx.request },
-          { url: minimal.url + c.minimal.path, pid: minimal.child.pid, request: c.minimal.request },
-          { url: b.url + c.cardfx.path, pid: b.child.pid, request: c.cardfx.request }
-        ], 64, WARMUP_64)
+        const [x, m, y] = await measure(
+          [
+            { url: cardfx.url + c.cardfx.path, pid: cardfx.child.pid, request: c.cardfx.request },
+            { url: minimal.url + c.minimal.path, pid: minimal.child.pid, request: c.minimal.request },
+            { url: b.url + c.cardfx.path, pid: b.child.pid, request: c.cardfx.request }
+          ],
+          64,
+          WARMUP_64
+        )
         const floor = m.cpu + c.extra
         rows.push(
           { name: `${c.label} cardfx CPU per request, 64 conns`, value: x.cpu, unit: "ms" },
@@ -320,10 +324,14 @@ export const run = async () => {
       }
     }
     // Latency at 8 connections: the cheapest and the costliest endpoint.
-    const [h8, a8] = await measure([
-      { url: cardfx.url + "/v1/health", pid: cardfx.child.pid, request: get },
-      { url: cardfx.url + "/v1/assess", pid: cardfx.child.pid, request: varied }
-    ], 8, WARMUP_8)
+    const [h8, a8] = await measure(
+      [
+        { url: cardfx.url + "/v1/health", pid: cardfx.child.pid, request: get },
+        { url: cardfx.url + "/v1/assess", pid: cardfx.child.pid, request: varied }
+      ],
+      8,
+      WARMUP_8
+    )
     rows.push(
       { name: "GET /v1/health cardfx p99, 8 conns", value: h8.p99, unit: "ms", goal: "< 10 ms", ok: h8.p99 < 10 },
       {
