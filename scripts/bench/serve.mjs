@@ -46,7 +46,7 @@ const ROUNDS = 2
 /**
  * Seconds of load on each server before its measured windows, at 64 connections: the served process
  * reaches its steady state (its hot paths optimized by V8, its young generation grown) after 2–4 s of
- * load; measured, the first second after a 1-s warm-up had p99 60–80 ms where later windows had 20–35.
+ * load; measured, the first window after a 1-s warm-up had p99 48–83 ms where later windows had 19–37.
  * At 8 connections the servers are already warm.
  */
 const WARMUP_64 = 4
