@@ -142,8 +142,11 @@ const makeDocumentCache = () => {
       compute: Effect.Effect<A, E>,
       encode: (a: A) => Effect.Effect<I, ParseResult.ParseError>
     ): Effect.Effect<HttpServerResponse.HttpServerResponse, E> => {
-      const entries = byRuntime.get(runtime) ?? new Map<string, HttpServerResponse.HttpServerResponse>()
-      byRuntime.set(runtime, entries)
+      let entries = byRuntime.get(runtime)
+      if (entries === undefined) {
+        entries = new Map<string, HttpServerResponse.HttpServerResponse>()
+        byRuntime.set(runtime, entries)
+      }
       const hit = entries.get(key)
       if (hit !== undefined) return Effect.succeed(hit)
       return Effect.map(
