@@ -5,6 +5,8 @@
  */
 import { describe, expect, expectTypeOf, it, layer } from "@effect/vitest"
 import { Effect, Either, Layer } from "effect"
+import { emptyLedger } from "../../src/composition/ledger/Ledger.js"
+import { assess } from "../../src/composition/planner/Plan.js"
 import { errorChannel } from "../../src/kernel/ErrorChannel.js"
 import type { Games, Instances } from "../../src/services/index.js"
 import {
@@ -181,6 +183,28 @@ layer(cardsLayer)("the Cards service, as an embedder builds it", (it) => {
       expect(upgrade._tag).toBe("UnknownTransformation")
       const listed = yield* cards.list
       expect(listed.map((c) => c.cardId)).toContain("basic_attack")
+    }))
+
+  it.effect("assess plans its candidate transient: the same answer as the memoizing pure assess, asked again too", () =>
+    Effect.gen(function*() {
+      const cards = yield* Cards.Cards
+      const runtime = yield* (yield* LiveCatalog).current
+      const given = (yield* cards.inspect({ cardId: "basic_attack", upgrades: ["core.sharpened_strike"] })).ledger
+      for (
+        const [source, ledger] of [
+          [Cards.noLedger, emptyLedger("basic_attack")],
+          [{ _tag: "Given", ledger: given, pointer: "/ledger" }, given]
+        ] as const
+      ) {
+        for (const upgradeId of ["core.ember.affinity", "core.sharpened_strike"]) {
+          const command = { kind: "apply", upgradeId } as const
+          const expected = assess(runtime, ledger, command, "canonical_command")
+          for (let i = 0; i < 2; i++) {
+            expect(yield* cards.assess({ cardId: "basic_attack", command, activity: "canonical_command", source }))
+              .toEqual(expected)
+          }
+        }
+      }
     }))
 })
 
