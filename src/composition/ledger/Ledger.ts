@@ -200,6 +200,11 @@ export const verifySealed = (
 // the log on first read (serializing a checkpoint, encoding, a test) and kept.
 // A ledger from elsewhere (decoded, spelled out) gets its History built once,
 // in one pass, on first use.
+//
+// A transient append (a candidate that is assessed and dropped: assess,
+// discovery) does not push onto the shared log: its entry is the ledger's own
+// `tail`. Pushed, it would make the stored ledger an older one of its log, and
+// the next real command on it would copy its whole history.
 
 interface Log {
   readonly entries: Array<LedgerEntry>
@@ -211,7 +216,11 @@ interface Log {
 
 interface History {
   readonly log: Log
-  /** Entries of this ledger: `log.entries[0, size)`. */
+  /** How many of this ledger's entries are the shared log's: `log.entries[0, shared)`. */
+  readonly shared: number
+  /** This ledger's entries after the shared ones (transient appends; usually none). */
+  readonly tail: ReadonlyArray<LedgerEntry>
+  /** Entries of this ledger: `shared + tail.length`. */
   readonly size: number
   /** Active entries in ledger order (`position`, then `entryId` ordinal). */
   readonly active: ReadonlyArray<LedgerEntry>
@@ -228,6 +237,8 @@ const HISTORY: unique symbol = Symbol("cardfx/LedgerHistory")
 interface WithHistory {
   readonly [HISTORY]?: History
 }
+
+const NO_ENTRIES: ReadonlyArray<LedgerEntry> = []
 
 const ledgerOrder = (a: LedgerEntry, b: LedgerEntry): number =>
   a.position - b.position || compareOrdinal(a.entryId, b.entryId)
@@ -248,6 +259,8 @@ const buildHistory = (ledger: CardLedger): History => {
   active.sort(ledgerOrder)
   return {
     log: { entries, index, removed: new WeakMap() },
+    shared: entries.length,
+    tail: NO_ENTRIES,
     size: entries.length,
     active,
     activeById: new Map(active.map((e) => [e.entryId, e])),
@@ -265,7 +278,7 @@ const materialize = (h: History): ReadonlyArray<LedgerEntry> => {
   const { entries, removed } = h.log
   const out: Array<LedgerEntry> = new Array(h.size)
   for (let i = 0; i < h.size; i++) {
-    const e = entries[i] as LedgerEntry
+    const e = (i < h.shared ? entries[i] : h.tail[i - h.shared]) as LedgerEntry
     if (e.state === "removed" || h.activeById.get(e.entryId) === e) out[i] = e
     else {
       let r = removed.get(e)
@@ -293,10 +306,14 @@ const ledgerWith = (cardId: string, revision: number, h: History): CardLedger =>
   return ledger
 }
 
-/** The log to append to: the shared one when this ledger is its newest, else a copy of this ledger's prefix. */
+/**
+ * The log to append to: the shared one when this ledger is its newest, else a copy of this ledger's
+ * entries (its prefix of the log and its tail).
+ */
 const ownLog = (h: History): Log => {
-  if (h.log.entries.length === h.size) return h.log
-  const entries = h.log.entries.slice(0, h.size)
+  if (h.tail.length === 0 && h.log.entries.length === h.shared) return h.log
+  const entries = h.log.entries.slice(0, h.shared)
+  for (const e of h.tail) entries.push(e)
   const index = new Map<string, number>()
   for (let i = 0; i < entries.length; i++) {
     const id = (entries[i] as LedgerEntry).entryId
@@ -308,14 +325,28 @@ const ownLog = (h: History): Log => {
 /** Whether a ledger has an entry (active or removed) with this ID. */
 const hasEntry = (h: History, entryId: string): boolean => {
   const i = h.log.index.get(entryId)
-  return i !== undefined && i < h.size
+  return (i !== undefined && i < h.shared) || h.tail.some((e) => e.entryId === entryId)
 }
 
-/** The history after appending `entry` (active) and, optionally, removing the active entry `removedId`. */
-const extend = (h: History, entry: LedgerEntry, removedId?: string): History => {
-  const log = ownLog(h)
-  log.entries.push(entry)
-  if (!log.index.has(entry.entryId)) log.index.set(entry.entryId, h.size)
+/**
+ * The history after appending `entry` (active) and, optionally, removing the active entry `removedId`.
+ * Transient: the entry goes to the new history's own tail, not onto the shared log.
+ */
+const extend = (h: History, entry: LedgerEntry, removedId?: string, transient = false): History => {
+  let log: Log
+  let shared: number
+  let tail: ReadonlyArray<LedgerEntry>
+  if (transient) {
+    log = h.log
+    shared = h.shared
+    tail = [...h.tail, entry]
+  } else {
+    log = ownLog(h)
+    log.entries.push(entry)
+    if (!log.index.has(entry.entryId)) log.index.set(entry.entryId, h.size)
+    shared = h.size + 1
+    tail = NO_ENTRIES
+  }
   const kept = removedId === undefined ? h.active : h.active.filter((e) => e.entryId !== removedId)
   const last = kept[kept.length - 1]
   const active = last === undefined || ledgerOrder(last, entry) < 0
@@ -326,6 +357,8 @@ const extend = (h: History, entry: LedgerEntry, removedId?: string): History => 
   activeById.set(entry.entryId, entry)
   return {
     log,
+    shared,
+    tail,
     size: h.size + 1,
     active,
     activeById,
@@ -341,6 +374,8 @@ const withoutActive = (h: History, entryId: string): History => {
   activeById.delete(entryId)
   return {
     log: h.log,
+    shared: h.shared,
+    tail: h.tail,
     size: h.size,
     active: h.active.filter((e) => e.entryId !== entryId),
     activeById,
@@ -413,6 +448,12 @@ export const activeEntries = (ledger: CardLedger, orders?: ActiveOrders): Readon
 export interface EntryOptions {
   readonly entryId: string
   readonly captured: CapturedAt
+  /**
+   * The new ledger is assessed and dropped (assess, discovery): its entry is its own, not pushed onto
+   * the history it shares with `ledger`, so a later command on `ledger` still appends without copying
+   * that history. The ledger made is the same value either way.
+   */
+  readonly transient?: boolean | undefined
 }
 
 const makeEntry = (
@@ -453,7 +494,11 @@ export const appendVerified = (
   const dup = duplicateEntry(h, opts.entryId)
   if (dup.length > 0) return Either.left(dup)
   return Either.right(
-    ledgerWith(ledger.cardId, ledger.revision + 1, extend(h, makeEntry(content, h.nextPosition, opts)))
+    ledgerWith(
+      ledger.cardId,
+      ledger.revision + 1,
+      extend(h, makeEntry(content, h.nextPosition, opts), undefined, opts.transient === true)
+    )
   )
 }
 
@@ -495,7 +540,9 @@ const replaceWith = (
   const dup = duplicateEntry(h, opts.entryId)
   if (dup.length > 0) return Either.left(dup)
   const entry = makeEntry(sealed.right, target.position, opts, entryId)
-  return Either.right(ledgerWith(ledger.cardId, ledger.revision + 1, extend(h, entry, entryId)))
+  return Either.right(
+    ledgerWith(ledger.cardId, ledger.revision + 1, extend(h, entry, entryId, opts.transient === true))
+  )
 }
 
 /** Replaces an active entry with sealed content; the new entry keeps the old one's position. */

@@ -434,7 +434,7 @@ export const plan = (input: PlanInput): Plan => {
       if (out.length > 0) return reject(out)
       const content = Either.flatMap(sealed(cache, t), (c) => admitted(cache, c))
       if (Either.isLeft(content)) return reject(content.left)
-      const next = appendVerified(ledger, content.right, { entryId, captured })
+      const next = appendVerified(ledger, content.right, { entryId, captured, transient: input.transient })
       if (Either.isLeft(next)) return reject(next.left)
       candidate = next.right
       created = true
@@ -479,7 +479,11 @@ export const plan = (input: PlanInput): Plan => {
       if (out.length > 0) return reject(out)
       const content = Either.flatMap(sealed(cache, t), (c) => admitted(cache, c))
       if (Either.isLeft(content)) return reject(content.left)
-      const next = replaceVerified(ledger, command.entryId, content.right, { entryId, captured })
+      const next = replaceVerified(ledger, command.entryId, content.right, {
+        entryId,
+        captured,
+        transient: input.transient
+      })
       if (Either.isLeft(next)) return reject(next.left)
       candidate = next.right
       removedEntryId = command.entryId

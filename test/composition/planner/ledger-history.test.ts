@@ -183,6 +183,53 @@ describe("persistent ledger", () => {
     expect(canonicalJson(plain)).toBe(canonicalJson(expected))
   })
 
+  it("keeps a transient append off the shared log: the same values, and the next command appends without a copy", () => {
+    const pick = (c: "a" | "b") => (c === "a" ? content : other)
+    let stored = emptyLedger("basic_attack")
+    let expected = emptyLedger("basic_attack")
+    for (const op of ops) {
+      stored = applyOp(stored, op, pick)
+      expected = model(expected, op, pick)
+    }
+    const step = ledgerSize(stored) + 1
+    // Assessed candidates (an assess, a discovery's offers): appends and replaces, nothing read yet.
+    const candidates = [
+      appendEntry(stored, content, { ...at(step), transient: true }),
+      appendEntry(stored, other, { ...at(step), transient: true }),
+      replaceEntry(stored, "e3", content, { ...at(step), transient: true })
+    ].map((r) => (Either.isRight(r) ? r.right : expect.unreachable(JSON.stringify(r.left))))
+    // The shared log is the stored ledger's own still: a real command pushes onto it (no copy of the history).
+    const logOf = (l: CardLedger) => {
+      // The ledger's hidden History (its one symbol-keyed property).
+      const symbol = Object.getOwnPropertySymbols(l)[0] as symbol
+      const history = (l as unknown as Record<symbol, { log: { entries: Array<LedgerEntry> } } | undefined>)[symbol]
+      return history?.log.entries
+    }
+    expect(logOf(stored)?.length).toBe(ledgerSize(stored))
+    const next = applyOp(stored, { kind: "append", content: "a" }, pick)
+    expect(logOf(next)).toBe(logOf(stored))
+    same(next, model(expected, { kind: "append", content: "a" }, pick))
+    // Each candidate is the value a plain append or replace makes, and commands on it work as on any ledger.
+    same(candidates[0] as CardLedger, model(expected, { kind: "append", content: "a" }, pick))
+    same(candidates[1] as CardLedger, model(expected, { kind: "append", content: "b" }, pick))
+    same(candidates[2] as CardLedger, model(expected, { kind: "replace", entryId: "e3", content: "a" }, pick))
+    const onCandidate = [
+      { kind: "remove", entryId: `e${step}` },
+      { kind: "append", content: "b" },
+      { kind: "replace", entryId: "e3", content: "b" }
+    ] as const
+    for (const op of onCandidate) {
+      same(
+        applyOp(candidates[1] as CardLedger, op, pick),
+        model(model(expected, { kind: "append", content: "b" }, pick), op, pick)
+      )
+    }
+    const dup = appendEntry(candidates[0] as CardLedger, content, { ...at(step), transient: true })
+    expect(Either.isLeft(dup) && dup.left[0]?.code).toBe("duplicate_id")
+    // The stored ledger reads as before.
+    same(stored, expected)
+  })
+
   it("rejects what the commands rejected before: a duplicate ID, a missing or removed entry", () => {
     const one = applyOp(emptyLedger("basic_attack"), { kind: "append", content: "a" }, () => content)
     const dup = appendEntry(one, content, at(1))
