@@ -166,9 +166,13 @@ export class CardTransformationPlanner extends Context.Tag("cardfx/CardTransform
       const caches = new PlanningCaches()
       const execute = (runtime: Runtime, request: CommandRequest) =>
         store.execute(request, decideWith(runtime, request, caches.of(runtime)))
+      // An assessment's candidate is dropped: planned transient (its resolution not memoized, its entry kept off the
+      // history it shares with the asked ledger, so the next command on a stored ledger does not copy that history).
       return {
         assess: (runtime, ledger, command, activity) =>
-          Effect.sync(() => plan({ runtime, ledger, command, activity, cache: caches.of(runtime) }).assessment),
+          Effect.sync(() =>
+            plan({ runtime, ledger, command, activity, cache: caches.of(runtime), transient: true }).assessment
+          ),
         discover: (runtime, ledger, activity) =>
           Effect.sync(() => discover(runtime, ledger, activity, undefined, caches.of(runtime))),
         assessStored: (runtime, ref, command, activity) =>
@@ -181,7 +185,8 @@ export class CardTransformationPlanner extends Context.Tag("cardfx/CardTransform
                 command,
                 activity,
                 at: { lastSequence: s.lastSequence, nextSequence: s.lastSequence + 1 },
-                cache: caches.of(runtime)
+                cache: caches.of(runtime),
+                transient: true
               })
                 .assessment
           ),

@@ -124,23 +124,28 @@ describe("persistent ledger", () => {
     { kind: "append", content: "b" },
     { kind: "remove", entryId: "e4" }
   ]
+  const pick = (c: "a" | "b") => (c === "a" ? content : other)
 
-  it("builds the same entries as whole-array copies, on a straight history", () => {
-    const pick = (c: "a" | "b") => (c === "a" ? content : other)
+  /** `ops` applied by the ledger commands and by the model, side by side; `each` sees every step. */
+  const straight = (each?: (ledger: CardLedger, expected: CardLedger) => void) => {
     let ledger = emptyLedger("basic_attack")
     let expected = emptyLedger("basic_attack")
     for (const op of ops) {
       ledger = applyOp(ledger, op, pick)
       expected = model(expected, op, pick)
-      same(ledger, expected)
+      each?.(ledger, expected)
     }
+    return { ledger, expected }
+  }
+
+  it("builds the same entries as whole-array copies, on a straight history", () => {
+    const { expected, ledger } = straight(same)
     // The old scan: the highest captured sequence of any entry.
     expect(ledgerSequence(ledger)).toBe(Math.max(...expected.entries.map((e) => e.captured.sequence)))
     expect(ledgerSequence(ledger)).toBe(40)
   })
 
   it("keeps every older ledger intact when commands are applied to it after a newer one (forks)", () => {
-    const pick = (c: "a" | "b") => (c === "a" ? content : other)
     const ledgers: Array<CardLedger> = [emptyLedger("basic_attack")]
     const models: Array<CardLedger> = [emptyLedger("basic_attack")]
     for (const op of ops) {
@@ -161,7 +166,6 @@ describe("persistent ledger", () => {
   })
 
   it("folds events onto a ledger spelled out by hand as the commands build it", () => {
-    const pick = (c: "a" | "b") => (c === "a" ? content : other)
     let expected = emptyLedger("basic_attack")
     for (const op of ops.slice(0, 3)) expected = model(expected, op, pick)
     // A plain object (as decoded from a checkpoint): no history of its own.
@@ -184,13 +188,7 @@ describe("persistent ledger", () => {
   })
 
   it("keeps a transient append off the shared log: the same values, and the next command appends without a copy", () => {
-    const pick = (c: "a" | "b") => (c === "a" ? content : other)
-    let stored = emptyLedger("basic_attack")
-    let expected = emptyLedger("basic_attack")
-    for (const op of ops) {
-      stored = applyOp(stored, op, pick)
-      expected = model(expected, op, pick)
-    }
+    const { expected, ledger: stored } = straight()
     const step = ledgerSize(stored) + 1
     // Assessed candidates (an assess, a discovery's offers): appends and replaces, nothing read yet.
     const candidates = [
