@@ -350,6 +350,29 @@ const admitted = (
   return v
 }
 
+/**
+ * A ledger resolved, memoized per ledger object (not for a transient candidate). The resolver reads a
+ * ledger's card and active entries and nothing else, so a ledger with no active entry composes to its
+ * card's base whatever its history: it shares the resolution of the card's one empty ledger
+ * (`PlanningCache.emptyLedger`) instead of composing the base again. That is every new instance's
+ * first command and every command that removes a card's last active entry.
+ */
+const resolvedIn = (cache: PlanningCache, baseCard: Card, ledger: CardLedger, transient: boolean): Resolved => {
+  const hit = cache.resolved.get(ledger)
+  if (hit !== undefined) return hit
+  if (activeEntries(ledger, cache.resolution.active).length === 0) {
+    const empty = cache.emptyLedger(ledger.cardId)
+    if (empty !== ledger) {
+      const base = resolvedIn(cache, baseCard, empty, false)
+      return transient ? base : remember(cache, ledger, base)
+    }
+  }
+  const input = { baseCard, ledger, statuses: cache.runtime.statuses }
+  return transient
+    ? resolveEffectiveCard(input, cache.resolution, { transient: true })
+    : remember(cache, ledger, resolveEffectiveCard(input, cache.resolution))
+}
+
 /** Resolves the current ledger of a card against a runtime's base card (memoized in `cache` when it is this runtime's). */
 export const resolveCurrent = (runtime: Runtime, ledger: CardLedger, planning?: PlanningCache): Resolved => {
   const cache = planningCacheFor(runtime, planning)
@@ -361,11 +384,7 @@ export const resolveCurrent = (runtime: Runtime, ledger: CardLedger, planning?: 
       diagnostic("unknown_card", `no card ${ledger.cardId} is published in the runtime`, { subject: ledger.cardId })
     ])
   }
-  return remember(
-    cache,
-    ledger,
-    resolveEffectiveCard({ baseCard, ledger, statuses: runtime.statuses }, cache.resolution)
-  )
+  return resolvedIn(cache, baseCard, ledger, false)
 }
 
 /**
@@ -450,11 +469,7 @@ export const plan = (input: PlanInput): Plan => {
       // calling it first: it returns this very removal when the composition succeeds).
       const removed = removeEntry(ledger, command.entryId)
       if (Either.isLeft(removed)) return reject(removed.left)
-      const resolved = remember(
-        cache,
-        removed.right,
-        resolveEffectiveCard({ baseCard, ledger: removed.right, statuses: runtime.statuses }, cache.resolution)
-      )
+      const resolved = resolvedIn(cache, baseCard, removed.right, false)
       if (Either.isLeft(resolved)) {
         const checked = checkRemoval(
           ledger,
@@ -492,15 +507,7 @@ export const plan = (input: PlanInput): Plan => {
     }
   }
 
-  const after = cache.resolved.get(candidate) ?? (input.transient === true
-    ? resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }, cache.resolution, {
-      transient: true
-    })
-    : remember(
-      cache,
-      candidate,
-      resolveEffectiveCard({ baseCard, ledger: candidate, statuses: runtime.statuses }, cache.resolution)
-    ))
+  const after = resolvedIn(cache, baseCard, candidate, input.transient === true)
   if (Either.isLeft(after)) return reject(after.left)
   return {
     assessment: {

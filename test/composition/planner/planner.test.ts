@@ -6,9 +6,12 @@
 import { Effect, Either } from "effect"
 import { beforeAll, describe, expect, it } from "vitest"
 import { activeEntries, type CardLedger, emptyLedger } from "../../../src/composition/ledger/Ledger.js"
-import { assess, changedComponentIds, discover, plan } from "../../../src/composition/planner/Plan.js"
+import { assess, changedComponentIds, discover, plan, resolveCurrent } from "../../../src/composition/planner/Plan.js"
 import { CardTransformationPlanner } from "../../../src/composition/planner/Planner.js"
+import { PlanningCache } from "../../../src/composition/planner/PlanningCache.js"
+import { resolveEffectiveCard } from "../../../src/composition/Resolver.js"
 import type { Runtime } from "../../../src/composition/Runtime.js"
+import type { Card } from "../../../src/composition/schema/Card.js"
 import { LedgerStore, MAIN } from "../../../src/composition/store/LedgerStore.js"
 import { BASE, open, request, runtimeOf, sqliteAt, tempDir } from "../store/support.js"
 import { extendRuntime } from "./support.js"
@@ -144,6 +147,40 @@ describe("results", () => {
     expect(changedComponentIds(undefined, undefined)).toEqual([])
   })
 
+  it("a ledger with no active entry shares its card's base resolution, the same value as its own", () => {
+    const cache = new PlanningCache(base)
+    const fresh = resolveCurrent(base, emptyLedger("basic_attack"), cache)
+    // Another empty ledger of the card: the very same resolution object.
+    expect(resolveCurrent(base, emptyLedger("basic_attack"), cache)).toBe(fresh)
+    // Apply, then remove the only entry: the removal's candidate has a history but no active entry.
+    const applied = plan({
+      runtime: base,
+      ledger: emptyLedger("basic_attack"),
+      command: { kind: "apply", upgradeId: "core.sharpened_strike" },
+      activity: "scenario",
+      cache
+    })
+    const removedPlan = plan({
+      runtime: base,
+      ledger: applied.change?.ledger ?? emptyLedger("basic_attack"),
+      command: { kind: "remove", entryId: "e1" },
+      activity: "scenario",
+      cache
+    })
+    const removed = removedPlan.change
+    expect(removed?.ledger.entries.map((e) => e.state)).toEqual(["removed"])
+    expect(removed?.effective).toBe(Either.getOrThrow(fresh))
+    expect(removedPlan.assessment.changedComponentIds).toEqual(["strike"])
+    // The same value a resolution of that ledger of its own makes (no cache shared), fingerprint included.
+    const own = resolveEffectiveCard({
+      baseCard: base.cards.get("basic_attack") as Card,
+      ledger: removed?.ledger ?? emptyLedger("basic_attack"),
+      statuses: base.statuses
+    })
+    expect(Either.getOrThrow(own)).toEqual(removed?.effective)
+    // A ledger with an active entry is not given the base's.
+    expect(applied.change?.effective.fingerprint).not.toBe(removed?.effective.fingerprint)
+  })
   it("seals at apply time: the stored entry carries its closed rules, and replay ignores later catalog changes", async () => {
     const tmp = tempDir("seal")
     const file = `${tmp.dir}/l.db`
