@@ -33,7 +33,7 @@ import {
   plan,
   type PlanAt
 } from "../composition/planner/Plan.js"
-import { type PlanningCache, PlanningCaches } from "../composition/planner/PlanningCache.js"
+import { type PlanningCache, PlanningCaches, SharedPlanningCaches } from "../composition/planner/PlanningCache.js"
 import { resolveEffectiveCard, resolveErrors } from "../composition/Resolver.js"
 import type { Runtime } from "../composition/Runtime.js"
 import type { Card } from "../composition/schema/Card.js"
@@ -272,9 +272,10 @@ const make = Effect.gen(function*() {
   const catalog = yield* LiveCatalog
   const store = yield* Effect.serviceOption(LedgerStore)
   // The planning caches of the runtimes this service plans against (weakly keyed: a runtime replaced by a
-  // reload takes its cache with it), as the planner service holds its own: a transformation is sealed once,
-  // and a card's base composition and its empty ledger's resolution are reused by every query on it.
-  const caches = new PlanningCaches()
+  // reload takes its cache with it): the application's shared ones when it has them (the planner's too, so an
+  // assessment of a stored instance leaves the resolution its apply plans from), else its own. A transformation
+  // is sealed once, and a card's base composition and its empty ledger's resolution are reused by every query.
+  const caches = Option.getOrElse(yield* Effect.serviceOption(SharedPlanningCaches), () => new PlanningCaches())
 
   /** The ledger of a source and the sequence basis of a query. */
   const sourceLedger = (

@@ -11,6 +11,7 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import { Effect, Layer } from "effect"
 import { CardTransformationPlanner } from "../composition/planner/Planner.js"
+import { SharedPlanningCaches } from "../composition/planner/PlanningCache.js"
 import { LedgerStore } from "../composition/store/LedgerStore.js"
 import { HallyuHex } from "../hallyu/Service.js"
 import { Cards } from "./Cards.js"
@@ -44,12 +45,19 @@ export const layer = (options: ServedOptions) => {
   const prefix = options.tablePrefix === undefined ? {} : { tablePrefix: options.tablePrefix }
   const platform = Layer.merge(NodeFileSystem.layer, NodePath.layer)
   const files = Layer.mergeAll(ContentLoader.layer, HallyuHex.layer).pipe(Layer.provideMerge(platform))
-  const store = CardTransformationPlanner.layer.pipe(Layer.provideMerge(LedgerStore.layerFor(options.store, prefix)))
+  // One set of planning caches for the planner and the Cards queries (built once: the same layer value).
+  const planning = SharedPlanningCaches.layer
+  const store = CardTransformationPlanner.layer.pipe(
+    Layer.provide(planning),
+    Layer.provideMerge(LedgerStore.layerFor(options.store, prefix))
+  )
   // The start check: the stored instances under the content served (refused when one breaks, unless allowBroken).
   const catalog = ContentCatalog.serve(options.packages, { allowBroken: options.allowBroken }).pipe(
     Layer.provideMerge(Layer.merge(files, store))
   )
-  const queries = Layer.mergeAll(Cards.layer, Instances.layer, Scenarios.layer).pipe(Layer.provideMerge(catalog))
+  const queries = Layer.mergeAll(Cards.layer.pipe(Layer.provide(planning)), Instances.layer, Scenarios.layer).pipe(
+    Layer.provideMerge(catalog)
+  )
   const games = Layer.unwrapEffect(
     Effect.map(
       Effect.flatMap(HallyuHex, (h) => h.engine(options.deckFile)),

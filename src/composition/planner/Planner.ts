@@ -7,7 +7,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { diagnostic } from "../../kernel/Diagnostic.js"
 import { type ChannelError, codesOf, errorChannel } from "../../kernel/ErrorChannel.js"
 import type { BranchNotFound, CommandConflict, InvalidId, StoreCorrupt, StoreFailure } from "../../kernel/Errors.js"
@@ -27,7 +27,7 @@ import {
   type ReplayContext
 } from "../store/LedgerStore.js"
 import { type AssessResult, discover, type Discovery, type LedgerCommand, plan, planningCacheFor } from "./Plan.js"
-import { type PlanningCache, PlanningCaches } from "./PlanningCache.js"
+import { type PlanningCache, PlanningCaches, SharedPlanningCaches } from "./PlanningCache.js"
 
 const contextOf = (baseCard: Card, statuses: ReadonlyMap<string, Status>): ReplayContext => ({
   baseCard,
@@ -156,14 +156,15 @@ export class CardTransformationPlanner extends Context.Tag("cardfx/CardTransform
   }
 >() {
   /**
-   * The live planner over a `LedgerStore`. Each build holds its planning
-   * caches, one per runtime it plans against (weakly keyed: a runtime no
-   * longer referenced takes its cache with it).
+   * The live planner over a `LedgerStore`. Its planning caches, one per
+   * runtime it plans against (weakly keyed: a runtime no longer referenced
+   * takes its cache with it), are the application's `SharedPlanningCaches`
+   * when it has them, else its own.
    */
   static readonly layer: Layer.Layer<CardTransformationPlanner, never, LedgerStore> = Layer.effect(
     CardTransformationPlanner,
-    Effect.map(LedgerStore, (store) => {
-      const caches = new PlanningCaches()
+    Effect.map(Effect.all([LedgerStore, Effect.serviceOption(SharedPlanningCaches)]), ([store, shared]) => {
+      const caches = Option.getOrElse(shared, () => new PlanningCaches())
       const execute = (runtime: Runtime, request: CommandRequest) =>
         store.execute(request, decideWith(runtime, request, caches.of(runtime)))
       // An assessment's candidate is dropped: planned transient (its resolution not memoized, its entry kept off the

@@ -1,6 +1,6 @@
 /**
- * The planner's memo tables for ONE runtime, as one value. The planner
- * service holds them (`PlanningCaches`: one per runtime it has planned
+ * The planner's memo tables for ONE runtime, as one value. The planning
+ * services hold them (`PlanningCaches`: one per runtime planned
  * against, weakly keyed), and a caller of the pure `plan` may pass one it
  * made for its runtime; a runtime value carries no cache, and no module
  * holds planning state. A cache made for one runtime is ignored when handed
@@ -11,7 +11,7 @@
  *
  * @since 0.1.0
  */
-import type { Either } from "effect"
+import { Context, type Either, Layer } from "effect"
 import type { Diagnostic } from "../../kernel/Diagnostic.js"
 import type { seal } from "../BundleCompiler.js"
 import type { EffectiveCardDefinition } from "../Effective.js"
@@ -79,7 +79,7 @@ export class PlanningCache {
   }
 }
 
-/** Planning caches, one per runtime (weakly keyed): what the planner service holds. */
+/** Planning caches, one per runtime (weakly keyed): what the planner service and the Cards queries hold. */
 export class PlanningCaches {
   private readonly byRuntime = new WeakMap<Runtime, PlanningCache>()
 
@@ -92,4 +92,21 @@ export class PlanningCaches {
     }
     return c
   }
+}
+
+/**
+ * One `PlanningCaches` for every planning service of an application (the
+ * planner and the Cards queries), so a transformation is sealed, a card's base
+ * composed and a stored ledger resolved once for both: an assessment of a
+ * stored instance leaves the resolution its apply plans from. Optional: a
+ * service built without it holds caches of its own.
+ */
+export class SharedPlanningCaches extends Context.Tag("cardfx/SharedPlanningCaches")<
+  SharedPlanningCaches,
+  PlanningCaches
+>() {
+  static readonly layer: Layer.Layer<SharedPlanningCaches> = Layer.sync(
+    SharedPlanningCaches,
+    () => new PlanningCaches()
+  )
 }
