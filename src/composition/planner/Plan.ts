@@ -376,8 +376,6 @@ const resolvedIn = (cache: PlanningCache, baseCard: Card, ledger: CardLedger, tr
 /** Resolves the current ledger of a card against a runtime's base card (memoized in `cache` when it is this runtime's). */
 export const resolveCurrent = (runtime: Runtime, ledger: CardLedger, planning?: PlanningCache): Resolved => {
   const cache = planningCacheFor(runtime, planning)
-  const hit = cache.resolved.get(ledger)
-  if (hit !== undefined) return hit
   const baseCard = runtime.cards.get(ledger.cardId)
   if (baseCard === undefined) {
     return Either.left([
