@@ -23,6 +23,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
+import { canonicalJson } from "../kernel/Canonical.js"
 import { optional } from "../kernel/SchemaExt.js"
 import type { CompiledContainer as CompiledContainerType, CompiledNode as CompiledNodeType } from "./Compiled.js"
 import type { LedgerEntry } from "./ledger/Ledger.js"
@@ -126,6 +127,33 @@ export const ledgerEntrySnapshot = (e: LedgerEntry): unknown => ({
   captured: e.captured,
   sealHash: e.sealHash
 })
+
+/** Whether a captured basis has exactly the Schema's three keys, each a safe integer (then written directly: `${-0}` is "0", as canonical JSON writes it). */
+const plainCaptured = (c: LedgerEntry["captured"]): boolean =>
+  Object.keys(c).length === 3 && Number.isSafeInteger(c.revision) && Number.isSafeInteger(c.sequence) &&
+  Number.isSafeInteger(c.step)
+
+/** Canonical JSON of a captured basis with the Schema's keys (keys in ordinal order), or undefined for any other shape. */
+export const capturedJson = (c: LedgerEntry["captured"]): string | undefined =>
+  plainCaptured(c) ? `{"revision":${c.revision},"sequence":${c.sequence},"step":${c.step}}` : undefined
+
+/**
+ * Canonical JSON of {@link ledgerEntrySnapshot}, written directly in ordinal key order (`captured`,
+ * `entryId`, `position`, `replaces`, `sealHash`, `state`, `upgradeId`): the same bytes as
+ * `canonicalJson(ledgerEntrySnapshot(e))` (tested), without building and sorting the snapshot object
+ * (every new entry's snapshot is written once, when it is first resolved). Anything else falls back.
+ */
+export const ledgerEntrySnapshotJson = (e: LedgerEntry): string => {
+  const captured = capturedJson(e.captured)
+  if (captured === undefined || !Number.isSafeInteger(e.position)) {
+    return canonicalJson(ledgerEntrySnapshot(e))
+  }
+  return `{"captured":${captured},"entryId":${JSON.stringify(e.entryId)},"position":${e.position},` +
+    (e.replaces !== undefined ? `"replaces":${JSON.stringify(e.replaces)},` : "") +
+    `"sealHash":${JSON.stringify(e.sealHash)},"state":${JSON.stringify(e.state)},"upgradeId":${
+      JSON.stringify(e.upgradeId)
+    }}`
+}
 
 /**
  * Where each component of an effective card came from: `base`, `base+patch:<entryIds>`

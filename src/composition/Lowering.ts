@@ -8,9 +8,8 @@
  *
  * @since 0.1.0
  */
-import { canonicalJson } from "../kernel/Canonical.js"
 import { isSequenceScope } from "./BundleCompiler.js"
-import { type CompositionTraceEntry, ledgerEntrySnapshot } from "./Effective.js"
+import { type CompositionTraceEntry, ledgerEntrySnapshotJson } from "./Effective.js"
 import { ExpansionIds, memberId } from "./Expansion.js"
 import { flat } from "./FingerprintText.js"
 import type { ClosedCompositionRule, LedgerEntry } from "./ledger/Ledger.js"
@@ -196,7 +195,7 @@ export class Preparation {
       p = {
         rules,
         requirements: requirementLists(entry.requirements),
-        json: flat(canonicalJson(ledgerEntrySnapshot(entry))),
+        json: flat(ledgerEntrySnapshotJson(entry)),
         traces: rules.map(() => new Map())
       }
       if (keep) this.entries.set(entry, p)

@@ -1,10 +1,13 @@
 /**
- * The store's direct writers of the hot shapes produce exactly the kernel's
- * canonical bytes (what is hashed is what is stored).
+ * The direct writers of the hot shapes (the store's, and the fingerprint's
+ * entry snapshot) produce exactly the kernel's canonical bytes (what is
+ * hashed is what is stored, and what the fingerprint document spells out).
  */
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { ledgerEntrySnapshot, ledgerEntrySnapshotJson } from "../../../src/composition/Effective.js"
 import type { LedgerCommand } from "../../../src/composition/ledger/Command.js"
+import type { LedgerEntry } from "../../../src/composition/ledger/Ledger.js"
 import { commandJson } from "../../../src/composition/store/Serialize.js"
 import { canonicalJson } from "../../../src/kernel/Canonical.js"
 
@@ -30,5 +33,41 @@ describe("commandJson", () => {
   it("falls back to canonicalJson for a command with other keys", () => {
     const odd = { kind: "apply", upgradeId: "u", extra: 1 } as unknown as LedgerCommand
     expect(commandJson(odd)).toBe(canonicalJson(odd))
+  })
+})
+
+describe("ledgerEntrySnapshotJson", () => {
+  const int = fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER })
+  const entry = fc.record(
+    {
+      entryId: id,
+      upgradeId: id,
+      position: int,
+      state: fc.constantFrom("active" as const, "removed" as const),
+      replaces: id,
+      captured: fc.record({ revision: int, sequence: int, step: int }),
+      sealHash: id
+    },
+    { requiredKeys: ["entryId", "upgradeId", "position", "state", "captured", "sealHash"] }
+  ).map((e) => e as unknown as LedgerEntry)
+
+  it("is canonicalJson of the fingerprint snapshot, with and without replaces", () => {
+    fc.assert(
+      fc.property(entry, (e) => {
+        expect(ledgerEntrySnapshotJson(e)).toBe(canonicalJson(ledgerEntrySnapshot(e)))
+      }),
+      { numRuns: 300, seed: 23 }
+    )
+  })
+
+  it("falls back to canonicalJson for a captured basis of another shape or a non-integer position", () => {
+    const base = { entryId: "e1", upgradeId: "u", position: 0, state: "active", sealHash: "h" }
+    const odd = [
+      { ...base, captured: { revision: 1, sequence: 2, step: 3, extra: true } },
+      { ...base, captured: { revision: 1.5, sequence: 2, step: 3 } },
+      { ...base, position: -0, captured: { revision: 1, sequence: 2, step: 3 } },
+      { ...base, position: 0.25, captured: { revision: 1, sequence: 2, step: 3 } }
+    ] as unknown as ReadonlyArray<LedgerEntry>
+    for (const e of odd) expect(ledgerEntrySnapshotJson(e)).toBe(canonicalJson(ledgerEntrySnapshot(e)))
   })
 })
