@@ -300,6 +300,10 @@ export class StructuralStates {
    * is memoized under the entry (the state found or derived by its patches still is).
    */
   after(prev: StructuralState, e: LedgerEntry, keep = true): StructuralState {
+    // By patches first: a state found there is the entry's too, and nothing is memoized per entry (a
+    // new entry is every apply command's; its memo entry would be one more `WeakMap.set` per command).
+    const shared = this.nextByPatches.get(prev)?.get(e.patches)
+    if (shared !== undefined) return shared
     let byEntry = this.next.get(prev)
     if (byEntry === undefined) {
       byEntry = new WeakMap()
@@ -307,11 +311,6 @@ export class StructuralStates {
     }
     let st = byEntry.get(e)
     if (st === undefined) {
-      st = this.nextByPatches.get(prev)?.get(e.patches)
-      if (st !== undefined) {
-        if (keep) byEntry.set(e, st)
-        return st
-      }
       const s: Structural = { cost: prev.cost, tags: [...prev.tags], components: prev.components }
       const out: Array<Diagnostic> = [...prev.diagnostics]
       for (let i = 0; i < e.patches.length; i++) {
@@ -328,8 +327,10 @@ export class StructuralStates {
         components: s.components,
         diagnostics: out
       }
-      if (keep) byEntry.set(e, st)
-      if (out.length === prev.diagnostics.length) {
+      if (out.length !== prev.diagnostics.length) {
+        // The diagnostics name the entry: this state is the entry's own.
+        if (keep) byEntry.set(e, st)
+      } else {
         let byPatches = this.nextByPatches.get(prev)
         if (byPatches === undefined) {
           byPatches = new WeakMap()
