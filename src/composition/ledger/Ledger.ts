@@ -193,7 +193,8 @@ export const verifySealed = (
 // `History`: the entries as appended, in an append-only log SHARED with the
 // ledgers it was derived from (a ledger owns the prefix `log[0, size)`; an
 // append to the newest ledger of a log pushes onto it, an append to an older
-// one copies its prefix first), the active entries in ledger order and by ID,
+// one copies its prefix first), the active entries in ledger order (found by ID with a scan, or a
+// Map built once for a ledger with many),
 // the next position and the last captured sequence. So a command costs
 // O(active entries), not O(history): no copy of the history, no scan. The
 // `entries` field is still an array of the documented shape: it is built from
@@ -224,7 +225,8 @@ interface History {
   readonly size: number
   /** Active entries in ledger order (`position`, then `entryId` ordinal). */
   readonly active: ReadonlyArray<LedgerEntry>
-  readonly activeById: ReadonlyMap<string, LedgerEntry>
+  /** `active` by ID, built on first use when there are more than {@link SCANNED} (see `activeById`). */
+  byId: Map<string, LedgerEntry> | undefined
   /** One past the highest position of any entry (a new entry's position). */
   readonly nextPosition: number
   /** The highest captured sequence of any entry (0 for none). */
@@ -239,6 +241,31 @@ interface WithHistory {
 }
 
 const NO_ENTRIES: ReadonlyArray<LedgerEntry> = []
+
+/**
+ * Up to this many active entries (a card's slots: usually a handful) are found by a scan; a Map per
+ * ledger costs more to copy on every command than the scan does.
+ */
+const SCANNED = 16
+
+/** The active entry with this ID: a scan of a few, else a Map built once per history. */
+const activeById = (h: History, entryId: string): LedgerEntry | undefined => {
+  const active = h.active
+  if (active.length <= SCANNED) {
+    for (let i = 0; i < active.length; i++) {
+      const e = active[i] as LedgerEntry
+      if (e.entryId === entryId) return e
+    }
+    return undefined
+  }
+  let byId = h.byId
+  if (byId === undefined) {
+    byId = new Map()
+    for (const e of active) byId.set(e.entryId, e)
+    h.byId = byId
+  }
+  return byId.get(entryId)
+}
 
 const ledgerOrder = (a: LedgerEntry, b: LedgerEntry): number =>
   a.position - b.position || compareOrdinal(a.entryId, b.entryId)
@@ -263,7 +290,7 @@ const buildHistory = (ledger: CardLedger): History => {
     tail: NO_ENTRIES,
     size: entries.length,
     active,
-    activeById: new Map(active.map((e) => [e.entryId, e])),
+    byId: undefined,
     nextPosition,
     sequence,
     materialized: ledger.entries
@@ -279,7 +306,7 @@ const materialize = (h: History): ReadonlyArray<LedgerEntry> => {
   const out: Array<LedgerEntry> = new Array(h.size)
   for (let i = 0; i < h.size; i++) {
     const e = (i < h.shared ? entries[i] : h.tail[i - h.shared]) as LedgerEntry
-    if (e.state === "removed" || h.activeById.get(e.entryId) === e) out[i] = e
+    if (e.state === "removed" || activeById(h, e.entryId) === e) out[i] = e
     else {
       let r = removed.get(e)
       if (r === undefined) {
@@ -352,16 +379,13 @@ const extend = (h: History, entry: LedgerEntry, removedId?: string, transient = 
   const active = last === undefined || ledgerOrder(last, entry) < 0
     ? [...kept, entry]
     : [...kept, entry].sort(ledgerOrder)
-  const activeById = new Map(h.activeById)
-  if (removedId !== undefined) activeById.delete(removedId)
-  activeById.set(entry.entryId, entry)
   return {
     log,
     shared,
     tail,
     size: h.size + 1,
     active,
-    activeById,
+    byId: undefined,
     nextPosition: Math.max(h.nextPosition, entry.position + 1),
     sequence: Math.max(h.sequence, entry.captured.sequence),
     materialized: undefined
@@ -369,21 +393,17 @@ const extend = (h: History, entry: LedgerEntry, removedId?: string, transient = 
 }
 
 /** The history after removing the active entry `entryId`. */
-const withoutActive = (h: History, entryId: string): History => {
-  const activeById = new Map(h.activeById)
-  activeById.delete(entryId)
-  return {
-    log: h.log,
-    shared: h.shared,
-    tail: h.tail,
-    size: h.size,
-    active: h.active.filter((e) => e.entryId !== entryId),
-    activeById,
-    nextPosition: h.nextPosition,
-    sequence: h.sequence,
-    materialized: undefined
-  }
-}
+const withoutActive = (h: History, entryId: string): History => ({
+  log: h.log,
+  shared: h.shared,
+  tail: h.tail,
+  size: h.size,
+  active: h.active.filter((e) => e.entryId !== entryId),
+  byId: undefined,
+  nextPosition: h.nextPosition,
+  sequence: h.sequence,
+  materialized: undefined
+})
 
 /** How many entries a ledger's history holds (active and removed); the next entry's step is this + 1. */
 export const ledgerSize = (ledger: CardLedger): number => {
@@ -396,7 +416,7 @@ export const ledgerSequence = (ledger: CardLedger): number => historyOf(ledger).
 
 /** The active entry with this ID, if any (by ID: no scan of the history). */
 export const activeEntry = (ledger: CardLedger, entryId: string): LedgerEntry | undefined =>
-  historyOf(ledger).activeById.get(entryId)
+  activeById(historyOf(ledger), entryId)
 
 /**
  * A ledger folded forward with events (deltas, in revision order): each
@@ -413,9 +433,9 @@ export const foldLedger = (
       h = extend(
         h,
         d.entry,
-        d.removedEntryId !== null && h.activeById.has(d.removedEntryId) ? d.removedEntryId : undefined
+        d.removedEntryId !== null && activeById(h, d.removedEntryId) !== undefined ? d.removedEntryId : undefined
       )
-    } else if (d.removedEntryId !== null && h.activeById.has(d.removedEntryId)) {
+    } else if (d.removedEntryId !== null && activeById(h, d.removedEntryId) !== undefined) {
       h = withoutActive(h, d.removedEntryId)
     }
   }
@@ -522,7 +542,7 @@ const notFound = (entryId: string): Array<Diagnostic> => [
  */
 export const removeEntry = (ledger: CardLedger, entryId: string): Either.Either<CardLedger, Array<Diagnostic>> => {
   const h = historyOf(ledger)
-  if (!h.activeById.has(entryId)) return Either.left(notFound(entryId))
+  if (activeById(h, entryId) === undefined) return Either.left(notFound(entryId))
   return Either.right(ledgerWith(ledger.cardId, ledger.revision + 1, withoutActive(h, entryId)))
 }
 
@@ -533,7 +553,7 @@ const replaceWith = (
   opts: EntryOptions
 ): Either.Either<CardLedger, Array<Diagnostic>> => {
   const h = historyOf(ledger)
-  const target = h.activeById.get(entryId)
+  const target = activeById(h, entryId)
   if (target === undefined) return Either.left(notFound(entryId))
   const sealed = content()
   if (Either.isLeft(sealed)) return Either.left(sealed.left)

@@ -165,6 +165,26 @@ describe("persistent ledger", () => {
     same(continued, model(models[last] as CardLedger, { kind: "append", content: "a" }, pick))
   })
 
+  it("finds active entries by ID past the scanned few (a Map per ledger), on every step", () => {
+    // 24 appends (over the 16 found by a scan), then removals and replacements among them.
+    const many: Array<Op> = Array.from({ length: 24 }, (_, i) => ({ kind: "append", content: i % 2 === 0 ? "a" : "b" }))
+    for (const id of ["e3", "e17", "e24"]) many.push({ kind: "remove", entryId: id })
+    many.push({ kind: "replace", entryId: "e20", content: "a" }, { kind: "append", content: "b" })
+    let ledger = emptyLedger("basic_attack")
+    let expected = emptyLedger("basic_attack")
+    const ledgers: Array<readonly [CardLedger, CardLedger]> = []
+    for (const op of many) {
+      ledger = applyOp(ledger, op, pick)
+      expected = model(expected, op, pick)
+      ledgers.push([ledger, expected])
+    }
+    // Checked after the whole line was built, so older ledgers' lookups run on the shared log too.
+    for (const [l, m] of ledgers) same(l, m)
+    expect(activeEntries(ledger).length).toBe(22)
+    expect(activeEntry(ledger, "e20")).toBeUndefined()
+    expect(activeEntry(ledger, "e25")?.replaces).toBe("e20")
+  })
+
   it("folds events onto a ledger spelled out by hand as the commands build it", () => {
     let expected = emptyLedger("basic_attack")
     for (const op of ops.slice(0, 3)) expected = model(expected, op, pick)
