@@ -4,7 +4,7 @@
  * per transaction), against raw better-sqlite3 inserts of the very rows the
  * store wrote (events, snapshots, commands, contexts), into the same schema,
  * with the same pragmas and the same batch size, in the same run: after a
- * warm-up (`WARM_BATCHES`, both sides, on files of its own), five paired
+ * warm-up (`WARM_STORES` × `WARM_BATCHES`, both sides, on files of its own), five paired
  * windows, each the same 2,000 commands on a new store file, then raw on the
  * rows that window wrote, into a new file; the ratio is the median of the
  * five (each window starts from empty files, as the single window before). Goal: the store reaches
@@ -44,12 +44,19 @@ const BATCH = 100
 const BATCHES = 20
 const WINDOWS = 5
 /**
- * Batches of warm-up before the first window (3,000 commands on files of their own, not timed). With
- * the 200 commands of warm-up this bench had before (round 8, docs/measured.md), its one window timed
- * V8's compiler: the first 4,000 commands of a process ran at 160-280 µs a command with more CPU than
- * wall time (compiling on background threads), later ones at 93-125 µs with less.
+ * Warm-up before the first window, not timed: `WARM_STORES` stores of their own, `WARM_BATCHES` batches
+ * each (6,000 commands), each followed by raw on the rows it wrote. With the 200 commands of warm-up
+ * this bench had before (round 8, docs/measured.md), its one window timed V8's compiler: the first
+ * 4,000 commands of a process ran at 160-280 µs a command with more CPU than wall time (compiling
+ * on background threads), later ones at 93-125 µs with less. With one warm-up store (round 9), each
+ * window's new store still re-optimized what was specialized on the one before: a store's functions
+ * are closures made per store, and optimized code that inlined the first store's closures is
+ * deoptimized ("wrong call target") by the second's; `--trace-opt` counted 52 optimizations in the
+ * first window and 52 in the second. After warm-up stores of their own it counts 19, then 18, 8, 4, 3:
+ * the windows time the store as a server runs it, not its code being respecialized.
  */
-const WARM_BATCHES = 30
+const WARM_STORES = 6
+const WARM_BATCHES = 10
 export const INSTANCES = 50
 
 const loadRuntime = async () => {
@@ -203,10 +210,12 @@ export async function run() {
     }
 
     // Warm-up (not timed), on files of its own so every timed window starts from new files.
-    const warm = await openStore("warm.db")
-    for (let b = 0; b < WARM_BATCHES; b++) await runBatch(warm, b, "w")
-    await warm.rt.dispose()
-    rawInsert("warm-raw.db", rowsOf("warm.db", WARM_BATCHES * BATCH), WARM_BATCHES)
+    for (let k = 0; k < WARM_STORES; k++) {
+      const warm = await openStore(`warm-${k}.db`)
+      for (let b = 0; b < WARM_BATCHES; b++) await runBatch(warm, b, "w")
+      await warm.rt.dispose()
+      rawInsert(`warm-raw-${k}.db`, rowsOf(`warm-${k}.db`, WARM_BATCHES * BATCH), WARM_BATCHES)
+    }
 
     const perWindow = BATCHES * BATCH
     const windows = []
