@@ -128,12 +128,19 @@ export const ledgerEntrySnapshot = (e: LedgerEntry): unknown => ({
   sealHash: e.sealHash
 })
 
-/** Whether a captured basis has exactly the Schema's three keys, each a safe integer (then written directly: `${-0}` is "0", as canonical JSON writes it). */
+/**
+ * Whether a captured basis has exactly the Schema's three keys, each a safe integer: then it is written
+ * directly (`${-0}` is "0", as canonical JSON writes it).
+ */
 const plainCaptured = (c: LedgerEntry["captured"]): boolean =>
   Object.keys(c).length === 3 && Number.isSafeInteger(c.revision) && Number.isSafeInteger(c.sequence) &&
   Number.isSafeInteger(c.step)
 
-/** Canonical JSON of a captured basis with the Schema's keys (keys in ordinal order), or undefined for any other shape. */
+/**
+ * Canonical JSON of a captured basis with the Schema's keys (in ordinal order), or undefined for any
+ * other shape (the caller falls back to `canonicalJson`). Shared by the fingerprint's entry snapshot
+ * and the store's entry text.
+ */
 export const capturedJson = (c: LedgerEntry["captured"]): string | undefined =>
   plainCaptured(c) ? `{"revision":${c.revision},"sequence":${c.sequence},"step":${c.step}}` : undefined
 

@@ -13,6 +13,7 @@
 import { Either, Schema } from "effect"
 import { canonicalJson, hashCanonical, sha256Hex } from "../../kernel/Canonical.js"
 import { StoreFailure } from "../../kernel/Errors.js"
+import { capturedJson } from "../Effective.js"
 import type { LedgerCommand } from "../ledger/Command.js"
 import { CardLedger, type LedgerEntry } from "../ledger/Ledger.js"
 import { CommandOutcome, type CommandRequest, EventBody, ReplayContext } from "./Schemas.js"
@@ -142,13 +143,12 @@ export const makeSerializers = (): Serializers => {
     return s
   }
   /** Canonical JSON of an entry with the Schema's keys, from its parts; anything else through `canonicalJson`. */
-  const writeEntry = (e: LedgerEntry): string => {
+  const writeEntry = (e: LedgerEntry, captured: string): string => {
     const keys = Object.keys(e)
     if (!keys.every((k) => ENTRY_KEYS.has(k))) return canonicalJson(e)
-    const c = e.captured
-    return `{"captured":{"revision":${canonicalJson(c.revision)},"sequence":${canonicalJson(c.sequence)},"step":${
-      canonicalJson(c.step)
-    }},"closedCompositionRules":${part(e.closedCompositionRules)},"entryId":${JSON.stringify(e.entryId)},` +
+    return `{"captured":${captured},"closedCompositionRules":${part(e.closedCompositionRules)},"entryId":${
+      JSON.stringify(e.entryId)
+    },` +
       `"patches":${part(e.patches)},"pin":${part(e.pin)},"position":${canonicalJson(e.position)},` +
       (e.replaces !== undefined ? `"replaces":${JSON.stringify(e.replaces)},` : "") +
       `"requirements":${part(e.requirements)},"sealHash":${JSON.stringify(e.sealHash)},"state":${
@@ -159,8 +159,8 @@ export const makeSerializers = (): Serializers => {
   // ledger), and so would its text, promoted with it (README, "Throughput"); an entry is written
   // once for its event and again only in the power-of-two checkpoints (≤ 3 times in all, amortized).
   const entryJson = (e: LedgerEntry): string => {
-    const threeKeys = Object.keys(e.captured).length === 3
-    return threeKeys ? writeEntry(e) : canonicalJson(e)
+    const captured = capturedJson(e.captured)
+    return captured !== undefined ? writeEntry(e, captured) : canonicalJson(e)
   }
   const contexts = new WeakMap<ReplayContext, { readonly json: string; readonly hash: string }>()
   return {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest"
 import { ledgerEntrySnapshot, ledgerEntrySnapshotJson } from "../../../src/composition/Effective.js"
 import type { LedgerCommand } from "../../../src/composition/ledger/Command.js"
 import type { LedgerEntry } from "../../../src/composition/ledger/Ledger.js"
-import { commandJson } from "../../../src/composition/store/Serialize.js"
+import { commandJson, makeSerializers } from "../../../src/composition/store/Serialize.js"
 import { canonicalJson } from "../../../src/kernel/Canonical.js"
 
 const id = fc.string({ minLength: 1, maxLength: 12, unit: "grapheme" })
@@ -69,5 +69,57 @@ describe("ledgerEntrySnapshotJson", () => {
       { ...base, position: 0.25, captured: { revision: 1, sequence: 2, step: 3 } }
     ] as unknown as ReadonlyArray<LedgerEntry>
     for (const e of odd) expect(ledgerEntrySnapshotJson(e)).toBe(canonicalJson(ledgerEntrySnapshot(e)))
+  })
+})
+
+describe("the store's entry text", () => {
+  const int = fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER })
+  // The sealed parts are shared objects the writer serializes once; their shape is the kernel's business.
+  const parts = {
+    closedCompositionRules: [{ rule: { ruleId: "r", scope: "AfterImpact" }, bundle: { components: [] } }],
+    patches: [{ op: "addNumber", componentId: "strike", field: "amount", value: 3 }],
+    pin: { engineVersion: 17, packages: [{ packageId: "p", contentHash: "h" }] },
+    requirements: { requiredTags: ["t"] }
+  }
+  const entry = fc.record(
+    {
+      entryId: id,
+      upgradeId: id,
+      position: int,
+      state: fc.constantFrom("active" as const, "removed" as const),
+      replaces: id,
+      captured: fc.record({ revision: int, sequence: int, step: int }),
+      sealHash: id
+    },
+    { requiredKeys: ["entryId", "upgradeId", "position", "state", "captured", "sealHash"] }
+  ).map((e) => ({ ...parts, ...e }) as unknown as LedgerEntry)
+
+  it("is canonicalJson of the entry in an event body and a ledger, with and without replaces", () => {
+    const ser = makeSerializers()
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 4 }), int, (entries, revision) => {
+        const ledger = { cardId: "basic_attack", entries, revision }
+        expect(ser.ledgerJson(ledger)).toBe(canonicalJson(ledger))
+        const body = {
+          activity: "scenario",
+          command: { kind: "apply" as const, upgradeId: "u" },
+          entry: entries[0] ?? null,
+          removedEntryId: null
+        }
+        expect(ser.bodyJson(body)).toBe(canonicalJson(body))
+      }),
+      { numRuns: 200, seed: 23 }
+    )
+  })
+
+  it("falls back to canonicalJson for a captured basis of another shape", () => {
+    const ser = makeSerializers()
+    const base = { ...parts, entryId: "e1", upgradeId: "u", position: 0, state: "active", sealHash: "h" }
+    for (
+      const captured of [{ revision: 1, sequence: 2, step: 3, extra: true }, { revision: 1.5, sequence: 2, step: 3 }]
+    ) {
+      const ledger = { cardId: "c", entries: [{ ...base, captured } as unknown as LedgerEntry], revision: 1 }
+      expect(ser.ledgerJson(ledger)).toBe(canonicalJson(ledger))
+    }
   })
 })
