@@ -36,9 +36,10 @@ describe("commandJson", () => {
   })
 })
 
-describe("ledgerEntrySnapshotJson", () => {
-  const int = fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER })
-  const entry = fc.record(
+const int = fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER })
+/** An entry's own fields (`replaces` optional), with `extra` (its sealed parts) spread in. */
+const entryWith = (extra: object): fc.Arbitrary<LedgerEntry> =>
+  fc.record(
     {
       entryId: id,
       upgradeId: id,
@@ -49,7 +50,10 @@ describe("ledgerEntrySnapshotJson", () => {
       sealHash: id
     },
     { requiredKeys: ["entryId", "upgradeId", "position", "state", "captured", "sealHash"] }
-  ).map((e) => e as unknown as LedgerEntry)
+  ).map((e) => ({ ...extra, ...e }) as unknown as LedgerEntry)
+
+describe("ledgerEntrySnapshotJson", () => {
+  const entry = entryWith({})
 
   it("is canonicalJson of the fingerprint snapshot, with and without replaces", () => {
     fc.assert(
@@ -73,7 +77,6 @@ describe("ledgerEntrySnapshotJson", () => {
 })
 
 describe("the store's entry text", () => {
-  const int = fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER })
   // The sealed parts are shared objects the writer serializes once; their shape is the kernel's business.
   const parts = {
     closedCompositionRules: [{ rule: { ruleId: "r", scope: "AfterImpact" }, bundle: { components: [] } }],
@@ -81,18 +84,7 @@ describe("the store's entry text", () => {
     pin: { engineVersion: 17, packages: [{ packageId: "p", contentHash: "h" }] },
     requirements: { requiredTags: ["t"] }
   }
-  const entry = fc.record(
-    {
-      entryId: id,
-      upgradeId: id,
-      position: int,
-      state: fc.constantFrom("active" as const, "removed" as const),
-      replaces: id,
-      captured: fc.record({ revision: int, sequence: int, step: int }),
-      sealHash: id
-    },
-    { requiredKeys: ["entryId", "upgradeId", "position", "state", "captured", "sealHash"] }
-  ).map((e) => ({ ...parts, ...e }) as unknown as LedgerEntry)
+  const entry = entryWith(parts)
 
   it("is canonicalJson of the entry in an event body and a ledger, with and without replaces", () => {
     const ser = makeSerializers()
