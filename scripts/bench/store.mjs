@@ -46,9 +46,9 @@ const WINDOWS = 5
 /**
  * Warm-up before the first window, not timed: `WARM_STORES` stores of their own, `WARM_BATCHES` batches
  * each (6,000 commands), each followed by raw on the rows it wrote. With the 200 commands of warm-up
- * this bench had before (round 8, docs/measured.md), its one window timed V8's compiler: the first
+ * this bench had before (the store README, issue 23 round 7), its one window timed V8's compiler: the first
  * 4,000 commands of a process ran at 160-280 µs a command with more CPU than wall time (compiling
- * on background threads), later ones at 93-125 µs with less. With one warm-up store (round 9), each
+ * on background threads), later ones at 93-125 µs with less. With one warm-up store (round 8), each
  * window's new store still re-optimized what was specialized on the one before: a store's functions
  * are closures made per store, and optimized code that inlined the first store's closures is
  * deoptimized ("wrong call target") by the second's; `--trace-opt` counted 52 optimizations in the
@@ -237,9 +237,8 @@ export async function run() {
 
     // --- single-command latency (one transaction per command)
     const lat = []
-    const total = BATCHES * BATCH
     for (let i = 0; i < 60; i++) {
-      const r = commandAt(total + i, "c")
+      const r = commandAt(perWindow + i, "c")
       const s = performance.now()
       await rt.runPromise(store.execute(r, decideWith(runtime, r, planning)))
       lat.push(performance.now() - s)
