@@ -552,6 +552,21 @@ const table = {
     meaning: "The game has ended; no further action is legal.",
     status: 409
   },
+  unknown_agent: {
+    tag: "UnknownAgent",
+    domain: "hallyu",
+    meaning:
+      "An agent name that is not one of the agents offered here (random, greedy, ismcts; cheater only for measurement), or an agent for a seat that does not exist.",
+    status: 422,
+    exit: 2
+  },
+  invalid_iterations: {
+    tag: "InvalidIterations",
+    domain: "hallyu",
+    meaning: "An agent's iteration budget that is not an integer in 1 to the maximum allowed.",
+    status: 422,
+    exit: 2
+  },
   replay_incomplete: {
     tag: "ReplayIncomplete",
     domain: "hallyu",

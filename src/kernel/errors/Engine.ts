@@ -173,3 +173,20 @@ export class ReplayIncomplete extends Schema.TaggedError<ReplayIncomplete>()("Re
     super(complete("replay_incomplete", props), options)
   }
 }
+/** `unknown_agent`: An agent name that is not offered here, or an agent for a seat that does not exist. */
+export class UnknownAgent
+  extends Schema.TaggedError<UnknownAgent>()("UnknownAgent", { code: Schema.tag("unknown_agent"), ...fields })
+{
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("unknown_agent", props), options)
+  }
+}
+/** `invalid_iterations`: An agent's iteration budget that is not an integer in 1 to the maximum allowed. */
+export class InvalidIterations extends Schema.TaggedError<InvalidIterations>()("InvalidIterations", {
+  code: Schema.tag("invalid_iterations"),
+  ...fields
+}) {
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("invalid_iterations", props), options)
+  }
+}

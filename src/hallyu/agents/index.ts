@@ -1,0 +1,6 @@
+/**
+ * Hallyu Hex agents: random, greedy, ismcts and (for measurement) cheater.
+ *
+ * @since 0.1.0
+ */
+export * from "./Agent.js"
