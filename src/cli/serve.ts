@@ -1,5 +1,5 @@
 /**
- * `cardfx serve --package DIR... [--store PATH|postgres://…] [--host 127.0.0.1]
+ * `cardfx serve [--package DIR...] [--store PATH|postgres://…] [--host 127.0.0.1]
  * [--port 8787] [--token-env NAME] [--protect-reads] [--allowed-host NAME...] [--cors-origin ORIGIN...]
  * [--watch] [--allow-broken] [--log-level LEVEL] [--body-timeout MS] [--heartbeat MS] [--deck FILE]`.
  *
@@ -23,10 +23,10 @@
 import { Config, Console, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted, Runtime } from "effect"
 import { DEFAULT_STORE, type Diagnostic, exitClassOf, isDiagnosticCode, Serving } from "../services/index.js"
 import { watchContent } from "../services/Watch.js"
-import { packagesOption } from "./assess.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { defaultDeckPath } from "./hhx.js"
+import { defaultPackage } from "./Paths.js"
 import * as Options from "./Options.js"
 
 const levels = {
@@ -41,7 +41,11 @@ const levels = {
 export const serveCommand = Command.make(
   "serve",
   {
-    packages: packagesOption,
+    // Without --package: the bundled heroscript.base, so `npx cardfx serve` opens the workbench on the shipped content.
+    packages: Options.directory("package").pipe(
+      Options.repeated,
+      Options.withDescription("A content package folder (repeatable; default: heroscript.base of the installed package).")
+    ),
     store: Options.text("store").pipe(
       Options.withDefault(DEFAULT_STORE),
       Options.withDescription("Ledger store: a SQLite path or a postgres:// URL.")
@@ -224,11 +228,12 @@ const serve = (serving: Serving.ServingService, o: {
     }
     // Nobody could read a server that protects its reads with no token.
     if (o.protectReads && Option.isNone(token)) return yield* usage("--protect-reads needs --token-env")
+    const packages = o.packages.length > 0 ? o.packages : [defaultPackage]
     yield* Effect.scoped(
       Effect.gen(function*() {
         // Serves until this scope closes; then it drains (in-flight requests finish) and the store closes.
         const served = yield* serving.serve({
-          packages: o.packages,
+          packages,
           store: o.store,
           deckFile: o.deck,
           host: o.host,
@@ -271,7 +276,7 @@ const serve = (serving: Serving.ServingService, o: {
               ),
               Effect.asVoid
             )
-          const stop = watchContent(o.packages, (change) => Runtime.runFork(runtime)(reloadOn(change.files)))
+          const stop = watchContent(packages, (change) => Runtime.runFork(runtime)(reloadOn(change.files)))
           yield* Effect.addFinalizer(() => Effect.sync(stop))
         }
         return yield* Effect.never

@@ -1,6 +1,6 @@
 /**
  * `cardfx start [DATA]`: the main job of `npm start` — validates the bundled
- * content and shows what it holds.
+ * content, shows what it holds and how to open the workbench.
  *
  * @since 0.1.0
  */
@@ -11,6 +11,9 @@ import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { humanLine } from "./Output.js"
 import { dataDir } from "./Paths.js"
+
+/** `cardfx serve`'s default port (src/cli/serve.ts). */
+const WORKBENCH_PORT = 8787
 
 const data = Args.text({ name: "DATA" }).pipe(
   Args.withDefault(dataDir),
@@ -50,6 +53,13 @@ export const startCommand = Command.make("start", { data }, ({ data }) =>
     const errors = report.diagnostics.filter((d) => d.severity === "error").length
     yield* Console.log(`${errors === 0 ? "ok" : "failed"}: ${report.files} file(s) validated, ${errors} error(s)`)
     if (errors > 0) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
+    // The next step for a designer: the workbench page (card faces, before/after, the table) on `cardfx serve`.
+    // Outside the bundled content, serve the first package found (serve's default is data/heroscript.base).
+    const own = data === dataDir ? undefined : report.packages[0]?.dir
+    yield* Console.log(
+      `\nThe workbench: npx cardfx serve${own === undefined ? "" : ` --package ${own}`}, ` +
+        `then open http://127.0.0.1:${WORKBENCH_PORT}/ (Ctrl-C stops it).`
+    )
   })).pipe(
     Command.withDescription("Validate the bundled content and show what it holds."),
     Command.withExit(1, "the content has an error")
