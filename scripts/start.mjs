@@ -16,6 +16,7 @@
 import { spawnSync } from "node:child_process"
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
+import { pathToFileURL } from "node:url"
 
 /** What `cardfx start` and `cardfx serve` need of the build: the library, the bin (bundle and loader), the page. */
 const OUTPUTS = ["dist/index.js", "dist/cli/cardfx.mjs", "dist/cli/cardfx.cjs", "dist/page/index.html"]
@@ -49,17 +50,21 @@ const step = (args) => {
   }
 }
 
-const why = staleness()
-if (why !== undefined) {
-  const from = performance.now()
-  // tsc's composite build trusts its build info over the outputs: with an output missing, it starts over.
-  if (why.endsWith("missing")) rmSync("dist/tsconfig.tsbuildinfo", { force: true })
-  process.stdout.write(`Building dist/ (${why}): tsc, then the bundled bin, workers and workbench page...\n`)
-  step(["node_modules/typescript/bin/tsc", "-p", "src/tsconfig.json"])
-  step(["scripts/bundle-cli.mjs"])
-  process.stdout.write(`Built in ${((performance.now() - from) / 1000).toFixed(0)} s.\n\n`)
+const main = () => {
+  const why = staleness()
+  if (why !== undefined) {
+    const from = performance.now()
+    // tsc's composite build trusts its build info over the outputs: with an output missing, it starts over.
+    if (why.endsWith("missing")) rmSync("dist/tsconfig.tsbuildinfo", { force: true })
+    process.stdout.write(`Building dist/ (${why}): tsc, then the bundled bin, workers and workbench page...\n`)
+    step(["node_modules/typescript/bin/tsc", "-p", "src/tsconfig.json"])
+    step(["scripts/bundle-cli.mjs"])
+    process.stdout.write(`Built in ${((performance.now() - from) / 1000).toFixed(0)} s.\n\n`)
+  }
+  const started = spawnSync(process.execPath, ["dist/cli/cardfx.mjs", "start", ...process.argv.slice(2)], {
+    stdio: "inherit"
+  })
+  process.exitCode = started.status ?? 1
 }
-const started = spawnSync(process.execPath, ["dist/cli/cardfx.mjs", "start", ...process.argv.slice(2)], {
-  stdio: "inherit"
-})
-process.exitCode = started.status ?? 1
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) main()

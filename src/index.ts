@@ -4,27 +4,32 @@
  * namespace named like a module of `effect` or a global:
  *
  * ```ts
- * import { Cardfx, Catalog, LedgerStore, Planner } from "cardfx"
+ * import { Bundled, Cards, Instances, Served } from "cardfx"
  *
- * const layer = Cardfx.CardfxLive({ packages: ["data/heroscript.base"], store: ".cardfx/ledger.db" })
+ * const layer = Served.layer({ packages: Bundled.packages, deckFile: Bundled.starterDeck, store: "app.db" })
  * const program = Effect.gen(function*() {
- *   const { runtime } = yield* Catalog.Catalog
- *   const planner = yield* Planner.CardTransformationPlanner
- *   // ... LedgerStore.MAIN, LedgerStore.LedgerStore, ...
+ *   const assessment = yield* (yield* Cards.Cards).assess({ cardId, command, activity, source })
+ *   const outcome = yield* (yield* Instances.Instances).command({ instanceId, cardId, commandId, ... })
  * })
  * ```
  *
- * Services are `Context.Tag` classes with their layers (`Catalog.Catalog`,
- * `Planner.CardTransformationPlanner`, `LedgerStore.LedgerStore`, ...;
- * `Cardfx.CardfxLive` / `Cardfx.CardfxTest` provide all of them at once),
- * errors are `Schema.TaggedError` classes (`Errors`), one per code of the
- * diagnostic table (`DiagnosticCode`). Hallyu Hex is the `Hallyu` namespace.
+ * The services an application calls are `Context.Tag` classes with their
+ * layers (`Cards.Cards`, `Instances.Instances`, `Games.Games`,
+ * `Scenarios.Scenarios`, `Simulation.Simulation`, `Catalog.Catalog`, ...;
+ * `Served.layer` provides what `cardfx serve` runs, without HTTP;
+ * `Cardfx.CardfxLive` / `Cardfx.CardfxTest` the catalog, the store and the
+ * engine's per-call services), errors are `Schema.TaggedError` classes
+ * (`Errors`), one per code of the diagnostic table (`DiagnosticCode`).
+ * Hallyu Hex is the `Hallyu` namespace; the content shipped in data/ is
+ * `Bundled`. The per-call engine Tags (`Planner`, `Resolver`, `Executor`)
+ * are the subpath `cardfx/engine`.
  *
  * The faces are subpaths of their own, so importing `cardfx` loads neither
  * the HTTP server nor the cluster: `cardfx/server` (the HTTP server
  * `cardfx serve` runs), `cardfx/client` (its typed client),
  * `cardfx/cluster` (simulation shards on `@effect/cluster`) and
- * `cardfx/testing` (the generative testing kit).
+ * `cardfx/testing` (the generative testing kit); `cardfx/engine` is no face,
+ * the engine's per-call services.
  *
  * @since 0.1.0
  */
@@ -91,18 +96,12 @@ export * as BundleCompiler from "./composition/BundleCompiler.js"
 export * as Ledger from "./composition/ledger/Ledger.js"
 /** Expansion IDs. @since 0.1.0 */
 export * as Expansion from "./composition/Expansion.js"
-/** The resolver (`Resolver.CardResolver`). @since 0.1.0 */
-export * as Resolver from "./composition/Resolver.js"
 /** The effective card, its composition trace and inspection. @since 0.1.0 */
 export * as Effective from "./composition/Effective.js"
 /** Assessment and discovery documents, ledger commands. @since 0.1.0 */
 export * as Plan from "./composition/planner/Plan.js"
-/** The transformation planner (`Planner.CardTransformationPlanner`). @since 0.1.0 */
-export * as Planner from "./composition/planner/Planner.js"
 /** The ledger store (`LedgerStore.LedgerStore`, `LedgerStore.MAIN`): SQLite or PostgreSQL. @since 0.1.0 */
 export * as LedgerStore from "./composition/store/LedgerStore.js"
-/** The executor (`Executor.CardExecutor`), combat state, the bucket pipeline, statuses. @since 0.1.0 */
-export * as Executor from "./composition/executor/index.js"
 /** Scenario documents and their runner. @since 0.1.0 */
 export * as Scenario from "./composition/scenario/index.js"
 
@@ -113,6 +112,8 @@ export * as Hallyu from "./hallyu/index.js"
 
 // ---------------------------------------------------------------- services
 
+/** The content shipped in the package's data/ (`Bundled.packages`, `Bundled.starterDeck`): absolute paths. @since 0.1.0 */
+export * as Bundled from "./services/Bundled.js"
 /** The services and the all-in-one layers (`Cardfx.CardfxLive`, `Cardfx.CardfxTest`). @since 0.1.0 */
 export * as Cardfx from "./services/Cardfx.js"
 /** The content loader and the served catalog (`Catalog.ContentLoader`, `Catalog.Catalog`). @since 0.1.0 */

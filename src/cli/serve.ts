@@ -26,8 +26,8 @@ import { watchContent } from "../services/Watch.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
 import { defaultDeckPath } from "./hhx.js"
-import { defaultPackage } from "./Paths.js"
 import * as Options from "./Options.js"
+import { defaultPackage } from "./Paths.js"
 
 const levels = {
   all: LogLevel.All,
@@ -44,7 +44,9 @@ export const serveCommand = Command.make(
     // Without --package: the bundled heroscript.base, so `npx cardfx serve` opens the workbench on the shipped content.
     packages: Options.directory("package").pipe(
       Options.repeated,
-      Options.withDescription("A content package folder (repeatable; default: heroscript.base of the installed package).")
+      Options.withDescription(
+        "A content package folder (repeatable; default: heroscript.base of the installed package)."
+      )
     ),
     store: Options.text("store").pipe(
       Options.withDefault(DEFAULT_STORE),

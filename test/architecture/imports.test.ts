@@ -51,6 +51,7 @@ const PARTS: ReadonlyArray<readonly [prefix: string, part: Part]> = [
   ["src/services/", "Services"],
   ["src/api/", "Api"],
   ["src/index.ts", "Root"],
+  ["src/engine.ts", "Root"],
   ["src/testing/", "Testing"],
   ["src/cli/", "Cli"],
   ["src/server/", "Server"],

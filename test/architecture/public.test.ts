@@ -2,7 +2,8 @@
  * The faces are written against public modules only: every value the faces'
  * door (src/services/index.ts) and the HTTP contract's Schemas
  * (src/api/Schemas.ts) export is reachable from the package root `cardfx`
- * through one of its namespaces — the same object, not a copy.
+ * (or its `cardfx/engine` subpath) through one of its namespaces — the same
+ * object, not a copy.
  */
 import { describe, expect, it } from "vitest"
 
@@ -21,7 +22,9 @@ const publicValues = (root: Module): ReadonlySet<unknown> => {
 describe("what the faces use is public", () => {
   it("every value of src/services/index.ts and src/api/Schemas.ts is the root's, through a namespace", async () => {
     const root: Module = await import("../../src/index.js")
-    const reachable = publicValues(root)
+    // The root and `cardfx/engine` (the per-call engine Tags: Planner, Resolver, Executor).
+    const engine: Module = await import("../../src/engine.js")
+    const reachable = publicValues({ ...root, ...engine })
     const notPublic: Array<string> = []
     const modules = [
       ["services/index", await import("../../src/services/index.js")],

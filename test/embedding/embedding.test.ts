@@ -1,6 +1,6 @@
 /**
  * The embedding example: cardfx used as a dependency, through its public
- * entry points only (`cardfx`, `cardfx/testing` — resolved by package
+ * entry points only (`cardfx`, `cardfx/engine`, `cardfx/testing` — resolved by package
  * self-reference through package.json's `exports` to the built dist/, with
  * dist/*.d.ts as the types). It builds the live layer over data/ and a
  * temporary SQLite file; assesses and applies core.ember.affinity to
@@ -8,7 +8,8 @@
  * the Hallyu Hex deck and plays 100 seeded games; and runs a property test
  * with the kit.
  */
-import { Cardfx, Catalog, DiagnosticCode, Executor, Hallyu, LedgerStore, type Plan, Planner, Resolver } from "cardfx"
+import { Cardfx, Catalog, DiagnosticCode, Hallyu, LedgerStore, type Plan } from "cardfx"
+import { Executor, Planner, Resolver } from "cardfx/engine"
 import { publishContent, validCompositionContent, walkers } from "cardfx/testing"
 import type { Layer } from "effect"
 import { Effect, Either, FastCheck as fc } from "effect"

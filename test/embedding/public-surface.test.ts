@@ -2,8 +2,9 @@
  * The public surface of the built package: the embedding files reach cardfx
  * through dist/*.d.ts (the `types` of package.json's `exports`; `npm test`'s
  * type-check of the project checks them against those), only `.`
- * and the subpaths `./server`, `./client`, `./cluster` and `./testing` are
- * importable, the root exports namespaces only and loads no face, and
+ * and the subpaths `./engine`, `./server`, `./client`, `./cluster` and
+ * `./testing` are importable, the root exports namespaces only and loads no
+ * face, the per-call engine Tags are `cardfx/engine`'s (not the root's), and
  * `CardfxTest` provides every service with no leftover requirement.
  */
 import {
@@ -13,13 +14,11 @@ import {
   Catalog,
   DiagnosticCode,
   Errors,
-  Executor,
   Hallyu,
   LedgerStore,
-  Planner,
-  Resolver,
   ScaleOut
 } from "cardfx"
+import { Executor, Planner, Resolver } from "cardfx/engine"
 import { type Context, Effect, Layer } from "effect"
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
@@ -57,16 +56,18 @@ describe("the built package's public types", () => {
     }
     expect(entries.get("cardfx")).toBe("dist/index.d.ts")
     expect(entries.get("cardfx/testing")).toBe("dist/testing/index.d.ts")
+    expect(entries.get("cardfx/engine")).toBe("dist/engine.d.ts")
     expect([...entries].filter(([, to]) => !/^dist\/.*\.d\.ts$/.test(to))).toEqual([])
     const local = [...reached].map((f) => relative(process.cwd(), f))
     expect(local.some((f) => f.startsWith("test/support/"))).toBe(true)
     expect(local.filter((f) => !f.startsWith("test/"))).toEqual([])
   })
 
-  it("only cardfx and its subpaths server, client, cluster and testing are importable; internal modules are not", () => {
+  it("only cardfx and its subpaths engine, server, client, cluster and testing are importable; internal modules are not", () => {
     // One process imports them all, one after another (each entry point loads hundreds of modules).
     const specifiers = [
       "cardfx",
+      "cardfx/engine",
       "cardfx/server",
       "cardfx/client",
       "cardfx/cluster",
@@ -86,7 +87,7 @@ console.log(JSON.stringify(out))`
       execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" })
     ) as Record<string, string>
     expect(answers).toEqual(
-      Object.fromEntries(specifiers.map((s, i) => [s, i < 5 ? "ok" : "ERR_PACKAGE_PATH_NOT_EXPORTED"]))
+      Object.fromEntries(specifiers.map((s, i) => [s, i < 6 ? "ok" : "ERR_PACKAGE_PATH_NOT_EXPORTED"]))
     )
   })
 
@@ -136,6 +137,19 @@ describe("the root exports namespaces only, and loads no face", () => {
     // The check can fail: effect's own modules and the globals are module namespaces and names of theirs.
     expect(["Effect", "Scope", "Order", "Random", "Runtime"].every((n) => n in effect)).toBe(true)
     expect(["Symbol", "Map", "Error"].every((n) => n in globalThis)).toBe(true)
+  })
+
+  it("one door for embedders: the services at the root, the per-call engine Tags in cardfx/engine only", async () => {
+    const root: Record<string, unknown> = await import("cardfx")
+    const engine: Record<string, unknown> = await import("cardfx/engine")
+    expect(Object.keys(engine).sort()).toEqual(["Executor", "Planner", "Resolver"])
+    expect(Object.keys(engine).filter((n) => n in root)).toEqual([])
+    for (const service of ["Cards", "Instances", "Games", "Scenarios", "Simulation", "Served", "Bundled"]) {
+      expect(Object.prototype.toString.call(root[service]), service).toBe("[object Module]")
+    }
+    // The same namespaces as inside the package: no copy of a Tag (one identity per service).
+    expect(engine["Planner"]).toHaveProperty("CardTransformationPlanner")
+    expect(Object.prototype.toString.call(engine["Executor"])).toBe("[object Module]")
   })
 
   it("the kernel's helpers are reached through their module's namespace", async () => {

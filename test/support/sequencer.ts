@@ -17,6 +17,7 @@ import { BaseSequencer } from "vitest/node"
 const seconds: Readonly<Record<string, number>> = {
   "test/workbench/workbench.test.ts": 90,
   "test/tooling/package.test.ts": 90,
+  "test/tooling/clone.test.ts": 60,
   "test/scale/workers.test.ts": 90,
   "test/composition/store/kill.test.ts": 89,
   "test/scale/signals.test.ts": 85,

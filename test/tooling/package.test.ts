@@ -1,14 +1,20 @@
 /**
  * The package as an integrator gets it: `npm pack` (the `files` list: dist
  * without source maps and code cache, data, editors/vscode, README, LICENSE;
- * the size is printed), installed offline into a fresh folder (`npm ci
- * --offline` from a lockfile derived from ours: every tarball is in the npm
- * cache after the project's own `npm ci`), then `npx cardfx start`, `npx
- * cardfx serve` (stopped by SIGTERM to npx: no process outlives it) and an
- * embedding program, with no warnings beyond Node's own; the package is
- * under 2 MB packed (the bin reads Swagger UI from the installed
- * `@effect/platform`: /docs is fetched, and a worker thread runs from the
- * minified worker bundle). The native SQLite
+ * the size is printed: docs/install.md's figures are this line's), installed
+ * offline into a fresh folder as the README's Install section says (`cardfx`
+ * from the tarball, `effect` beside it, the README's `allowScripts`, and
+ * TypeScript as a development dependency; `npm ci --offline` from a lockfile
+ * derived from ours: every tarball is in the npm cache after the project's
+ * own `npm ci`), with no warning beyond Node's own and no install script left
+ * unreviewed (`npm install-scripts ls`); then `npx cardfx start`, a worker
+ * pool, the README's embedding quick start copied from the README unedited
+ * and compiled with the README's tsconfig.json (`skipLibCheck: false`: the
+ * published declarations type-check with only cardfx and effect installed),
+ * run twice on one store; and `npx cardfx serve` with no `--package` (the
+ * workbench page at `/`; stopped by SIGTERM to npx: no process outlives it).
+ * The package is under 2 MB packed (the bin reads Swagger UI from the
+ * installed `@effect/platform`: /docs is fetched). The native SQLite
  * driver's install script would fetch a prebuilt binary (impossible offline)
  * and fall back to a source build of minutes; the test installs with
  * `--ignore-scripts` and puts our own build of the same version in place, as
@@ -30,12 +36,29 @@ const warnings = (stderr: string): Array<string> =>
   stderr.split("\n").filter((l) => /warn/i.test(l) && !/^\(node:\d+\)/.test(l) && !/--trace-warnings/.test(l))
 
 interface Lock {
-  packages: Record<string, { dev?: boolean; link?: boolean; dependencies?: Record<string, string> }>
+  packages: Record<string, { version?: string; dev?: boolean; link?: boolean; dependencies?: Record<string, string> }>
+}
+
+/** The README's fenced block after `marker` (the line before its opening fence), as printed. */
+const readmeBlock = (marker: string): string => {
+  const readme = readFileSync("README.md", "utf8")
+  const at = readme.indexOf(`${marker}\n`)
+  if (at < 0) throw new Error(`README.md has no ${marker}`)
+  const m = /^```\w*\n([\s\S]*?)^```$/m.exec(readme.slice(at + marker.length + 1))
+  if (m?.[1] === undefined) throw new Error(`README.md: no fenced block after ${marker}`)
+  return m[1]
+}
+
+/** The README's `"allowScripts": {...}` line (Install), as an object. */
+const readmeAllowScripts = (): Record<string, boolean> => {
+  const m = /^"allowScripts": (\{.*\})$/m.exec(readFileSync("README.md", "utf8"))
+  if (m?.[1] === undefined) throw new Error("README.md shows no allowScripts line")
+  return JSON.parse(m[1]) as Record<string, boolean>
 }
 
 describe("the packed package, installed offline in a fresh folder", () => {
   it(
-    "packs under its files list; installs offline; npx cardfx start and serve and an embedding program run",
+    "packs under its files list; installs as the README says, quietly; start, the README's embedding, serve run",
     async () => {
       const dir = tempDir("cardfx-pack-")
       // dist/ is current: the suite's global setup built it (prepack builds it for a real `npm pack`).
@@ -70,8 +93,14 @@ describe("the packed package, installed offline in a fresh folder", () => {
       const integrity = `sha512-${createHash("sha512").update(readFileSync(tgz)).digest("base64")}`
       const ours = JSON.parse(readFileSync("package-lock.json", "utf8")) as Lock
       const root = ours.packages[""]
+      const effect = ours.packages["node_modules/effect"]?.version
+      const typescript = ours.packages["node_modules/typescript"]
+      if (effect === undefined || typescript === undefined) throw new Error("effect or typescript not in our lockfile")
+      // As the README's Install section: cardfx and effect; TypeScript to compile the embedding quick start.
+      const dependencies = { cardfx: `file:${tgz}`, effect }
+      const devDependencies = { typescript: typescript.version ?? "" }
       const packages: Record<string, unknown> = {
-        "": { name: "app", version: "1.0.0", dependencies: { cardfx: `file:${tgz}` } },
+        "": { name: "app", version: "1.0.0", dependencies, devDependencies },
         "node_modules/cardfx": {
           version: "0.1.0",
           resolved: `file:${tgz}`,
@@ -79,12 +108,13 @@ describe("the packed package, installed offline in a fresh folder", () => {
           license: "MIT",
           dependencies: root?.dependencies ?? {},
           bin: { cardfx: "dist/cli/cardfx.mjs" }
-        }
+        },
+        "node_modules/typescript": typescript
       }
       for (const [k, v] of Object.entries(ours.packages)) {
         if (k.startsWith("node_modules/") && v.dev !== true && v.link !== true) packages[k] = v
       }
-      const allowScripts = { "better-sqlite3": true, "@parcel/watcher": false, "msgpackr-extract": false }
+      const allowScripts = readmeAllowScripts()
       writeFileSync(
         join(app, "package.json"),
         JSON.stringify({
@@ -92,7 +122,8 @@ describe("the packed package, installed offline in a fresh folder", () => {
           version: "1.0.0",
           private: true,
           type: "module",
-          dependencies: { cardfx: `file:${tgz}` },
+          dependencies,
+          devDependencies,
           allowScripts
         })
       )
@@ -102,12 +133,18 @@ describe("the packed package, installed offline in a fresh folder", () => {
       )
       const installed = await npm(["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], app)
       expect(installed.status, installed.stderr).toBe(0)
+      // No engine warning (every package supports Node 20.19), nothing else either.
       expect(warnings(installed.stderr)).toEqual([])
+      // The README's allowScripts covers every install script of the installed tree: npm would warn of none.
+      const reviewed = await npm(["install-scripts", "ls"], app)
+      expect(reviewed.status, reviewed.stderr).toBe(0)
+      expect(reviewed.stdout.trim()).toBe("No packages with unreviewed install scripts.")
       cpSync("node_modules/better-sqlite3/build", join(app, "node_modules/better-sqlite3/build"), { recursive: true })
 
       const start = await runProcess("npx", ["--offline", "cardfx", "start"], { cwd: app })
       expect(start.status, start.stderr).toBe(0)
       expect(start.stdout).toMatch(/ok: \d+ file\(s\) validated, 0 error\(s\)/)
+      expect(start.stdout).toContain("The workbench: npx cardfx serve, then open http://127.0.0.1:8787/")
       expect(warnings(start.stderr)).toEqual([])
 
       // A worker pool from the minified simulation bundle (4,000 games: the thread gets some before the command's
@@ -129,30 +166,36 @@ describe("the packed package, installed offline in a fresh folder", () => {
       expect(threaded.stdout).toBe(inProcess.stdout)
       expect(warnings(threaded.stderr)).toEqual([])
 
-      writeFileSync(
-        join(app, "embed.mjs"),
-        [
-          "import * as NodeContext from \"@effect/platform-node/NodeContext\"",
-          "import { Effect } from \"effect\"",
-          "import { DocumentKinds, Validation } from \"cardfx\"",
-          "import { fileURLToPath } from \"node:url\"",
-          "const data = fileURLToPath(new URL(\"./node_modules/cardfx/data\", import.meta.url))",
-          "const report = await Effect.runPromise(Validation.validatePaths([data], DocumentKinds.documentKinds).pipe(Effect.provide(NodeContext.layer)))",
-          "console.log(`embedded: ${report.files} files, ${report.diagnostics.length} diagnostics`)"
-        ].join("\n")
-      )
-      const embedded = await runProcess(process.execPath, ["embed.mjs"], { cwd: app })
-      expect(embedded.status, embedded.stderr).toBe(0)
-      expect(embedded.stdout).toMatch(/embedded: \d+ files, 0 diagnostics/)
-      expect(warnings(embedded.stderr)).toEqual([])
+      // The README's embedding quick start, unedited, with the README's tsconfig.json (skipLibCheck: false: the
+      // declarations of cardfx and of what they import type-check, with only cardfx and effect installed).
+      const tsconfig = readmeBlock("<!-- embed: tsconfig.json -->")
+      expect(JSON.parse(tsconfig)).toMatchObject({ compilerOptions: { skipLibCheck: false } })
+      writeFileSync(join(app, "tsconfig.json"), tsconfig)
+      writeFileSync(join(app, "embed.ts"), readmeBlock("<!-- snippet: test/embedding/snippets/embedding.ts -->"))
+      const compiled = await runProcess("npx", ["--offline", "tsc"], { cwd: app })
+      expect(compiled.status, `${compiled.stdout}${compiled.stderr}`).toBe(0)
+      // Twice on the same store (the README's path, .cardfx/ledger.db): the upgrade is stored once, the same card read.
+      const embedded = [
+        await runProcess(process.execPath, ["embed.js"], { cwd: app }),
+        await runProcess(process.execPath, ["embed.js"], { cwd: app })
+      ]
+      for (const run of embedded) {
+        expect(run.status, run.stderr).toBe(0)
+        expect(warnings(run.stderr)).toEqual([])
+      }
+      expect(JSON.parse(embedded[0]?.stdout ?? "")).toEqual({
+        revision: 1,
+        fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+        upgrades: ["core.ember.affinity"]
+      })
+      expect(embedded[1]?.stdout).toBe(embedded[0]?.stdout)
 
       // serve under npx; SIGTERM to npx stops the server too (npm does not pass the signal on: the bin notices).
+      // With no --package: the content shipped in the package (the README's workbench step).
       const serve: ChildProcess = spawn("npx", [
         "--offline",
         "cardfx",
         "serve",
-        "--package",
-        "node_modules/cardfx/data/heroscript.base",
         "--port",
         "0",
         "--store",
@@ -173,6 +216,11 @@ describe("the packed package, installed offline in a fresh folder", () => {
         })
       })
       expect((await fetch(`${url}/openapi.json`)).status).toBe(200)
+      // The workbench page, and the shipped content behind it.
+      const page = await fetch(`${url}/`)
+      expect(page.status).toBe(200)
+      expect(page.headers.get("content-type")).toMatch(/text\/html/)
+      expect((await fetch(`${url}/v1/cards/basic_attack/effective`)).status).toBe(200)
       // Swagger UI's script, read from the installed @effect/platform (scripts/bundle-cli.mjs).
       const docs = await fetch(`${url}/docs`)
       expect(docs.status).toBe(200)

@@ -21,7 +21,7 @@
  * the seeded game has a log line in words; against another client the table
  * redraws from the event stream when seat 1 acts through the API.
  */
-import AxeBuilder from "@axe-core/playwright"
+import { AxeBuilder } from "@axe-core/playwright"
 import { spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"

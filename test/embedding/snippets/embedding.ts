@@ -1,57 +1,54 @@
-import { Cardfx, Catalog, Executor, LedgerStore, Planner, Resolver } from "cardfx"
+import { Bundled, Cards, Instances, Served } from "cardfx"
 import { Effect } from "effect"
 
-// Every service in one layer: packages from disk, the ledger store in a SQLite file
-// (`store: "postgres://..."` for PostgreSQL; default ".cardfx/ledger.db").
-export const layer = (store: string) => Cardfx.CardfxLive({ packages: ["data/heroscript.base"], store })
+// The services `cardfx serve` runs, without HTTP: the content shipped with cardfx (Bundled), the card instances
+// and games in one SQLite file (or a `postgres://...` URL).
+export const layer = (store: string) =>
+  Served.layer({ packages: Bundled.packages, deckFile: Bundled.starterDeck, store })
 
-export const upgradeAndPlay = Effect.gen(function*() {
-  const { runtime } = yield* Catalog.Catalog
-  const planner = yield* Planner.CardTransformationPlanner
-  const card = { branch: LedgerStore.MAIN, instanceId: "hero.basic_attack", cardId: "basic_attack" }
+export const upgrade = Effect.gen(function*() {
+  const cards = yield* Cards.Cards
+  const instances = yield* Instances.Instances
+  const instanceId = "hero.basic_attack"
   const command = { kind: "apply", upgradeId: "core.ember.affinity" } as const
 
-  // Assess (a pure query) on the stored ledger, then apply the same plan with the revision it saw. The command ID
-  // names that plan, so a retry is answered with the recorded outcome. Run again, the upgrade is stored already
-  // (its slot is taken, so the assessment says incompatible): nothing to apply, the stored card is played.
-  const assessment = yield* planner.assessStored(runtime, card, command, "scenario")
+  // Assess (a pure query) against the stored instance, then apply with the revision it saw. The command ID names
+  // that plan, so a retry is answered with the recorded outcome. Run again, the upgrade is stored already (its slot
+  // is taken, so the assessment says incompatible): nothing to apply, the stored card is read.
+  const assessment = yield* cards.assess({
+    cardId: "basic_attack",
+    command,
+    activity: "scenario",
+    source: { _tag: "Stored", instanceId }
+  })
   if (assessment.isCompatible) {
-    yield* planner.apply(runtime, {
-      commandId: `${card.instanceId}/${command.upgradeId}:${assessment.revision}`,
-      ...card,
+    yield* instances.command({
+      instanceId,
+      cardId: "basic_attack",
+      commandId: `${instanceId}/${command.upgradeId}:${assessment.revision}`,
       expectedRevision: assessment.revision,
       activity: "scenario",
       command
     })
   }
 
-  // Resolve the effective card from the stored (sealed) ledger and play it.
-  const { ledger } = yield* (yield* LedgerStore.LedgerStore).read(LedgerStore.MAIN, card.instanceId, card.cardId)
-  const baseCard = runtime.cards.get(card.cardId)
-  if (baseCard === undefined) return yield* Effect.dieMessage("basic_attack is not published")
-  const effective = yield* (yield* Resolver.CardResolver).resolve({ baseCard, ledger, statuses: runtime.statuses })
-  const played = yield* (yield* Executor.CardExecutor).play(effective, {
-    turn: 1,
-    activeSide: "ally",
-    characters: [
-      { characterId: "hero", side: "ally", hp: 30, maxHp: 40, statuses: [], attributes: {}, relics: [], buffs: [] },
-      { characterId: "slime", side: "enemy", hp: 30, maxHp: 30, statuses: [], attributes: {}, relics: [], buffs: [] }
-    ]
-  }, { actorId: "hero", targetIds: ["slime"], seed: 1 })
-  return { fingerprint: effective.fingerprint, events: played.events }
+  // The stored instance: its revision, its effective card's fingerprint and the upgrades composed into it.
+  const stored = yield* instances.get(instanceId)
+  const upgrades = stored.effective.compositionTrace.map((step) => step.transformationId)
+  return { revision: stored.revision, fingerprint: stored.fingerprint, upgrades }
 })
 
 // Every failure, the layer's included (content that does not load, a store that cannot be opened), is a tagged
 // error of the one diagnostic table: match on _tag, never on message text. Nothing is left in the error channel.
 export const main = (store: string) =>
-  upgradeAndPlay.pipe(
+  upgrade.pipe(
     Effect.provide(layer(store)),
     Effect.catchTags({
-      // Another writer changed the instance between the assessment and the apply: assess again.
-      RevisionConflict: (e) => Effect.succeed({ retry: e.code }),
-      NotAuthorized: (e) => Effect.succeed({ notAuthorized: e.subject })
+      // Another writer changed the instance between the assessment and the command: assess again.
+      RevisionConflict: (e) => Effect.succeed({ retry: e.code })
     }),
     Effect.catchAll((e) => Effect.succeed({ failed: e.code, diagnostics: e.diagnostics }))
   )
 
-// const result = await Effect.runPromise(main(".cardfx/ledger.db"))
+// Run it (Node 20: `npx tsc && node embed.js`). A second run prints the same: the upgrade is stored once.
+console.log(JSON.stringify(await Effect.runPromise(main(".cardfx/ledger.db"))))
