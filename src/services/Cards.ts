@@ -58,6 +58,7 @@ import {
 } from "../kernel/Errors.js"
 import { readJsonFile } from "../kernel/JsonFile.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
+import { traced } from "../kernel/Tracing.js"
 import { LiveCatalog } from "./Catalog.js"
 import { wrongKind } from "./DocumentKinds.js"
 
@@ -374,5 +375,8 @@ const make = Effect.gen(function*() {
 /** The card queries. */
 export class Cards extends Context.Tag("cardfx/Cards")<Cards, CardsService>() {
   /** Over the live catalog; stored-instance queries use the application's `LedgerStore` when it has one. */
-  static readonly layer: Layer.Layer<Cards, never, LiveCatalog> = Layer.effect(Cards, make)
+  static readonly layer: Layer.Layer<Cards, never, LiveCatalog> = Layer.effect(
+    Cards,
+    Effect.map(make, (s) => traced("Cards", s))
+  )
 }
