@@ -1,5 +1,5 @@
 /**
- * `cardfx lsp [--stdio]`: the language server (src/services/lsp) over stdin and
+ * `cardfx lsp [--stdio]`: the language server (src/lsp) over stdin and
  * stdout, for any editor with an LSP client (the VS Code extension in
  * editors/vscode, Neovim, Helix). The face only wires the streams and runs
  * the checks on the CLI's Effect runtime; it returns when the client ends
@@ -28,7 +28,7 @@ export const lspCommand = Command.make("lsp", { stdio, clientProcessId }, () =>
     // The language server and its protocol packages load only for this command (the bin's other commands start
     // without them).
     const [{ checkRoots }, { runLanguageServer }] = yield* Effect.promise(() =>
-      Promise.all([import("../services/lsp/Checker.js"), import("../services/lsp/Server.js")])
+      Promise.all([import("../lsp/Checker.js"), import("../lsp/Server.js")])
     )
     yield* Effect.promise(() =>
       runLanguageServer(process.stdin, process.stdout, { check: (roots, overlay) => run(checkRoots(roots, overlay)) })

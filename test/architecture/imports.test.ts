@@ -40,6 +40,7 @@ type Part =
   | "Client"
   | "Workers"
   | "Cluster"
+  | "Lsp"
   | "Bin"
 
 /** Which part a file of src/ belongs to (the first prefix that matches). */
@@ -58,12 +59,13 @@ const PARTS: ReadonlyArray<readonly [prefix: string, part: Part]> = [
   ["src/client.ts", "Client"],
   ["src/workers/", "Workers"],
   ["src/cluster/", "Cluster"],
+  ["src/lsp/", "Lsp"],
   ["src/bin/", "Bin"]
 ]
 
 const partOf = (file: string): Part | undefined => PARTS.find(([prefix]) => file.startsWith(prefix))?.[1]
 
-const FACES: ReadonlyArray<Part> = ["Cli", "Server", "Page", "Client", "Workers", "Cluster"]
+const FACES: ReadonlyArray<Part> = ["Cli", "Server", "Page", "Client", "Workers", "Cluster", "Lsp"]
 
 // ---------------------------------------------------------------- the rules
 
@@ -87,8 +89,8 @@ const MAY_IMPORT: { readonly [P in Part]: { readonly parts: ReadonlyArray<Part>;
   },
   Testing: { parts: ["Kernel", "Composition", "Hallyu", "Services"], why: "the kit generates content for the engines" },
   Cli: {
-    parts: ["Api", "Services", "Kernel"],
-    why: "the CLI is a face over the public API; faces never call each other"
+    parts: ["Api", "Services", "Kernel", "Lsp"],
+    why: "the CLI is a face over the public API; faces never call each other (`cardfx lsp` starts the language server)"
   },
   Server: { parts: ["Api", "Services"], why: "the server is a face over the public API; faces never call each other" },
   Page: { parts: ["Api"], why: "the page is a client of the API: it knows only the HTTP contract" },
@@ -102,8 +104,12 @@ const MAY_IMPORT: { readonly [P in Part]: { readonly parts: ReadonlyArray<Part>;
     why:
       "scale-out is a face over the services; a runner plays its shards on the worker pools (the whiteboard draws Cluster → Workers)"
   },
+  Lsp: {
+    parts: ["Services", "Kernel"],
+    why: "the language server is a face over the services (an editor's requests), beside the CLI"
+  },
   Bin: {
-    parts: ["Kernel", "Services", "Api", "Cli", "Server", "Workers", "Cluster"],
+    parts: ["Kernel", "Services", "Api", "Cli", "Server", "Workers", "Cluster", "Lsp"],
     why:
       "the bin's composition root: the one part that knows every face, it provides the services' scale-out ports (workers, cluster, server) to the CLI"
   }
@@ -245,7 +251,7 @@ describe("the import graph of src/", () => {
 
   it("no face may import another face but as the whiteboard draws it; only the bin knows every face", () => {
     // The one face-to-face arrow of ../shared/spec/whiteboard.json: a cluster runner plays its shards on worker threads.
-    const drawn: ReadonlyArray<string> = ["Cluster → Workers"]
+    const drawn: ReadonlyArray<string> = ["Cluster → Workers", "Cli → Lsp"]
     for (const face of FACES) {
       const faces = MAY_IMPORT[face].parts.filter((p) => FACES.includes(p)).map((p) => `${face} → ${p}`)
       expect(faces.filter((arrow) => !drawn.includes(arrow)), face).toEqual([])
