@@ -89,8 +89,9 @@ const MAY_IMPORT: { readonly [P in Part]: { readonly parts: ReadonlyArray<Part>;
   },
   Testing: { parts: ["Kernel", "Composition", "Hallyu", "Services"], why: "the kit generates content for the engines" },
   Cli: {
-    parts: ["Api", "Services", "Kernel", "Lsp"],
-    why: "the CLI is a face over the public API; faces never call each other (`cardfx lsp` starts the language server)"
+    parts: ["Api", "Services", "Kernel"],
+    why:
+      "the CLI is a face over the public API; faces never call each other (`cardfx lsp` asks the services' LanguageServer port)"
   },
   Server: { parts: ["Api", "Services"], why: "the server is a face over the public API; faces never call each other" },
   Page: { parts: ["Api"], why: "the page is a client of the API: it knows only the HTTP contract" },
@@ -251,7 +252,7 @@ describe("the import graph of src/", () => {
 
   it("no face may import another face but as the whiteboard draws it; only the bin knows every face", () => {
     // The one face-to-face arrow of ../shared/spec/whiteboard.json: a cluster runner plays its shards on worker threads.
-    const drawn: ReadonlyArray<string> = ["Cluster → Workers", "Cli → Lsp"]
+    const drawn: ReadonlyArray<string> = ["Cluster → Workers"]
     for (const face of FACES) {
       const faces = MAY_IMPORT[face].parts.filter((p) => FACES.includes(p)).map((p) => `${face} → ${p}`)
       expect(faces.filter((arrow) => !drawn.includes(arrow)), face).toEqual([])
@@ -262,5 +263,22 @@ describe("the import graph of src/", () => {
     expect(parts.filter((p) => MAY_IMPORT[p].parts.includes("Bin"))).toEqual([])
     expect(parts.filter((p) => MAY_IMPORT[p].parts.includes("Cli"))).toEqual(["Bin"])
     expect(MAY_IMPORT.Bin.parts).not.toContain("Testing")
+  })
+
+  it("the services import no face (the language server included) and not the composition root", () => {
+    expect(MAY_IMPORT.Services.parts.filter((p) => FACES.includes(p) || p === "Bin")).toEqual([])
+    expect(FACES).toContain("Lsp")
+    const made: ReadonlyArray<Edge> = [
+      { from: "src/services/Cards.ts", specifier: "../lsp/Server.js", to: "src/lsp/Server.ts" },
+      { from: "src/services/Cards.ts", specifier: "../bin/Root.js", to: "src/bin/Root.ts" },
+      { from: "src/cli/lsp.ts", specifier: "../lsp/Server.js", to: "src/lsp/Server.ts" },
+      { from: "src/lsp/Server.ts", specifier: "../cli/Cli.js", to: "src/cli/Cli.ts" }
+    ]
+    expect(violationsOf(made)).toEqual([
+      "src/cli/lsp.ts → Lsp",
+      "src/lsp/Server.ts → Cli",
+      "src/services/Cards.ts → Bin",
+      "src/services/Cards.ts → Lsp"
+    ])
   })
 })
