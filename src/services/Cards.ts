@@ -41,12 +41,9 @@ import { invalidRequestId } from "../composition/schema/Symbols.js"
 import { LedgerStore, MAIN } from "../composition/store/LedgerStore.js"
 import { makeDecoder } from "../kernel/Decode.js"
 import { type Diagnostic, diagnostic, type DiagnosticContext, withContext } from "../kernel/Diagnostic.js"
-import { type ChannelError, codesOf, errorChannel } from "../kernel/ErrorChannel.js"
+import { type ChannelError, codesOf, domainChannel, errorChannel } from "../kernel/ErrorChannel.js"
 import {
   type BranchNotFound,
-  type CardfxError,
-  errorFromDiagnostic,
-  errorFromDiagnostics,
   errorOf,
   type InvalidComposition,
   type InvalidId,
@@ -81,6 +78,11 @@ export const noLedger: LedgerSource = { _tag: "Empty" }
 
 const decodeLedger = makeDecoder(CardLedger)
 
+/** Every code reading a ledger file can fail with: the file, its JSON, its Schema and the content limits of its IDs. */
+export const ledgerFileErrors = domainChannel(["input", "content", "compiler", "composition"])
+/** The errors of {@link readLedgerFile}. */
+export type LedgerFileError = ChannelError<typeof ledgerFileErrors>
+
 /**
  * Reads a ledger file (hardened JSON, the `CardLedger` Schema) as a given
  * ledger, which the queries then verify: a file that is not JSON, of another
@@ -88,16 +90,18 @@ const decodeLedger = makeDecoder(CardLedger)
  */
 export const readLedgerFile = (
   file: string
-): Effect.Effect<GivenLedger, CardfxError, FileSystem.FileSystem> =>
+): Effect.Effect<GivenLedger, LedgerFileError, FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const doc = yield* readJsonFile(file)
-    if (Either.isLeft(doc)) return yield* Effect.fail(errorFromDiagnostic(doc.left))
+    if (Either.isLeft(doc)) return yield* ledgerFileErrors.fail([doc.left])
     const other = wrongKind(doc.right, "ledger")
-    if (other !== undefined) return yield* Effect.fail(errorFromDiagnostic(other))
+    if (other !== undefined) return yield* ledgerFileErrors.fail([other])
     const decoded = decodeLedger(doc.right.value, doc.right)
     if (Either.isLeft(decoded)) {
-      return yield* Effect.fail(
-        errorFromDiagnostics(decoded.left, diagnostic("schema_invalid", `${file} is not a valid ledger`, { file }))
+      return yield* ledgerFileErrors.fail(
+        decoded.left.length > 0
+          ? decoded.left
+          : [diagnostic("schema_invalid", `${file} is not a valid ledger`, { file })]
       )
     }
     return { ledger: decoded.right, file }
