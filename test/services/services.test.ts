@@ -12,9 +12,12 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { CardTransformationPlanner } from "../../src/composition/planner/Planner.js"
 import { LedgerStore } from "../../src/composition/store/LedgerStore.js"
+import { HallyuHex } from "../../src/hallyu/Service.js"
 import { CardCompiler } from "../../src/services/CardCompiler.js"
 import { ContentLoader, LiveCatalog } from "../../src/services/Catalog.js"
 import { ContentCatalog } from "../../src/services/ContentCatalog.js"
+import { Games } from "../../src/services/Games.js"
+import { GameStore } from "../../src/services/GameStore.js"
 import { Instances } from "../../src/services/Instances.js"
 import { Scenarios } from "../../src/services/Scenarios.js"
 import { Simulation } from "../../src/services/Simulation.js"
@@ -108,5 +111,29 @@ layer(Simulation.layer)("Simulation", (it) => {
       )
       expect(broken._tag).toBe("JsonSyntax")
       expect(broken.diagnostics[0]?.file).toBe("d.json")
+    }))
+})
+
+const gamesLayer = Layer.unwrapEffect(
+  Effect.map(Effect.flatMap(HallyuHex, (h) => h.engine(DECK)), (engine) => Games.layer(engine))
+).pipe(
+  Layer.provide(Layer.merge(GameStore.layerFor(":memory:"), HallyuHex.layer.pipe(Layer.provide(NodeContext.layer)))),
+  Layer.orDie
+)
+
+layer(gamesLayer)("Games (over GameStore)", (it) => {
+  it.effect("creates a game with a secret per seat; a seat reads its own view; unknown and other seats are refused", () =>
+    Effect.gen(function*() {
+      const games = yield* Games
+      const created = yield* games.create({ seed: 7 })
+      expect(created.seats.map((s) => s.seat)).toEqual([0, 1])
+      const [zero, one] = created.seats
+      const mine = yield* games.get(created.game.gameId, { operator: false, secret: zero.secret, seat: 0 })
+      expect(mine.viewer).toBe(0)
+      expect(mine.step).toBe(created.game.step)
+      const other = yield* Effect.flip(games.get(created.game.gameId, { operator: false, secret: one.secret, seat: 0 }))
+      expect(other._tag).toBe("Forbidden")
+      const unknown = yield* Effect.flip(games.get("no-such-game", { operator: true }))
+      expect(unknown._tag).toBe("UnknownGame")
     }))
 })
