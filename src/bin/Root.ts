@@ -3,7 +3,8 @@
  * The CLI (src/cli) is written against the services and their scale-out
  * ports only (`ScaleOut`, `Clustering`, `Serving` in src/services); here
  * each port gets its implementation — the worker pools (src/workers), the
- * cluster (src/cluster) and the HTTP server (src/server) — and `main.ts`
+ * cluster (src/cluster), the HTTP server (src/server) and the language
+ * server (src/lsp, the `LanguageServer` port) — and `main.ts`
  * runs the command line over them. The in-process test runner
  * (test/support/cli.ts) provides the same layer, so it runs what the bin runs.
  *
@@ -20,6 +21,7 @@ import { type Context, Effect, Layer } from "effect"
 import type { Ports } from "../cli/Command.js"
 import { batchedJsonLog } from "../server/RequestLog.js"
 import { Clustering } from "../services/Clustering.js"
+import { LanguageServer } from "../services/LanguageServer.js"
 import { Serving } from "../services/Serving.js"
 import * as ScaleOut from "../workers/index.js"
 
@@ -29,6 +31,7 @@ const loaded = <I, S>(tag: Context.Tag<I, S>, load: () => Promise<Layer.Layer<I>
 
 const cluster = loaded(Clustering, () => import("../cluster/index.js").then((m) => m.clusteringLayer))
 const server = loaded(Serving, () => import("../server/index.js").then((m) => m.servingLayer))
+const lsp = loaded(LanguageServer, () => import("../lsp/index.js").then((m) => m.languageServerLayer))
 
 const clusteringLayer: Layer.Layer<Clustering> = Layer.succeed(Clustering, {
   simulation: (o) => Layer.unwrapEffect(Effect.map(cluster, (c) => c.simulation(o))),
@@ -42,9 +45,15 @@ const servingLayer: Layer.Layer<Serving> = Layer.succeed(Serving, {
   batchedJsonLog
 })
 
+// The language server and its protocol packages load only for `cardfx lsp` (the other commands start without them).
+const languageServerLayer: Layer.Layer<LanguageServer> = Layer.succeed(LanguageServer, {
+  run: (input, output) => Effect.flatMap(lsp, (l) => l.run(input, output))
+})
+
 /** The scale-out ports of the command line, each over its implementation (worker threads read files from the disk). */
 export const layer: Layer.Layer<Ports, never, FileSystem.FileSystem> = Layer.mergeAll(
   ScaleOut.layer,
   clusteringLayer,
-  servingLayer
+  servingLayer,
+  languageServerLayer
 )

@@ -16,13 +16,13 @@
 import { CliConfig, Command as CliCommand, CommandDescriptor, type ValidationError } from "@effect/cli"
 import type { CliApp } from "@effect/cli/CliApp"
 import { Effect, Pipeable, type Types } from "effect"
-import type { Clustering, ContentLoader, HallyuHex, ScaleOut, Serving } from "../services/index.js"
+import type { Clustering, ContentLoader, HallyuHex, LanguageServer, ScaleOut, Serving } from "../services/index.js"
 import type { Args } from "./Args.js"
 import type { Options } from "./Options.js"
 import type { ArgSpec, ExitSpec, OptionSpec } from "./Spec.js"
 
 /** The scale-out ports a command may use, which the caller of `runCardfx` provides (the bin's composition root, src/bin). */
-export type Ports = ScaleOut | Clustering.Clustering | Serving.Serving
+export type Ports = ScaleOut | Clustering.Clustering | Serving.Serving | LanguageServer
 
 /** What a command's handler may require: the platform (`CliApp.Environment`), the services `runCardfx` provides and the ports. */
 export type Environment = CliApp.Environment | ContentLoader | HallyuHex | Ports

@@ -24,6 +24,7 @@ import { type Diagnostic, diagnostic, type DiagnosticContext } from "../kernel/D
 import { type ChannelError, errorChannel } from "../kernel/ErrorChannel.js"
 import { Limits } from "../kernel/Limits.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
+import { traced } from "../kernel/Tracing.js"
 import { type ClosedCompositionRule, computeSealHash, type SealedEntryContent } from "./ledger/Ledger.js"
 import type { Runtime } from "./Runtime.js"
 import type { Bundle } from "./schema/Bundle.js"
@@ -514,8 +515,12 @@ export class CardBundleCompiler
   extends Context.Tag("cardfx/CardBundleCompiler")<CardBundleCompiler, CardBundleCompilerService>()
 {
   /** The live implementation (pure, no requirements). */
-  static readonly layer: Layer.Layer<CardBundleCompiler> = Layer.succeed(CardBundleCompiler, {
-    seal: (runtime, transformation) => Effect.suspend(() => sealErrors.fromEither(seal(runtime, transformation))),
-    sealEither: seal
-  })
+  static readonly layer: Layer.Layer<CardBundleCompiler> = Layer.succeed(
+    CardBundleCompiler,
+    traced("CardBundleCompiler", {
+      seal: (runtime: Runtime, transformation: Transformation) =>
+        Effect.suspend(() => sealErrors.fromEither(seal(runtime, transformation))),
+      sealEither: seal
+    })
+  )
 }

@@ -40,6 +40,7 @@ import { Context, Effect, Either, Layer } from "effect"
 import { type Diagnostic, diagnostic, type DiagnosticContext } from "../kernel/Diagnostic.js"
 import { type ChannelError, errorChannel } from "../kernel/ErrorChannel.js"
 import { Limits } from "../kernel/Limits.js"
+import { traced } from "../kernel/Tracing.js"
 import type { CompiledNode } from "./Compiled.js"
 import { compileContainer } from "./Compiler.js"
 import { type CompositionTraceEntry, type EffectiveCardDefinition, ledgerEntrySnapshot } from "./Effective.js"
@@ -549,10 +550,10 @@ export type RemovalError = ChannelError<typeof removalErrors>
 
 /** The operations of the resolver service. */
 export interface CardResolverService {
-  /** Resolves a card instance; fails with the first diagnostic's tagged error. */
+  /** Resolves a card instance; fails with the first error's tagged error, carrying every diagnostic of the failing stage. */
   readonly resolve: (input: ResolveInput) => Effect.Effect<EffectiveCardDefinition, ResolveError>
-  /** Resolves a card instance; fails with every diagnostic of the failing stage. */
-  readonly resolveAll: (input: ResolveInput) => Effect.Effect<EffectiveCardDefinition, ReadonlyArray<Diagnostic>>
+  /** The same as {@link CardResolverService.resolve} (kept for callers of the earlier name; its error carries every diagnostic). */
+  readonly resolveAll: (input: ResolveInput) => Effect.Effect<EffectiveCardDefinition, ResolveError>
   /** Checks that an entry can be removed; the ledger after the removal. */
   readonly checkRemoval: (
     ledger: CardLedger,
@@ -568,20 +569,20 @@ export interface CardResolverService {
  */
 export const makeResolver = (cache: ResolutionCache = new ResolutionCache()): CardResolverService => ({
   resolve: (input) => Effect.suspend(() => resolveErrors.fromEither(resolveEffectiveCard(input, cache))),
-  resolveAll: (input) =>
-    Effect.suspend(() => {
-      const r = resolveEffectiveCard(input, cache)
-      return Either.isRight(r) ? Effect.succeed(r.right) : Effect.fail(r.left)
-    }),
+  resolveAll: (input) => Effect.suspend(() => resolveErrors.fromEither(resolveEffectiveCard(input, cache))),
   checkRemoval: (ledger, entryId, context) =>
     Effect.suspend(() => removalErrors.fromEither(checkRemoval(ledger, entryId, context, cache)))
 })
 
 /**
  * The resolver as a service. Failures are the kernel's tagged errors (the
- * first diagnostic of the failing stage; `resolveAll` gives every one).
+ * first error of the failing stage decides the class; the error carries every
+ * diagnostic of that stage).
  */
 export class CardResolver extends Context.Tag("cardfx/CardResolver")<CardResolver, CardResolverService>() {
   /** The live implementation: pure, no requirements; each build owns a fresh resolution cache. */
-  static readonly layer: Layer.Layer<CardResolver> = Layer.sync(CardResolver, () => makeResolver())
+  static readonly layer: Layer.Layer<CardResolver> = Layer.sync(
+    CardResolver,
+    () => traced("CardResolver", makeResolver())
+  )
 }

@@ -13,11 +13,19 @@ import { type DiagnosticCode, DiagnosticCodeTable } from "./DiagnosticCode.js"
 import { type CardfxError, type ErrorOf, makers } from "./errors/Table.js"
 
 export type { ErrorProps } from "./errors/Base.js"
+export { CodedError, type CodedErrorClass, type CodeOfTag } from "./errors/Base.js"
 export * from "./errors/Composition.js"
 export * from "./errors/Engine.js"
 export * from "./errors/Faces.js"
 export * from "./errors/Input.js"
-export { type CardfxError, errorClassByCode, type ErrorInit, type ErrorOf } from "./errors/Table.js"
+export {
+  type CardfxError,
+  errorClassByCode,
+  type ErrorClassOf,
+  errorClassOf,
+  type ErrorInit,
+  type ErrorOf
+} from "./errors/Table.js"
 
 /** The diagnostic a failure stands for: its first error (or its first diagnostic). */
 export const headOf = <D extends Diagnostic>(ds: Arr.NonEmptyReadonlyArray<D>): D =>

@@ -11,7 +11,6 @@
  * @since 0.1.0
  */
 export { reload as reloadServedContent } from "./Handlers.js"
-export { checkStoredInstances, runtimeInfo } from "./Reload.js"
 export { batchedJsonLog, type BatchedLog } from "./RequestLog.js"
 export {
   DEFAULT_BODY_LIMIT,

@@ -1,7 +1,7 @@
 /**
  * `CardCompiler`: the common compiler (`compileContainer`) as a service. The
- * pure core returns every diagnostic; `compile` fails with the first one's
- * tagged error, `compileAll` with the whole (sorted) list.
+ * pure core returns every diagnostic; `compile` fails with the tagged error
+ * of the first error, carrying every diagnostic (sorted).
  *
  * @since 0.1.0
  */
@@ -17,16 +17,14 @@ import {
 import type { Card } from "../composition/schema/Card.js"
 import type { Status } from "../composition/schema/Status.js"
 import { type Diagnostic, sortDiagnostics } from "../kernel/Diagnostic.js"
+import { traced } from "../kernel/Tracing.js"
 
 /** The operations of the compiler service. */
 export interface CardCompilerService {
-  /** Compiles a container; fails with the first diagnostic's tagged error. */
+  /** Compiles a container; fails with the first error's tagged error, carrying every diagnostic (sorted). */
   readonly compile: (input: CompileInput, options: CompileOptions) => Effect.Effect<CompiledContainer, CompileError>
-  /** Compiles a container; fails with every diagnostic, sorted. */
-  readonly compileAll: (
-    input: CompileInput,
-    options: CompileOptions
-  ) => Effect.Effect<CompiledContainer, ReadonlyArray<Diagnostic>>
+  /** The same as {@link CardCompilerService.compile} (kept for callers of the earlier name; its error carries every diagnostic). */
+  readonly compileAll: (input: CompileInput, options: CompileOptions) => Effect.Effect<CompiledContainer, CompileError>
   /** Compiles an authored card against a status catalog. */
   readonly compileCard: (
     card: Card,
@@ -42,7 +40,7 @@ const compileEither = (
 
 const service: CardCompilerService = {
   compile: (input, options) => Effect.suspend(() => compileErrors.fromEither(compileEither(input, options))),
-  compileAll: (input, options) => Effect.suspend(() => compileEither(input, options)),
+  compileAll: (input, options) => Effect.suspend(() => compileErrors.fromEither(compileEither(input, options))),
   compileCard: (card, statuses) =>
     Effect.suspend(() =>
       compileErrors.fromEither(
@@ -55,5 +53,5 @@ const service: CardCompilerService = {
 
 /** The common compiler service (pure, no requirements). */
 export class CardCompiler extends Context.Tag("cardfx/CardCompiler")<CardCompiler, CardCompilerService>() {
-  static readonly layer: Layer.Layer<CardCompiler> = Layer.succeed(CardCompiler, service)
+  static readonly layer: Layer.Layer<CardCompiler> = Layer.succeed(CardCompiler, traced("CardCompiler", service))
 }

@@ -17,11 +17,10 @@ import { CardExecutor, make as makeExecutor } from "../composition/executor/Card
 import { CardTransformationPlanner } from "../composition/planner/Planner.js"
 import { CardResolver } from "../composition/Resolver.js"
 import type { Runtime } from "../composition/Runtime.js"
-import { LedgerStore } from "../composition/store/LedgerStore.js"
+import { LedgerStore, type StoreOpenError } from "../composition/store/LedgerStore.js"
 import { HallyuHex } from "../hallyu/Service.js"
-import type { CardfxError } from "../kernel/Errors.js"
 import { CardCompiler } from "./CardCompiler.js"
-import { Catalog, ContentLoader, memoryFileSystem } from "./Catalog.js"
+import { Catalog, ContentLoader, type LoadError, memoryFileSystem } from "./Catalog.js"
 
 /** Every service `CardfxLive` and `CardfxTest` provide. */
 export type CardfxServices =
@@ -53,6 +52,9 @@ export type CardfxTestOptions =
   | { readonly files: Readonly<Record<string, string>>; readonly packages: ReadonlyArray<string> }
   | { readonly runtime: Runtime; readonly files?: Readonly<Record<string, string>> }
 
+/** What building the all-in-one layers can fail with: loading the content, opening the ledger store. */
+export type CardfxLayerError = LoadError | StoreOpenError
+
 const pure = Layer.mergeAll(CardCompiler.layer, CardBundleCompiler.layer, CardResolver.layer)
 
 const executorFromCatalog: Layer.Layer<CardExecutor, never, Catalog> = Layer.effect(
@@ -62,9 +64,9 @@ const executorFromCatalog: Layer.Layer<CardExecutor, never, Catalog> = Layer.eff
 
 const assemble = (
   fileSystem: Layer.Layer<FileSystem.FileSystem>,
-  catalog: Layer.Layer<Catalog, CardfxError, ContentLoader>,
-  store: Layer.Layer<LedgerStore, CardfxError>
-): Layer.Layer<CardfxServices, CardfxError> => {
+  catalog: Layer.Layer<Catalog, LoadError, ContentLoader>,
+  store: Layer.Layer<LedgerStore, StoreOpenError>
+): Layer.Layer<CardfxServices, CardfxLayerError> => {
   const files = Layer.mergeAll(ContentLoader.layer, HallyuHex.layer).pipe(Layer.provide(fileSystem))
   const content = catalog.pipe(Layer.provideMerge(files))
   const planning = CardTransformationPlanner.layer.pipe(Layer.provideMerge(store))
@@ -76,7 +78,7 @@ const memory = (files: Readonly<Record<string, string>>): Layer.Layer<FileSystem
   Layer.succeed(FileSystem.FileSystem, memoryFileSystem(files))
 
 /** The live layer: packages read from disk, the ledger store in a SQLite file or PostgreSQL. */
-export const CardfxLive = (options: CardfxLiveOptions): Layer.Layer<CardfxServices, CardfxError> =>
+export const CardfxLive = (options: CardfxLiveOptions): Layer.Layer<CardfxServices, CardfxLayerError> =>
   assemble(
     NodeFileSystem.layer,
     Catalog.load(options.packages),
@@ -87,7 +89,7 @@ export const CardfxLive = (options: CardfxLiveOptions): Layer.Layer<CardfxServic
   )
 
 /** The test layer: content in memory, the ledger store in an in-memory SQLite database. */
-export const CardfxTest = (options: CardfxTestOptions): Layer.Layer<CardfxServices, CardfxError> =>
+export const CardfxTest = (options: CardfxTestOptions): Layer.Layer<CardfxServices, CardfxLayerError> =>
   "runtime" in options
     ? assemble(memory(options.files ?? {}), Catalog.fromRuntime(options.runtime), LedgerStore.layerMemory)
     : assemble(memory(options.files), Catalog.load(options.packages), LedgerStore.layerMemory)

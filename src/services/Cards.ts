@@ -41,12 +41,9 @@ import { invalidRequestId } from "../composition/schema/Symbols.js"
 import { LedgerStore, MAIN } from "../composition/store/LedgerStore.js"
 import { makeDecoder } from "../kernel/Decode.js"
 import { type Diagnostic, diagnostic, type DiagnosticContext, withContext } from "../kernel/Diagnostic.js"
-import { type ChannelError, codesOf, errorChannel } from "../kernel/ErrorChannel.js"
+import { type ChannelError, codesOf, domainChannel, errorChannel } from "../kernel/ErrorChannel.js"
 import {
   type BranchNotFound,
-  type CardfxError,
-  errorFromDiagnostic,
-  errorFromDiagnostics,
   errorOf,
   type InvalidComposition,
   type InvalidId,
@@ -58,6 +55,7 @@ import {
 } from "../kernel/Errors.js"
 import { readJsonFile } from "../kernel/JsonFile.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
+import { traced } from "../kernel/Tracing.js"
 import { LiveCatalog } from "./Catalog.js"
 import { wrongKind } from "./DocumentKinds.js"
 
@@ -80,6 +78,11 @@ export const noLedger: LedgerSource = { _tag: "Empty" }
 
 const decodeLedger = makeDecoder(CardLedger)
 
+/** Every code reading a ledger file can fail with: the file, its JSON, its Schema and the content limits of its IDs. */
+export const ledgerFileErrors = domainChannel(["input", "content", "compiler", "composition"])
+/** The errors of {@link readLedgerFile}. */
+export type LedgerFileError = ChannelError<typeof ledgerFileErrors>
+
 /**
  * Reads a ledger file (hardened JSON, the `CardLedger` Schema) as a given
  * ledger, which the queries then verify: a file that is not JSON, of another
@@ -87,16 +90,18 @@ const decodeLedger = makeDecoder(CardLedger)
  */
 export const readLedgerFile = (
   file: string
-): Effect.Effect<GivenLedger, CardfxError, FileSystem.FileSystem> =>
+): Effect.Effect<GivenLedger, LedgerFileError, FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const doc = yield* readJsonFile(file)
-    if (Either.isLeft(doc)) return yield* Effect.fail(errorFromDiagnostic(doc.left))
+    if (Either.isLeft(doc)) return yield* ledgerFileErrors.fail([doc.left])
     const other = wrongKind(doc.right, "ledger")
-    if (other !== undefined) return yield* Effect.fail(errorFromDiagnostic(other))
+    if (other !== undefined) return yield* ledgerFileErrors.fail([other])
     const decoded = decodeLedger(doc.right.value, doc.right)
     if (Either.isLeft(decoded)) {
-      return yield* Effect.fail(
-        errorFromDiagnostics(decoded.left, diagnostic("schema_invalid", `${file} is not a valid ledger`, { file }))
+      return yield* ledgerFileErrors.fail(
+        decoded.left.length > 0
+          ? decoded.left
+          : [diagnostic("schema_invalid", `${file} is not a valid ledger`, { file })]
       )
     }
     return { ledger: decoded.right, file }
@@ -374,5 +379,8 @@ const make = Effect.gen(function*() {
 /** The card queries. */
 export class Cards extends Context.Tag("cardfx/Cards")<Cards, CardsService>() {
   /** Over the live catalog; stored-instance queries use the application's `LedgerStore` when it has one. */
-  static readonly layer: Layer.Layer<Cards, never, LiveCatalog> = Layer.effect(Cards, make)
+  static readonly layer: Layer.Layer<Cards, never, LiveCatalog> = Layer.effect(
+    Cards,
+    Effect.map(make, (s) => traced("Cards", s))
+  )
 }

@@ -20,6 +20,7 @@ import type { Runtime } from "../composition/Runtime.js"
 import { type Diagnostic, diagnostic, sortDiagnostics } from "../kernel/Diagnostic.js"
 import { type ChannelError, domainChannel } from "../kernel/ErrorChannel.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
+import { traced } from "../kernel/Tracing.js"
 import { documentKinds } from "./DocumentKinds.js"
 import { validatePaths, type ValidationReport } from "./Validation.js"
 
@@ -171,7 +172,7 @@ export class ContentLoader extends Context.Tag("cardfx/ContentLoader")<ContentLo
   /** Over whatever `FileSystem` the application provides. */
   static readonly layer: Layer.Layer<ContentLoader, never, FileSystem.FileSystem> = Layer.effect(
     ContentLoader,
-    makeLoader
+    Effect.map(makeLoader, (s) => traced("ContentLoader", s))
   )
   /** Over the real disk (Node). */
   static readonly layerNode: Layer.Layer<ContentLoader> = ContentLoader.layer.pipe(Layer.provide(NodeFileSystem.layer))
@@ -214,11 +215,12 @@ export interface LiveCatalogService {
 export class LiveCatalog extends Context.Tag("cardfx/LiveCatalog")<LiveCatalog, LiveCatalogService>() {
   /** Over a first runtime. */
   static readonly make = (runtime: Runtime): Effect.Effect<LiveCatalogService> =>
-    Effect.map(SubscriptionRef.make(runtime), (ref) => ({
-      current: SubscriptionRef.get(ref),
-      set: (r) => SubscriptionRef.set(ref, r),
-      changes: ref.changes
-    }))
+    Effect.map(SubscriptionRef.make(runtime), (ref) =>
+      traced("LiveCatalog", {
+        current: SubscriptionRef.get(ref),
+        set: (r: Runtime) => SubscriptionRef.set(ref, r),
+        changes: ref.changes
+      }))
   /** Starts from a runtime built elsewhere. */
   static readonly fromRuntime = (runtime: Runtime): Layer.Layer<LiveCatalog> =>
     Layer.effect(LiveCatalog, LiveCatalog.make(runtime))

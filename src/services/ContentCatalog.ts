@@ -33,6 +33,7 @@ import type { DiagnosticCode } from "../kernel/DiagnosticCode.js"
 import type { BranchNotFound, ReloadRejected, StartRejected, StoreCorrupt, StoreFailure } from "../kernel/Errors.js"
 import { errorOf } from "../kernel/Errors.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
+import { traced } from "../kernel/Tracing.js"
 import { ContentLoader, LiveCatalog, type LoadError } from "./Catalog.js"
 
 /** The package version of cardfx (kept in step with package.json by the public-surface test). */
@@ -434,7 +435,7 @@ export class ContentCatalog extends Context.Tag("cardfx/ContentCatalog")<Content
   static readonly layer = (
     packages: ReadonlyArray<string>
   ): Layer.Layer<ContentCatalog, never, LiveCatalog | ContentLoader | LedgerStore> =>
-    Layer.effect(ContentCatalog, make(packages))
+    Layer.effect(ContentCatalog, Effect.map(make(packages), (s) => traced("ContentCatalog", s)))
   /** Publishes `packages` and holds them as the live runtime (no start check: `cardfx ledger check` reports instead). */
   static readonly load = (
     packages: ReadonlyArray<string>

@@ -19,6 +19,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { sqliteClientLayer } from "../composition/store/LedgerStore.js"
 import { StoreFailure } from "../kernel/Errors.js"
+import { traced } from "../kernel/Tracing.js"
 
 /** A stored game: its log. */
 export interface StoredGame {
@@ -188,6 +189,9 @@ export class GameStore extends Context.Tag("cardfx/GameStore")<GameStore, GameSt
         )
       )
       : sqliteClientLayer(location)
-    return Layer.effect(GameStore, make(prefix)).pipe(Layer.provide(client), Layer.mapError(failure))
+    return Layer.effect(GameStore, Effect.map(make(prefix), (s) => traced("GameStore", s))).pipe(
+      Layer.provide(client),
+      Layer.mapError(failure)
+    )
   }
 }

@@ -42,6 +42,7 @@ import {
   type Unauthorized,
   type UnknownGame
 } from "../kernel/Errors.js"
+import { traced } from "../kernel/Tracing.js"
 import { GameStore, type StoredGame } from "./GameStore.js"
 
 /** What the Hallyu Hex engine's `Either`s can fail with (its own codes, the executor's, and its input checks). */
@@ -664,7 +665,10 @@ export class Games extends Context.Tag("cardfx/Games")<Games, GamesService>() {
     engine: Hallyu.Engine,
     options: { readonly heartbeatMs?: number | undefined } = {}
   ): Layer.Layer<Games, never, GameStore> =>
-    Layer.scoped(Games, make(engine, { heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS }))
+    Layer.scoped(
+      Games,
+      Effect.map(make(engine, { heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS }), (s) => traced("Games", s))
+    )
 }
 
 /** A diagnostic for a deck that cannot be served (used at start-up). */

@@ -36,6 +36,7 @@ import {
   type StoreFailure,
   type UnknownInstance
 } from "../kernel/Errors.js"
+import { traced } from "../kernel/Tracing.js"
 import { ContentCatalog } from "./ContentCatalog.js"
 
 /** The activity a command or query runs in when the caller names none. */
@@ -269,5 +270,5 @@ const make = Effect.gen(function*() {
 /** Stored card instances. */
 export class Instances extends Context.Tag("cardfx/Instances")<Instances, InstancesService>() {
   static readonly layer: Layer.Layer<Instances, never, ContentCatalog | CardTransformationPlanner | LedgerStore> = Layer
-    .effect(Instances, make)
+    .effect(Instances, Effect.map(make, (s) => traced("Instances", s)))
 }

@@ -9,20 +9,24 @@
  */
 import { FileSystem, Path } from "@effect/platform"
 import { Context, Effect, Either, Layer, Option } from "effect"
-import { runScenarioFile, runScenarioWith, type ScenarioReport } from "../composition/scenario/Runner.js"
+import {
+  runScenarioFile,
+  runScenarioWith,
+  type ScenarioError,
+  scenarioErrors,
+  type ScenarioReport
+} from "../composition/scenario/Runner.js"
 import { decodeScenario } from "../composition/scenario/Scenario.js"
 import { invalidRequestId } from "../composition/schema/Symbols.js"
 import { diagnostic } from "../kernel/Diagnostic.js"
-import { type ChannelError, domainChannel } from "../kernel/ErrorChannel.js"
 import { parseJson } from "../kernel/Json.js"
 import { readJsonFile } from "../kernel/JsonFile.js"
+import { traced } from "../kernel/Tracing.js"
 import { LiveCatalog } from "./Catalog.js"
 import { documentKinds } from "./DocumentKinds.js"
 
-/** Every code a scenario can fail with: reading and decoding it, its content references, and running it. */
-export const scenarioErrors = domainChannel(["input", "content", "compiler", "composition", "planner", "executor"])
-/** The errors of a scenario. */
-export type ScenarioError = ChannelError<typeof scenarioErrors>
+// The scenario runner's error channel (the codes a scenario can fail with), named here as the service's too.
+export { type ScenarioError, scenarioErrors }
 
 /** The scenario operations. */
 export interface ScenariosService {
@@ -46,7 +50,6 @@ const make = Effect.gen(function*() {
   const scenarioKind = documentKinds.find((k) => k.name === "scenario")
   const provide = <A, E>(eff: Effect.Effect<A, E, FileSystem.FileSystem | Path.Path>) =>
     eff.pipe(Effect.provideService(FileSystem.FileSystem, fs), Effect.provideService(Path.Path, path))
-  const fallback = (file: string) => [diagnostic("schema_invalid", `${file} is not a valid scenario`, { file })]
   const service: ScenariosService = {
     runFile: (file, options = {}) =>
       provide(Effect.gen(function*() {
@@ -56,9 +59,7 @@ const make = Effect.gen(function*() {
         if (own.length > 0) return yield* scenarioErrors.fail(own)
         const refs = scenarioKind?.references === undefined ? [] : yield* scenarioKind.references(doc.right)
         if (refs.length > 0) return yield* scenarioErrors.fail(refs)
-        return yield* runScenarioFile(file, { seed: options.seed, times: options.times }).pipe(
-          Effect.catchAll((ds) => scenarioErrors.fail(ds.length > 0 ? ds : fallback(file)))
-        )
+        return yield* runScenarioFile(file, { seed: options.seed, times: options.times })
       })),
     runServed: (document) =>
       Effect.gen(function*() {
@@ -107,6 +108,6 @@ export class Scenarios extends Context.Tag("cardfx/Scenarios")<Scenarios, Scenar
   /** Over the platform's file system; `runServed` uses the application's `LiveCatalog`. */
   static readonly layer: Layer.Layer<Scenarios, never, FileSystem.FileSystem | Path.Path> = Layer.effect(
     Scenarios,
-    make
+    Effect.map(make, (s) => traced("Scenarios", s))
   )
 }

@@ -40,6 +40,7 @@ import { validateDeck } from "../hallyu/Validate.js"
 import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
 import { type CardfxError, errorFromDiagnostic } from "../kernel/Errors.js"
 import { parseJson } from "../kernel/Json.js"
+import { traced } from "../kernel/Tracing.js"
 
 export { GameLogSchema, mergeAllPartials, SimulationPartialSchema, summarize }
 export type { BalanceReport, Engine as SimulationEngine, GameLog, SimulationPartial, SimulationSummary, StarterDeck }
@@ -249,7 +250,7 @@ const local = (): SimulationService => {
 /** The simulation service; `layer` plays in this process (src/workers and src/cluster provide the others). */
 export class Simulation extends Context.Tag("cardfx/Simulation")<Simulation, SimulationService>() {
   /** In this process, in chunks of {@link GAMES_PER_CHUNK} games. */
-  static readonly layer: Layer.Layer<Simulation> = Layer.sync(Simulation, local)
+  static readonly layer: Layer.Layer<Simulation> = Layer.sync(Simulation, () => traced("Simulation", local()))
 }
 
 /** A deck file's text, as the services read it (for {@link SimulationRequest.deck}). */

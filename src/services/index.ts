@@ -88,6 +88,7 @@ export {
 // The scale-out ports: their interfaces and Tags (src/workers, src/cluster and src/server implement them; the
 // `cardfx` bin's composition root, src/bin, provides the implementations).
 export * as Clustering from "./Clustering.js"
+export { LanguageServer, type LanguageServerService } from "./LanguageServer.js"
 export { defaultWorkers, MIN_GAMES_PER_WORKER, ScaleOut, type ScaleOutService, simulationWorkers } from "./ScaleOut.js"
 export * as Serving from "./Serving.js"
 

@@ -18,4 +18,5 @@ export { type LimitWalker, limitWalkers as compositionLimitWalkers } from "../co
 export * from "./arbitraries.js"
 export * from "./fuzz.js"
 export * from "./limits.js"
+export * from "./tracing.js"
 export * from "./valid.js"

@@ -40,6 +40,7 @@ type Part =
   | "Client"
   | "Workers"
   | "Cluster"
+  | "Lsp"
   | "Bin"
 
 /** Which part a file of src/ belongs to (the first prefix that matches). */
@@ -59,12 +60,13 @@ const PARTS: ReadonlyArray<readonly [prefix: string, part: Part]> = [
   ["src/client.ts", "Client"],
   ["src/workers/", "Workers"],
   ["src/cluster/", "Cluster"],
+  ["src/lsp/", "Lsp"],
   ["src/bin/", "Bin"]
 ]
 
 const partOf = (file: string): Part | undefined => PARTS.find(([prefix]) => file.startsWith(prefix))?.[1]
 
-const FACES: ReadonlyArray<Part> = ["Cli", "Server", "Page", "Client", "Workers", "Cluster"]
+const FACES: ReadonlyArray<Part> = ["Cli", "Server", "Page", "Client", "Workers", "Cluster", "Lsp"]
 
 // ---------------------------------------------------------------- the rules
 
@@ -89,7 +91,8 @@ const MAY_IMPORT: { readonly [P in Part]: { readonly parts: ReadonlyArray<Part>;
   Testing: { parts: ["Kernel", "Composition", "Hallyu", "Services"], why: "the kit generates content for the engines" },
   Cli: {
     parts: ["Api", "Services", "Kernel"],
-    why: "the CLI is a face over the public API; faces never call each other"
+    why:
+      "the CLI is a face over the public API; faces never call each other (`cardfx lsp` asks the services' LanguageServer port)"
   },
   Server: { parts: ["Api", "Services"], why: "the server is a face over the public API; faces never call each other" },
   Page: { parts: ["Api"], why: "the page is a client of the API: it knows only the HTTP contract" },
@@ -103,8 +106,12 @@ const MAY_IMPORT: { readonly [P in Part]: { readonly parts: ReadonlyArray<Part>;
     why:
       "scale-out is a face over the services; a runner plays its shards on the worker pools (the whiteboard draws Cluster → Workers)"
   },
+  Lsp: {
+    parts: ["Services", "Kernel"],
+    why: "the language server is a face over the services (an editor's requests), beside the CLI"
+  },
   Bin: {
-    parts: ["Kernel", "Services", "Api", "Cli", "Server", "Workers", "Cluster"],
+    parts: ["Kernel", "Services", "Api", "Cli", "Server", "Workers", "Cluster", "Lsp"],
     why:
       "the bin's composition root: the one part that knows every face, it provides the services' scale-out ports (workers, cluster, server) to the CLI"
   }
@@ -257,5 +264,22 @@ describe("the import graph of src/", () => {
     expect(parts.filter((p) => MAY_IMPORT[p].parts.includes("Bin"))).toEqual([])
     expect(parts.filter((p) => MAY_IMPORT[p].parts.includes("Cli"))).toEqual(["Bin"])
     expect(MAY_IMPORT.Bin.parts).not.toContain("Testing")
+  })
+
+  it("the services import no face (the language server included) and not the composition root", () => {
+    expect(MAY_IMPORT.Services.parts.filter((p) => FACES.includes(p) || p === "Bin")).toEqual([])
+    expect(FACES).toContain("Lsp")
+    const made: ReadonlyArray<Edge> = [
+      { from: "src/services/Cards.ts", specifier: "../lsp/Server.js", to: "src/lsp/Server.ts" },
+      { from: "src/services/Cards.ts", specifier: "../bin/Root.js", to: "src/bin/Root.ts" },
+      { from: "src/cli/lsp.ts", specifier: "../lsp/Server.js", to: "src/lsp/Server.ts" },
+      { from: "src/lsp/Server.ts", specifier: "../cli/Cli.js", to: "src/cli/Cli.ts" }
+    ]
+    expect(violationsOf(made)).toEqual([
+      "src/cli/lsp.ts → Lsp",
+      "src/lsp/Server.ts → Cli",
+      "src/services/Cards.ts → Bin",
+      "src/services/Cards.ts → Lsp"
+    ])
   })
 })

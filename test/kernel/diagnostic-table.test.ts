@@ -1,11 +1,17 @@
 import { Either } from "effect"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { diagnostic } from "../../src/kernel/Diagnostic.js"
 import { diagnosticCodes, DiagnosticCodeTable } from "../../src/kernel/DiagnosticCode.js"
-import { diagnosticFromError, errorClassByCode, errorFromDiagnostic, isCardfxError } from "../../src/kernel/Errors.js"
+import {
+  diagnosticFromError,
+  errorClassByCode,
+  errorFromDiagnostic,
+  errorFromDiagnostics,
+  isCardfxError
+} from "../../src/kernel/Errors.js"
 import { unobservedCodes } from "../support/codes-global.js"
 import { codesIn } from "../support/codes.js"
 
@@ -31,6 +37,38 @@ describe("the diagnostic table", () => {
       tags.add(e._tag)
     }
     expect(tags.size).toBe(diagnosticCodes.length)
+  })
+
+  it("lists every code once in source: its table row; the class, the map and the maker follow from it", () => {
+    const table = readFileSync("src/kernel/DiagnosticCode.ts", "utf8")
+    const model = [
+      "src/kernel/Errors.ts",
+      "src/kernel/ErrorChannel.ts",
+      ...readdirSync("src/kernel/errors").map((f) => `src/kernel/errors/${f}`)
+    ]
+      .map((f) => readFileSync(f, "utf8"))
+      .join("\n")
+    for (const code of diagnosticCodes) {
+      expect(table.match(new RegExp(`^\\s+${code}: \\{`, "gm")), code).toHaveLength(1)
+      expect(model, code).not.toMatch(new RegExp(`\\b${code}\\b`))
+      // Each class is named by its tag, and only there: the line `class X extends CodedError<X>()("X") {}`.
+      const tag = DiagnosticCodeTable[code].tag
+      expect(errorClassByCode[code].name).toBe(tag)
+      expect(model.match(new RegExp(`\\bclass ${tag} extends CodedError<${tag}>\\(\\)\\("${tag}"\\) \\{\\}`, "g")), tag)
+        .toHaveLength(1)
+    }
+  })
+
+  it("a class made by CodedError carries its table code, its own diagnostic by default, and every given one", () => {
+    const own = new errorClassByCode.unknown_card({ message: "no card x", subject: "x" })
+    expect(own.diagnostics).toEqual([diagnostic("unknown_card", "no card x", { subject: "x" })])
+    const also = diagnostic("slot_full", "full", {}, "warning")
+    const both = errorFromDiagnostics(
+      [diagnostic("unknown_card", "no card y"), also],
+      diagnostic("internal_error", "x")
+    )
+    expect(both._tag).toBe("UnknownCard")
+    expect(both.diagnostics).toHaveLength(2)
   })
 
   it("maps every diagnostic to its error and back, keeping every context field", () => {

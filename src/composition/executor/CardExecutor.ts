@@ -10,6 +10,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { type ChannelError, errorChannel } from "../../kernel/ErrorChannel.js"
+import { traced } from "../../kernel/Tracing.js"
 import type { CompiledContainer } from "../Compiled.js"
 import type { ExecutorLookups } from "./Buckets.js"
 import type { CombatState, Side } from "./CombatState.js"
@@ -94,5 +95,5 @@ export const make = (lookups: ExecutorLookups, plans: ExecutionPlans = new Execu
 export class CardExecutor extends Context.Tag("cardfx/CardExecutor")<CardExecutor, CardExecutorService>() {
   /** A layer over a fixed catalog. */
   static readonly layer = (lookups: ExecutorLookups): Layer.Layer<CardExecutor> =>
-    Layer.succeed(CardExecutor, make(lookups))
+    Layer.succeed(CardExecutor, traced("CardExecutor", make(lookups)))
 }

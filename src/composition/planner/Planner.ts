@@ -12,6 +12,7 @@ import { diagnostic } from "../../kernel/Diagnostic.js"
 import { type ChannelError, codesOf, errorChannel } from "../../kernel/ErrorChannel.js"
 import type { BranchNotFound, CommandConflict, InvalidId, StoreCorrupt, StoreFailure } from "../../kernel/Errors.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
+import { traced } from "../../kernel/Tracing.js"
 import { sealErrors } from "../BundleCompiler.js"
 import type { CardLedger } from "../ledger/Ledger.js"
 import { removalErrors, resolveErrors } from "../Resolver.js"
@@ -169,7 +170,7 @@ export class CardTransformationPlanner extends Context.Tag("cardfx/CardTransform
         store.execute(request, decideWith(runtime, request, caches.of(runtime)))
       // An assessment's candidate is dropped: planned transient (its resolution not memoized, its entry kept off the
       // history it shares with the asked ledger, so the next command on a stored ledger does not copy that history).
-      return {
+      return traced<Context.Tag.Service<typeof CardTransformationPlanner>>("CardTransformationPlanner", {
         assess: (runtime, ledger, command, activity) =>
           Effect.sync(() =>
             plan({ runtime, ledger, command, activity, cache: caches.of(runtime), transient: true }).assessment
@@ -213,7 +214,7 @@ export class CardTransformationPlanner extends Context.Tag("cardfx/CardTransform
                   ? outcome.diagnostics
                   : [diagnostic("transformation_invalid", `command ${request.commandId} was rejected`)]
               ))
-      }
+      })
     })
   )
 }

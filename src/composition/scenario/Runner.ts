@@ -22,6 +22,7 @@ import { FileSystem, Path } from "@effect/platform"
 import { Effect, Either, Schema } from "effect"
 import { canonicalJson } from "../../kernel/Canonical.js"
 import { type Diagnostic, diagnostic, withContext } from "../../kernel/Diagnostic.js"
+import { type ChannelError, domainChannel } from "../../kernel/ErrorChannel.js"
 import { parseJson } from "../../kernel/Json.js"
 import { type RngState, seedState } from "../../kernel/Rng.js"
 import { optional } from "../../kernel/SchemaExt.js"
@@ -187,8 +188,21 @@ export const runScenarioWith = (
   return Either.right(report)
 }
 
+/** Every code a scenario can fail with: reading and decoding it, its content references, and running it. */
+export const scenarioErrors = domainChannel(["input", "content", "compiler", "composition", "planner", "executor"])
+/** The errors of a scenario (each carries every diagnostic of the failure). */
+export type ScenarioError = ChannelError<typeof scenarioErrors>
+
 /** Reads a scenario file, loads and publishes its packages (paths relative to the file). */
 export const loadScenario = (
+  file: string
+): Effect.Effect<
+  { readonly scenario: Scenario; readonly runtime: Runtime },
+  ScenarioError,
+  FileSystem.FileSystem | Path.Path
+> => loadScenarioDiagnostics(file).pipe(Effect.catchAll(scenarioErrors.fail))
+
+const loadScenarioDiagnostics = (
   file: string
 ): Effect.Effect<
   { readonly scenario: Scenario; readonly runtime: Runtime },
@@ -231,12 +245,13 @@ export interface ScenarioFileOptions {
 /**
  * Runs a scenario file `times` times, each from scratch (reading, loading,
  * publishing, resolving, executing), and fails with `nondeterminism` when
- * the canonical JSON of any run differs from the first.
+ * the canonical JSON of any run differs from the first. A failure is the
+ * tagged error of its first error, carrying every diagnostic.
  */
 export const runScenarioFile = (
   file: string,
   options: ScenarioFileOptions = {}
-): Effect.Effect<ScenarioReport, ReadonlyArray<Diagnostic>, FileSystem.FileSystem | Path.Path> =>
+): Effect.Effect<ScenarioReport, ScenarioError, FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function*() {
     const times = Math.max(1, options.times ?? 1)
     let first: ScenarioReport | undefined
@@ -244,14 +259,14 @@ export const runScenarioFile = (
     for (let run = 0; run < times; run++) {
       const { runtime, scenario } = yield* loadScenario(file)
       const r = runScenarioWith(runtime, scenario, { seed: options.seed, file })
-      if (Either.isLeft(r)) return yield* Effect.fail(r.left)
+      if (Either.isLeft(r)) return yield* scenarioErrors.fail(r.left)
       const bytes = canonicalJson(r.right)
       if (first === undefined) {
         first = r.right
         firstBytes = bytes
       } else {
         const d = compareRun(file, firstBytes, bytes, run + 1, times)
-        if (d !== undefined) return yield* Effect.fail([d])
+        if (d !== undefined) return yield* scenarioErrors.fail([d])
       }
     }
     // times ≥ 1, so the loop ran and set `first`.

@@ -43,6 +43,7 @@ import {
   StoreNotFound
 } from "../../kernel/Errors.js"
 import { compareOrdinal } from "../../kernel/Ordinal.js"
+import { traced } from "../../kernel/Tracing.js"
 import { invalidRequestId } from "../schema/Symbols.js"
 import { makeBatchEngine } from "./Batch.js"
 import {
@@ -349,7 +350,10 @@ const build = (
   client: Layer.Layer<SqlClient.SqlClient, unknown>,
   options: StoreOptions
 ): Layer.Layer<LedgerStore, StoreOpenError> =>
-  openLayer(location, Layer.effect(LedgerStore, make(options)).pipe(Layer.provide(client)))
+  openLayer(
+    location,
+    Layer.effect(LedgerStore, Effect.map(make(options), (s) => traced("LedgerStore", s))).pipe(Layer.provide(client))
+  )
 
 /** The ledger store service. */
 export class LedgerStore extends Context.Tag("cardfx/LedgerStore")<LedgerStore, LedgerStoreService>() {
@@ -363,7 +367,9 @@ export class LedgerStore extends Context.Tag("cardfx/LedgerStore")<LedgerStore, 
   static readonly layerMemory: Layer.Layer<LedgerStore, StoreOpenError> = openLayer(
     ":memory:",
     // Not `build`: inside the class body the class's own binding is initialized, the module's is not yet.
-    Layer.effect(LedgerStore, make({})).pipe(Layer.provide(sqliteClientLayer(":memory:")))
+    Layer.effect(LedgerStore, Effect.map(make({}), (s) => traced("LedgerStore", s))).pipe(
+      Layer.provide(sqliteClientLayer(":memory:"))
+    )
   )
 
   /** PostgreSQL (several engine instances sharing one store). `tablePrefix` isolates stores in one database; `create: false` requires the tables. */
@@ -389,7 +395,7 @@ export class LedgerStore extends Context.Tag("cardfx/LedgerStore")<LedgerStore, 
                 })
               )
             }
-            return Layer.effect(LedgerStore, make(options))
+            return Layer.effect(LedgerStore, Effect.map(make(options), (s) => traced("LedgerStore", s)))
           })
         ).pipe(Layer.provide(pgClientLayer(options.url)))
       )

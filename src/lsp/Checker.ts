@@ -12,12 +12,12 @@
  */
 import { FileSystem } from "@effect/platform"
 import { Effect, Either, Layer } from "effect"
-import * as Hallyu from "../../hallyu/index.js"
-import { makeDecoder } from "../../kernel/Decode.js"
-import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
-import { parseJson } from "../../kernel/Json.js"
-import { documentKinds } from "../DocumentKinds.js"
-import { validatePaths } from "../Validation.js"
+import { makeDecoder } from "../kernel/Decode.js"
+import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
+import { parseJson } from "../kernel/Json.js"
+import { documentKinds } from "../services/DocumentKinds.js"
+import { Hallyu } from "../services/index.js"
+import { validatePaths } from "../services/Validation.js"
 
 /** The editor's view of some files: path → text (open, possibly unsaved documents). */
 export type Overlay = ReadonlyMap<string, string>

@@ -31,7 +31,7 @@ import {
   TextDocuments,
   TextDocumentSyncKind
 } from "vscode-languageserver/node"
-import type { Diagnostic } from "../../kernel/Diagnostic.js"
+import type { Diagnostic } from "../kernel/Diagnostic.js"
 import type { Overlay } from "./Checker.js"
 import { nodeAt, nodeAtPointer, offsetOf, positionOf, type Scan, scanJson } from "./JsonScan.js"
 import {

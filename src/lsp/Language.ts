@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import { describeAt, type JsonSchemaDocument, jsonSchemas } from "../JsonSchemas.js"
+import { describeAt, type JsonSchemaDocument, jsonSchemas } from "../services/JsonSchemas.js"
 import { type Node, nodeAt, type Scan, scanJson } from "./JsonScan.js"
 
 /** The kinds of document the server checks. */
