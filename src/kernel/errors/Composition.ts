@@ -57,6 +57,15 @@ export class TextLimit
     super(complete("text_limit", props), options)
   }
 }
+/** `missing_display_name`: A card, status or transformation has no display text in a locale the content ships. */
+export class MissingDisplayName extends Schema.TaggedError<MissingDisplayName>()("MissingDisplayName", {
+  code: Schema.tag("missing_display_name"),
+  ...fields
+}) {
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("missing_display_name", props), options)
+  }
+}
 /** `nesting_limit`: Effect children nest deeper than the effects validator allows. */
 export class NestingLimit
   extends Schema.TaggedError<NestingLimit>()("NestingLimit", { code: Schema.tag("nesting_limit"), ...fields })
