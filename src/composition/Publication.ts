@@ -460,7 +460,7 @@ export const displayKeyOf = (
 /**
  * A package that ships display names (a `locales` section in one of its
  * files) names every card, status and transformation it declares: one with
- * no text in some gathered locale table is a warning (`missing_display_name`,
+ * no text in any gathered locale table is a warning (`missing_display_name`,
  * at its name key, or at its declaration when it has no metadata), since a
  * client would show its ID. A package that ships no names is not warned
  * about (every name is its ID by design).
@@ -483,7 +483,8 @@ const checkDisplayNames = (
   ): void => {
     const key = displayKeyOf(kind, id, metadata)
     const missing = locales.filter((l) => !l.names.has(key)).map((l) => l.locale)
-    if (missing.length === 0) return
+    // A partial translation (a text in some table) is not warned about: the name exists.
+    if (missing.length < locales.length) return
     const o = origin(ctx, kind, id)
     if (!named.has(o.file)) return
     ctx.diagnostics.push(

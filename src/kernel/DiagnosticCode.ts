@@ -190,7 +190,7 @@ const table = {
     tag: "MissingDisplayName",
     domain: "content",
     meaning:
-      "A card, status or transformation has no display text in a locale the content ships (a warning: it would show its ID).",
+      "A card, status or transformation has no display text in any locale table its content ships (a warning: it would show its ID).",
     status: 422
   },
   nesting_limit: {

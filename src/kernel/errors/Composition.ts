@@ -57,7 +57,7 @@ export class TextLimit
     super(complete("text_limit", props), options)
   }
 }
-/** `missing_display_name`: A card, status or transformation has no display text in a locale the content ships. */
+/** `missing_display_name`: A card, status or transformation has no display text in any locale table its content ships. */
 export class MissingDisplayName extends Schema.TaggedError<MissingDisplayName>()("MissingDisplayName", {
   code: Schema.tag("missing_display_name"),
   ...fields
