@@ -72,6 +72,24 @@ export const RuntimeLocale = Schema.Struct({
 })
 export type RuntimeLocale = typeof RuntimeLocale.Type
 
+/** A display key by ID (ordinal ID order). */
+const NameKeyTable = Schema.Record({ key: Schema.String, value: Schema.String })
+
+/**
+ * The display key of each published card, status and transformation: its
+ * own `metadata.nameKey`, else `status.<id>.name` / `upgrade.<id>.name`. A
+ * client resolves it in a `locales` table and falls back to the ID.
+ */
+export const RuntimeNameKeys = Schema.Struct({
+  cards: SchemaExt.described(NameKeyTable, "cardId → the card's nameKey."),
+  statuses: SchemaExt.described(NameKeyTable, "statusId → the status's display key."),
+  transformations: SchemaExt.described(NameKeyTable, "upgradeId → the transformation's display key.")
+}).annotations({
+  identifier: "RuntimeNameKeys",
+  description: "The display key of every published card, status and transformation, by ID."
+})
+export type RuntimeNameKeys = typeof RuntimeNameKeys.Type
+
 /** `GET /v1/runtime`: what the server serves now. */
 export const RuntimeInfo = Schema.Struct({
   engineVersion: Schema.Int,
@@ -88,6 +106,10 @@ export const RuntimeInfo = Schema.Struct({
   locales: SchemaExt.described(
     Schema.Array(RuntimeLocale),
     "The display names of the served content, one table per locale, in ordinal locale order (empty when the packages ship none)."
+  ),
+  nameKeys: SchemaExt.described(
+    RuntimeNameKeys,
+    "The display key of every published card, status and transformation: what a client looks up in locales."
   )
 }).annotations({ identifier: "RuntimeInfo" })
 export type RuntimeInfo = typeof RuntimeInfo.Type

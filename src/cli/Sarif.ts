@@ -2,15 +2,22 @@
  * Diagnostics as SARIF 2.1.0 (`--format sarif`), the format code-scanning
  * dashboards and many CI tools read: one run of the `cardfx` tool whose
  * rules are every diagnostic code of the table (`DiagnosticCodeTable`), each
- * with its meaning as help text, and one result per diagnostic, with its file,
- * line, column and JSON path. Pure: the same diagnostics give the same bytes.
+ * with its meaning and how to fix it as help text (src/kernel/CodeHelp.ts)
+ * and a `helpUri` to its entry in docs/codes.md, and one result per
+ * diagnostic, with its file, region (start and end: the JSON value, or the
+ * key of an unknown field, on its first line) and JSON path. A file under
+ * the run's root is a relative URI with `uriBaseId: "%SRCROOT%"` (the root is
+ * in `originalUriBaseIds`); a file elsewhere is an absolute `file:` URI.
+ * Pure: the same diagnostics, root and texts give the same bytes.
  *
  * test/tooling/sarif.test.ts validates the output against the official
  * SARIF 2.1.0 JSON Schema.
  *
  * @since 0.1.0
  */
+import { codeHelpText, codeHelpUri } from "../kernel/CodeHelp.js"
 import { type Diagnostic, type DiagnosticCode, diagnosticCodes, DiagnosticCodeTable } from "../services/index.js"
+import { extentEnd, offsetOf, positionOf, type Scan, scanJson } from "../services/lsp/JsonScan.js"
 
 /** The SARIF version and the schema URI a log declares. */
 export const SARIF_VERSION = "2.1.0"
@@ -31,10 +38,52 @@ export interface SarifInput {
 const level = (d: Diagnostic): "error" | "warning" | "note" =>
   d.severity === "error" ? "error" : d.severity === "warning" ? "warning" : "note"
 
-/** A relative path as a URI reference (each segment percent-encoded); an absolute path as a file URI. */
-const fileUri = (file: string): string => {
-  const encoded = file.split("/").map(encodeURIComponent).join("/")
-  return file.startsWith("/") ? `file://${encoded}` : encoded
+/** The base every relative artifact URI is resolved against (`originalUriBaseIds`). */
+export const SRCROOT = "%SRCROOT%"
+
+/** Where a SARIF log's files are and what they hold (for regions' ends). */
+export interface SarifContext {
+  /** The absolute folder relative paths are resolved from (the working folder); no base without it. */
+  readonly root?: string | undefined
+  /** File → text, to end each region at the end of its value (or key). */
+  readonly texts?: ReadonlyMap<string, string> | undefined
+}
+
+const encodePath = (path: string): string => path.split("/").map(encodeURIComponent).join("/")
+
+/** A file's artifact location: relative to the root with its base, else an absolute file URI. */
+const artifactLocation = (file: string, root: string | undefined) => {
+  const base = root === undefined ? undefined : root.replace(/\/+$/, "")
+  if (!file.startsWith("/")) {
+    return base === undefined ? { uri: encodePath(file) } : { uri: encodePath(file), uriBaseId: SRCROOT }
+  }
+  if (base !== undefined && file.startsWith(`${base}/`)) {
+    return { uri: encodePath(file.slice(base.length + 1)), uriBaseId: SRCROOT }
+  }
+  return { uri: `file://${encodePath(file)}` }
+}
+
+const scans = new WeakMap<SarifContext, Map<string, Scan>>()
+
+/** A region from the diagnostic's line and column to the end of what it points at (one line at most). */
+const regionOf = (d: Diagnostic, context: SarifContext) => {
+  if (d.line === undefined || d.line < 1) return {}
+  const startColumn = d.column !== undefined && d.column >= 1 ? d.column : 1
+  const text = d.file === undefined ? undefined : context.texts?.get(d.file)
+  let endColumn = startColumn + 1
+  if (text !== undefined && d.file !== undefined) {
+    let cache = scans.get(context)
+    if (cache === undefined) {
+      cache = new Map()
+      scans.set(context, cache)
+    }
+    const scan = cache.get(d.file) ?? scanJson(text)
+    cache.set(d.file, scan)
+    const start = offsetOf(text, { line: d.line - 1, character: startColumn - 1 })
+    const end = positionOf(text, extentEnd(text, scan, start, d.code === "unknown_field"))
+    if (end.line === d.line - 1 && end.character + 1 > startColumn) endColumn = end.character + 1
+  }
+  return { region: { startLine: d.line, startColumn, endLine: d.line, endColumn } }
 }
 
 const rule = (code: DiagnosticCode) => {
@@ -44,20 +93,16 @@ const rule = (code: DiagnosticCode) => {
     name: entry.tag,
     shortDescription: { text: entry.meaning },
     fullDescription: { text: `${entry.meaning} (${entry.domain}; error tag ${entry.tag})` },
-    help: {
-      text: `${code}: ${entry.meaning} Domain: ${entry.domain}. The diagnostic's message says what was found ` +
-        "and where; its JSON path points into the file."
-    },
+    helpUri: codeHelpUri(code),
+    help: { text: codeHelpText(code) },
     properties: { domain: entry.domain, tag: entry.tag }
   }
 }
 
 const ruleIndex = new Map(diagnosticCodes.map((c, i) => [c, i]))
 
-const result = ({ diagnostic: d, logical }: SarifInput) => {
-  const region = d.line !== undefined && d.line >= 1
-    ? { region: { startLine: d.line, ...(d.column !== undefined && d.column >= 1 ? { startColumn: d.column } : {}) } }
-    : {}
+const result = ({ diagnostic: d, logical }: SarifInput, context: SarifContext) => {
+  const region = regionOf(d, context)
   const pointer = d.path !== undefined && d.path !== ""
     ? [{ fullyQualifiedName: d.path, kind: "element" }]
     : []
@@ -66,7 +111,7 @@ const result = ({ diagnostic: d, logical }: SarifInput) => {
     ...(logical ?? []).map((l) => ({ name: l.name, fullyQualifiedName: l.name, kind: l.kind }))
   ]
   const physical = d.file !== undefined && d.file !== ""
-    ? { physicalLocation: { artifactLocation: { uri: fileUri(d.file) }, ...region } }
+    ? { physicalLocation: { artifactLocation: artifactLocation(d.file, context.root), ...region } }
     : {}
   const location = { ...physical, ...(logicalLocations.length > 0 ? { logicalLocations } : {}) }
   const { code: _code, message: _message, severity: _severity, file: _file, line: _line, column: _column, ...rest } = d
@@ -81,7 +126,7 @@ const result = ({ diagnostic: d, logical }: SarifInput) => {
 }
 
 /** A SARIF 2.1.0 log of one `cardfx` run. */
-export const sarifLog = (inputs: ReadonlyArray<SarifInput>): unknown => ({
+export const sarifLog = (inputs: ReadonlyArray<SarifInput>, context: SarifContext = {}): unknown => ({
   $schema: SARIF_SCHEMA,
   version: SARIF_VERSION,
   runs: [
@@ -92,13 +137,16 @@ export const sarifLog = (inputs: ReadonlyArray<SarifInput>): unknown => ({
           rules: diagnosticCodes.map(rule)
         }
       },
+      ...(context.root === undefined
+        ? {}
+        : { originalUriBaseIds: { [SRCROOT]: { uri: `file://${encodePath(context.root.replace(/\/+$/, ""))}/` } } }),
       // Columns count UTF-16 code units (kernel/Json.ts lineColumn).
       columnKind: "utf16CodeUnits",
-      results: inputs.map(result)
+      results: inputs.map((i) => result(i, context))
     }
   ]
 })
 
 /** The SARIF log of a list of diagnostics, as printed (two-space JSON). */
-export const sarifText = (diagnostics: ReadonlyArray<Diagnostic>): string =>
-  JSON.stringify(sarifLog(diagnostics.map((diagnostic) => ({ diagnostic }))), null, 2)
+export const sarifText = (diagnostics: ReadonlyArray<Diagnostic>, context: SarifContext = {}): string =>
+  JSON.stringify(sarifLog(diagnostics.map((diagnostic) => ({ diagnostic })), context), null, 2)

@@ -1,6 +1,6 @@
 /**
  * `cardfx init [DIR]`: scaffolds a content package that `cardfx validate DIR`
- * passes straight away — `content/` (manifest, one card, one status, one
+ * passes straight away — DIR itself is the package (manifest, one card, one status, one
  * transformation), `scenarios/first.scenario.json`, `schemas/` (the JSON
  * Schemas), every file naming its schema in `$schema`, and `.vscode/`
  * (schema mapping, the extension recommended). Writes only new files: if any

@@ -8,7 +8,8 @@
  *
  * @since 0.1.0
  */
-import { Console, Effect } from "effect"
+import { FileSystem } from "@effect/platform"
+import { Console, Effect, Either } from "effect"
 import { ScaleOut, type ValidationReport } from "../services/index.js"
 import * as Args from "./Args.js"
 import * as Command from "./Command.js"
@@ -27,14 +28,34 @@ const includeHidden = Options.boolean("include-hidden").pipe(
   Options.withDescription("Also walk node_modules and dot-folders such as .git (skipped by default).")
 )
 
+/** The texts of the files diagnostics point into (for SARIF regions' ends); a file that cannot be read is left out. */
+const textsOf = (
+  report: ValidationReport
+): Effect.Effect<ReadonlyMap<string, string>, never, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const texts = new Map<string, string>()
+    for (const d of report.diagnostics) {
+      if (d.file === undefined || d.line === undefined || texts.has(d.file)) continue
+      const text = yield* Effect.either(fs.readFileString(d.file))
+      if (Either.isRight(text)) texts.set(d.file, text.right)
+    }
+    return texts
+  })
+
 /** Prints a validation report in a format; fails with exit 1 when it has errors. */
-export const printReport = (report: ValidationReport, format: Format): Effect.Effect<void, CommandExit> =>
+export const printReport = (
+  report: ValidationReport,
+  format: Format
+): Effect.Effect<void, CommandExit, FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const errors = report.diagnostics.filter((d) => d.severity === "error").length
     if (format === "json") yield* Console.log(validationJson(report.files, report.diagnostics))
     else if (format === "github") { for (const d of report.diagnostics) yield* Console.log(githubLine(d)) }
-    else if (format === "sarif") yield* Console.log(sarifText(report.diagnostics))
-    else {
+    else if (format === "sarif") {
+      const texts = yield* textsOf(report)
+      yield* Console.log(sarifText(report.diagnostics, { root: process.cwd(), texts }))
+    } else {
       for (const d of report.diagnostics) yield* Console.error(humanLine(d))
       const warnings = report.diagnostics.length - errors
       yield* Console.log(

@@ -37,7 +37,23 @@ export interface LoadedPackage {
   readonly diagnostics: ReadonlyArray<Diagnostic>
   /** Files looked at (for the validate summary). */
   readonly files: ReadonlyArray<string>
+  /**
+   * Standalone documents inside the package folder that are not content: a
+   * scenario (a document with a `scenario` key; `cardfx init DIR` puts one in
+   * `DIR/scenarios/`). `validate` checks them as scenarios; they are not part
+   * of the package (nor of its content hash).
+   */
+  readonly documents?: ReadonlyArray<string>
 }
+
+/** True when a path relative to the package root lies in a dot-folder or node_modules. */
+const inSkippedFolder = (relative: string): boolean =>
+  relative.split("/").slice(0, -1).some((segment) => segment.startsWith(".") || segment === "node_modules")
+
+/** A document with a `scenario` key is a scenario, never content (a content file's Schema has no such key). */
+const isStandaloneDocument = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && !Array.isArray(value) &&
+  Object.prototype.hasOwnProperty.call(value, "scenario")
 
 const decodeManifest = makeDecoder(Manifest)
 const decodeContent = makeDecoder(ContentFile)
@@ -76,12 +92,15 @@ export const isManifestFile = (file: string): boolean => file === "manifest.json
 export const loadPackage = (dir: string): Effect.Effect<LoadedPackage, never, FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const root = dir.replace(/\/+$/, "")
-    const listed = yield* listFiles(root)
-    if (Either.isLeft(listed)) return { package: undefined, diagnostics: [listed.left], files: [] }
+    const all = yield* listFiles(root)
+    if (Either.isLeft(all)) return { package: undefined, diagnostics: [all.left], files: [] }
+    // Files inside dot-folders (.vscode, .git, ...) and node_modules are not the package's, as `validate` skips them.
+    const listed = { right: all.right.filter((f) => !inSkippedFolder(f.slice(root.length + 1))) }
     const manifestFile = `${root}/manifest.json`
     const diagnostics: Array<Diagnostic> = []
     const docs: Array<JsonDocument> = []
     let manifest: JsonDocument | undefined
+    const documents: Array<string> = []
     for (const file of listed.right) {
       if (file.endsWith(".md")) continue
       if (!file.endsWith(".json")) {
@@ -94,10 +113,12 @@ export const loadPackage = (dir: string): Effect.Effect<LoadedPackage, never, Fi
         continue
       }
       if (file === manifestFile) manifest = parsed.right
+      // A scenario beside the content is checked as a scenario, not as content.
+      else if (isStandaloneDocument(parsed.right.value)) documents.push(file)
       // A JSON Schema `cardfx schema` wrote (for the editor) is not content.
       else if (!isCardfxJsonSchema(parsed.right.value)) docs.push(parsed.right)
     }
-    const files = listed.right.filter((f) => !f.endsWith(".md"))
+    const files = listed.right.filter((f) => !f.endsWith(".md") && !documents.includes(f))
     if (manifest === undefined) {
       if (!listed.right.includes(manifestFile)) {
         diagnostics.push(
@@ -107,9 +128,9 @@ export const loadPackage = (dir: string): Effect.Effect<LoadedPackage, never, Fi
           })
         )
       }
-      return { package: undefined, diagnostics, files }
+      return { package: undefined, diagnostics, files, documents }
     }
     const decoded = decodePackage(root, manifest, docs)
     diagnostics.push(...decoded.diagnostics)
-    return { package: diagnostics.length === 0 ? decoded.package : undefined, diagnostics, files }
+    return { package: diagnostics.length === 0 ? decoded.package : undefined, diagnostics, files, documents }
   })

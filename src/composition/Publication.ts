@@ -17,6 +17,7 @@ import { hashCanonical } from "../kernel/Canonical.js"
 import { type Diagnostic, diagnostic, sortDiagnostics } from "../kernel/Diagnostic.js"
 import { type Locator, makeLocator, toPointer } from "../kernel/Json.js"
 import { compareOrdinal } from "../kernel/Ordinal.js"
+import { didYouMean } from "../kernel/Suggest.js"
 import { compileContainer } from "./Compiler.js"
 import type { DecodedPackage } from "./ContentPackage.js"
 import type { PackagePin, Runtime, RuntimeLocale, RuntimePin } from "./Runtime.js"
@@ -163,6 +164,18 @@ export const publish = (packages: ReadonlyArray<DecodedPackage>): PublicationRes
   for (const [id, b] of bundles) checkBundle(ctx, b, origin(ctx, "bundle", id))
   for (const [id, t] of transformations) checkTransformation(ctx, t, origin(ctx, "transformation", id))
   for (const [id, a] of activities) checkActivity(ctx, a, origin(ctx, "activity", id))
+  checkDisplayNames(ctx, locales, [...packageIds.values()])
+  suggestReferences(diagnostics, {
+    card: cards,
+    status: statuses,
+    relic: relics,
+    buff: buffs,
+    attribute: attributes,
+    bundle: bundles,
+    transformation: transformations,
+    slot: slots,
+    activity: activities
+  })
 
   const texts = new Map<string, string>()
   for (const p of packageIds.values()) for (const f of p.files) texts.set(f.file, f.text)
@@ -431,6 +444,94 @@ interface Ctx {
 }
 
 const origin = (ctx: Ctx, kind: Kind, id: string): Origin => ctx.origins.get(`${kind}:${id}`) ?? { file: "", path: "" }
+
+/**
+ * The display key of a card, a status or a transformation: its own
+ * `metadata.nameKey`, else the key clients derive from its ID
+ * (`status.<id>.name`, `upgrade.<id>.name`). What `GET /v1/runtime` serves
+ * as `nameKeys` and what {@link checkDisplayNames} looks up.
+ */
+export const displayKeyOf = (
+  kind: "card" | "status" | "transformation",
+  id: string,
+  metadata: { readonly nameKey: string } | undefined
+): string => metadata?.nameKey ?? `${kind === "transformation" ? "upgrade" : kind}.${id}.name`
+
+/**
+ * A package that ships display names (a `locales` section in one of its
+ * files) names every card, status and transformation it declares: one with
+ * no text in any gathered locale table is a warning (`missing_display_name`,
+ * at its name key, or at its declaration when it has no metadata), since a
+ * client would show its ID. A package that ships no names is not warned
+ * about (every name is its ID by design).
+ */
+const checkDisplayNames = (
+  ctx: Ctx,
+  locales: ReadonlyArray<RuntimeLocale>,
+  packages: ReadonlyArray<DecodedPackage>
+): void => {
+  if (locales.length === 0) return
+  const named = new Set(
+    packages.filter((p) => p.files.some((f) => (f.content.locales ?? []).length > 0)).flatMap((p) =>
+      p.files.map((f) => f.file)
+    )
+  )
+  const check = (
+    kind: "card" | "status" | "transformation",
+    id: string,
+    metadata: { readonly nameKey: string } | undefined
+  ): void => {
+    const key = displayKeyOf(kind, id, metadata)
+    const missing = locales.filter((l) => !l.names.has(key)).map((l) => l.locale)
+    // A partial translation (a text in some table) is not warned about: the name exists.
+    if (missing.length < locales.length) return
+    const o = origin(ctx, kind, id)
+    if (!named.has(o.file)) return
+    ctx.diagnostics.push(
+      diagnostic(
+        "missing_display_name",
+        `${kind} "${id}" has no display name: no locale table (${missing.join(", ")}) gives a text for "${key}"`,
+        { file: o.file, path: metadata === undefined ? o.path : `${o.path}/metadata/nameKey`, subject: id },
+        "warning"
+      )
+    )
+  }
+  for (const [id, c] of ctx.cards) check("card", id, c.metadata)
+  for (const [id, x] of ctx.statuses) check("status", id, x.metadata)
+  for (const [id, x] of ctx.transformations) check("transformation", id, x.metadata)
+}
+
+/**
+ * "Did you mean": every `unknown_reference` of the form `<kind> "<id>" is not
+ * declared` gets the closest declared ID of that kind (edit distance), in one
+ * place for every check that reports one.
+ */
+const referenceKinds: ReadonlyArray<Kind> = [
+  "card",
+  "status",
+  "relic",
+  "buff",
+  "attribute",
+  "bundle",
+  "transformation",
+  "slot",
+  "activity"
+]
+
+const suggestReferences = (
+  diagnostics: Array<Diagnostic>,
+  declared: Readonly<Record<Kind, ReadonlyMap<string, unknown>>>
+): void => {
+  diagnostics.forEach((d, i) => {
+    if (d.code !== "unknown_reference") return
+    const m = /^(card|status|relic|buff|attribute|bundle|transformation|slot|activity) "([^"]*)" is not declared/
+      .exec(d.message)
+    const kind = m === null ? undefined : referenceKinds.find((k) => k === m[1])
+    if (m === null || kind === undefined || d.message.includes("did you mean")) return
+    const hint = didYouMean(m[2] ?? "", declared[kind].keys())
+    if (hint !== "") diagnostics[i] = { ...d, message: d.message + hint }
+  })
+}
 
 const checkStatus = (ctx: Ctx, s: Status, o: Origin): void => {
   const params = new Set<string>()

@@ -24,6 +24,7 @@ import { type Diagnostic, diagnostic } from "./Diagnostic.js"
 import type { DiagnosticCode } from "./DiagnosticCode.js"
 import * as FastDecode from "./FastDecode.js"
 import { type JsonDocument, type Locator, makeLocator, toPointer } from "./Json.js"
+import { didYouMean } from "./Suggest.js"
 
 /** Annotation key: the diagnostic code a Schema node's failures carry. */
 export const DiagnosticCodeAnnotationId: unique symbol = Symbol.for("cardfx/DiagnosticCode")
@@ -241,15 +242,41 @@ interface Leaf {
   readonly path: ReadonlyArray<PropertyKey>
   readonly issue: ParseResult.ParseIssue
   readonly details?: { readonly limit: number; readonly actual: number } | undefined
+  /** `; did you mean "x"?` after the message, for a misspelled key or enum member. */
+  readonly hint?: string | undefined
+}
+
+/** The string members of a literal union (or a literal): what a misspelled member is compared with. */
+const literalStrings = (ast: SchemaAST.AST): ReadonlyArray<string> =>
+  SchemaAST.isLiteral(ast)
+    ? typeof ast.literal === "string" ? [ast.literal] : []
+    : SchemaAST.isUnion(ast)
+    ? ast.types.flatMap(literalStrings)
+    : []
+
+/** The hint for a value no member of a literal union matches: the closest member, for a string. */
+const enumHint = (ast: SchemaAST.AST, actual: unknown): string | undefined =>
+  typeof actual === "string" ? didYouMean(actual, literalStrings(ast)) || undefined : undefined
+
+/** The keys a struct declares, less those the value already has: what a misspelled key is compared with. */
+const declaredKeys = (ast: SchemaAST.AST, actual: unknown): ReadonlyArray<string> => {
+  if (!SchemaAST.isTypeLiteral(ast)) return []
+  const present = typeof actual === "object" && actual !== null ? new Set(Object.keys(actual)) : new Set<string>()
+  return ast.propertySignatures.flatMap((p) => typeof p.name === "string" && !present.has(p.name) ? [p.name] : [])
 }
 
 // A node's code claims only the failure of its own check: nothing is inherited
 // by the issues nested under it (see the module comment).
-const collect = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>, out: Array<Leaf>): void => {
+const collect = (
+  issue: ParseResult.ParseIssue,
+  path: ReadonlyArray<PropertyKey>,
+  out: Array<Leaf>,
+  keys: ReadonlyArray<string> = []
+): void => {
   switch (issue._tag) {
     case "Pointer": {
       const p = Array.isArray(issue.path) ? issue.path : [issue.path as PropertyKey]
-      collect(issue.issue, [...path, ...p], out)
+      collect(issue.issue, [...path, ...p], out, keys)
       return
     }
     case "Composite": {
@@ -259,13 +286,15 @@ const collect = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>
         out.push({
           code: enumCode(issue.ast, issue.actual) ?? "schema_invalid",
           path,
-          issue: new ParseResult.Type(issue.ast, issue.actual)
+          issue: new ParseResult.Type(issue.ast, issue.actual),
+          hint: enumHint(issue.ast, issue.actual)
         })
         return
       }
+      const declared = declaredKeys(issue.ast, issue.actual)
       for (const i of issues) {
         const refused = recordKeyIssue(issue.ast, i)
-        if (refused === undefined) collect(i, path, out)
+        if (refused === undefined) collect(i, path, out, declared)
         else collect(refused.issue, [...path, refused.key], out)
       }
       return
@@ -281,11 +310,23 @@ const collect = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>
     case "Transformation":
       collect(issue.issue, path, out)
       return
-    case "Unexpected":
-      out.push({ code: "unknown_field", path, issue })
+    case "Unexpected": {
+      const key = path[path.length - 1]
+      out.push({
+        code: "unknown_field",
+        path,
+        issue,
+        hint: typeof key === "string" ? didYouMean(key, keys) || undefined : undefined
+      })
       return
+    }
     case "Type":
-      out.push({ code: enumCode(issue.ast, issue.actual) ?? "schema_invalid", path, issue })
+      out.push({
+        code: enumCode(issue.ast, issue.actual) ?? "schema_invalid",
+        path,
+        issue,
+        hint: enumHint(issue.ast, issue.actual)
+      })
       return
     case "Missing":
     case "Forbidden":
@@ -293,6 +334,23 @@ const collect = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>
       return
   }
 }
+
+/**
+ * The one formatter of a Schema failure's words, in plain grammar: the
+ * decoder's `Expected An integer in 0..1000000., actual -1` reads
+ * `expected an integer in 0..1000000, got -1` (a lower-case start, no
+ * stray period, "got" for what was found). Other messages (a refinement's
+ * own, already plain) pass through.
+ */
+export const plainMessage = (message: string): string => {
+  const m = /^Expected ([\s\S]*?), actual ([\s\S]*)$/.exec(message)
+  if (m === null) return message
+  const expected = (m[1] ?? "").replace(/\.$/, "")
+  return `expected ${lowerFirst(expected)}, got ${m[2] ?? ""}`
+}
+
+/** Lower-cases a phrase's first letter when its first word is a plain word (not an acronym, not quoted). */
+const lowerFirst = (s: string): string => /^[A-Z][a-z]*\b/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s
 
 /** The words a missing required field is reported with (`at /cards/0: missing field `cost``). */
 export const MISSING_FIELD = "missing field"
@@ -320,8 +378,10 @@ const issueListToDiagnostics = (
   for (const leaf of leaves) {
     const basePath = leaf.basePath
     const path = basePath + toPointer(leaf.path)
-    const formatted = ParseResult.ArrayFormatter.formatIssueSync(leaf.issue)[0]?.message ?? "invalid value"
-    const message = leaf.code === "unknown_field"
+    const formatted = plainMessage(
+      ParseResult.ArrayFormatter.formatIssueSync(leaf.issue)[0]?.message ?? "invalid value"
+    )
+    const message = (leaf.code === "unknown_field"
       ? `unknown field "${String(leaf.path[leaf.path.length - 1] ?? "")}"`
       : leaf.issue._tag === "Missing"
       // Name the field, not just the place: "missing field `cost`" (the path ends with the field's key).
@@ -330,7 +390,7 @@ const issueListToDiagnostics = (
       }\``
       : leaf.code === "schema_invalid"
       ? `at ${path === "" ? "/" : path}: ${formatted}`
-      : formatted
+      : formatted) + (leaf.hint ?? "")
     const key = `${leaf.code}\u0000${path}\u0000${message}`
     if (seen.has(key)) continue
     seen.add(key)
@@ -340,7 +400,8 @@ const issueListToDiagnostics = (
   const locator = doc === undefined ? undefined : (doc.locator ?? makeLocator(doc.text))
   locator?.prepare(found.map((f) => f.path))
   return found.map(({ leaf, message, path }) => {
-    const pos = locator?.locate(path)
+    // An unknown field is about its key, not its value: it points at the key.
+    const pos = leaf.code === "unknown_field" ? locator?.locateKey(path) : locator?.locate(path)
     return diagnostic(leaf.code, message, {
       file: doc?.file,
       path,

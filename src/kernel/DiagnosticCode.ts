@@ -186,6 +186,13 @@ const table = {
     limit: "displayTextLength",
     status: 422
   },
+  missing_display_name: {
+    tag: "MissingDisplayName",
+    domain: "content",
+    meaning:
+      "A card, status or transformation has no display text in any locale table its content ships (a warning: it would show its ID).",
+    status: 422
+  },
   nesting_limit: {
     tag: "NestingLimit",
     domain: "compiler",

@@ -64,7 +64,16 @@ export interface Locator {
    * Answers are the same either way; a pointer not announced still gets the whole index.
    */
   readonly prepare: (pointers: Iterable<string>) => void
+  /**
+   * Where the KEY of the object member at `pointer` starts (its opening quote): what a diagnostic
+   * about the key itself (an unknown field) points at. Falls back to {@link Locator.locate} for a
+   * pointer that is not an object member.
+   */
+  readonly locateKey: (pointer: string) => { line: number; column: number }
 }
+
+/** The index entry of where the key of the member at a pointer starts (pointers start with "/" or are ""). */
+const keyEntry = (pointer: string): string => `\u0000${pointer}`
 
 const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
 
@@ -166,6 +175,15 @@ export const makeLocator = (text: string): Locator => {
     }
     return undefined
   }
+  const locate = (pointer: string): { line: number; column: number } => {
+    if (pointers === undefined) {
+      const announced = nearest(found, pointer, scanned)
+      if (announced !== undefined) return announced
+      pointers = new Map<string, number>()
+      new Parser(text, undefined, Number.MAX_SAFE_INTEGER, pointers).parseDocument()
+    }
+    return nearest(pointers, pointer) ?? { line: 1, column: 1 }
+  }
   return {
     lineColumn: at,
     prepare: (announced) => {
@@ -183,14 +201,11 @@ export const makeLocator = (text: string): Locator => {
       new Parser(text, undefined, Number.MAX_SAFE_INTEGER, found, wanted).parseDocument()
       for (const p of wanted) scanned.add(p)
     },
-    locate: (pointer) => {
-      if (pointers === undefined) {
-        const announced = nearest(found, pointer, scanned)
-        if (announced !== undefined) return announced
-        pointers = new Map<string, number>()
-        new Parser(text, undefined, Number.MAX_SAFE_INTEGER, pointers).parseDocument()
-      }
-      return nearest(pointers, pointer) ?? { line: 1, column: 1 }
+    locate,
+    locateKey: (pointer) => {
+      const value = locate(pointer)
+      const key = (pointers ?? found).get(keyEntry(pointer))
+      return key === undefined ? value : at(key)
     }
   }
 }
@@ -355,7 +370,11 @@ class Parser {
       if (this.text.charCodeAt(this.i) !== 58) return this.fail("json_syntax", "expected ':' after a key", this.i)
       this.i++
       this.ws()
-      if (this.positions !== undefined) this.pointers.push(this.child(key))
+      if (this.positions !== undefined) {
+        const p = this.child(key)
+        this.pointers.push(p)
+        if (p !== undefined) this.positions.set(keyEntry(p), keyStart)
+      }
       const v = this.value()
       if (v === FAILED) return FAILED
       out[key] = v

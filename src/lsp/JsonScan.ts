@@ -171,3 +171,19 @@ export const offsetOf = (text: string, position: { line: number; character: numb
   }
   return Math.min(text.length, k + position.character)
 }
+
+/**
+ * Where the thing a diagnostic points at ends: from `start` (an offset where
+ * a value or, with `key`, a property key starts) to the end of that value or
+ * key, on its first line only (a whole object or array is long); at least one
+ * character. The same range for the editor (LSP) and for SARIF regions.
+ */
+export const extentEnd = (text: string, scan: Scan, start: number, key = false): number => {
+  const node = scan.nodes.find((n) => n.start === start && (n.kind === "key") === key) ?? nodeAt(scan, start)
+  let end = node !== undefined && node.start === start ? node.end : text.indexOf("\n", start)
+  if (end < 0) end = text.length
+  if (end <= start) end = Math.min(text.length, start + 1)
+  const newline = text.indexOf("\n", start)
+  if (newline >= 0 && newline < end) end = newline
+  return Math.max(end, Math.min(text.length, start + 1))
+}

@@ -9,6 +9,7 @@
  *
  * @since 0.1.0
  */
+import { posix } from "node:path"
 import { describeAt, type JsonSchemaDocument, jsonSchemas } from "../services/JsonSchemas.js"
 import { type Node, nodeAt, type Scan, scanJson } from "./JsonScan.js"
 
@@ -209,18 +210,79 @@ export const definitionAt = (
   return all.filter((d) => d.kind === target.kind && d.id === target.id && (!local || d.file === f.file))
 }
 
-/** Completion: the IDs that may stand at an offset (the string being typed is a reference of some kind). */
+const under = (file: string, root: string): boolean => file.startsWith(root === "/" ? "/" : `${root}/`)
+
+/** The package folders of a scenario document (as written, resolved against its folder). */
+export const scenarioPackageFolders = (f: SourceFile): ReadonlyArray<string> => {
+  const v = f.scan.value
+  if (f.kind !== "scenario" || !isRecord(v) || !Array.isArray(v.packages)) return []
+  const dir = posix.dirname(f.file)
+  return v.packages.flatMap((p) =>
+    typeof p === "string" && p !== "" ? [posix.normalize(p.startsWith("/") ? p : posix.join(dir, p))] : []
+  )
+}
+
+/**
+ * The files whose declarations a file may name, as a predicate: for a
+ * content file, its own package and the packages it depends on (by package
+ * ID, transitively, among the workspace's manifests); for a scenario, the
+ * packages it names and theirs. Undefined when the file has no package
+ * scope (then every declaration of the workspace is offered).
+ */
+export const scopeOf = (
+  f: SourceFile,
+  files: ReadonlyArray<SourceFile>
+): ((file: string) => boolean) | undefined => {
+  const manifests = files.filter((x) => x.kind === "manifest").map((x) => {
+    const v = isRecord(x.scan.value) ? x.scan.value : {}
+    const deps = Array.isArray(v.dependencies) ? v.dependencies.filter((d) => typeof d === "string") : []
+    return { root: posix.dirname(x.file), id: typeof v.packageId === "string" ? v.packageId : "", deps }
+  })
+  let start: ReadonlyArray<string>
+  if (f.kind === "content" || f.kind === "manifest") {
+    // The outermost package folder above the file (a package nested in another is part of it).
+    const own = manifests.filter((m) => under(f.file, m.root)).sort((a, b) => a.root.length - b.root.length)[0]
+    if (own === undefined) return undefined
+    start = [own.root]
+  } else if (f.kind === "scenario") start = scenarioPackageFolders(f)
+  else return undefined
+  const roots = new Set(start)
+  const queue = [...start]
+  while (queue.length > 0) {
+    const r = queue.shift() ?? ""
+    for (const m of manifests.filter((x) => x.root === r)) {
+      for (const dep of m.deps) {
+        for (const d of manifests.filter((x) => x.id === dep)) {
+          if (!roots.has(d.root)) {
+            roots.add(d.root)
+            queue.push(d.root)
+          }
+        }
+      }
+    }
+  }
+  return (file) => [...roots].some((r) => under(file, r))
+}
+
+/**
+ * Completion: the IDs that may stand at an offset (the string being typed is
+ * a reference of some kind), among the declarations in scope (`inScope`, see
+ * {@link scopeOf}; all when undefined).
+ */
 export const completionsAt = (
   f: SourceFile,
   all: ReadonlyArray<Declaration>,
-  offset: number
+  offset: number,
+  inScope?: (file: string) => boolean
 ): { readonly kind: IdKind; readonly items: ReadonlyArray<string> } | undefined => {
   const n = stringAt(f, offset)
   if (n === undefined || n.kind !== "string") return undefined
   const kind = referenceKind(f.kind, n.segments)
   if (kind === undefined) return undefined
   const local = kind === "character" || f.kind === "deck"
-  const declared = all.filter((d) => d.kind === kind && (!local || d.file === f.file)).map((d) => d.id)
+  const declared = all.filter((d) =>
+    d.kind === kind && (local ? d.file === f.file : inScope === undefined || inScope(d.file))
+  ).map((d) => d.id)
   return { kind, items: [...new Set([...(builtIns[kind] ?? []), ...declared])].sort() }
 }
 

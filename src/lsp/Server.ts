@@ -33,13 +33,15 @@ import {
 } from "vscode-languageserver/node"
 import type { Diagnostic } from "../kernel/Diagnostic.js"
 import type { Overlay } from "./Checker.js"
-import { nodeAt, nodeAtPointer, offsetOf, positionOf, type Scan, scanJson } from "./JsonScan.js"
+import { extentEnd, nodeAtPointer, offsetOf, positionOf, type Scan, scanJson } from "./JsonScan.js"
 import {
   completionsAt,
   type Declaration,
   declarations,
   definitionAt,
   hoverAt,
+  scenarioPackageFolders,
+  scopeOf,
   type SourceFile,
   sourceFile
 } from "./Language.js"
@@ -94,13 +96,8 @@ const rangeOf = (d: Diagnostic, text: string | undefined, scan: Scan | undefined
   if (d.line !== undefined) start = offsetOf(text, { line: d.line - 1, character: Math.max(0, (d.column ?? 1) - 1) })
   else if (d.path !== undefined) start = nodeAtPointer(scan, d.path)?.start
   start = start ?? 0
-  const node = scan.nodes.find((n) => n.start === start && n.kind !== "key") ?? nodeAt(scan, start)
-  let end = node !== undefined && node.start === start ? node.end : text.indexOf("\n", start)
-  if (end < 0) end = text.length
-  if (end <= start) end = Math.min(text.length, start + 1)
-  // A whole object or array is long: mark its first line only.
-  const newline = text.indexOf("\n", start)
-  if (newline >= 0 && newline < end) end = newline
+  // An unknown field is located at its key (the diagnostic's line and column): the range is the key.
+  const end = extentEnd(text, scan, start, d.code === "unknown_field")
   return { start: positionOf(text, start), end: positionOf(text, end) }
 }
 
@@ -152,10 +149,21 @@ export const runLanguageServer = (
       const open = overlay()
       const paths = new Set([...roots.flatMap(jsonFilesUnder), ...open.keys()])
       const files: Array<SourceFile> = []
-      for (const p of [...paths].sort()) {
-        const text = textOf(p, open)
-        if (text !== undefined) files.push(sourceFile(p, text, inPackage(p, open)))
+      const read = (list: Iterable<string>) => {
+        for (const p of [...list].sort()) {
+          const text = textOf(p, open)
+          if (text !== undefined) files.push(sourceFile(p, text, inPackage(p, open)))
+        }
       }
+      read(paths)
+      // The packages a scenario names, wherever they are (outside the workspace folders too).
+      const outside = new Set<string>()
+      for (const f of files) {
+        for (const folder of scenarioPackageFolders(f)) {
+          for (const p of jsonFilesUnder(folder)) if (!paths.has(p)) outside.add(p)
+        }
+      }
+      read(outside)
       return { files, all: files.flatMap(declarations) }
     }
 
@@ -255,7 +263,8 @@ export const runLanguageServer = (
     connection.onCompletion((p) => {
       const here = at(p.textDocument.uri, p.position)
       if (here === undefined) return []
-      const c = completionsAt(here.f, here.all, here.offset)
+      // Only the IDs in scope: the file's package and its dependencies, or the packages a scenario names.
+      const c = completionsAt(here.f, here.all, here.offset, scopeOf(here.f, here.files))
       if (c === undefined) return []
       return c.items.map((label) => ({ label, kind: CompletionItemKind.Reference, detail: `cardfx ${c.kind} ID` }))
     })

@@ -18,6 +18,7 @@
  * @since 0.1.0
  */
 import { Context, Effect, Either, Layer, STM, TRef } from "effect"
+import { displayKeyOf } from "../composition/Publication.js"
 import { resolveEffectiveCard } from "../composition/Resolver.js"
 import type { Runtime } from "../composition/Runtime.js"
 import {
@@ -53,6 +54,16 @@ export interface RuntimeInfo {
   readonly statuses: ReadonlyArray<string>
   /** The display names of the content, one table per locale (ordinal), keys in ordinal order. */
   readonly locales: ReadonlyArray<{ readonly locale: string; readonly names: Readonly<Record<string, string>> }>
+  /**
+   * The display key of every published card, status and transformation (its own `metadata.nameKey`,
+   * else `status.<id>.name` / `upgrade.<id>.name`), by ID in ordinal order: what a client looks up in
+   * `locales` (no key convention on the client's side).
+   */
+  readonly nameKeys: {
+    readonly cards: Readonly<Record<string, string>>
+    readonly statuses: Readonly<Record<string, string>>
+    readonly transformations: Readonly<Record<string, string>>
+  }
 }
 
 /** A stored instance that does not compose under a runtime. */
@@ -92,9 +103,20 @@ export const runtimeInfo = (runtime: Runtime): RuntimeInfo => {
     transformations: ids(runtime.transformations),
     activities: ids(runtime.activities),
     statuses: ids(runtime.statuses),
-    locales: runtime.locales.map((l) => ({ locale: l.locale, names: Object.fromEntries(l.names) }))
+    locales: runtime.locales.map((l) => ({ locale: l.locale, names: Object.fromEntries(l.names) })),
+    nameKeys: {
+      cards: keysOf("card", runtime.cards),
+      statuses: keysOf("status", runtime.statuses),
+      transformations: keysOf("transformation", runtime.transformations)
+    }
   }
 }
+
+const keysOf = (
+  kind: "card" | "status" | "transformation",
+  m: ReadonlyMap<string, { readonly metadata?: { readonly nameKey: string } | undefined }>
+): Record<string, string> =>
+  Object.fromEntries([...m.keys()].sort(compareOrdinal).map((id) => [id, displayKeyOf(kind, id, m.get(id)?.metadata)]))
 
 /** The outcome of composing one stored instance under a runtime, and what it was computed from. */
 interface Verdict {

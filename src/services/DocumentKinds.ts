@@ -17,6 +17,7 @@ import { decodeScenario, isScenarioDocument, validateScenario } from "../composi
 import { isDeckDocument, validateDeck } from "../hallyu/Validate.js"
 import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
 import { type JsonDocument, locate, pointerSegment } from "../kernel/Json.js"
+import { didYouMean } from "../kernel/Suggest.js"
 import type { DocumentKind } from "./Validation.js"
 
 const at = (doc: JsonDocument, path: string) => ({ file: doc.file, path, ...locate(doc, path) })
@@ -38,6 +39,7 @@ export const scenarioReferences = (
     const dir = posix.dirname(doc.file ?? ".")
     const out: Array<Diagnostic> = []
     const packages = []
+    const named: Array<{ readonly index: number; readonly name: string; readonly folder: string }> = []
     for (let i = 0; i < scenario.packages.length; i++) {
       const p = scenario.packages[i] ?? ""
       const folder = p.startsWith("/") ? posix.normalize(p) : posix.join(dir, p)
@@ -58,19 +60,41 @@ export const scenarioReferences = (
         continue
       }
       const loaded = yield* loadPackage(folder)
-      out.push(...loaded.diagnostics.filter((d) => d.severity === "error"))
-      if (loaded.package !== undefined) packages.push(loaded.package)
+      const errors = loaded.diagnostics.filter((d) => d.severity === "error")
+      out.push(...errors)
+      if (errors.length > 0) out.push(brokenPackage(doc, i, p, errors))
+      if (loaded.package !== undefined) {
+        packages.push(loaded.package)
+        named.push({ index: i, name: p, folder })
+      }
     }
     if (out.length > 0) return out
-    const runtime = publish(packages).runtime
-    if (runtime === undefined) return out
+    const published = publish(packages)
+    const runtime = published.runtime
+    if (runtime === undefined) {
+      // The packages load but do not publish together (a reference error, a conflict): the scenario
+      // fails as `run` fails, and says so at each package that has an error.
+      const errors = published.diagnostics.filter((d) => d.severity === "error")
+      out.push(...errors)
+      for (const n of named) {
+        const own = errors.filter((d) => d.file !== undefined && isUnder(d.file, n.folder))
+        out.push(brokenPackage(doc, n.index, n.name, own.length > 0 ? own : errors))
+      }
+      return out
+    }
     scenario.steps.forEach((step, i) => {
       if (step.op === "play" && !runtime.cards.has(step.card)) {
         out.push(
-          diagnostic("unknown_card", `no card "${step.card}" is published by the scenario's packages`, {
-            ...at(doc, `/steps/${i}/card`),
-            subject: step.card
-          })
+          diagnostic(
+            "unknown_card",
+            `no card "${step.card}" is published by the scenario's packages${
+              didYouMean(step.card, runtime.cards.keys())
+            }`,
+            {
+              ...at(doc, `/steps/${i}/card`),
+              subject: step.card
+            }
+          )
         )
       }
     })
@@ -79,19 +103,29 @@ export const scenarioReferences = (
         const base = `/ledgers/${pointerSegment(owner)}/${pointerSegment(cardId)}`
         if (!runtime.cards.has(cardId)) {
           out.push(
-            diagnostic("unknown_card", `no card "${cardId}" is published by the scenario's packages`, {
-              ...at(doc, base),
-              subject: cardId
-            })
+            diagnostic(
+              "unknown_card",
+              `no card "${cardId}" is published by the scenario's packages${didYouMean(cardId, runtime.cards.keys())}`,
+              {
+                ...at(doc, base),
+                subject: cardId
+              }
+            )
           )
         }
         upgrades.forEach((u, j) => {
           if (!runtime.transformations.has(u)) {
             out.push(
-              diagnostic("unknown_transformation", `no transformation "${u}" is published by the scenario's packages`, {
-                ...at(doc, `${base}/${j}`),
-                subject: u
-              })
+              diagnostic(
+                "unknown_transformation",
+                `no transformation "${u}" is published by the scenario's packages${
+                  didYouMean(u, runtime.transformations.keys())
+                }`,
+                {
+                  ...at(doc, `${base}/${j}`),
+                  subject: u
+                }
+              )
             )
           }
         })
@@ -99,6 +133,36 @@ export const scenarioReferences = (
     }
     return out
   })
+
+const isUnder = (file: string, folder: string): boolean => {
+  const f = posix.normalize(file)
+  const d = posix.normalize(folder).replace(/\/+$/, "")
+  return f.startsWith(`${d}/`)
+}
+
+/**
+ * The scenario's side of a package that does not load or publish: at the
+ * scenario's `/packages/i`, under the first error's code, how many errors the
+ * package has and the first (each is also reported where it is).
+ */
+const brokenPackage = (
+  doc: JsonDocument,
+  index: number,
+  name: string,
+  errors: ReadonlyArray<Diagnostic>
+): Diagnostic => {
+  const first = errors[0]
+  const where = first === undefined
+    ? ""
+    : `${first.file ?? ""}${first.line !== undefined ? `:${first.line}:${first.column ?? 1}` : ""}`
+  return diagnostic(
+    first?.code ?? "unknown_reference",
+    `the scenario's package ${name} has ${errors.length} error(s); the first${where === "" ? "" : ` (${where})`}: ${
+      first?.message ?? "it does not publish"
+    }`,
+    { ...at(doc, `/packages/${index}`), subject: name }
+  )
+}
 
 export const documentKinds: ReadonlyArray<DocumentKind> = [
   { name: "Hallyu Hex deck", matches: isDeckDocument, validate: (doc) => validateDeck(doc).diagnostics },

@@ -1,9 +1,10 @@
 /**
- * The files `cardfx init [DIR]` writes: a content package that validates
- * straight away (a manifest, one card, one status, one transformation with a
- * bundle it expands, their English display names, a scenario that plays
- * them), the JSON Schemas beside
- * it, every file naming its schema in `$schema`, and the editor settings
+ * The files `cardfx init [DIR]` writes: DIR is a content package that
+ * validates straight away (`DIR/manifest.json`, one card, one status, one
+ * transformation with a bundle it expands, their English display names), a
+ * scenario that plays it (`DIR/scenarios/`, a scenario inside a package
+ * folder is checked as a scenario, not as content), the JSON Schemas in
+ * `DIR/schemas/` (recognized, not content), every file naming its schema in `$schema`, and the editor settings
  * (`.vscode/settings.json` maps the files to the schemas; `.vscode/extensions.json`
  * recommends the cardfx extension of editors/vscode). Pure: a name in, the
  * files (relative path → text) out.
@@ -35,9 +36,9 @@ export const scaffoldFiles = (packageId: string): ReadonlyArray<ScaffoldFile> =>
     `${"../".repeat(depth)}schemas/${schemaFileFor[kind]}`
   const files: Array<ScaffoldFile> = [
     {
-      path: "content/locales.en.json",
+      path: "locales.en.json",
       text: json({
-        $schema: schema("content", 1),
+        $schema: schema("content", 0),
         locales: [{
           locale: "en",
           names: {
@@ -49,9 +50,9 @@ export const scaffoldFiles = (packageId: string): ReadonlyArray<ScaffoldFile> =>
       })
     },
     {
-      path: "content/manifest.json",
+      path: "manifest.json",
       text: json({
-        $schema: schema("manifest", 1),
+        $schema: schema("manifest", 0),
         packageId,
         version: "0.1.0",
         engineVersion: 17,
@@ -59,9 +60,9 @@ export const scaffoldFiles = (packageId: string): ReadonlyArray<ScaffoldFile> =>
       })
     },
     {
-      path: "content/cards.json",
+      path: "cards.json",
       text: json({
-        $schema: schema("content", 1),
+        $schema: schema("content", 0),
         cards: [{
           cardId: "strike",
           cost: 1,
@@ -77,9 +78,9 @@ export const scaffoldFiles = (packageId: string): ReadonlyArray<ScaffoldFile> =>
       })
     },
     {
-      path: "content/statuses.json",
+      path: "statuses.json",
       text: json({
-        $schema: schema("content", 1),
+        $schema: schema("content", 0),
         statuses: [{
           statusId: "poison",
           metadata: { nameKey: "status.poison.name", artKey: "art.status.poison" },
@@ -92,9 +93,9 @@ export const scaffoldFiles = (packageId: string): ReadonlyArray<ScaffoldFile> =>
       })
     },
     {
-      path: "content/transformations.json",
+      path: "transformations.json",
       text: json({
-        $schema: schema("content", 1),
+        $schema: schema("content", 0),
         bundles: [{
           bundleId: "venom.bundle",
           components: [{
@@ -129,7 +130,7 @@ export const scaffoldFiles = (packageId: string): ReadonlyArray<ScaffoldFile> =>
         scenario: 1,
         name: "strike with venom",
         description: "The hero plays strike (6 + 2 damage) with strike.venom: the slime is poisoned for 2 per turn.",
-        packages: ["../content"],
+        packages: [".."],
         seed: 1,
         state: {
           turn: 1,
@@ -152,8 +153,8 @@ export const scaffoldFiles = (packageId: string): ReadonlyArray<ScaffoldFile> =>
       path: ".vscode/settings.json",
       text: json({
         "json.schemas": [
-          { fileMatch: ["**/content/manifest.json"], url: `./${schema("manifest", 0)}` },
-          { fileMatch: ["**/content/*.json", "!**/content/manifest.json"], url: `./${schema("content", 0)}` },
+          { fileMatch: ["/manifest.json"], url: `./${schema("manifest", 0)}` },
+          { fileMatch: ["/*.json", "!/manifest.json"], url: `./${schema("content", 0)}` },
           { fileMatch: ["*.scenario.json"], url: `./${schema("scenario", 0)}` }
         ],
         "cardfx.lsp.command": ["npx", "cardfx", "lsp"]
@@ -165,7 +166,9 @@ export const scaffoldFiles = (packageId: string): ReadonlyArray<ScaffoldFile> =>
       text: [
         `# ${packageId}`,
         "",
-        "Made by `cardfx init`. `content/` is a cardfx content package; `scenarios/` plays it.",
+        "Made by `cardfx init`. This folder is a cardfx content package (`manifest.json` and the content files);",
+        "`scenarios/` plays it and `schemas/` holds the JSON Schemas (neither is content). Open this folder in",
+        "the editor: `.vscode/` is here.",
         "",
         "- `npx cardfx validate .` checks everything (`--format sarif` for CI dashboards).",
         "- `npx cardfx run scenarios/first.scenario.json` runs the scenario.",

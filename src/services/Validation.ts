@@ -208,6 +208,8 @@ export const validatePaths = <E = never>(
       files += l.files.length
       diagnostics.push(...l.diagnostics)
       if (l.package !== undefined) packages.push(l.package)
+      // A scenario inside a package folder is checked as a scenario (cardfx init DIR writes one).
+      for (const d of l.documents ?? []) looseFiles.add(d)
     }
     for (const group of dependencyGroups(packages)) diagnostics.push(...publish(group).diagnostics)
 

@@ -33,21 +33,21 @@ describe("cardfx init", () => {
       ".vscode/extensions.json",
       ".vscode/settings.json",
       "README.md",
-      "content/cards.json",
-      "content/locales.en.json",
-      "content/manifest.json",
-      "content/statuses.json",
-      "content/transformations.json",
+      "cards.json",
+      "locales.en.json",
+      "manifest.json",
       "scenarios/first.scenario.json",
       "schemas/content.schema.json",
       "schemas/hallyu-hex-deck.schema.json",
       "schemas/manifest.schema.json",
-      "schemas/scenario.schema.json"
+      "schemas/scenario.schema.json",
+      "statuses.json",
+      "transformations.json"
     ])
     const v = await cardfx("validate", dir, "--format", "json")
     expect(JSON.parse(v.out)).toMatchObject({ ok: true, diagnostics: [] })
     expect(v.code).toBe(0)
-    const manifest = JSON.parse(readFileSync(join(dir, "content/manifest.json"), "utf8")) as { packageId: string }
+    const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { packageId: string }
     expect(manifest.packageId).toBe("my-cards")
     const run = await cardfx("run", join(dir, "scenarios/first.scenario.json"))
     expect(run.code, run.all).toBe(0)
@@ -78,6 +78,30 @@ describe("cardfx init", () => {
     expect(VSCODE_EXTENSION_ID).toBe(`${pkg.publisher}.${pkg.name}`)
   })
 
+  it("init DIR writes the package into DIR with .vscode/ in DIR (where the editor opens it), not DIR/content/", async () => {
+    const base = tempDir("cardfx-init-")
+    const dir = join(base, "content")
+    expect((await cardfx("init", dir)).code).toBe(0)
+    expect(existsSync(join(dir, "manifest.json"))).toBe(true)
+    expect(existsSync(join(dir, ".vscode/settings.json"))).toBe(true)
+    expect(existsSync(join(dir, "content"))).toBe(false)
+    expect(existsSync(join(base, ".vscode"))).toBe(false)
+    // The scenario inside the package folder is a scenario (not content), and it names DIR.
+    const scenario = JSON.parse(readFileSync(join(dir, "scenarios/first.scenario.json"), "utf8")) as {
+      packages: Array<string>
+    }
+    expect(resolve(dir, "scenarios", scenario.packages[0] ?? "")).toBe(resolve(dir))
+    const v = await cardfx("validate", dir, "--format", "json")
+    expect(JSON.parse(v.out)).toMatchObject({ ok: true, diagnostics: [] })
+    // Every file's $schema resolves from where it is.
+    for (const f of filesUnder(dir).filter((f) => f.endsWith(".json") && !f.includes("/.vscode/"))) {
+      const value = JSON.parse(readFileSync(f, "utf8")) as { $schema?: string }
+      if (value.$schema !== undefined && !value.$schema.startsWith("http")) {
+        expect(existsSync(resolve(dirname(f), value.$schema)), f).toBe(true)
+      }
+    }
+  })
+
   it("writes only new files: a second init changes nothing and says which file is in the way", async () => {
     const dir = tempDir("cardfx-init-")
     expect((await cardfx("init", dir)).code).toBe(0)
@@ -92,8 +116,8 @@ describe("cardfx init", () => {
   it("validate recognizes the schemas cardfx schema writes inside a package folder (not content, no unknown_field)", async () => {
     const dir = tempDir("cardfx-init-")
     expect((await cardfx("init", dir)).code).toBe(0)
-    expect((await cardfx("schema", "--out", join(dir, "content/schemas"))).code).toBe(0)
-    const v = await cardfx("validate", join(dir, "content"), "--format", "json")
+    expect((await cardfx("schema", "--out", join(dir, "schemas2"))).code).toBe(0)
+    const v = await cardfx("validate", dir, "--format", "json")
     expect(JSON.parse(v.out)).toMatchObject({ ok: true, diagnostics: [] })
   })
 })

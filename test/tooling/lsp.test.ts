@@ -144,6 +144,21 @@ describe("cardfx lsp over stdio (a real LSP client)", () => {
     await diagnosticsOf(CARDS, (p) => p.diagnostics.length === 0)
   })
 
+  it("unknown_field is located at the key (the range is the key)", async () => {
+    const text = readFileSync(join(workspace, CARDS), "utf8")
+    open(CARDS, text)
+    const broken = text.replace("\"cardId\": \"heal\",", "\"cardId\": \"heal\", \"colour\": \"red\",")
+    expect(broken).not.toBe(text)
+    change(CARDS, broken)
+    const bad = await diagnosticsOf(CARDS, (p) => p.diagnostics.some((x) => x.code === "unknown_field"))
+    const d = bad.diagnostics.find((x) => x.code === "unknown_field")
+    const at = positionIn(broken, "\"colour\"", 0)
+    expect(d?.range.start).toEqual(at)
+    expect(d?.range.end).toEqual({ line: at.line, character: at.character + "\"colour\"".length })
+    change(CARDS, text)
+    await diagnosticsOf(CARDS, (p) => p.diagnostics.length === 0)
+  })
+
   it("re-checks the whole package and what loads it: a cross-reference error appears where it is, and clears", async () => {
     const text = readFileSync(join(workspace, TRANSFORMATIONS), "utf8")
     open(TRANSFORMATIONS, text)
@@ -152,13 +167,17 @@ describe("cardfx lsp over stdio (a real LSP client)", () => {
     change(CARDS, cards.replace("\"cardId\": \"basic_attack\"", "\"cardId\": \"basic_attack2\""))
     const refs = await diagnosticsOf(TRANSFORMATIONS, (p) => p.diagnostics.some((x) => x.code === "unknown_reference"))
     expect(refs.diagnostics.find((x) => x.code === "unknown_reference")?.message).toContain("basic_attack")
+    // The scenario that loads the package fails with it, at its /packages entry (issue 41).
+    const loads = await diagnosticsOf(SCENARIO, (p) => p.diagnostics.some((x) => x.code === "unknown_reference"))
+    expect(loads.diagnostics.find((x) => x.code === "unknown_reference")?.message).toContain("/packages/0")
     change(CARDS, cards)
     await diagnosticsOf(TRANSFORMATIONS, (p) => p.diagnostics.length === 0)
+    await diagnosticsOf(SCENARIO, (p) => p.diagnostics.length === 0)
     // A scenario's references are checked against the packages it loads.
     const scenario = readFileSync(join(workspace, SCENARIO), "utf8")
     open(SCENARIO, scenario)
     change(SCENARIO, scenario.replace("\"card\": \"heal\"", "\"card\": \"heall\""))
-    const unknown = await diagnosticsOf(SCENARIO, (p) => p.diagnostics.length > 0)
+    const unknown = await diagnosticsOf(SCENARIO, (p) => p.diagnostics.some((x) => x.code === "unknown_card"))
     expect(unknown.diagnostics.map((x) => x.code)).toEqual(["unknown_card"])
     expect(unknown.diagnostics[0]?.range.start).toEqual(positionIn(scenario, "\"card\": \"heal\"", 8))
     change(SCENARIO, scenario)
@@ -196,9 +215,15 @@ describe("cardfx lsp over stdio (a real LSP client)", () => {
       })
       return (Array.isArray(items) ? items : items?.items ?? []).map((i) => i.label)
     }
-    expect(await labels(SCENARIO, text, "\"card\": \"basic_attack\"", 10)).toEqual(
-      expect.arrayContaining(["basic_attack", "heal", "wild_swing"])
-    )
+    // Only IDs in scope: the packages the scenario names (heroscript.base), not scenario.chance's wild_swing.
+    const inScope = await labels(SCENARIO, text, "\"card\": \"basic_attack\"", 10)
+    expect(inScope).toEqual(expect.arrayContaining(["basic_attack", "heal"]))
+    expect(inScope).not.toContain("wild_swing")
+    const RANDOM = "scenarios/random-draws.scenario.json"
+    const random = readFileSync(join(workspace, RANDOM), "utf8")
+    open(RANDOM, random)
+    const named = await labels(RANDOM, random, "\"card\": \"", 9)
+    expect(named).toEqual(expect.arrayContaining(["basic_attack", "wild_swing"]))
     expect(await labels(SCENARIO, text, "\"actor\": \"hero\"", 11)).toEqual(
       expect.arrayContaining(["hero", "slime"])
     )

@@ -10,9 +10,11 @@ import "@hyperjump/json-schema/draft-04"
 import { registerSchema, validate } from "@hyperjump/json-schema/draft-2020-12"
 import { cpSync, readFileSync } from "node:fs"
 import { join } from "node:path"
+import { pathToFileURL } from "node:url"
 import { beforeAll, describe, expect, it } from "vitest"
 import { rootCommand } from "../../src/cli/Cli.js"
 import { commands } from "../../src/cli/commands.js"
+import { codeHelpUri, howToFix } from "../../src/kernel/CodeHelp.js"
 import { diagnosticCodes, DiagnosticCodeTable } from "../../src/kernel/DiagnosticCode.js"
 import { runArgs } from "../support/cli.js"
 import { breakStrike, editCards } from "../support/content.js"
@@ -28,7 +30,9 @@ interface SarifLog {
     readonly tool: {
       readonly driver: {
         readonly name: string
-        readonly rules: ReadonlyArray<{ id: string; help: { text: string }; shortDescription: { text: string } }>
+        readonly rules: ReadonlyArray<
+          { id: string; help: { text: string }; helpUri?: string; shortDescription: { text: string } }
+        >
       }
     }
     readonly results: ReadonlyArray<{
@@ -37,10 +41,14 @@ interface SarifLog {
       level: string
       message: { text: string }
       locations?: ReadonlyArray<{
-        physicalLocation?: { artifactLocation: { uri: string }; region?: { startLine: number; startColumn?: number } }
+        physicalLocation?: {
+          artifactLocation: { uri: string; uriBaseId?: string }
+          region?: { startLine: number; startColumn?: number; endLine?: number; endColumn?: number }
+        }
         logicalLocations?: ReadonlyArray<{ fullyQualifiedName: string; kind: string }>
       }>
     }>
+    readonly originalUriBaseIds?: Record<string, { uri: string }>
   }>
 }
 
@@ -87,17 +95,46 @@ describe("cardfx validate --format sarif", () => {
       const entry = DiagnosticCodeTable[rule.id as keyof typeof DiagnosticCodeTable]
       expect(rule.shortDescription.text).toBe(entry.meaning)
       expect(rule.help.text).toContain(entry.meaning)
+      // A written help text per code (how to fix it) and a link to its entry in docs/codes.md.
+      expect(rule.help.text).toContain(`How to fix: ${howToFix(rule.id as keyof typeof DiagnosticCodeTable)}`)
+      expect(rule.helpUri).toBe(codeHelpUri(rule.id as keyof typeof DiagnosticCodeTable))
     }
+    expect(new Set(run?.tool.driver.rules.map((x) => x.help.text)).size).toBe(diagnosticCodes.length)
     expect(run?.results.map((x) => x.ruleId)).toEqual(diagnostics.map((d) => d.code))
     for (const result of run?.results ?? []) expect(run?.tool.driver.rules[result.ruleIndex]?.id).toBe(result.ruleId)
     const cost = run?.results.find((x) => x.message.text.includes("/cards/0/cost"))
     expect(cost?.level).toBe("error")
     expect(cost?.locations?.[0]?.physicalLocation?.artifactLocation.uri).toBe(`file://${dir}/pkg/cards.json`)
     expect(cost?.locations?.[0]?.physicalLocation?.region?.startLine).toBe(3)
+    // The region ends where the value ends: `-1` is two characters.
+    const region = cost?.locations?.[0]?.physicalLocation?.region
+    expect(region?.endLine).toBe(3)
+    expect((region?.endColumn ?? 0) - (region?.startColumn ?? 0)).toBe(2)
+    // An unknown field's region is its key.
+    const colour = run?.results.find((x) => x.ruleId === "unknown_field")?.locations?.[0]?.physicalLocation?.region
+    const line3 = "    { \"cardId\": \"a\", \"cost\": -1, \"colour\": \"red\" }"
+    expect(colour?.startColumn).toBe(line3.indexOf("\"colour\"") + 1)
+    expect((colour?.endColumn ?? 0) - (colour?.startColumn ?? 0)).toBe("\"colour\"".length)
+    for (const result of run?.results ?? []) {
+      const r = result.locations?.[0]?.physicalLocation?.region
+      if (r !== undefined) expect(r.endLine !== undefined && r.endColumn !== undefined, JSON.stringify(r)).toBe(true)
+    }
     expect(cost?.locations?.[0]?.logicalLocations?.[0]).toEqual({
       fullyQualifiedName: "/cards/0/cost",
       kind: "element"
     })
+  })
+
+  it("a file under the working folder is a relative URI with uriBaseId %SRCROOT%, declared in originalUriBaseIds", async () => {
+    // package.json is JSON of no kind cardfx knows: one unclassified_file result, in the working folder.
+    const r = await cardfx("validate", "package.json", "--format", "sarif")
+    expect(r.code).toBe(1)
+    const log = JSON.parse(r.out) as SarifLog
+    await conforms(log)
+    const location = log.runs[0]?.results[0]?.locations?.[0]?.physicalLocation
+    expect(location?.artifactLocation).toEqual({ uri: "package.json", uriBaseId: "%SRCROOT%" })
+    expect(log.runs[0]?.originalUriBaseIds?.["%SRCROOT%"]?.uri).toBe(`${pathToFileURL(process.cwd()).href}/`)
+    expect(location?.region?.endLine).toBe(1)
   })
 
   it("a clean run is a log with no results (the shipped data/)", async () => {

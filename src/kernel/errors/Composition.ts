@@ -23,6 +23,8 @@ export class NameLimit extends CodedError<NameLimit>()("NameLimit") {}
 /** @category composition errors */
 export class TextLimit extends CodedError<TextLimit>()("TextLimit") {}
 /** @category composition errors */
+export class MissingDisplayName extends CodedError<MissingDisplayName>()("MissingDisplayName") {}
+/** @category composition errors */
 export class NestingLimit extends CodedError<NestingLimit>()("NestingLimit") {}
 /** @category composition errors */
 export class RepeatLimit extends CodedError<RepeatLimit>()("RepeatLimit") {}

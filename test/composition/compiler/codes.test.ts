@@ -263,7 +263,8 @@ describe("content and compiler diagnostics from JSON input", () => {
       ["schema_invalid", "/cards/0/cost", `${root}/pkg/content.json`],
       ["unknown_field", "/cards/0/colour", `${root}/pkg/content.json`]
     ])
-    expect(report.diagnostics[1]).toMatchObject(positionOf(text, `"red"`))
+    // An unknown field points at its key, not its value.
+    expect(report.diagnostics[1]).toMatchObject(positionOf(text, `"colour"`))
   })
 
   it("unclassified_file: a JSON file that is no known kind, and a non-JSON file", async () => {
