@@ -11,7 +11,7 @@
  */
 import { posix } from "node:path"
 import { describeAt, type JsonSchemaDocument, jsonSchemas } from "../services/JsonSchemas.js"
-import { type Node, nodeAt, type Scan, scanJson } from "./JsonScan.js"
+import { type Node, nodeAt, type Scan, scanJson } from "../kernel/JsonScan.js"
 
 /** The kinds of document the server checks. */
 export type DocumentKind = "manifest" | "content" | "scenario" | "deck" | "gameLog" | "other"

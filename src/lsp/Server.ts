@@ -33,7 +33,7 @@ import {
 } from "vscode-languageserver/node"
 import type { Diagnostic } from "../kernel/Diagnostic.js"
 import type { Overlay } from "./Checker.js"
-import { extentEnd, nodeAtPointer, offsetOf, positionOf, type Scan, scanJson } from "./JsonScan.js"
+import { extentEnd, nodeAtPointer, offsetOf, positionOf, type Scan, scanJson } from "../kernel/JsonScan.js"
 import {
   completionsAt,
   type Declaration,

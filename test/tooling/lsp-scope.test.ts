@@ -2,10 +2,10 @@
  * `cardfx lsp` completes only the IDs in scope (issue 41): in a content file,
  * those of its own package and of the packages it depends on (transitively);
  * in a scenario, those of the packages it names. The pure part
- * (src/services/lsp/Language.ts), over in-memory files.
+ * (src/lsp/Language.ts), over in-memory files.
  */
 import { describe, expect, it } from "vitest"
-import { completionsAt, declarations, scopeOf, sourceFile } from "../../src/services/lsp/Language.js"
+import { completionsAt, declarations, scopeOf, sourceFile } from "../../src/lsp/Language.js"
 
 const manifest = (id: string, dependencies: Array<string> = []) =>
   JSON.stringify({ packageId: id, version: "1.0.0", engineVersion: 17, dependencies })
