@@ -90,13 +90,8 @@ export const hhxCommand = Command.make("hhx").pipe(
 
 // ------------------------------------------------------------------ simulate and replay
 
-/** A deck file's text (for cluster runners, which validate it again). */
-const readDeckText = (file: string) =>
-  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(file)).pipe(
-    Effect.mapError((e) =>
-      errorFromDiagnostic(diagnostic("file_unreadable", `cannot read ${file}: ${e.message}`, { file }))
-    )
-  )
+/** A deck file's text (for cluster runners, which validate it again): the one deck reader. */
+const readDeckText = JsonFile.readDeckText
 
 const makeDeckEngine = (file: string) => Effect.flatMap(HallyuHex, (h) => h.engine(file))
 
