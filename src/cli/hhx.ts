@@ -7,26 +7,22 @@
  * @since 0.1.0
  */
 import { FileSystem } from "@effect/platform"
-import { Console, Effect, Either, Layer, LogLevel, Option } from "effect"
-import type { Json } from "../services/index.js"
+import { Console, Effect, Layer, LogLevel, Option } from "effect"
 import {
   balanceOfRun,
   type CardfxError,
   Clustering,
-  Decode,
   defaultWorkers,
-  type Diagnostic,
   diagnostic,
   errorFromDiagnostic,
-  errorFromDiagnostics,
   Hallyu,
   HallyuHex,
   JsonFile,
   MIN_GAMES_PER_WORKER,
+  Replays,
   ScaleOut,
   Simulation,
-  simulationWorkers,
-  wrongKind
+  simulationWorkers
 } from "../services/index.js"
 import * as Args from "./Args.js"
 import { clusterOption, shardGamesOption } from "./cluster.js"
@@ -90,13 +86,8 @@ export const hhxCommand = Command.make("hhx").pipe(
 
 // ------------------------------------------------------------------ simulate and replay
 
-/** A deck file's text (for cluster runners, which validate it again). */
-const readDeckText = (file: string) =>
-  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(file)).pipe(
-    Effect.mapError((e) =>
-      errorFromDiagnostic(diagnostic("file_unreadable", `cannot read ${file}: ${e.message}`, { file }))
-    )
-  )
+/** A deck file's text (for cluster runners, which validate it again): the one deck reader. */
+const readDeckText = JsonFile.readDeckText
 
 const makeDeckEngine = (file: string) => Effect.flatMap(HallyuHex, (h) => h.engine(file))
 
@@ -114,21 +105,6 @@ export const renderSummary = (s: SimulationSummary, names: (code: string) => str
   lines.push("operations executed:")
   for (const [op, n] of Object.entries(s.operations)) lines.push(`  ${op.padEnd(20)} ${n}`)
   return lines.join("\n")
-}
-
-const decodeLog = Decode.makeDecoder(Hallyu.GameLogSchema)
-const decodeLogs = (
-  value: unknown,
-  doc: Json.JsonDocument
-): Either.Either<ReadonlyArray<GameLog>, Array<Diagnostic>> => {
-  if (!Array.isArray(value)) return Either.map(decodeLog(value, doc), (l) => [l])
-  const out: Array<GameLog> = []
-  for (let k = 0; k < value.length; k++) {
-    const r = decodeLog(value[k], doc, `/${k}`)
-    if (Either.isLeft(r)) return Either.left(r.left)
-    out.push(r.right)
-  }
-  return Either.right(out)
 }
 
 /** `--format` of simulate: csv only with --stats (the balance statistics are a table; the summary is not). */
@@ -275,55 +251,23 @@ export const replayCommand = Command.make(
   },
   ({ log, deck, format }) =>
     Effect.gen(function*() {
-      const engine = yield* makeDeckEngine(deck)
-      const doc = yield* JsonFile.readJsonFile(log)
-      if (Either.isLeft(doc)) return yield* Effect.fail(errorFromDiagnostic(doc.left))
-      const other = wrongKind(doc.right, "game log")
-      if (other !== undefined) return yield* Effect.fail(errorFromDiagnostic(other))
-      const decoded = decodeLogs(doc.right.value, doc.right)
-      if (Either.isLeft(decoded)) {
-        return yield* Effect.fail(
-          errorFromDiagnostics(decoded.left, diagnostic("schema_invalid", `${log} is not a game log`, { file: log }))
-        )
-      }
-      const reports: Array<
-        { seed: string; steps: number; ok: boolean; result: unknown; fingerprint: string | null; diagnostic?: unknown }
-      > = []
-      for (const l of decoded.right) {
-        const r = Hallyu.replay(engine, l)
-        reports.push(
-          Either.isRight(r)
-            ? {
-              seed: l.seed,
-              steps: l.actions.length,
-              ok: true,
-              result: r.right.result,
-              fingerprint: Hallyu.fingerprint(r.right)
-            }
-            : {
-              seed: l.seed,
-              steps: l.actions.length,
-              ok: false,
-              result: null,
-              fingerprint: null,
-              diagnostic: { ...r.left, file: log }
-            }
-        )
-      }
-      const ok = reports.every((r) => r.ok)
-      if (format === "json") yield* Console.log(JSON.stringify({ ok, games: reports.length, replays: reports }))
+      // The Replays service's one method; this face only prints its report.
+      const report = yield* Effect.flatMap(Replays.Replays, (r) => r.replay({ log, deck })).pipe(
+        Effect.provide(Replays.Replays.layer)
+      )
+      if (format === "json") yield* Console.log(JSON.stringify(report))
       else {
-        for (const r of reports) {
+        for (const r of report.replays) {
           yield* Console.log(
             r.ok
               ? `ok ${r.seed}: ${r.steps} steps, every fingerprint matched; result ${JSON.stringify(r.result)}; final ${
                 r.fingerprint ?? ""
               }`
-              : `FAILED ${r.seed}: ${r.diagnostic === undefined ? "" : humanLine(r.diagnostic as Diagnostic)}`
+              : `FAILED ${r.seed}: ${r.diagnostic === undefined ? "" : humanLine(r.diagnostic)}`
           )
         }
       }
-      if (!ok) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
+      if (!report.ok) return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
     })
 ).pipe(
   Command.withDescription("Replay Hallyu Hex game logs, checking the state fingerprint after every step."),

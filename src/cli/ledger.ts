@@ -40,13 +40,16 @@ import {
   CardTransformationPlanner,
   type CommandOutcome,
   CommandRequest,
+  ContentCatalog,
   Decode,
   DEFAULT_STORE,
   type Diagnostic,
-  errorFromDiagnostic,
+  diagnostic,
+  errorFromDiagnostics,
   Instances,
   type LedgerCommand,
   LedgerStore,
+  LiveCatalog,
   MAIN,
   outcomeJson,
   type VerifyReport
@@ -89,12 +92,12 @@ const commandIdOption = Options.text("command-id").pipe(
 type Format = "human" | "json"
 
 /** Runs a store program against `--store`; store errors are typed errors the runner prints (exit 1). Only writers create the store. */
-const withStore = <A>(
+const withStore = <A, E extends CardfxError | CommandExit, R>(
   store: string,
   _format: Format,
   mode: "read" | "write",
-  program: Effect.Effect<A, CardfxError | CommandExit, LedgerStore | CardTransformationPlanner>
-): Effect.Effect<A, CardfxError | CommandExit> =>
+  program: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | CardfxError, Exclude<R, LedgerStore | CardTransformationPlanner>> =>
   program.pipe(
     Effect.provide(
       Layer.provideMerge(CardTransformationPlanner.layer, LedgerStore.layerFor(store, { create: mode === "write" }))
@@ -174,28 +177,35 @@ const runCommand = (o: CommandOptions, command: LedgerCommand) =>
       commandId: Option.getOrElse(o.commandId, () => `cli-${Canonical.hashCanonical(stated).slice(0, 16)}`),
       ...stated
     })
+    // Every diagnostic of the request (an --instance and a --branch both outside the ID syntax: both said).
     if (decoded._tag === "Left") {
       return yield* Effect.fail(
-        errorFromDiagnostic(
-          decoded.left[0] ?? { code: "invalid_id", severity: "error", message: "the request is not valid" }
+        errorFromDiagnostics(
+          decoded.left,
+          diagnostic("invalid_id", "the request is not valid", { subject: "request" })
         )
       )
     }
-    const request = decoded.right
-    return yield* withStore(
+    // The write goes through the Instances service, as `POST /v1/instances/{id}/commands` does, over the
+    // runtime just loaded (loaded before the store is opened: bad content creates no store).
+    const outcome = yield* withStore(
       o.store,
       o.format,
       "write",
-      Effect.gen(function*() {
-        const planner = yield* CardTransformationPlanner
-        const outcome = yield* planner.execute(runtime, request)
-        if (o.format === "json") yield* Console.log(outcomeDocument(outcome))
-        else yield* printOutcome(outcome, command)
-        if (outcome.status !== "applied") {
-          return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
-        }
-      })
+      Effect.flatMap(Instances.Instances, (instances) => instances.execute(decoded.right)).pipe(
+        Effect.provide(
+          Instances.Instances.layer.pipe(
+            Layer.provide(ContentCatalog.ContentCatalog.layer(o.packages)),
+            Layer.provide(LiveCatalog.fromRuntime(runtime))
+          )
+        )
+      )
     )
+    if (o.format === "json") yield* Console.log(outcomeDocument(outcome))
+    else yield* printOutcome(outcome, command)
+    if (outcome.status !== "applied") {
+      return yield* Effect.fail(new CommandExit({ exitCode: ExitCode.contentErrors }))
+    }
   })
 
 const applyCommand = Command.make(

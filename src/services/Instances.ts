@@ -48,7 +48,8 @@ export interface InstanceCommandRequest {
   readonly cardId: string
   /** The caller's idempotence key: a retry with the same ID and body returns the recorded outcome. */
   readonly commandId: string
-  readonly expectedRevision: number
+  /** Optimistic concurrency: reject unless the instance is at this revision (absent: no check, as `cardfx ledger` allows). */
+  readonly expectedRevision?: number | undefined
   readonly command: LedgerCommand
   readonly activity?: string | undefined
   readonly branch?: string | undefined
@@ -104,6 +105,16 @@ export interface InstancesService {
   readonly command: (
     request: InstanceCommandRequest
   ) => Effect.Effect<CommandOutcome, RejectionError | StoreFailure | CommandConflict | InvalidId | StoreCorrupt>
+  /**
+   * Like `command` (the same request, planned and persisted the same way
+   * under the write gate), but a rejection is an outcome (`status`
+   * "rejected" with every diagnostic, recorded, so a retry answers the same):
+   * for a face that prints the rejected outcome, as `cardfx ledger
+   * apply|remove|replace` does.
+   */
+  readonly execute: (
+    request: InstanceCommandRequest
+  ) => Effect.Effect<CommandOutcome, StoreFailure | CommandConflict | InvalidId | StoreCorrupt>
   readonly get: (instanceId: string, branch?: string) => Effect.Effect<InstanceState, ReadError>
   readonly history: (
     instanceId: string,
@@ -199,19 +210,19 @@ const make = Effect.gen(function*() {
   const planner = yield* CardTransformationPlanner
   const store = yield* LedgerStore
   const eventsOf = (branch: string, instanceId: string) => storedEvents(store, branch, instanceId)
+  // The planner's request: only what the caller stated (no `expectedRevision` key when none, as the request hash wants).
+  const requestOf = (r: InstanceCommandRequest) => ({
+    commandId: r.commandId,
+    branch: r.branch ?? MAIN,
+    instanceId: r.instanceId,
+    cardId: r.cardId,
+    ...(r.expectedRevision !== undefined ? { expectedRevision: r.expectedRevision } : {}),
+    activity: r.activity ?? DEFAULT_ACTIVITY,
+    command: r.command
+  })
   const service: InstancesService = {
-    command: (r) =>
-      catalog.withWrites((runtime) =>
-        planner.apply(runtime, {
-          commandId: r.commandId,
-          branch: r.branch ?? MAIN,
-          instanceId: r.instanceId,
-          cardId: r.cardId,
-          expectedRevision: r.expectedRevision,
-          activity: r.activity ?? DEFAULT_ACTIVITY,
-          command: r.command
-        })
-      ),
+    command: (r) => catalog.withWrites((runtime) => planner.apply(runtime, requestOf(r))),
+    execute: (r) => catalog.withWrites((runtime) => planner.execute(runtime, requestOf(r))),
     get: (instanceId, branch = MAIN) =>
       Effect.gen(function*() {
         const { cardId } = yield* eventsOf(branch, instanceId)

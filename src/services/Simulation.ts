@@ -21,7 +21,6 @@
  * @since 0.1.0
  */
 import type { FileSystem } from "@effect/platform"
-import { FileSystem as Fs } from "@effect/platform"
 import { Context, Effect, Either, Layer, Schema } from "effect"
 import { type BalanceReport, balanceReport } from "../hallyu/engine/Balance.js"
 import { type Engine, makeEngine } from "../hallyu/engine/Engine.js"
@@ -40,6 +39,7 @@ import { validateDeck } from "../hallyu/Validate.js"
 import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
 import { type CardfxError, errorFromDiagnostic } from "../kernel/Errors.js"
 import { parseJson } from "../kernel/Json.js"
+import { readDeckText } from "../kernel/JsonFile.js"
 import { traced } from "../kernel/Tracing.js"
 
 export { GameLogSchema, mergeAllPartials, SimulationPartialSchema, summarize }
@@ -255,9 +255,4 @@ export class Simulation extends Context.Tag("cardfx/Simulation")<Simulation, Sim
 
 /** A deck file's text, as the services read it (for {@link SimulationRequest.deck}). */
 export const readDeck = (file: string): Effect.Effect<DeckSource, CardfxError, FileSystem.FileSystem> =>
-  Effect.flatMap(Fs.FileSystem, (fs) => fs.readFileString(file)).pipe(
-    Effect.mapError((e) =>
-      errorFromDiagnostic(diagnostic("file_unreadable", `cannot read ${file}: ${e.message}`, { file }))
-    ),
-    Effect.map((json) => ({ json, file }))
-  )
+  Effect.map(readDeckText(file), (json) => ({ json, file }))

@@ -13,8 +13,8 @@
  */
 import { FileSystem } from "@effect/platform"
 import { Effect, Layer } from "effect"
-import { diagnostic } from "../kernel/Diagnostic.js"
 import { type CardfxError, errorFromDiagnostic } from "../kernel/Errors.js"
+import { readDeckText } from "../kernel/JsonFile.js"
 import { ScaleOut, type ScaleOutService } from "../services/ScaleOut.js"
 import { Simulation } from "../services/Simulation.js"
 import { CardfxWorkerPool, defaultWorkers, layer as poolLayer, workerEntry } from "./Pool.js"
@@ -22,12 +22,7 @@ import { pooledSimulationService, runFuzzJob, simulationService, validateWithWor
 import { REQUESTS_PER_THREAD } from "./Split.js"
 
 export const make = (fs: FileSystem.FileSystem): ScaleOutService => {
-  const readText = (file: string) =>
-    fs.readFileString(file).pipe(
-      Effect.mapError((e) =>
-        errorFromDiagnostic(diagnostic("file_unreadable", `cannot read ${file}: ${e.message}`, { file }))
-      )
-    )
+  const readText = (file: string) => Effect.provideService(readDeckText(file), FileSystem.FileSystem, fs)
   return {
     simulate: (o) =>
       Effect.flatMap(

@@ -225,6 +225,24 @@ describe("IDs at the edge", () => {
     expect(existsSync(store) ? rows(store, "SELECT 1 FROM commands") : []).toHaveLength(0)
   })
 
+  it("a request with several invalid IDs reports every one (JSON and human), exit 1, nothing written", async () => {
+    const store = join(tmp.dir, "ids-all.db")
+    const bad = ["--command-id", "a b", "--instance", "-i", "--branch", "-b"]
+    const r = await apply(store, ...bad, "--format", "json")
+    expect(r.code).toBe(1)
+    const { diagnostics } = JSON.parse(r.out) as { diagnostics: Array<{ code: string; path: string }> }
+    expect(diagnostics.map((d) => [d.code, d.path]).sort()).toEqual([
+      ["invalid_id", "/branch"],
+      ["invalid_id", "/commandId"],
+      ["invalid_id", "/instanceId"]
+    ])
+    const human = await apply(store, ...bad)
+    expect(human.code).toBe(1)
+    for (const at of ["/commandId", "/branch", "/instanceId"]) expect(human.err).toContain(`(at ${at})`)
+    expect(human.err.split("\n").filter((l) => l.includes("invalid_id"))).toHaveLength(3)
+    expect(existsSync(store) ? rows(store, "SELECT 1 FROM commands") : []).toHaveLength(0)
+  })
+
   it("128 characters are accepted", async () => {
     const r = await apply(join(tmp.dir, "ids-ok.db"), "--command-id", "c".repeat(128), "--instance", "i".repeat(128))
     expect(r.code, r.out).toBe(0)
