@@ -140,6 +140,8 @@ export * as Games from "./services/Games.js"
 export * as GameStore from "./services/GameStore.js"
 /** Stored card instances: commands, history, replay, branches (`Instances.Instances`). @since 0.1.0 */
 export * as Instances from "./services/Instances.js"
+/** The language server port (`LanguageServer.LanguageServer`; `cardfx lsp` runs it, an editor host may provide its own). @since 0.1.0 */
+export * as LanguageServer from "./services/LanguageServer.js"
 /** Hallyu Hex game logs replayed against a deck, every fingerprint checked (`Replays.Replays`). @since 0.1.0 */
 export * as Replays from "./services/Replays.js"
 /** Scenario runs (`Scenarios.Scenarios`). @since 0.1.0 */
