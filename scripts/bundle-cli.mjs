@@ -10,9 +10,8 @@
  * The worker thread entry (dist/workers/worker.js) is bundled the same way
  * beside it, as dist/cli/cardfx-worker.mjs: the bin's worker pools spawn it;
  * simulations spawn the slimmer dist/cli/cardfx-simulation-worker.mjs (the
- * engine only: a thread's start-up is mostly loading code); `serve`'s computer
- * seats spawn dist/cli/cardfx-agent-worker.mjs (the engine and the agents).
- * The four bundles are minified (whitespace and syntax only: identifiers,
+ * engine only: a thread's start-up is mostly loading code).
+ * The three bundles are minified (whitespace and syntax only: identifiers,
  * and so function and class names, stay as written) and leave out what an
  * installed package already holds in node_modules and the CLI never runs
  * (`installedAssets`, `unusedInBundles`, below): the package stays under 2 MB
@@ -171,8 +170,6 @@ export const bundleCli = async () => {
   await bundleBin()
   await bundle("dist/workers/worker.js", "dist/cli/cardfx-worker.mjs")
   await bundle("dist/workers/simulation-worker.js", "dist/cli/cardfx-simulation-worker.mjs")
-  // `serve`'s computer seats decide on threads of their own (the engine and the agents only).
-  await bundle("dist/workers/agent-worker.js", "dist/cli/cardfx-agent-worker.mjs")
 }
 
 /**

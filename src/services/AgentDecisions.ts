@@ -4,7 +4,7 @@
  * state — and what it answers, the decision core a worker thread runs, the
  * agent's seed, and the `AgentDecider` port decisions run on. Imports the
  * engine and the agents only, so the worker thread that runs it
- * (src/workers/agent-worker.ts) loads no more.
+ * (src/workers/simulation-worker.ts) loads no more.
  *
  * @since 0.1.0
  */

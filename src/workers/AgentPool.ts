@@ -1,7 +1,7 @@
 /**
  * The computer seats' worker threads: the `AgentDecider` port of
  * src/services/ComputerSeats.ts over a pool of `size` threads running
- * `agent-worker.ts`, so an agent's search never runs on the thread that
+ * `simulation-worker.ts` (which answers decisions as well as simulations), so an agent's search never runs on the thread that
  * answers HTTP. The threads start when the first decision is asked for (a
  * server whose games have no computer seat never starts one) and stop when
  * the layer's scope closes (a server's shutdown: a busy thread is
@@ -15,25 +15,18 @@
 import * as NodeWorker from "@effect/platform-node/NodeWorker"
 import * as Worker from "@effect/platform/Worker"
 import { Effect, Layer, Logger, LogLevel, Scope } from "effect"
-import { existsSync } from "node:fs"
-import { fileURLToPath } from "node:url"
 import * as WorkerThreads from "node:worker_threads"
 import { ComputerSeats, type Diagnostic, diagnostic } from "../services/index.js"
 import { type AgentRequest, DecideAction } from "./DecideAction.js"
+import { workerEntry } from "./Pool.js"
 
 /**
- * The worker entry: beside the bundled bin (`dist/cli/cardfx-agent-worker.mjs`),
- * beside this module in the built library (`dist/workers/agent-worker.js`), or,
- * when this module runs from its TypeScript source (tests), the built package's.
+ * The worker entry: the simulation worker (`dist/cli/cardfx-simulation-worker.mjs`
+ * beside the bundled bin, `dist/workers/simulation-worker.js` in the built
+ * library), which answers decisions too: one thread kind for the server's
+ * agents and simulations.
  */
-export const agentWorkerEntry = (): URL => {
-  const candidates = [
-    new URL("./cardfx-agent-worker.mjs", import.meta.url),
-    new URL("./agent-worker.js", import.meta.url),
-    new URL("../../dist/cli/cardfx-agent-worker.mjs", import.meta.url)
-  ]
-  return candidates.find((u) => u.protocol === "file:" && existsSync(fileURLToPath(u))) ?? (candidates[0] as URL)
-}
+export const agentWorkerEntry = (): URL => workerEntry("simulation")
 
 const causeMessage = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
@@ -60,7 +53,7 @@ const startPool = (size: number, entry: URL) =>
       if (isDiagnostic(e)) return e
       const why = deaths.at(-1) ??
         (typeof e === "object" && e !== null && "message" in e ? String(e.message) : String(e))
-      return diagnostic("worker_failed", `an agent thread failed: ${why}`, { subject: "agent-worker" })
+      return diagnostic("worker_failed", `an agent thread failed: ${why}`, { subject: "agent-thread" })
     }
     const terminate = Effect.promise(() => {
       closing = true

@@ -80,7 +80,10 @@ describe("computer seats in process", () => {
     const log = () => runtime.runPromise(Effect.flatMap(Games, (g) => g.log(gameId, { operator: true })))
     await within(30_000, "the game ends", async () => (await log()).partial !== true)
     const final = await log()
-    const moves = await runtime.runPromise(Effect.flatMap(ComputerSeats.ComputerSeats, (c) => c.moves(gameId)))
+    // The last move is recorded after it is applied.
+    const moves = await runtime.runPromise(
+      Effect.flatMap(ComputerSeats.ComputerSeats, (c) => Effect.zipRight(c.settled, c.moves(gameId)))
+    )
     expect(moves.length).toBe(final.actions.length)
     expect(final.actions.length).toBeGreaterThan(4)
     const states = statesOf(final)
@@ -262,11 +265,15 @@ describe("computer seats through the built bin", () => {
     expect(computerSteps).toBeGreaterThan(0)
     // The human cannot act for the computer seat, and every computer move is recorded with its seed.
     const log = await (await fetch(`${bin.url}/v1/hhx/games/${gameId}/log`)).json() as Hallyu.GameLog
-    const moves = await Effect.runPromise(
-      Effect.flatMap(ComputerSeats.ComputerSeatStore, (s) => s.moves(gameId)).pipe(
-        Effect.provide(ComputerSeats.ComputerSeatStore.layerFor(location))
+    const movesNow = () =>
+      Effect.runPromise(
+        Effect.flatMap(ComputerSeats.ComputerSeatStore, (s) => s.moves(gameId)).pipe(
+          Effect.provide(ComputerSeats.ComputerSeatStore.layerFor(location))
+        )
       )
-    )
+    // The last move is recorded just after it is applied.
+    await within(10_000, "every computer move recorded", async () => (await movesNow()).length >= computerSteps)
+    const moves = await movesNow()
     expect(moves.length).toBe(computerSteps)
     const states = statesOf(log)
     for (const m of moves) {
@@ -321,19 +328,22 @@ describe("computer seats through the built bin", () => {
     const first = Either.getOrThrow(engine.newGame({ seed: "cs-resume" }))
     expect(first.decision?.player).toBe(0)
     const resumed = await serveBin(["--package", PACKAGE, "--store", other, "--agent-pool", "1"])
+    const recorded = () =>
+      Effect.runPromise(
+        Effect.flatMap(ComputerSeats.ComputerSeatStore, (st) => st.moves(gameId)).pipe(
+          Effect.provide(ComputerSeats.ComputerSeatStore.layerFor(other))
+        )
+      )
     try {
       await within(20_000, "the pending computer move is played", async () => {
         const doc = await (await fetch(`${resumed.url}/v1/hhx/games/${gameId}`)).json() as Doc
         return doc.step >= 1
       })
+      await within(10_000, "the move is recorded", async () => (await recorded()).length >= 1)
     } finally {
       await resumed.kill()
     }
-    const rows = await Effect.runPromise(
-      Effect.flatMap(ComputerSeats.ComputerSeatStore, (st) => st.moves(gameId)).pipe(
-        Effect.provide(ComputerSeats.ComputerSeatStore.layerFor(other))
-      )
-    )
+    const rows = await recorded()
     expect(rows[0]).toMatchObject({
       step: 0,
       seat: 0,
