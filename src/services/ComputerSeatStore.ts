@@ -56,8 +56,8 @@ export interface ComputerSeatStoreService {
   >
   /** Marks a game ended (not resumed any more). */
   readonly finish: (gameId: string) => Effect.Effect<void, StoreFailure>
-  /** Records a computer seat's move (a second record of one step is ignored). */
-  readonly record: (move: ComputerMove) => Effect.Effect<void, StoreFailure>
+  /** Records computer seats' moves in one statement (a second record of one step is ignored). */
+  readonly record: (moves: ReadonlyArray<ComputerMove>) => Effect.Effect<void, StoreFailure>
   /** A game's computer moves, by step. */
   readonly moves: (gameId: string) => Effect.Effect<ReadonlyArray<ComputerMove>, StoreFailure>
 }
@@ -162,10 +162,10 @@ const make = (prefix: string): Effect.Effect<ComputerSeatStoreService, StoreFail
         (rows) => rows.map((r) => ({ gameId: r.game_id, seats: seatsOf(r.seats) }))
       )),
       finish: (gameId) => guard(Effect.asVoid(sql`UPDATE ${seatsTable} SET done = 1 WHERE game_id = ${gameId}`)),
-      record: (m) =>
-        guard(Effect.asVoid(
+      record: (moves) =>
+        moves.length === 0 ? Effect.void : guard(Effect.asVoid(
           sql`INSERT INTO ${movesTable} ${
-            sql.insert({
+            sql.insert(moves.map((m) => ({
               game_id: m.gameId,
               step: m.step,
               seat: m.seat,
@@ -173,7 +173,7 @@ const make = (prefix: string): Effect.Effect<ComputerSeatStoreService, StoreFail
               iterations: m.iterations,
               seed: m.seed,
               action_id: m.actionId
-            })
+            })))
           } ON CONFLICT DO NOTHING`
         )),
       moves: (gameId) =>

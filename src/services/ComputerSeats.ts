@@ -143,6 +143,9 @@ export interface ComputerSeatsService {
   readonly settled: Effect.Effect<void>
 }
 
+/** The longest a computer move waits to be recorded. */
+const RECORD_EVERY_MS = 200
+
 /** The operator acting as one seat: `Games.act` refuses it unless that seat is to act. */
 const seatAuthority = (seat: Hallyu.Seat) => ({ operator: true, seat })
 
@@ -216,7 +219,7 @@ const make = (options: ComputerSeatsOptions) =>
         const answer = yield* decider.decide({ deck, agent: spec.agent, iterations: spec.iterations, seed, knowledge })
           .pipe(Effect.retry({ times: 2, schedule: Schedule.spaced(Duration.millis(200)) }))
         yield* games.act(gameId, { actionId: answer.actionId, expectedStep: step }, seatAuthority(seat))
-        yield* store.record({
+        unrecorded.push({
           gameId,
           step,
           seat,
@@ -226,6 +229,22 @@ const make = (options: ComputerSeatsOptions) =>
           actionId: answer.actionId
         })
       })
+
+    // Moves are recorded in batches (one write, so one sync of the store, per RECORD_EVERY_MS at most, not per
+    // move: SQLite writes block the thread that answers HTTP). A crash loses at most the last batch's records,
+    // which the log derives again (the seed is agentSeed's, the iterations the seat's).
+    const unrecorded: Array<ComputerMove> = []
+    let recording = false
+    const recordNow = Effect.suspend(() => {
+      const batch = unrecorded.splice(0)
+      recording = batch.length > 0
+      return store.record(batch).pipe(
+        Effect.catchAll((e) => Effect.logWarning("computer seats: cannot record moves", e.message)),
+        Effect.ensuring(Effect.sync(() => (recording = false)))
+      )
+    })
+    yield* Effect.forkScoped(Effect.repeat(recordNow, Schedule.spaced(Duration.millis(RECORD_EVERY_MS))))
+    yield* Effect.addFinalizer(() => recordNow)
 
     const decisions = Effect.forever(
       Effect.gen(function*() {
@@ -283,10 +302,13 @@ const make = (options: ComputerSeatsOptions) =>
       create,
       seatsOf: (gameId) => Effect.map(store.read(gameId), Option.getOrNull),
       moves: store.moves,
-      settled: Effect.repeat(Effect.sync(() => queued.size === 0 && running === 0), {
-        until: (idle) => idle,
-        schedule: Schedule.spaced(Duration.millis(10))
-      }).pipe(Effect.asVoid)
+      settled: Effect.repeat(
+        Effect.sync(() => queued.size === 0 && running === 0 && unrecorded.length === 0 && !recording),
+        {
+          until: (idle) => idle,
+          schedule: Schedule.spaced(Duration.millis(10))
+        }
+      ).pipe(Effect.asVoid)
     } satisfies ComputerSeatsService
   })
 
