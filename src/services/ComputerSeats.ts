@@ -32,7 +32,8 @@
  *
  * A starting server resumes every stored game with a computer seat that has
  * not ended: a computer move that was pending when the server stopped is
- * queued again.
+ * queued again. A step of a game this process neither created nor resumed
+ * (another server's, on the same store) makes it read that game's seats once.
  *
  * @since 0.1.0
  */
@@ -143,6 +144,9 @@ export interface ComputerSeatsService {
   readonly settled: Effect.Effect<void>
 }
 
+/** How many games without a computer seat a process remembers (so it reads their seats once). */
+const HUMAN_ONLY_REMEMBERED = 4096
+
 /** The longest a computer move waits to be recorded. */
 const RECORD_EVERY_MS = 200
 
@@ -177,15 +181,40 @@ const make = (options: ComputerSeatsOptions) =>
     const queued = new Set<string>()
     let running = 0
 
-    const stepped = (gameId: string, pending: Pending) => {
+    // Games this process applied a step to and found without a computer seat (bounded, oldest out): a game
+    // created by another server on the same store is looked up once, when this process first applies its step.
+    const humanOnly = new Set<string>()
+    const lookUp = (gameId: string, pending: Pending) =>
+      fork(
+        Effect.flatMap(store.read(gameId), (found) =>
+          Effect.sync(() => {
+            const seats = Option.getOrUndefined(found)
+            if (seats !== undefined && (seats[0] !== null || seats[1] !== null)) {
+              if (!seatsByGame.has(gameId)) seatsByGame.set(gameId, seats)
+              stepped(gameId, pending)
+              return
+            }
+            humanOnly.add(gameId)
+            if (humanOnly.size > HUMAN_ONLY_REMEMBERED) {
+              const oldest = humanOnly.values().next()
+              if (oldest.done !== true) humanOnly.delete(oldest.value)
+            }
+          })).pipe(Effect.catchAll((e) => Effect.logWarning("computer seats: cannot read a game's seats", e.message)))
+      )
+    const stepped = (gameId: string, pending: Pending): void => {
       const seats = seatsByGame.get(gameId)
-      if (seats === undefined) return
+      if (seats === undefined) {
+        if (!humanOnly.has(gameId) && pending.state.result === null) lookUp(gameId, pending)
+        return
+      }
       if (pending.state.result !== null) {
         seatsByGame.delete(gameId)
         latest.delete(gameId)
         fork(Effect.catchAll(store.finish(gameId), (e) => Effect.logWarning("computer seats", e.message)))
         return
       }
+      // A step read late (a look-up, a resume) never replaces a later one.
+      if ((latest.get(gameId)?.state.ply ?? -1) > pending.state.ply) return
       latest.set(gameId, pending)
       const seat = pending.state.decision?.player
       if (seat !== undefined && seats[seat] !== null && !queued.has(gameId)) {
@@ -253,8 +282,9 @@ const make = (options: ComputerSeatsOptions) =>
         running++
         yield* decideOnce(gameId).pipe(
           Effect.catchAll((e) =>
-            // A stale step: an action arrived first; the step it made queued the game again if need be.
-            e.code === "step_conflict"
+            // A stale step: an action arrived first (or ended the game); the step it made queued the game again if
+            // need be.
+            e.code === "step_conflict" || e.code === "game_over"
               ? Effect.void
               : Effect.logWarning("computer seat move failed").pipe(
                 Effect.annotateLogs({ gameId, code: e.code, reason: e.message })

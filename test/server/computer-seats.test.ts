@@ -307,6 +307,55 @@ describe("computer seats through the built bin", () => {
     expect(await code([{ kind: "computer", agent: "ismcts", iterations: 50 }])).toBe("201 undefined")
   }, 30_000)
 
+  it(
+    "a game created by another process on the store: the server plays its computer seat after a human's move",
+    async () => {
+      // Created beside the running server (as another server on the same store would), seat 1 a computer seat,
+      // seat 0 to act first (so this server's first step of the game is the human's).
+      const seed =
+        Array.from({ length: 64 }, (_, k) => `cs-elsewhere-${k}`).find((s) =>
+          Either.getOrThrow(engine.newGame({ seed: s })).decision?.player === 0
+        ) ?? ""
+      const created = await Effect.runPromise(
+        Effect.gen(function*() {
+          const games = yield* Games
+          const made = yield* games.create({ seed, withheld: [1] })
+          const store = yield* ComputerSeats.ComputerSeatStore
+          yield* store.save(made.game.gameId, [null, { agent: "random", iterations: 1 }])
+          return made
+        }).pipe(
+          Effect.provide(Layer.merge(
+            Games.layer(engine).pipe(Layer.provide(GameStore.layerFor(location))),
+            ComputerSeats.ComputerSeatStore.layerFor(location)
+          )),
+          Effect.scoped
+        )
+      )
+      const gameId = created.game.gameId
+      const secret = created.seats[0]?.secret ?? ""
+      expect(created.seats.map((s) => s.seat)).toEqual([0])
+      const seat0 = async () =>
+        await (await fetch(`${bin.url}/v1/hhx/games/${gameId}`, { headers: { "x-seat-secret": secret } })).json() as Doc
+      // Seat 0 plays until seat 1 is to act; then the server moves for it.
+      for (let i = 0; i < 200; i++) {
+        const doc = await seat0()
+        if (doc.toAct !== 0 || doc.result !== null) break
+        const action = doc.legalActions.find((a) => a.kind === "end-turn" || a.kind === "pass") ?? doc.legalActions[0]
+        expect(
+          (await post(`${bin.url}/v1/hhx/games/${gameId}/actions`, {
+            actionId: action?.id,
+            expectedStep: doc.step
+          }, { "x-seat-secret": secret })).status
+        ).toBe(200)
+      }
+      const waiting = await seat0()
+      expect(waiting.step).toBeGreaterThan(0)
+      expect(waiting.toAct).toBe(1)
+      await within(15_000, "the computer seat moves", async () => (await seat0()).step > waiting.step)
+    },
+    60_000
+  )
+
   it("a server starting on a store plays a pending computer move", async () => {
     const other = join(dir, "pending.db")
     // A game whose seat 0 (to act first) is a computer seat, stored by a server that stopped before it moved.
