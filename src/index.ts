@@ -134,6 +134,8 @@ export * as Fuzz from "./services/Fuzz.js"
 export * as Cards from "./services/Cards.js"
 /** The served content: check stored instances, reload serialized with writes (`ContentCatalog.ContentCatalog`). @since 0.1.0 */
 export * as ContentCatalog from "./services/ContentCatalog.js"
+/** Computer seats of served Hallyu Hex games (`ComputerSeats.ComputerSeats`, `ComputerSeats.AgentDecider`). @since 0.1.0 */
+export * as ComputerSeats from "./services/ComputerSeats.js"
 /** Hallyu Hex game sessions and their persistence (`Games.Games`). @since 0.1.0 */
 export * as Games from "./services/Games.js"
 /** The game sessions' store. @since 0.1.0 */

@@ -351,6 +351,26 @@ export const HhxPlayerView = Schema.Struct({
   result: Schema.NullOr(HhxResult)
 }).annotations({ identifier: "HhxPlayerView" })
 
+/**
+ * A seat of a new game: `human` (a client holds its secret) or `computer`,
+ * played by the server with a fair agent (`random`, `greedy`, `ismcts`) and
+ * its budget in iterations (default: the agent's, at most the server's
+ * `--max-agent-iterations`). Checked by the server, not here: an unknown
+ * agent is 422 `unknown_agent`, a budget out of range 422 `invalid_iterations`.
+ */
+export const SeatRequest = Schema.Union(
+  strict(Schema.Struct({ kind: Schema.Literal("human") }), "HumanSeat"),
+  strict(
+    Schema.Struct({
+      kind: Schema.Literal("computer"),
+      agent: text(64),
+      iterations: SchemaExt.optional(Schema.Number)
+    }),
+    "ComputerSeat"
+  )
+).annotations({ identifier: "SeatRequest" })
+export type SeatRequest = typeof SeatRequest.Type
+
 /** `POST /v1/hhx/games`. */
 export const NewGameRequest = strict(
   Schema.Struct({
@@ -359,7 +379,9 @@ export const NewGameRequest = strict(
       Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER))
     ),
     /** Deck list IDs for seat 0 and seat 1 (default: the deck file's first two). */
-    decks: SchemaExt.optional(perSeat(RequestId))
+    decks: SchemaExt.optional(perSeat(RequestId)),
+    /** Who plays each seat, seat 0 first (absent or shorter: human); a computer seat's secret is never returned. */
+    seats: SchemaExt.optional(Schema.Array(SeatRequest).pipe(Schema.maxItems(8)))
   }),
   "NewGameRequest"
 )
@@ -446,7 +468,7 @@ export const SeatSecret = Schema.Struct({
 }).annotations({ identifier: "SeatSecret" })
 export type SeatSecret = typeof SeatSecret.Type
 
-/** `POST /v1/hhx/games`: the new game as a spectator sees it, and one secret per seat (seat 0 first). */
+/** `POST /v1/hhx/games`: the new game as a spectator sees it, and one secret per human seat (seat 0 first). */
 export const CreatedGame = Schema.Struct({
   game: GameDocument,
   seats: Schema.Array(SeatSecret)

@@ -21,8 +21,10 @@ import { type Context, Effect, Layer } from "effect"
 import type { Ports } from "../cli/Command.js"
 import { batchedJsonLog } from "../server/RequestLog.js"
 import { Clustering } from "../services/Clustering.js"
+import { DEFAULT_AGENT_POOL_SIZE } from "../services/ComputerSeats.js"
 import { LanguageServer } from "../services/LanguageServer.js"
 import { Serving } from "../services/Serving.js"
+import * as AgentPool from "../workers/AgentPool.js"
 import * as ScaleOut from "../workers/index.js"
 
 /** A port's service from its implementation's layer, the module loaded on first use (then cached by the loader). */
@@ -40,7 +42,13 @@ const clusteringLayer: Layer.Layer<Clustering> = Layer.succeed(Clustering, {
 })
 
 const servingLayer: Layer.Layer<Serving> = Layer.succeed(Serving, {
-  serve: (o) => Effect.flatMap(server, (s) => s.serve(o)),
+  // Computer seats decide on worker threads of their own (started on the first decision).
+  serve: (o) =>
+    Effect.flatMap(server, (s) =>
+      s.serve({
+        ...o,
+        agentDecider: o.agentDecider ?? AgentPool.layer(o.computerSeats?.poolSize ?? DEFAULT_AGENT_POOL_SIZE)
+      })),
   // The request log is a small module of its own: `serve` sets it up before it starts the server.
   batchedJsonLog
 })

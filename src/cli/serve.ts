@@ -1,7 +1,8 @@
 /**
  * `cardfx serve [--package DIR...] [--store PATH|postgres://…] [--host 127.0.0.1]
  * [--port 8787] [--token-env NAME] [--protect-reads] [--allowed-host NAME...] [--cors-origin ORIGIN...]
- * [--watch] [--allow-broken] [--log-level LEVEL] [--body-timeout MS] [--heartbeat MS] [--deck FILE]`.
+ * [--watch] [--allow-broken] [--log-level LEVEL] [--body-timeout MS] [--heartbeat MS] [--deck FILE]
+ * [--agent-pool N] [--max-agent-iterations N]`.
  *
  * Serves the HTTP API (see `src/api/Api.ts`, `/openapi.json`, `/docs`).
  * Prints one JSON line `{"event":"listening","url":...}` on stdout when it
@@ -21,7 +22,14 @@
  * @since 0.1.0
  */
 import { Config, Console, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted, Runtime } from "effect"
-import { DEFAULT_STORE, type Diagnostic, exitClassOf, isDiagnosticCode, Serving } from "../services/index.js"
+import {
+  ComputerSeats,
+  DEFAULT_STORE,
+  type Diagnostic,
+  exitClassOf,
+  isDiagnosticCode,
+  Serving
+} from "../services/index.js"
 import { watchContent } from "../services/Watch.js"
 import * as Command from "./Command.js"
 import { CommandExit, ExitCode } from "./Exit.js"
@@ -108,6 +116,16 @@ export const serveCommand = Command.make(
     deck: Options.file("deck").pipe(
       Options.withDefault(defaultDeckPath),
       Options.withDescription("The Hallyu Hex deck served (default: the starter deck of the installed package).")
+    ),
+    agentPool: Options.integer("agent-pool").pipe(
+      Options.withDefault(ComputerSeats.DEFAULT_AGENT_POOL_SIZE),
+      Options.withDescription(
+        "Worker threads deciding the games' computer seats' moves (1..64; started on the first decision)."
+      )
+    ),
+    maxAgentIterations: Options.integer("max-agent-iterations").pipe(
+      Options.withDefault(ComputerSeats.DEFAULT_MAX_AGENT_ITERATIONS),
+      Options.withDescription("The largest iteration budget a game may give a computer seat (1..100000).")
     )
   },
   (o) =>
@@ -131,7 +149,7 @@ export const serveCommand = Command.make(
   Command.withExit(1, "the server cannot start (start_rejected: the content would break stored instances)"),
   Command.withExit(
     2,
-    "a value the usage check cannot judge is unusable (--port, --body-timeout, --heartbeat, --token-env, --protect-reads without --token-env, --cors-origin, --allowed-host)"
+    "a value the usage check cannot judge is unusable (--port, --body-timeout, --heartbeat, --token-env, --protect-reads without --token-env, --cors-origin, --allowed-host, --agent-pool, --max-agent-iterations)"
   )
 )
 
@@ -188,6 +206,8 @@ const serve = (serving: Serving.ServingService, o: {
   readonly allowBroken: boolean
   readonly bodyTimeout: number
   readonly deck: string
+  readonly agentPool: number
+  readonly maxAgentIterations: number
 }, accessLog: ((line: string) => void) | undefined) =>
   Effect.gen(function*() {
     if (o.port < 0 || o.port > 65535) {
@@ -206,6 +226,10 @@ const serve = (serving: Serving.ServingService, o: {
       Console.error(`cardfx serve: usage_error ${message} (see --help)`).pipe(
         Effect.zipRight(Effect.fail(new CommandExit({ exitCode: ExitCode.usage })))
       )
+    if (o.agentPool < 1 || o.agentPool > 64) return yield* usage("--agent-pool must be 1..64 threads")
+    if (o.maxAgentIterations < 1 || o.maxAgentIterations > ComputerSeats.MAX_SERVER_ITERATIONS) {
+      return yield* usage(`--max-agent-iterations must be 1..${ComputerSeats.MAX_SERVER_ITERATIONS}`)
+    }
     for (const origin of o.corsOrigin) {
       if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
         return yield* usage(`--cors-origin ${JSON.stringify(origin)}: an origin is scheme://host[:port], no path`)
@@ -247,7 +271,8 @@ const serve = (serving: Serving.ServingService, o: {
           accessLog,
           protectReads: o.protectReads,
           heartbeat: Duration.millis(o.heartbeat),
-          allowBroken: o.allowBroken
+          allowBroken: o.allowBroken,
+          computerSeats: { poolSize: o.agentPool, maxIterations: o.maxAgentIterations }
         }).pipe(
           Effect.catchAll((e) =>
             Console.error(startFailure(e)).pipe(

@@ -30,6 +30,7 @@ import {
   AssessResult,
   type CardfxError,
   Cards,
+  ComputerSeats,
   ContentCatalog,
   Games,
   httpStatusOf,
@@ -302,11 +303,16 @@ const sseFrames = (events: Stream.Stream<Games.GameEvent>): Stream.Stream<Uint8A
 const HhxLive = HttpApiBuilder.group(CardfxApi, "hhx", (handlers) =>
   Effect.gen(function*() {
     const games = yield* Games.Games
+    // Creating a game goes through the computer seats (a request may name some); everything else is the games'.
+    const computerSeats = yield* ComputerSeats.ComputerSeats
     return handlers
       .handle("deck", () => answered(Effect.succeed(games.engine.deck)))
       .handle("create", ({ payload }) =>
         answered(Effect.mapError(
-          Effect.map(games.create(payload), (created) => ({ game: gameDocument(created.game), seats: created.seats })),
+          Effect.map(
+            computerSeats.create(payload),
+            (created) => ({ game: gameDocument(created.game), seats: created.seats })
+          ),
           fromError
         )))
       .handle("act", ({ headers, path, payload }) =>
@@ -352,6 +358,6 @@ export const HandlersLive = Layer.mergeAll(
   withOnly(CardsLive, Context.pick(LiveCatalog, Cards.Cards)),
   withOnly(InstancesLive, Context.pick(Instances.Instances, Authorization)),
   withOnly(ScenariosLive, Context.pick(Scenarios.Scenarios)),
-  withOnly(HhxLive, Context.pick(Games.Games, Authorization, OperatorCredential)),
+  withOnly(HhxLive, Context.pick(Games.Games, ComputerSeats.ComputerSeats, Authorization, OperatorCredential)),
   withOnly(AdminLive, Context.pick(ContentCatalog.ContentCatalog, Authorization))
 )

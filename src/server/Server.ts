@@ -100,6 +100,9 @@ export interface ServeOptions {
   readonly protectReads?: boolean | undefined
   /** Time between heartbeats on open event streams (default 15 s). */
   readonly heartbeat?: Duration.DurationInput | undefined
+  /** Computer seats' decisions at once, their largest iteration budget, and where they run (default: in process). */
+  readonly computerSeats?: Served.ServedOptions["computerSeats"]
+  readonly agentDecider?: Served.ServedOptions["agentDecider"]
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
@@ -420,7 +423,10 @@ export const operatorCredentialLayer = (
 
 /** The application services of a server (no HTTP): catalog, store, planner, games. */
 export const servicesLayer = (
-  options: Pick<ServeOptions, "packages" | "store" | "tablePrefix" | "deckFile" | "heartbeat" | "allowBroken">
+  options: Pick<
+    ServeOptions,
+    "packages" | "store" | "tablePrefix" | "deckFile" | "heartbeat" | "allowBroken" | "computerSeats" | "agentDecider"
+  >
 ) =>
   Layer.merge(
     Served.layer({
@@ -429,7 +435,9 @@ export const servicesLayer = (
       tablePrefix: options.tablePrefix,
       deckFile: options.deckFile,
       heartbeatMs: options.heartbeat === undefined ? undefined : Duration.toMillis(Duration.decode(options.heartbeat)),
-      allowBroken: options.allowBroken
+      allowBroken: options.allowBroken,
+      computerSeats: options.computerSeats,
+      agentDecider: options.agentDecider
     }),
     Layer.succeed(ServedPackages, { packages: options.packages, deckFile: options.deckFile })
   )

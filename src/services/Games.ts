@@ -25,7 +25,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Either, Layer, Option, Stream } from "effect"
+import { Context, Effect, Either, Layer, Option, type Scope, Stream } from "effect"
 import { randomBytes, timingSafeEqual } from "node:crypto"
 import { invalidRequestId } from "../composition/schema/Symbols.js"
 import * as Hallyu from "../hallyu/index.js"
@@ -62,6 +62,11 @@ export type CredentialError = Unauthorized | Forbidden
 export interface NewGame {
   readonly seed: string | number
   readonly decks?: readonly [string, string] | null | undefined
+  /**
+   * Seats played by the server (computer seats, src/services/ComputerSeats.ts): their secrets are made and
+   * hashed as any seat's but never returned, so no client can read or act for them.
+   */
+  readonly withheld?: ReadonlyArray<Hallyu.Seat> | undefined
 }
 
 /** An action at the step the caller saw. */
@@ -115,11 +120,14 @@ export interface SeatSecret {
   readonly secret: string
 }
 
-/** `create`'s answer: the spectator's view of the new game and one secret per seat (seat 0 first). */
+/** `create`'s answer: the spectator's view of the new game and one secret per seat (seat 0 first; none for a withheld seat). */
 export interface CreatedGame {
   readonly game: GameDocument
-  readonly seats: readonly [SeatSecret, SeatSecret]
+  readonly seats: ReadonlyArray<SeatSecret>
 }
+
+/** Told of every step applied (and of every new game's first step), in the process that applied it. */
+export type StepListener = (game: StoredGame, state: Hallyu.GameState) => void
 
 /** Whether an action is legal now, and why not. */
 export interface ExplainDocument {
@@ -185,6 +193,8 @@ export interface GamesService {
   >
   /** Ends every open event stream and refuses new ones (a server's drain). */
   readonly closeStreams: Effect.Effect<void>
+  /** Calls `listener` after each step this process applies (and a new game's step 0) until the scope closes. */
+  readonly onStep: (listener: StepListener) => Effect.Effect<void, never, Scope.Scope>
 }
 
 /**
@@ -417,6 +427,15 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
       }
       if (state.result !== null) { for (const s of [...set]) finish(s) }
     }
+    const stepListeners = new Set<StepListener>()
+    const stepped = (game: StoredGame, state: Hallyu.GameState) => {
+      for (const l of stepListeners) l(game, state)
+    }
+    const onStep: GamesService["onStep"] = (listener) =>
+      Effect.acquireRelease(
+        Effect.sync(() => void stepListeners.add(listener)),
+        () => Effect.sync(() => void stepListeners.delete(listener))
+      )
     const closeStreams = Effect.sync(() => {
       closed = true
       everyone(finish)
@@ -553,9 +572,13 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
           }
           yield* store.create(stored)
           remember(gameId, started.right, fp)
+          stepped(stored, started.right)
+          const withheld = request.withheld ?? []
           return {
             game: gameView(engine, stored, started.right, fp, { seat: null, operator: false }),
-            seats: [{ seat: 0, secret: secrets[0] }, { seat: 1, secret: secrets[1] }]
+            seats: ([{ seat: 0, secret: secrets[0] }, { seat: 1, secret: secrets[1] }] as const).filter((s) =>
+              !withheld.includes(s.seat)
+            )
           }
         }),
       act: (gameId, request, caller) =>
@@ -602,6 +625,7 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
             fingerprints: [...game.fingerprints, fp]
           }
           publish(after, next.right, fp)
+          stepped(after, next.right)
           // The operator acts for the seat to act and sees what that seat sees.
           return gameView(engine, after, next.right, fp, { seat: viewer.seat ?? toAct, operator: viewer.operator })
         }),
@@ -655,7 +679,8 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
             : { actionId, legal: false, reason: e.reason, message: e.message }
         }),
       events,
-      closeStreams
+      closeStreams,
+      onStep
     } satisfies GamesService
   })
 

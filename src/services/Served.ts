@@ -16,6 +16,7 @@ import { LedgerStore } from "../composition/store/LedgerStore.js"
 import { HallyuHex } from "../hallyu/Service.js"
 import { Cards } from "./Cards.js"
 import { ContentLoader } from "./Catalog.js"
+import { AgentDecider, ComputerSeats, type ComputerSeatsOptions, ComputerSeatStore } from "./ComputerSeats.js"
 import { ContentCatalog } from "./ContentCatalog.js"
 import { Games } from "./Games.js"
 import { GameStore } from "./GameStore.js"
@@ -38,6 +39,10 @@ export interface ServedOptions {
    * warning); by default the start fails with `start_rejected` naming them.
    */
   readonly allowBroken?: boolean | undefined
+  /** Computer seats: decisions at once and the largest iteration budget (src/services/ComputerSeats.ts). */
+  readonly computerSeats?: ComputerSeatsOptions | undefined
+  /** Where computer seats' decisions run (the `cardfx` bin: worker threads); default: in this process. */
+  readonly agentDecider?: Layer.Layer<AgentDecider> | undefined
 }
 
 /** Every service of a served application. */
@@ -64,5 +69,11 @@ export const layer = (options: ServedOptions) => {
       (engine) => Games.layer(engine, { heartbeatMs: options.heartbeatMs })
     )
   ).pipe(Layer.provide(GameStore.layerFor(options.store, prefix)), Layer.provide(files))
-  return Layer.merge(queries, games)
+  // The computer seats play the games' seats the server holds (off the request path, on the decider).
+  const computerSeats = ComputerSeats.layer(options.computerSeats).pipe(
+    Layer.provide(ComputerSeatStore.layerFor(options.store, prefix)),
+    Layer.provide(options.agentDecider ?? AgentDecider.inProcess),
+    Layer.provideMerge(games)
+  )
+  return Layer.merge(queries, computerSeats)
 }

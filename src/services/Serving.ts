@@ -7,7 +7,17 @@
  *
  * @since 0.1.0
  */
-import { Context, type Duration, type Effect, type Logger, type Option, type Redacted, type Scope } from "effect"
+import {
+  Context,
+  type Duration,
+  type Effect,
+  type Layer,
+  type Logger,
+  type Option,
+  type Redacted,
+  type Scope
+} from "effect"
+import type { AgentDecider, ComputerSeatsOptions } from "./ComputerSeats.js"
 import type { ContentCatalogService } from "./ContentCatalog.js"
 
 /** How the HTTP API is served. */
@@ -36,6 +46,10 @@ export interface ServingOptions {
   readonly heartbeat?: Duration.DurationInput | undefined
   /** Serve content that breaks stored instances (each logged); by default such a start fails with `start_rejected`. */
   readonly allowBroken?: boolean | undefined
+  /** Computer seats: decisions at once (`--agent-pool`) and the largest iteration budget (`--max-agent-iterations`). */
+  readonly computerSeats?: ComputerSeatsOptions | undefined
+  /** Where computer seats decide (the `cardfx` bin: worker threads, src/workers/AgentPool.ts); default: in process. */
+  readonly agentDecider?: Layer.Layer<AgentDecider> | undefined
 }
 
 /** A JSON-lines log written in batches. */

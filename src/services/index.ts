@@ -99,6 +99,7 @@ export * from "./Catalog.js"
 
 // ---- the services every face calls (one namespace each: `Cards.Cards` is the tag, `Cards.InspectError` ...)
 export * as Cards from "./Cards.js"
+export * as ComputerSeats from "./ComputerSeats.js"
 export * as ContentCatalog from "./ContentCatalog.js"
 export * as Games from "./Games.js"
 export * as GameStore from "./GameStore.js"
