@@ -19,6 +19,7 @@ import type { FileSystem } from "@effect/platform"
 import { type Context, Effect, Layer } from "effect"
 import type { Ports } from "../cli/Command.js"
 import { batchedJsonLog } from "../server/RequestLog.js"
+import * as Workers from "../server/Workers.js"
 import { Clustering } from "../services/Clustering.js"
 import { Serving } from "../services/Serving.js"
 import * as ScaleOut from "../workers/index.js"
@@ -39,7 +40,14 @@ const clusteringLayer: Layer.Layer<Clustering> = Layer.succeed(Clustering, {
 const servingLayer: Layer.Layer<Serving> = Layer.succeed(Serving, {
   serve: (o) => Effect.flatMap(server, (s) => s.serve(o)),
   // The request log is a small module of its own: `serve` sets it up before it starts the server.
-  batchedJsonLog
+  batchedJsonLog,
+  // `serve --workers N` (small, node:cluster only): a worker knows its slot before the server loads.
+  workers: {
+    slot: Workers.memberSlot,
+    sendLog: Workers.sendLog,
+    sendListening: Workers.sendListening,
+    supervise: Workers.supervise
+  }
 })
 
 /** The scale-out ports of the command line, each over its implementation (worker threads read files from the disk). */

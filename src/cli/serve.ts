@@ -1,7 +1,9 @@
 /**
  * `cardfx serve --package DIR... [--store PATH|postgres://…] [--host 127.0.0.1]
  * [--port 8787] [--token-env NAME] [--protect-reads] [--allowed-host NAME...] [--cors-origin ORIGIN...]
- * [--watch] [--allow-broken] [--log-level LEVEL] [--body-timeout MS] [--heartbeat MS] [--deck FILE]`.
+ * [--watch] [--allow-broken] [--log-level LEVEL] [--body-timeout MS] [--heartbeat MS] [--deck FILE]
+ * [--workers N|auto]`. With `--workers N` (N > 1) this process is the primary of N worker processes
+ * answering one port (src/server/Workers.ts, docs/scale.md).
  *
  * Serves the HTTP API (see `src/api/Api.ts`, `/openapi.json`, `/docs`).
  * Prints one JSON line `{"event":"listening","url":...}` on stdout when it
@@ -21,6 +23,7 @@
  * @since 0.1.0
  */
 import { Config, Console, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted, Runtime } from "effect"
+import { availableParallelism } from "node:os"
 import { DEFAULT_STORE, type Diagnostic, exitClassOf, isDiagnosticCode, Serving } from "../services/index.js"
 import { watchContent } from "../services/Watch.js"
 import { packagesOption } from "./assess.js"
@@ -102,11 +105,22 @@ export const serveCommand = Command.make(
     deck: Options.file("deck").pipe(
       Options.withDefault(defaultDeckPath),
       Options.withDescription("The Hallyu Hex deck served (default: the starter deck of the installed package).")
+    ),
+    // -- scale (issue 44): several processes on one port (src/server/Workers.ts, docs/scale.md).
+    workers: Options.text("workers").pipe(
+      Options.withDefault("1"),
+      Options.withDescription(
+        "Processes answering the port: 1..64 or auto (the machine's cores); they share the store, one log and one /v1/health."
+      )
     )
   },
   (o) =>
     Effect.flatMap(Serving.Serving, (serving) => {
-      const log = serving.batchedJsonLog((chunk) => process.stdout.write(chunk))
+      // A worker of `serve --workers N` writes its log through its primary (the one log).
+      const member = serving.workers.slot !== undefined
+      const log = serving.batchedJsonLog(
+        member ? serving.workers.sendLog : (chunk) => process.stdout.write(chunk)
+      )
       // The access log is the door's own line (no Effect logger per request); below `info` it is not made at all.
       const accessLog = LogLevel.lessThanEqual(levels[o.logLevel], LogLevel.Info) ? log.line : undefined
       return serve(serving, o, accessLog).pipe(
@@ -182,6 +196,7 @@ const serve = (serving: Serving.ServingService, o: {
   readonly allowBroken: boolean
   readonly bodyTimeout: number
   readonly deck: string
+  readonly workers: string
 }, accessLog: ((line: string) => void) | undefined) =>
   Effect.gen(function*() {
     if (o.port < 0 || o.port > 65535) {
@@ -224,6 +239,20 @@ const serve = (serving: Serving.ServingService, o: {
     }
     // Nobody could read a server that protects its reads with no token.
     if (o.protectReads && Option.isNone(token)) return yield* usage("--protect-reads needs --token-env")
+    const workers = o.workers === "auto" ? availableParallelism() : /^\d{1,2}$/.test(o.workers) ? Number(o.workers) : 0
+    if (workers < 1 || workers > 64) return yield* usage(`--workers ${o.workers}: 1..64 or auto`)
+    const member = serving.workers.slot !== undefined
+    if (workers > 1 && !member) {
+      // The primary: it serves no request; its workers run this same command line (src/server/Workers.ts).
+      return yield* Effect.scoped(Effect.gen(function*() {
+        const { url } = yield* serving.workers.supervise({
+          count: workers,
+          write: (chunk) => process.stdout.write(chunk)
+        }).pipe(Effect.catchAll((e) => Effect.fail(new CommandExit({ exitCode: e.exitCode }))))
+        yield* Console.log(JSON.stringify({ event: "listening", url, workers }))
+        return yield* Effect.never
+      }))
+    }
     yield* Effect.scoped(
       Effect.gen(function*() {
         // Serves until this scope closes; then it drains (in-flight requests finish) and the store closes.
@@ -240,7 +269,8 @@ const serve = (serving: Serving.ServingService, o: {
           accessLog,
           protectReads: o.protectReads,
           heartbeat: Duration.millis(o.heartbeat),
-          allowBroken: o.allowBroken
+          allowBroken: o.allowBroken,
+          worker: member
         }).pipe(
           Effect.catchAll((e) =>
             Console.error(startFailure(e)).pipe(
@@ -251,7 +281,8 @@ const serve = (serving: Serving.ServingService, o: {
             )
           )
         )
-        yield* Console.log(JSON.stringify({ event: "listening", url: served.url }))
+        if (member) serving.workers.sendListening(served.url)
+        else yield* Console.log(JSON.stringify({ event: "listening", url: served.url }))
         if (o.watch) {
           const runtime = yield* Effect.runtime<never>()
           // The served content's reload: the same one `POST /v1/admin/reload` runs.

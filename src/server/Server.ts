@@ -65,6 +65,7 @@ import * as Door from "./Door.js"
 import * as Handlers from "./Handlers.js"
 import { HandlersLive, ServedPackages } from "./Handlers.js"
 import * as WorkbenchPage from "./Page.js"
+import { memberSlot, ServerWorkers } from "./Workers.js"
 
 /** How a server runs. */
 export interface ServeOptions {
@@ -100,6 +101,8 @@ export interface ServeOptions {
   readonly protectReads?: boolean | undefined
   /** Time between heartbeats on open event streams (default 15 s). */
   readonly heartbeat?: Duration.DurationInput | undefined
+  /** This process is one worker of `serve --workers N` (src/server/Workers.ts). */
+  readonly worker?: boolean | undefined
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
@@ -420,7 +423,10 @@ export const operatorCredentialLayer = (
 
 /** The application services of a server (no HTTP): catalog, store, planner, games. */
 export const servicesLayer = (
-  options: Pick<ServeOptions, "packages" | "store" | "tablePrefix" | "deckFile" | "heartbeat" | "allowBroken">
+  options: Pick<
+    ServeOptions,
+    "packages" | "store" | "tablePrefix" | "deckFile" | "heartbeat" | "allowBroken" | "worker"
+  >
 ) =>
   Layer.merge(
     Served.layer({
@@ -429,7 +435,8 @@ export const servicesLayer = (
       tablePrefix: options.tablePrefix,
       deckFile: options.deckFile,
       heartbeatMs: options.heartbeat === undefined ? undefined : Duration.toMillis(Duration.decode(options.heartbeat)),
-      allowBroken: options.allowBroken
+      allowBroken: options.allowBroken,
+      worker: options.worker
     }),
     Layer.succeed(ServedPackages, { packages: options.packages, deckFile: options.deckFile })
   )
@@ -500,7 +507,8 @@ const doorServer = (options: ServeOptions, lifecycle: Lifecycle) =>
       ],
       corsOrigins: options.corsOrigins ?? [],
       accessLog: options.accessLog,
-      protectReads: options.protectReads
+      protectReads: options.protectReads,
+      requestIdPrefix: options.worker === true && memberSlot !== undefined ? `w${memberSlot}-` : undefined
     })
     const server = yield* Effect.acquireRelease(
       Effect.sync(() =>
@@ -584,6 +592,8 @@ export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
     Layer.provide(translateErrors),
     Layer.provide(api),
     Layer.provide(drainStreams),
+    // A worker of `serve --workers N`: its health lists every worker.
+    Layer.provide(options.worker === true ? ServerWorkers.layer : Layer.empty),
     Layer.provideMerge(servicesLayer(options)),
     Layer.provideMerge(
       Layer.scoped(HttpServer.HttpServer, doorServer(options, lifecycle)).pipe(

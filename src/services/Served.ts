@@ -21,6 +21,7 @@ import { Games } from "./Games.js"
 import { GameStore } from "./GameStore.js"
 import { Instances } from "./Instances.js"
 import { Scenarios } from "./Scenarios.js"
+import { StepBus } from "./StepBus.js"
 
 /** How a served application runs. */
 export interface ServedOptions {
@@ -38,6 +39,12 @@ export interface ServedOptions {
    * warning); by default the start fails with `start_rejected` naming them.
    */
   readonly allowBroken?: boolean | undefined
+  /**
+   * This process is one worker of several on the store (`serve --workers N`):
+   * with SQLite, steps travel between the workers over IPC; with PostgreSQL
+   * they always travel by LISTEN/NOTIFY (src/services/StepBus.ts).
+   */
+  readonly worker?: boolean | undefined
 }
 
 /** Every service of a served application. */
@@ -64,5 +71,6 @@ export const layer = (options: ServedOptions) => {
       (engine) => Games.layer(engine, { heartbeatMs: options.heartbeatMs })
     )
   ).pipe(Layer.provide(GameStore.layerFor(options.store, prefix)), Layer.provide(files))
-  return Layer.merge(queries, games)
+  const bus = StepBus.layerFor(options.store, { tablePrefix: options.tablePrefix, ipc: options.worker })
+  return Layer.merge(queries, bus === undefined ? games : games.pipe(Layer.provide(bus)))
 }
