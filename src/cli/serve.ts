@@ -112,6 +112,11 @@ export const serveCommand = Command.make(
       Options.withDescription(
         "Processes answering the port: 1..64 or auto (the machine's cores); they share the store, one log and one /v1/health."
       )
+    ),
+    allowContentMismatch: Options.boolean("allow-content-mismatch").pipe(
+      Options.withDescription(
+        "Start even when the other servers on the store serve other content (by default such a start fails with start_rejected)."
+      )
     )
   },
   (o) =>
@@ -197,6 +202,7 @@ const serve = (serving: Serving.ServingService, o: {
   readonly bodyTimeout: number
   readonly deck: string
   readonly workers: string
+  readonly allowContentMismatch: boolean
 }, accessLog: ((line: string) => void) | undefined) =>
   Effect.gen(function*() {
     if (o.port < 0 || o.port > 65535) {
@@ -270,7 +276,8 @@ const serve = (serving: Serving.ServingService, o: {
           protectReads: o.protectReads,
           heartbeat: Duration.millis(o.heartbeat),
           allowBroken: o.allowBroken,
-          worker: member
+          worker: member,
+          allowContentMismatch: o.allowContentMismatch
         }).pipe(
           Effect.catchAll((e) =>
             Console.error(startFailure(e)).pipe(
@@ -283,7 +290,8 @@ const serve = (serving: Serving.ServingService, o: {
         )
         if (member) serving.workers.sendListening(served.url)
         else yield* Console.log(JSON.stringify({ event: "listening", url: served.url }))
-        if (o.watch) {
+        // With --workers, the first worker watches; a reload switches every worker (src/services/ContentFollow.ts).
+        if (o.watch && (serving.workers.slot ?? 1) === 1) {
           const runtime = yield* Effect.runtime<never>()
           // The served content's reload: the same one `POST /v1/admin/reload` runs.
           const reloadOn = (files: ReadonlyArray<string>) =>

@@ -103,6 +103,8 @@ export interface ServeOptions {
   readonly heartbeat?: Duration.DurationInput | undefined
   /** This process is one worker of `serve --workers N` (src/server/Workers.ts). */
   readonly worker?: boolean | undefined
+  /** Start even when the other servers on the store serve other content (src/services/ContentFollow.ts). */
+  readonly allowContentMismatch?: boolean | undefined
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
@@ -425,7 +427,7 @@ export const operatorCredentialLayer = (
 export const servicesLayer = (
   options: Pick<
     ServeOptions,
-    "packages" | "store" | "tablePrefix" | "deckFile" | "heartbeat" | "allowBroken" | "worker"
+    "packages" | "store" | "tablePrefix" | "deckFile" | "heartbeat" | "allowBroken" | "worker" | "allowContentMismatch"
   >
 ) =>
   Layer.merge(
@@ -436,7 +438,8 @@ export const servicesLayer = (
       deckFile: options.deckFile,
       heartbeatMs: options.heartbeat === undefined ? undefined : Duration.toMillis(Duration.decode(options.heartbeat)),
       allowBroken: options.allowBroken,
-      worker: options.worker
+      worker: options.worker,
+      allowContentMismatch: options.allowContentMismatch
     }),
     Layer.succeed(ServedPackages, { packages: options.packages, deckFile: options.deckFile })
   )

@@ -17,6 +17,7 @@ import { HallyuHex } from "../hallyu/Service.js"
 import { Cards } from "./Cards.js"
 import { ContentLoader } from "./Catalog.js"
 import { ContentCatalog } from "./ContentCatalog.js"
+import * as ContentFollow from "./ContentFollow.js"
 import { Games } from "./Games.js"
 import { GameStore } from "./GameStore.js"
 import { Instances } from "./Instances.js"
@@ -45,6 +46,8 @@ export interface ServedOptions {
    * they always travel by LISTEN/NOTIFY (src/services/StepBus.ts).
    */
   readonly worker?: boolean | undefined
+  /** Start even when the other servers on the store serve other content (src/services/ContentFollow.ts). */
+  readonly allowContentMismatch?: boolean | undefined
 }
 
 /** Every service of a served application. */
@@ -62,8 +65,16 @@ export const layer = (options: ServedOptions) => {
   const catalog = ContentCatalog.serve(options.packages, { allowBroken: options.allowBroken }).pipe(
     Layer.provideMerge(Layer.merge(files, store))
   )
+  // Several processes on the store (a shared store's bus): one reload switches them all (ContentFollow.ts).
+  const bus = StepBus.layerFor(options.store, { tablePrefix: options.tablePrefix, ipc: options.worker })
+  const followed = bus === undefined ? catalog : ContentFollow.layer({
+    store: options.store,
+    tablePrefix: options.tablePrefix,
+    packages: options.packages,
+    allowMismatch: options.allowContentMismatch
+  }).pipe(Layer.provideMerge(catalog), Layer.provide(bus))
   const queries = Layer.mergeAll(Cards.layer.pipe(Layer.provide(planning)), Instances.layer, Scenarios.layer).pipe(
-    Layer.provideMerge(catalog)
+    Layer.provideMerge(followed)
   )
   const games = Layer.unwrapEffect(
     Effect.map(
@@ -71,6 +82,5 @@ export const layer = (options: ServedOptions) => {
       (engine) => Games.layer(engine, { heartbeatMs: options.heartbeatMs })
     )
   ).pipe(Layer.provide(GameStore.layerFor(options.store, prefix)), Layer.provide(files))
-  const bus = StepBus.layerFor(options.store, { tablePrefix: options.tablePrefix, ipc: options.worker })
   return Layer.merge(queries, bus === undefined ? games : games.pipe(Layer.provide(bus)))
 }

@@ -38,6 +38,8 @@ export interface ServingOptions {
   readonly allowBroken?: boolean | undefined
   /** This process is one worker of `serve --workers N` (see {@link ServingService.workers}). */
   readonly worker?: boolean | undefined
+  /** Start even when the other servers on the store serve other content. */
+  readonly allowContentMismatch?: boolean | undefined
 }
 
 /** A JSON-lines log written in batches. */

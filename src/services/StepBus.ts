@@ -105,6 +105,8 @@ export class StepBus extends Context.Tag("cardfx/StepBus")<StepBus, StepBusServi
           applicationName: "cardfx-bus"
         }))
         const client = Context.get(built, PgClient.PgClient)
+        // Not `client.notify`: it sends `NOTIFY channel, $1`, which PostgreSQL refuses (NOTIFY takes no parameters).
+        const notify = (n: BusNotice) => client`SELECT pg_notify(${channel}, ${encodeNotice(n)})`
         const { deliver, subscribe } = makeHandlers()
         const nonce = randomBytes(9).toString("base64url")
         const heard = yield* Deferred.make<void>()
@@ -125,7 +127,7 @@ export class StepBus extends Context.Tag("cardfx/StepBus")<StepBus, StepBusServi
         )
         // LISTEN is in effect once our own NOTIFY comes back.
         yield* Effect.retry(
-          client.notify(channel, encodeNotice({ _tag: "ping", nonce })).pipe(
+          notify({ _tag: "ping", nonce }).pipe(
             Effect.zipRight(
               Deferred.await(heard).pipe(Effect.timeoutFail({ duration: "1 second", onTimeout: () => "slow" }))
             )
@@ -135,7 +137,7 @@ export class StepBus extends Context.Tag("cardfx/StepBus")<StepBus, StepBusServi
         return {
           transport: "postgres",
           // Steps are notified by the game store's append, in its transaction.
-          publish: (n) => n._tag === "step" ? Effect.void : Effect.ignore(client.notify(channel, encodeNotice(n))),
+          publish: (n) => n._tag === "step" ? Effect.void : Effect.ignore(notify(n)),
           subscribe
         } satisfies StepBusService
       })

@@ -7,12 +7,12 @@
  * worker that dies is replaced; SIGTERM to the primary drains both workers
  * and exits 130 with nothing left running. Usage errors of `--workers`.
  */
-import { mkdtempSync } from "node:fs"
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { alive, clusterFixture, until } from "../support/cluster.js"
-import { createGame, follow, type Follower, inOrderOnce, playOne } from "../support/games-http.js"
+import { createGame, follow, type Follower, inOrderOnce, playOne, workerOf } from "../support/games-http.js"
 import { runBin } from "../support/proc.js"
 
 const PACKAGE = "data/heroscript.base"
@@ -21,6 +21,14 @@ interface Health {
   readonly status: string
   readonly workers?: ReadonlyArray<{ worker: number; pid: number; status: string; restarts: number }>
 }
+
+/** `/v1/runtime` over several connections at once (so both workers answer): each answer's worker and hash. */
+const runtimes = (url: string) =>
+  Promise.all(Array.from({ length: 8 }, async () => {
+    const r = await fetch(`${url}/v1/runtime`)
+    const body = await r.json() as { contentHash: string }
+    return { worker: workerOf(r.headers.get("x-request-id")), contentHash: body.contentHash }
+  }))
 
 const health = async (url: string): Promise<Health> => await (await fetch(`${url}/v1/health`)).json() as Health
 
@@ -31,11 +39,14 @@ describe("cardfx serve --workers 2 on one SQLite file", () => {
     "one port, one log, one health; a game's streams on both workers see every step once; a dead worker is replaced; SIGTERM drains all",
     async () => {
       fx.dumpOnFailure()
-      const store = join(mkdtempSync(join(tmpdir(), "cardfx-workers-")), "ledger.db")
+      const root = mkdtempSync(join(tmpdir(), "cardfx-workers-"))
+      const store = join(root, "ledger.db")
+      const pkg = join(root, "heroscript.base")
+      cpSync(PACKAGE, pkg, { recursive: true })
       const p = fx.start([
         "serve",
         "--package",
-        PACKAGE,
+        pkg,
         "--store",
         store,
         "--host",
@@ -86,6 +97,18 @@ describe("cardfx serve --workers 2 on one SQLite file", () => {
         5_000,
         () => /"requestId":"w1-r\d+"/.test(p.out()) && /"requestId":"w2-r\d+"/.test(p.out()) ? true : undefined
       )
+
+      // A reload through one worker switches both (src/services/ContentFollow.ts over the primary's relay).
+      const before = await runtimes(url)
+      expect(new Set(before.map((r) => r.contentHash)).size).toBe(1)
+      const locales = join(pkg, "locales.en.json")
+      writeFileSync(locales, readFileSync(locales, "utf8").replace("\"Basic Attack\"", "\"Basic Attack II\""))
+      const reloaded = await fetch(`${url}/v1/admin/reload`, { method: "POST" })
+      expect(reloaded.status, await reloaded.text()).toBe(200)
+      const after = await runtimes(url)
+      expect(new Set(after.map((r) => r.worker))).toEqual(new Set([1, 2]))
+      expect(new Set(after.map((r) => r.contentHash)).size).toBe(1)
+      expect(after[0]?.contentHash).not.toBe(before[0]?.contentHash)
 
       // A worker that dies is replaced in its slot.
       process.kill(pids[1] ?? 0, "SIGKILL")

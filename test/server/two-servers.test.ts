@@ -4,17 +4,42 @@
  * servers, played to its end — every subscriber on each server sees every
  * step once, in order (steps travel by LISTEN/NOTIFY, src/services/StepBus.ts);
  * a SIGKILL of one server during play loses no applied step and the other
- * keeps serving. Skipped when PostgreSQL is unreachable (required in CI).
+ * keeps serving; a reload through one switches both to the same content
+ * hash (or, when one cannot, neither); a start on other content is refused
+ * unless told (src/services/ContentFollow.ts). Skipped when PostgreSQL is unreachable (required in CI).
  */
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { clusterFixture } from "../support/cluster.js"
 import { createGame, follow, inOrderOnce, playOne } from "../support/games-http.js"
 import { PG_REQUIRED, pgReachable } from "../support/pg.js"
+import { runBin } from "../support/proc.js"
 import { serveBin, type ServedBin } from "../support/served.js"
 
 const PACKAGE = "data/heroscript.base"
 const pgUp = await pgReachable()
 if (!pgUp && PG_REQUIRED) throw new Error("PostgreSQL is required (CARDFX_REQUIRE_POSTGRES=1) but unreachable")
+
+/** A copy of the package in a folder of its own. */
+const packageCopy = (): string => {
+  const dir = join(mkdtempSync(join(tmpdir(), "cardfx-two-servers-")), "heroscript.base")
+  cpSync(PACKAGE, dir, { recursive: true })
+  return dir
+}
+
+/** Changes basic_attack's display name in a package copy (its content hash changes). */
+const rename = (dir: string, name: string) => {
+  const file = join(dir, "locales.en.json")
+  writeFileSync(
+    file,
+    readFileSync(file, "utf8").replace(/"card\.basic_attack\.name": "[^"]*"/, `"card.basic_attack.name": "${name}"`)
+  )
+}
+
+const contentHash = async (url: string): Promise<string> =>
+  (await (await fetch(`${url}/v1/runtime`)).json() as { contentHash: string }).contentHash
 
 /** At most this many steps per game (a starter-deck game ends well before). */
 const MAX_STEPS = 600
@@ -23,10 +48,14 @@ describe.skipIf(!pgUp)("two servers on one PostgreSQL store", () => {
   const fx = clusterFixture("cardfx_two_servers")
   let a: ServedBin
   let b: ServedBin
+  let store = ""
+  // Each server its own copy of the package (as on two machines).
+  const copyA = packageCopy()
+  const copyB = packageCopy()
   beforeAll(async () => {
-    const store = await fx.freshDatabase()
-    a = await serveBin(["--package", PACKAGE, "--store", store])
-    b = await serveBin(["--package", PACKAGE, "--store", store])
+    store = await fx.freshDatabase()
+    a = await serveBin(["--package", copyA, "--store", store])
+    b = await serveBin(["--package", copyB, "--store", store])
   }, 60_000)
   afterAll(async () => {
     await a?.kill()
@@ -64,6 +93,40 @@ describe.skipIf(!pgUp)("two servers on one PostgreSQL store", () => {
     },
     120_000
   )
+
+  it(
+    "a reload through one server switches both to the same content hash; content that differs on one switches none",
+    async () => {
+      fx.dumpOnFailure()
+      const before = await contentHash(a.url)
+      expect(await contentHash(b.url)).toBe(before)
+      for (const dir of [copyA, copyB]) rename(dir, "Basic Attack II")
+      const r = await fetch(`${a.url}/v1/admin/reload`, { method: "POST" })
+      expect(r.status, await r.text()).toBe(200)
+      const after = await contentHash(a.url)
+      expect(after).not.toBe(before)
+      expect(await contentHash(b.url)).toBe(after)
+
+      // Only A's copy changes: B cannot switch to it, so nobody does.
+      rename(copyA, "Basic Attack III")
+      const refused = await fetch(`${b.url}/v1/admin/reload`, { method: "POST" })
+      expect(refused.status).toBe(409)
+      expect((await refused.json() as { code: string }).code).toBe("reload_rejected")
+      expect([await contentHash(a.url), await contentHash(b.url)]).toEqual([after, after])
+    },
+    60_000
+  )
+
+  it("a start on content that differs from what the others serve is refused unless told", async () => {
+    fx.dumpOnFailure()
+    // copyA now holds content the running servers do not serve.
+    const refused = await runBin(["serve", "--package", copyA, "--store", store, "--port", "0"], { timeout: 60_000 })
+    expect(refused.status, refused.stderr).toBe(1)
+    expect(refused.stderr).toContain("start_rejected")
+    const told = await serveBin(["--package", copyA, "--store", store, "--allow-content-mismatch"])
+    expect(await contentHash(told.url)).not.toBe(await contentHash(a.url))
+    await told.kill()
+  }, 90_000)
 
   it("SIGKILL of one server during play loses no applied step; the other keeps serving its streams", async () => {
     fx.dumpOnFailure()
