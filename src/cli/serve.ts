@@ -108,6 +108,7 @@ export const serveCommand = Command.make(
     ),
     // -- scale (issue 44): several processes on one port (src/server/Workers.ts, docs/scale.md).
     workers: Options.text("workers").pipe(
+      Options.withPseudoName("N"),
       Options.withDefault("1"),
       Options.withDescription(
         "Processes answering the port: 1..64 or auto (the machine's cores); they share the store, one log and one /v1/health."
@@ -144,7 +145,7 @@ export const serveCommand = Command.make(
   Command.withExit(1, "the server cannot start (start_rejected: the content would break stored instances)"),
   Command.withExit(
     2,
-    "a value the usage check cannot judge is unusable (--port, --body-timeout, --heartbeat, --token-env, --protect-reads without --token-env, --cors-origin, --allowed-host)"
+    "a value the usage check cannot judge is unusable (--port, --body-timeout, --heartbeat, --token-env, --protect-reads without --token-env, --cors-origin, --allowed-host, --workers)"
   )
 )
 
