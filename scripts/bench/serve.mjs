@@ -67,7 +67,7 @@ const listening = (child, what) =>
     const timer = setTimeout(() => reject(new Error(`bench serve: ${what} did not start in 60 s`)), 60_000)
     const onData = (b) => {
       out += b.toString("utf8")
-      const m = /\{"event":"listening","url":"([^"]+)"\}/.exec(out)
+      const m = /\{"event":"listening","url":"([^"]+)"/.exec(out)
       if (m !== null) {
         clearTimeout(timer)
         out = ""
@@ -274,7 +274,156 @@ const computerSeatRows = async (start, dir) => {
   ]
 }
 
+// ---------------------------------------------------------------- serve --workers (issue 44)
+
+/** CPU time (ms) of a process and its children (the workers of `serve --workers`), from /proc. */
+const treeCpuMs = (pid) => {
+  let total = cpuMs(pid)
+  if (total === undefined) return undefined
+  const children = existsSync(`/proc/${pid}/task/${pid}/children`)
+    ? readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter((x) => x !== "")
+    : []
+  for (const c of children) total += cpuMs(Number(c)) ?? 0
+  return total
+}
+
+/**
+ * `--workers 2` against one worker, the two servers side by side in alternating windows at 64 connections,
+ * not pinned (the two workers need both cores); this process, the load generator, stays pinned to core 0 and
+ * its own CPU per request is reported, so the rows say how much of the machine the generator took. The
+ * requests/s ratio is what this machine gives with the generator on it; the projected ratio is the capacity on
+ * two cores of the server's own (2 × CPU per request with 1 worker ÷ CPU per request with 2, the split's cost
+ * included).
+ */
+export const runWorkers = async () => {
+  const dir = mkdtempSync(join(tmpdir(), "cardfx-bench-workers-"))
+  const children = []
+  const all = hasTaskset ? `0-${cpus().length - 1}` : undefined
+  const start = async (workers) => {
+    const args = [
+      "dist/cli/cardfx.mjs",
+      "serve",
+      "--package",
+      "data/heroscript.base",
+      "--store",
+      join(dir, `ledger-${workers}.db`),
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "0",
+      "--workers",
+      String(workers)
+    ]
+    const child = all === undefined
+      ? spawn(process.execPath, args, { stdio: ["ignore", "pipe", "ignore"] })
+      : spawn("taskset", ["-c", all, process.execPath, ...args], { stdio: ["ignore", "pipe", "ignore"] })
+    children.push(child)
+    return { child, url: await listening(child, `cardfx serve --workers ${workers}`) }
+  }
+  const restoreAffinity = hasTaskset
+    ? (() => {
+      execFileSync("taskset", ["-pc", "0", String(process.pid)], { stdio: "ignore" })
+      return () => execFileSync("taskset", ["-pc", all, String(process.pid)], { stdio: "ignore" })
+    })()
+    : () => undefined
+  const rows = []
+  try {
+    const one = await start(1)
+    const two = await start(2)
+    const json = { "content-type": "application/json" }
+    const assessBody = { cardId: "basic_attack", command: { kind: "apply", upgradeId: "core.ember.affinity" } }
+    let next = 0
+    const varied = {
+      method: "POST",
+      headers: json,
+      requests: [{
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ ...assessBody, branch: `bench-${next++ % VARIANTS}` })
+        })
+      }]
+    }
+    const cases = [
+      { label: "GET /v1/health", path: "/v1/health", request: { method: "GET" } },
+      {
+        label: "GET /v1/cards/basic_attack/effective (cached)",
+        path: "/v1/cards/basic_attack/effective",
+        request: { method: "GET" }
+      },
+      { label: "POST /v1/assess (uncached, varied bodies)", path: "/v1/assess", request: varied }
+    ]
+    for (const c of cases) {
+      const sums = [one, two].map(() => ({ cpu: 0, gen: 0, requests: 0, seconds: 0, p99: 0 }))
+      for (const s of [one, two]) {
+        await load({ url: s.url + c.path, ...c.request, connections: 64, duration: WARMUP_64 })
+      }
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const [i, s] of [one, two].entries()) {
+          const before = treeCpuMs(s.child.pid)
+          const gen = process.cpuUsage()
+          const r = await load({ url: s.url + c.path, ...c.request, connections: 64, duration: SECONDS })
+          const used = process.cpuUsage(gen)
+          const after = treeCpuMs(s.child.pid)
+          if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) {
+            throw new Error(
+              `bench serve workers: ${c.path}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`
+            )
+          }
+          const sum = sums[i]
+          sum.cpu += before === undefined || after === undefined ? Number.NaN : after - before
+          sum.gen += (used.user + used.system) / 1000
+          sum.requests += r.requests.total
+          sum.seconds += SECONDS
+          sum.p99 = Math.max(sum.p99, r.latency.p99)
+        }
+      }
+      const [w1, w2] = sums.map((x) => ({
+        cpu: x.cpu / x.requests,
+        gen: x.gen / x.requests,
+        rps: x.requests / x.seconds,
+        p99: x.p99
+      }))
+      const projected = (2 * w1.cpu) / w2.cpu
+      rows.push(
+        { name: `${c.label} --workers 1 req/s, 64 conns`, value: w1.rps, unit: "req/s" },
+        { name: `${c.label} --workers 2 req/s, 64 conns`, value: w2.rps, unit: "req/s" },
+        {
+          name: `${c.label} --workers 2 / 1 (req/s, generator on this machine)`,
+          value: w2.rps / w1.rps,
+          unit: "×",
+          goal: "≥ 1.7",
+          ok: w2.rps / w1.rps >= 1.7
+        },
+        { name: `${c.label} --workers 1 server CPU per request`, value: w1.cpu, unit: "ms" },
+        { name: `${c.label} --workers 2 server CPU per request (primary + workers)`, value: w2.cpu, unit: "ms" },
+        { name: `${c.label} load generator CPU per request`, value: (w1.gen + w2.gen) / 2, unit: "ms" },
+        {
+          name: `${c.label} --workers 2 / 1 projected on 2 cores of the server's own (2 × CPU ratio)`,
+          value: projected,
+          unit: "×",
+          goal: "≥ 1.7",
+          ok: projected >= 1.7
+        },
+        { name: `${c.label} --workers 1 p99, 64 conns`, value: w1.p99, unit: "ms" },
+        { name: `${c.label} --workers 2 p99, 64 conns`, value: w2.p99, unit: "ms", goal: "< 40 ms", ok: w2.p99 < 40 }
+      )
+    }
+  } finally {
+    for (const c of children) await stop(c)
+    restoreAffinity()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return rows
+}
+
 export const run = async () => {
+  // BENCH_SERVE_PART=workers: only the --workers rows (issue 44).
+  if (process.env.BENCH_SERVE_PART === "workers") return runWorkers()
+  const rows = await runDoor()
+  return [...rows, ...(await runWorkers())]
+}
+
+const runDoor = async () => {
   const dir = mkdtempSync(join(tmpdir(), "cardfx-bench-serve-"))
   const children = []
   const start = async (args, what, env, { pinned = true } = {}) => {

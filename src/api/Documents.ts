@@ -49,7 +49,18 @@ const strict = <S extends Schema.Schema.Any>(s: S, identifier: string): S =>
 // ---------------------------------------------------------------- runtime
 
 /** `GET /v1/health`. */
-export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotations({ identifier: "Health" })
+export const Health = Schema.Struct({
+  status: Schema.Literal("ok"),
+  /** `serve --workers N`: every worker (whichever answered), by slot. */
+  workers: Schema.optional(Schema.Array(
+    Schema.Struct({
+      worker: Schema.Int,
+      pid: Schema.Int,
+      status: Schema.Literal("starting", "ok", "down"),
+      restarts: Schema.Int
+    }).annotations({ identifier: "WorkerHealth" })
+  ))
+}).annotations({ identifier: "Health" })
 export type Health = typeof Health.Type
 
 /** A published package's pin (the ledger's Schema: one definition). */

@@ -20,6 +20,7 @@ import type { FileSystem } from "@effect/platform"
 import { type Context, Effect, Layer } from "effect"
 import type { Ports } from "../cli/Command.js"
 import { batchedJsonLog } from "../server/RequestLog.js"
+import * as Workers from "../server/Workers.js"
 import { Clustering } from "../services/Clustering.js"
 import { DEFAULT_AGENT_POOL_SIZE } from "../services/ComputerSeats.js"
 import { LanguageServer } from "../services/LanguageServer.js"
@@ -50,7 +51,14 @@ const servingLayer: Layer.Layer<Serving> = Layer.succeed(Serving, {
         agentDecider: o.agentDecider ?? AgentPool.layer(o.computerSeats?.poolSize ?? DEFAULT_AGENT_POOL_SIZE)
       })),
   // The request log is a small module of its own: `serve` sets it up before it starts the server.
-  batchedJsonLog
+  batchedJsonLog,
+  // `serve --workers N` (small, node:cluster only): a worker knows its slot before the server loads.
+  workers: {
+    slot: Workers.memberSlot,
+    sendLog: Workers.sendLog,
+    sendListening: Workers.sendListening,
+    supervise: Workers.supervise
+  }
 })
 
 // The language server and its protocol packages load only for `cardfx lsp` (the other commands start without them).

@@ -2,7 +2,8 @@
  * `cardfx serve [--package DIR...] [--store PATH|postgres://…] [--host 127.0.0.1]
  * [--port 8787] [--token-env NAME] [--protect-reads] [--allowed-host NAME...] [--cors-origin ORIGIN...]
  * [--watch] [--allow-broken] [--log-level LEVEL] [--body-timeout MS] [--heartbeat MS] [--deck FILE]
- * [--agent-pool N] [--max-agent-iterations N]`.
+ * [--agent-pool N] [--max-agent-iterations N] [--workers N|auto]`. With `--workers N` (N > 1) this process is the primary of N worker processes
+ * answering one port (src/server/Workers.ts, docs/scale.md).
  *
  * Serves the HTTP API (see `src/api/Api.ts`, `/openapi.json`, `/docs`).
  * Prints one JSON line `{"event":"listening","url":...}` on stdout when it
@@ -22,6 +23,7 @@
  * @since 0.1.0
  */
 import { Config, Console, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted, Runtime } from "effect"
+import { availableParallelism } from "node:os"
 import {
   ComputerSeats,
   DEFAULT_STORE,
@@ -126,11 +128,28 @@ export const serveCommand = Command.make(
     maxAgentIterations: Options.integer("max-agent-iterations").pipe(
       Options.withDefault(ComputerSeats.DEFAULT_MAX_AGENT_ITERATIONS),
       Options.withDescription("The largest iteration budget a game may give a computer seat (1..100000).")
+    ),
+    // -- scale (issue 44): several processes on one port (src/server/Workers.ts, docs/scale.md).
+    workers: Options.text("workers").pipe(
+      Options.withPseudoName("N"),
+      Options.withDefault("1"),
+      Options.withDescription(
+        "Processes answering the port: 1..64 or auto (the machine's cores); they share the store, one log and one /v1/health."
+      )
+    ),
+    allowContentMismatch: Options.boolean("allow-content-mismatch").pipe(
+      Options.withDescription(
+        "Start even when the other servers on the store serve other content (by default such a start fails with start_rejected)."
+      )
     )
   },
   (o) =>
     Effect.flatMap(Serving.Serving, (serving) => {
-      const log = serving.batchedJsonLog((chunk) => process.stdout.write(chunk))
+      // A worker of `serve --workers N` writes its log through its primary (the one log).
+      const member = serving.workers.slot !== undefined
+      const log = serving.batchedJsonLog(
+        member ? serving.workers.sendLog : (chunk) => process.stdout.write(chunk)
+      )
       // The access log is the door's own line (no Effect logger per request); below `info` it is not made at all.
       const accessLog = LogLevel.lessThanEqual(levels[o.logLevel], LogLevel.Info) ? log.line : undefined
       return serve(serving, o, accessLog).pipe(
@@ -149,7 +168,7 @@ export const serveCommand = Command.make(
   Command.withExit(1, "the server cannot start (start_rejected: the content would break stored instances)"),
   Command.withExit(
     2,
-    "a value the usage check cannot judge is unusable (--port, --body-timeout, --heartbeat, --token-env, --protect-reads without --token-env, --cors-origin, --allowed-host, --agent-pool, --max-agent-iterations)"
+    "a value the usage check cannot judge is unusable (--port, --body-timeout, --heartbeat, --token-env, --protect-reads without --token-env, --cors-origin, --allowed-host, --agent-pool, --max-agent-iterations, --workers)"
   )
 )
 
@@ -208,6 +227,8 @@ const serve = (serving: Serving.ServingService, o: {
   readonly deck: string
   readonly agentPool: number
   readonly maxAgentIterations: number
+  readonly workers: string
+  readonly allowContentMismatch: boolean
 }, accessLog: ((line: string) => void) | undefined) =>
   Effect.gen(function*() {
     if (o.port < 0 || o.port > 65535) {
@@ -255,6 +276,20 @@ const serve = (serving: Serving.ServingService, o: {
     // Nobody could read a server that protects its reads with no token.
     if (o.protectReads && Option.isNone(token)) return yield* usage("--protect-reads needs --token-env")
     const packages = o.packages.length > 0 ? o.packages : [defaultPackage]
+    const workers = o.workers === "auto" ? availableParallelism() : /^\d{1,2}$/.test(o.workers) ? Number(o.workers) : 0
+    if (workers < 1 || workers > 64) return yield* usage(`--workers ${o.workers}: 1..64 or auto`)
+    const member = serving.workers.slot !== undefined
+    if (workers > 1 && !member) {
+      // The primary: it serves no request; its workers run this same command line (src/server/Workers.ts).
+      return yield* Effect.scoped(Effect.gen(function*() {
+        const { url } = yield* serving.workers.supervise({
+          count: workers,
+          write: (chunk) => process.stdout.write(chunk)
+        }).pipe(Effect.catchAll((e) => Effect.fail(new CommandExit({ exitCode: e.exitCode }))))
+        yield* Console.log(JSON.stringify({ event: "listening", url, workers }))
+        return yield* Effect.never
+      }))
+    }
     yield* Effect.scoped(
       Effect.gen(function*() {
         // Serves until this scope closes; then it drains (in-flight requests finish) and the store closes.
@@ -272,7 +307,9 @@ const serve = (serving: Serving.ServingService, o: {
           protectReads: o.protectReads,
           heartbeat: Duration.millis(o.heartbeat),
           allowBroken: o.allowBroken,
-          computerSeats: { poolSize: o.agentPool, maxIterations: o.maxAgentIterations }
+          computerSeats: { poolSize: o.agentPool, maxIterations: o.maxAgentIterations },
+          worker: member,
+          allowContentMismatch: o.allowContentMismatch
         }).pipe(
           Effect.catchAll((e) =>
             Console.error(startFailure(e)).pipe(
@@ -283,8 +320,10 @@ const serve = (serving: Serving.ServingService, o: {
             )
           )
         )
-        yield* Console.log(JSON.stringify({ event: "listening", url: served.url }))
-        if (o.watch) {
+        if (member) serving.workers.sendListening(served.url)
+        else yield* Console.log(JSON.stringify({ event: "listening", url: served.url }))
+        // With --workers, the first worker watches; a reload switches every worker (src/services/ContentFollow.ts).
+        if (o.watch && (serving.workers.slot ?? 1) === 1) {
           const runtime = yield* Effect.runtime<never>()
           // The served content's reload: the same one `POST /v1/admin/reload` runs.
           const reloadOn = (files: ReadonlyArray<string>) =>

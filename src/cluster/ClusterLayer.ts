@@ -19,6 +19,7 @@ import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
+import * as Auth from "./Auth.js"
 import { clusterTimings } from "./Config.js"
 
 const messageOf = (e: unknown): string => {
@@ -78,14 +79,36 @@ export const clusterLayer = (
 
 const memberLayer = (
   address: RunnerAddressOptions | undefined
+): Layer.Layer<Sharding, Diagnostic, SqlClient.SqlClient> =>
+  Layer.unwrapEffect(Effect.gen(function*() {
+    // Members trust only members (src/cluster/Auth.ts): with the shared secret, every connection is challenged.
+    const secret = yield* Auth.clusterSecret
+    if (address !== undefined && Option.isNone(secret) && !Auth.isLoopback(address.host)) {
+      return yield* Effect.fail(diagnostic(
+        "usage_error",
+        `a runner listening on ${address.host} needs ${Auth.SECRET_ENV} (the members' shared secret): without it anyone who reaches the port could send work; see docs/scale.md`,
+        { subject: address.host }
+      ))
+    }
+    return transportLayer(
+      address,
+      Option.isSome(secret) ? Auth.layerClientProtocol(secret.value) : layerClientProtocol,
+      Option.isSome(secret) ? Auth.layerSocketServer(secret.value) : layerSocketServer
+    )
+  }))
+
+const transportLayer = (
+  address: RunnerAddressOptions | undefined,
+  clientProtocol: Layer.Layer<Runners.RpcClientProtocol, never, RpcSerialization.RpcSerialization>,
+  socketServer: typeof layerSocketServer | ReturnType<typeof Auth.layerSocketServer>
 ): Layer.Layer<Sharding, Diagnostic, SqlClient.SqlClient> => {
   const config = shardingConfig(address)
   const serialization = RpcSerialization.layerMsgPack
   const member = address === undefined
-    ? SocketRunner.layerClientOnly.pipe(Layer.provide(layerClientProtocol))
+    ? SocketRunner.layerClientOnly.pipe(Layer.provide(clientProtocol))
     : SocketRunner.layer.pipe(
-      Layer.provide(RunnerHealth.layerPing.pipe(Layer.provide(Runners.layerRpc), Layer.provide(layerClientProtocol))),
-      Layer.provide([layerSocketServer, layerClientProtocol])
+      Layer.provide(RunnerHealth.layerPing.pipe(Layer.provide(Runners.layerRpc), Layer.provide(clientProtocol))),
+      Layer.provide([socketServer, clientProtocol])
     )
   return member.pipe(
     Layer.provide(storage),

@@ -190,6 +190,8 @@ export const newLifecycle = (): Lifecycle => ({ phase: "starting", inflight: 0, 
 
 export interface DoorOptions {
   readonly routes: RouteTable
+  /** Before the request number of a generated request ID (`w2-` in worker 2 of `serve --workers`: IDs stay unique). */
+  readonly requestIdPrefix?: string | undefined
   /** The operator's bearer token (none: every request may mutate). */
   readonly token: string | undefined
   readonly bodyLimit: number
@@ -477,7 +479,7 @@ export const makeDoor = (lifecycle: Lifecycle, options: DoorOptions): Door => {
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     const n = ++lifecycle.requests
     const sent = req.headers["x-request-id"]
-    const requestId = typeof sent === "string" && REQUEST_ID.test(sent) ? sent : `r${n}`
+    const requestId = typeof sent === "string" && REQUEST_ID.test(sent) ? sent : `${options.requestIdPrefix ?? ""}r${n}`
     res.setHeader("x-request-id", requestId)
     lifecycle.inflight++
     const started = log === undefined ? 0 : performance.now()

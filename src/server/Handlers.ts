@@ -8,7 +8,7 @@
  */
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Context, Effect, Layer, type ParseResult, Schema, Stream } from "effect"
+import { Context, Effect, Layer, Option, type ParseResult, Schema, Stream } from "effect"
 import type { IncomingMessage } from "node:http"
 import {
   type ApiError,
@@ -39,6 +39,7 @@ import {
   type Runtime,
   Scenarios
 } from "../services/index.js"
+import { ServerWorkers } from "./Workers.js"
 
 /**
  * An error as its response: the body `{code, message, diagnostics}` with the
@@ -172,8 +173,13 @@ const makeDocumentCache = () => {
 const RuntimeLive = HttpApiBuilder.group(CardfxApi, "runtime", (handlers) =>
   Effect.gen(function*() {
     const catalog = yield* ContentCatalog.ContentCatalog
+    // A worker of `serve --workers N` lists every worker (src/server/Workers.ts).
+    const workers = yield* Effect.serviceOption(ServerWorkers)
     return handlers
-      .handle("health", () => answered(Effect.succeed({ status: "ok" as const })))
+      .handle("health", () =>
+        answered(Effect.succeed(
+          Option.isSome(workers) ? { status: "ok" as const, workers: workers.value.table() } : { status: "ok" as const }
+        )))
       .handle("runtime", () => answered(catalog.info))
   }))
 
@@ -354,7 +360,12 @@ const AdminLive = HttpApiBuilder.group(CardfxApi, "admin", (handlers) =>
 
 /** Every group's handlers. */
 export const HandlersLive = Layer.mergeAll(
-  withOnly(RuntimeLive, Context.pick(ContentCatalog.ContentCatalog)),
+  withOnly(RuntimeLive, (all) => {
+    const only = Context.pick(ContentCatalog.ContentCatalog)(all)
+    // `serve --workers N`: a worker's table of every worker, when there is one.
+    const workers = Context.getOption(all, ServerWorkers)
+    return Option.isSome(workers) ? Context.add(only, ServerWorkers, workers.value) : only
+  }),
   withOnly(CardsLive, Context.pick(LiveCatalog, Cards.Cards)),
   withOnly(InstancesLive, Context.pick(Instances.Instances, Authorization)),
   withOnly(ScenariosLive, Context.pick(Scenarios.Scenarios)),

@@ -65,6 +65,7 @@ import * as Door from "./Door.js"
 import * as Handlers from "./Handlers.js"
 import { HandlersLive, ServedPackages } from "./Handlers.js"
 import * as WorkbenchPage from "./Page.js"
+import { memberSlot, ServerWorkers } from "./Workers.js"
 
 /** How a server runs. */
 export interface ServeOptions {
@@ -103,6 +104,10 @@ export interface ServeOptions {
   /** Computer seats' decisions at once, their largest iteration budget, and where they run (default: in process). */
   readonly computerSeats?: Served.ServedOptions["computerSeats"]
   readonly agentDecider?: Served.ServedOptions["agentDecider"]
+  /** This process is one worker of `serve --workers N` (src/server/Workers.ts). */
+  readonly worker?: boolean | undefined
+  /** Start even when the other servers on the store serve other content (src/services/ContentFollow.ts). */
+  readonly allowContentMismatch?: boolean | undefined
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
@@ -425,7 +430,7 @@ export const operatorCredentialLayer = (
 export const servicesLayer = (
   options: Pick<
     ServeOptions,
-    "packages" | "store" | "tablePrefix" | "deckFile" | "heartbeat" | "allowBroken" | "computerSeats" | "agentDecider"
+    "packages" | "store" | "tablePrefix" | "deckFile" | "heartbeat" | "allowBroken" | "computerSeats" | "agentDecider" | "worker" | "allowContentMismatch"
   >
 ) =>
   Layer.merge(
@@ -437,7 +442,9 @@ export const servicesLayer = (
       heartbeatMs: options.heartbeat === undefined ? undefined : Duration.toMillis(Duration.decode(options.heartbeat)),
       allowBroken: options.allowBroken,
       computerSeats: options.computerSeats,
-      agentDecider: options.agentDecider
+      agentDecider: options.agentDecider,
+      worker: options.worker,
+      allowContentMismatch: options.allowContentMismatch
     }),
     Layer.succeed(ServedPackages, { packages: options.packages, deckFile: options.deckFile })
   )
@@ -508,7 +515,8 @@ const doorServer = (options: ServeOptions, lifecycle: Lifecycle) =>
       ],
       corsOrigins: options.corsOrigins ?? [],
       accessLog: options.accessLog,
-      protectReads: options.protectReads
+      protectReads: options.protectReads,
+      requestIdPrefix: options.worker === true && memberSlot !== undefined ? `w${memberSlot}-` : undefined
     })
     const server = yield* Effect.acquireRelease(
       Effect.sync(() =>
@@ -592,6 +600,8 @@ export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
     Layer.provide(translateErrors),
     Layer.provide(api),
     Layer.provide(drainStreams),
+    // A worker of `serve --workers N`: its health lists every worker.
+    Layer.provide(options.worker === true ? ServerWorkers.layer : Layer.empty),
     Layer.provideMerge(servicesLayer(options)),
     Layer.provideMerge(
       Layer.scoped(HttpServer.HttpServer, doorServer(options, lifecycle)).pipe(

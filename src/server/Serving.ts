@@ -10,6 +10,7 @@ import { ContentCatalog } from "../services/index.js"
 import { Serving } from "../services/Serving.js"
 import { batchedJsonLog } from "./RequestLog.js"
 import { drain, makeLifecycle, serverLayer, serverUrl } from "./Server.js"
+import { memberSlot, sendListening, sendLog, supervise } from "./Workers.js"
 
 /** The `Serving` service: `serverLayer` built for a scope, drained before the store closes. */
 export const layer: Layer.Layer<Serving> = Layer.succeed(Serving, {
@@ -25,5 +26,6 @@ export const layer: Layer.Layer<Serving> = Layer.succeed(Serving, {
         reload: Effect.provide(Effect.flatMap(ContentCatalog.ContentCatalog, (catalog) => catalog.reload), context)
       }
     }),
-  batchedJsonLog
+  batchedJsonLog,
+  workers: { slot: memberSlot, sendLog, sendListening, supervise }
 })

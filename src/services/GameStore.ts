@@ -20,6 +20,7 @@ import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { sqliteClientLayer } from "../composition/store/LedgerStore.js"
 import { StoreFailure } from "../kernel/Errors.js"
 import { traced } from "../kernel/Tracing.js"
+import { channelOf, encodeNotice } from "./StepBus.js"
 
 /** A stored game: its log. */
 export interface StoredGame {
@@ -113,6 +114,12 @@ const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, Sql
     yield* Effect.mapError(migrate(prefix), failure)
     const sql = yield* SqlClient.SqlClient
     const games = sql.literal(`${prefix}hhx_games`)
+    const channel = channelOf(prefix)
+    const notifyStep = (gameId: string, step: number) =>
+      sql.onDialectOrElse({
+        pg: () => sql`SELECT pg_notify(${channel}, ${encodeNotice({ _tag: "step", gameId, step })})`,
+        orElse: () => Effect.void
+      })
     const guard = <A>(e: Effect.Effect<A, SqlError>): Effect.Effect<A, StoreFailure> => Effect.mapError(e, failure)
     const insertOnce = (game: Omit<StoredGame, "actions">) =>
       sql.withTransaction(
@@ -166,6 +173,8 @@ const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, Sql
               }, fingerprints = ${
                 JSON.stringify(fingerprints)
               } WHERE game_id = ${gameId} AND step = ${expectedStep} RETURNING step`
+              // PostgreSQL: every server on the store hears of the step when it commits (src/services/StepBus.ts).
+              if (done.length === 1) yield* notifyStep(gameId, expectedStep + 1)
               return done.length === 1
             })
           )

@@ -25,7 +25,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Either, Layer, Option, type Scope, Stream } from "effect"
+import { Context, Effect, Either, Layer, Option, Runtime, type Scope, Stream } from "effect"
 import { randomBytes, timingSafeEqual } from "node:crypto"
 import { invalidRequestId } from "../composition/schema/Symbols.js"
 import * as Hallyu from "../hallyu/index.js"
@@ -43,7 +43,9 @@ import {
   type UnknownGame
 } from "../kernel/Errors.js"
 import { traced } from "../kernel/Tracing.js"
+import { makeFeeds } from "./GameFeeds.js"
 import { GameStore, type StoredGame } from "./GameStore.js"
+import { StepBus } from "./StepBus.js"
 
 /** What the Hallyu Hex engine's `Either`s can fail with (its own codes, the executor's, and its input checks). */
 export const engineErrors = errorChannel([
@@ -382,7 +384,10 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
       const set = subscribers.get(gameId)
       if (set === undefined || !set.delete(s)) return
       open--
-      if (set.size === 0) subscribers.delete(gameId)
+      if (set.size === 0) {
+        subscribers.delete(gameId)
+        feeds.closed(gameId)
+      }
       if (open === 0 && heartbeat !== undefined) {
         clearInterval(heartbeat)
         heartbeat = undefined
@@ -436,6 +441,19 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
         Effect.sync(() => void stepListeners.add(listener)),
         () => Effect.sync(() => void stepListeners.delete(listener))
       )
+    // Across processes (src/services/GameFeeds.ts, StepBus.ts): each step published here once, in order.
+    const bus = yield* Effect.serviceOption(StepBus)
+    const runtime = yield* Effect.runtime<never>()
+    const feeds = makeFeeds({
+      engine,
+      publish,
+      followed: (gameId) => subscribers.has(gameId),
+      read: store.read,
+      fork: (e) => void Runtime.runFork(runtime)(e)
+    })
+    if (Option.isSome(bus)) {
+      yield* bus.value.subscribe((n) => n._tag === "step" && feeds.notified(n.gameId, n.step))
+    }
     const closeStreams = Effect.sync(() => {
       closed = true
       everyone(finish)
@@ -501,6 +519,7 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
         const { backlog, finished } = yield* Effect.gen(function*() {
           const { fp, game, state } = yield* load(gameId)
           s.viewer = yield* viewerOf(game, caller)
+          feeds.opened(game, state, fp)
           const finished = state.result !== null
           // Without Last-Event-ID: the current step; with one, every step after it (none when it is current).
           if (lastEventId === undefined) {
@@ -624,8 +643,9 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
             actions: [...game.actions, request.actionId],
             fingerprints: [...game.fingerprints, fp]
           }
-          publish(after, next.right, fp)
+          feeds.applied(after, next.right, fp)
           stepped(after, next.right)
+          if (Option.isSome(bus)) yield* bus.value.publish({ _tag: "step", gameId, step: next.right.ply })
           // The operator acts for the seat to act and sees what that seat sees.
           return gameView(engine, after, next.right, fp, { seat: viewer.seat ?? toAct, operator: viewer.operator })
         }),

@@ -18,10 +18,12 @@ import { Cards } from "./Cards.js"
 import { ContentLoader } from "./Catalog.js"
 import { AgentDecider, ComputerSeats, type ComputerSeatsOptions, ComputerSeatStore } from "./ComputerSeats.js"
 import { ContentCatalog } from "./ContentCatalog.js"
+import * as ContentFollow from "./ContentFollow.js"
 import { Games } from "./Games.js"
 import { GameStore } from "./GameStore.js"
 import { Instances } from "./Instances.js"
 import { Scenarios } from "./Scenarios.js"
+import { StepBus } from "./StepBus.js"
 
 /** How a served application runs. */
 export interface ServedOptions {
@@ -43,6 +45,14 @@ export interface ServedOptions {
   readonly computerSeats?: ComputerSeatsOptions | undefined
   /** Where computer seats' decisions run (the `cardfx` bin: worker threads); default: in this process. */
   readonly agentDecider?: Layer.Layer<AgentDecider> | undefined
+  /**
+   * This process is one worker of several on the store (`serve --workers N`):
+   * with SQLite, steps travel between the workers over IPC; with PostgreSQL
+   * they always travel by LISTEN/NOTIFY (src/services/StepBus.ts).
+   */
+  readonly worker?: boolean | undefined
+  /** Start even when the other servers on the store serve other content (src/services/ContentFollow.ts). */
+  readonly allowContentMismatch?: boolean | undefined
 }
 
 /** Every service of a served application. */
@@ -60,8 +70,16 @@ export const layer = (options: ServedOptions) => {
   const catalog = ContentCatalog.serve(options.packages, { allowBroken: options.allowBroken }).pipe(
     Layer.provideMerge(Layer.merge(files, store))
   )
+  // Several processes on the store (a shared store's bus): one reload switches them all (ContentFollow.ts).
+  const bus = StepBus.layerFor(options.store, { tablePrefix: options.tablePrefix, ipc: options.worker })
+  const followed = bus === undefined ? catalog : ContentFollow.layer({
+    store: options.store,
+    tablePrefix: options.tablePrefix,
+    packages: options.packages,
+    allowMismatch: options.allowContentMismatch
+  }).pipe(Layer.provideMerge(catalog), Layer.provide(bus))
   const queries = Layer.mergeAll(Cards.layer.pipe(Layer.provide(planning)), Instances.layer, Scenarios.layer).pipe(
-    Layer.provideMerge(catalog)
+    Layer.provideMerge(followed)
   )
   const games = Layer.unwrapEffect(
     Effect.map(
@@ -69,11 +87,13 @@ export const layer = (options: ServedOptions) => {
       (engine) => Games.layer(engine, { heartbeatMs: options.heartbeatMs })
     )
   ).pipe(Layer.provide(GameStore.layerFor(options.store, prefix)), Layer.provide(files))
+  // Steps applied by any process on the store reach this one's streams (StepBus.ts), when the store is shared.
+  const gamesOnBus = bus === undefined ? games : games.pipe(Layer.provide(bus))
   // The computer seats play the games' seats the server holds (off the request path, on the decider).
   const computerSeats = ComputerSeats.layer(options.computerSeats).pipe(
     Layer.provide(ComputerSeatStore.layerFor(options.store, prefix)),
     Layer.provide(options.agentDecider ?? AgentDecider.inProcess),
-    Layer.provideMerge(games)
+    Layer.provideMerge(gamesOnBus)
   )
   return Layer.merge(queries, computerSeats)
 }

@@ -50,6 +50,10 @@ export interface ServingOptions {
   readonly computerSeats?: ComputerSeatsOptions | undefined
   /** Where computer seats decide (the `cardfx` bin: worker threads, src/workers/AgentPool.ts); default: in process. */
   readonly agentDecider?: Layer.Layer<AgentDecider> | undefined
+  /** This process is one worker of `serve --workers N` (see {@link ServingService.workers}). */
+  readonly worker?: boolean | undefined
+  /** Start even when the other servers on the store serve other content. */
+  readonly allowContentMismatch?: boolean | undefined
 }
 
 /** A JSON-lines log written in batches. */
@@ -79,6 +83,27 @@ export interface ServingService {
   readonly serve: (o: ServingOptions) => Effect.Effect<Listening, unknown, Scope.Scope>
   /** A JSON-lines logger writing to `write` in batches (the request log). */
   readonly batchedJsonLog: (write: (chunk: string) => void) => BatchedLog
+  /** `serve --workers N`: several processes answering one port (src/server/Workers.ts). */
+  readonly workers: ServingWorkers
+}
+
+/** The processes of `serve --workers N`: one primary (no requests) and N workers. */
+export interface ServingWorkers {
+  /** This process's slot (1..N) when it is a worker its primary forked; undefined in any other process. */
+  readonly slot: number | undefined
+  /** In a worker: sends log lines to the primary (the one log). */
+  readonly sendLog: (chunk: string) => void
+  /** In a worker: tells the primary it listens at `url`. */
+  readonly sendListening: (url: string) => void
+  /**
+   * In the primary: forks `count` workers of this command line answering one
+   * port; the URL once all listen, or the exit status of a worker that could
+   * not start. Closing the scope drains every worker.
+   */
+  readonly supervise: (o: {
+    readonly count: number
+    readonly write: (chunk: string) => void
+  }) => Effect.Effect<{ readonly url: string }, { readonly exitCode: number }, Scope.Scope>
 }
 
 /** The HTTP serving service (implemented by src/server, `cardfx/server`). */

@@ -31,8 +31,8 @@ afterEach(() => {
 })
 
 /** Starts the built bin on `store` (test/support/served.ts) and a typed client for it. */
-const serve = async (store: string): Promise<Served> => {
-  const s = await serveBin(["--package", PACKAGE, "--store", store])
+const serve = async (store: string, extra: ReadonlyArray<string> = []): Promise<Served> => {
+  const s = await serveBin(["--package", PACKAGE, "--store", store, ...extra])
   children.push(s.child)
   const client = await Effect.runPromise(makeClient(s.url).pipe(Effect.provide(FetchHttpClient.layer)))
   return { child: s.child, url: s.url, client }
@@ -90,21 +90,26 @@ afterAll(async () => {
 })
 
 const stores = [
-  ["SQLite", async () => join(mkdtempSync(join(tmpdir(), "cardfx-restart-")), "ledger.db")],
+  ["SQLite", async () => join(mkdtempSync(join(tmpdir(), "cardfx-restart-")), "ledger.db"), []],
+  // `serve --workers 2` (issue 44): the primary SIGKILLed, its workers end with it; restarted with 2 workers.
+  ["SQLite, 2 workers", async () => join(mkdtempSync(join(tmpdir(), "cardfx-restart-")), "ledger.db"), [
+    "--workers",
+    "2"
+  ]],
   ["PostgreSQL", async () => {
     await pgAdmin(`DROP DATABASE IF EXISTS ${PG_DATABASE} WITH (FORCE)`)
     await pgAdmin(`CREATE DATABASE ${PG_DATABASE}`)
     pgCreated = true
     return pgStore()
-  }]
+  }, []]
 ] as const
 
-describe.each(stores)("cardfx serve on %s survives SIGKILL", (kind, makeStore) => {
+describe.each(stores)("cardfx serve on %s survives SIGKILL", (kind, makeStore, extra) => {
   it.skipIf(kind === "PostgreSQL" && !pgUp)(
     "every unacknowledged command retried with its ID lands exactly once; an HHX game resumes at its step and fingerprint",
     async () => {
       const store = await makeStore()
-      const first = await serve(store)
+      const first = await serve(store, extra)
 
       // A game in progress: created and advanced a few steps before the kill.
       const created = await Effect.runPromise(first.client.hhx.create({ payload: { seed: 7 } }))
@@ -154,7 +159,7 @@ describe.each(stores)("cardfx serve on %s survives SIGKILL", (kind, makeStore) =
       expect(acknowledged.size).toBeLessThan(all.length)
 
       // Restart on the same store; retry every unacknowledged command, in each instance's order, with its ID.
-      const second = await serve(store)
+      const second = await serve(store, extra)
       for (const c of all.filter((c) => !acknowledged.has(c.commandId))) {
         const exit = await send(second.client, c)
         if (Exit.isFailure(exit)) throw new Error(`retry of ${c.commandId} failed: ${String(exit.cause)}`)
