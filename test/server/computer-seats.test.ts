@@ -336,22 +336,25 @@ describe("computer seats through the built bin", () => {
       expect(created.seats.map((s) => s.seat)).toEqual([0])
       const seat0 = async () =>
         await (await fetch(`${bin.url}/v1/hhx/games/${gameId}`, { headers: { "x-seat-secret": secret } })).json() as Doc
-      // Seat 0 plays until seat 1 is to act; then the server moves for it.
-      for (let i = 0; i < 200; i++) {
+      // Seat 0 plays until its move hands the turn to seat 1; then the server moves for it. The move's own answer
+      // says so (the computer may have moved already by the time a later read arrives).
+      let waiting: Doc | undefined
+      for (let i = 0; i < 200 && waiting === undefined; i++) {
         const doc = await seat0()
-        if (doc.toAct !== 0 || doc.result !== null) break
+        if (doc.result !== null) break
+        if (doc.toAct !== 0) continue
         const action = doc.legalActions.find((a) => a.kind === "end-turn" || a.kind === "pass") ?? doc.legalActions[0]
-        expect(
-          (await post(`${bin.url}/v1/hhx/games/${gameId}/actions`, {
-            actionId: action?.id,
-            expectedStep: doc.step
-          }, { "x-seat-secret": secret })).status
-        ).toBe(200)
+        const r = await post(`${bin.url}/v1/hhx/games/${gameId}/actions`, {
+          actionId: action?.id,
+          expectedStep: doc.step
+        }, { "x-seat-secret": secret })
+        expect(r.status).toBe(200)
+        if (r.body.toAct === 1) waiting = { ...doc, step: Number(r.body.step), toAct: 1 }
       }
-      const waiting = await seat0()
+      if (waiting === undefined) throw new Error("seat 0 never handed the turn to the computer seat")
       expect(waiting.step).toBeGreaterThan(0)
-      expect(waiting.toAct).toBe(1)
-      await within(15_000, "the computer seat moves", async () => (await seat0()).step > waiting.step)
+      const handed = waiting
+      await within(15_000, "the computer seat moves", async () => (await seat0()).step > handed.step)
     },
     60_000
   )
