@@ -187,7 +187,10 @@ const RuntimeLive = HttpApiBuilder.group(CardfxApi, "runtime", (handlers) =>
  * The served content's changes as server-sent events (`event: runtime`, one `data:` line of JSON), a heartbeat comment
  * every 15 s while the stream is open; `once`: the current state only.
  */
-const runtimeFrames = (changes: Stream.Stream<ContentCatalog.ServedState>, once: boolean): Stream.Stream<Uint8Array> => {
+const runtimeFrames = (
+  changes: Stream.Stream<ContentCatalog.ServedState>,
+  once: boolean
+): Stream.Stream<Uint8Array> => {
   const events = Stream.map(changes, (s) => runtimeEncoder.encode(`event: runtime\ndata: ${JSON.stringify(s)}\n\n`))
   return once
     ? Stream.take(events, 1)

@@ -573,8 +573,13 @@ export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
     )
   ).pipe(
     // And the runtime-change streams (`GET /v1/runtime/events`).
-    Layer.merge(Layer.effectDiscard(Effect.flatMap(ContentCatalog.ContentCatalog, (catalog) =>
-      Effect.sync(() => lifecycle.onDrain.add(() => Effect.runSync(catalog.closeChanges)))))
+    Layer.merge(
+      Layer.effectDiscard(
+        Effect.flatMap(
+          ContentCatalog.ContentCatalog,
+          (catalog) => Effect.sync(() => lifecycle.onDrain.add(() => Effect.runSync(catalog.closeChanges)))
+        )
+      )
     )
   )
   return HttpApiBuilder.serve(prepared(options)).pipe(

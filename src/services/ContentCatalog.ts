@@ -360,7 +360,10 @@ const make = (packages: ReadonlyArray<string>) =>
     const gate = yield* makeGate
     const reloads = yield* Effect.makeSemaphore(1)
     const checker = makeChecker(store)
-    const state = yield* SubscriptionRef.make<ServedState>({ runtime: runtimeInfo(yield* live.current), rejected: null })
+    const state = yield* SubscriptionRef.make<ServedState>({
+      runtime: runtimeInfo(yield* live.current),
+      rejected: null
+    })
     const closed = yield* Deferred.make<void>()
     const reportOf = (runtime: Runtime, sweep: Sweep, switched: boolean): ReloadReport => ({
       switched,
@@ -400,28 +403,31 @@ const make = (packages: ReadonlyArray<string>) =>
     const service: ContentCatalogService = {
       current: live.current,
       info: Effect.map(live.current, runtimeInfo),
-      check: Effect.flatMap(live.current, (runtime) =>
-        Effect.map(checker.full(runtime), (sweep) => reportOf(runtime, sweep, false))),
-      reload: told(reloads.withPermits(1)(Effect.gen(function*() {
-        const candidate = yield* loader.load(packages)
-        // The long part, off the write gate: reads and writes go on against the old runtime.
-        const first = yield* checker.full(candidate)
-        if (brokenOf(first).length > 0) {
-          return yield* Effect.fail(rejected(reportOf(candidate, first, false)))
-        }
-        // The short part: no write runs from here to the switch; what was written meanwhile is checked too.
-        return yield* gate.exclusive(Effect.gen(function*() {
-          const last = yield* checker.delta(candidate, first)
-          const report = reportOf(candidate, last, false)
-          if (report.broken.length > 0) {
-            return yield* Effect.fail(rejected(report))
+      check: Effect.flatMap(
+        live.current,
+        (runtime) => Effect.map(checker.full(runtime), (sweep) => reportOf(runtime, sweep, false))
+      ),
+      reload: told(
+        reloads.withPermits(1)(Effect.gen(function*() {
+          const candidate = yield* loader.load(packages)
+          // The long part, off the write gate: reads and writes go on against the old runtime.
+          const first = yield* checker.full(candidate)
+          if (brokenOf(first).length > 0) {
+            return yield* Effect.fail(rejected(reportOf(candidate, first, false)))
           }
-          yield* live.set(candidate)
-          return { ...report, switched: true }
+          // The short part: no write runs from here to the switch; what was written meanwhile is checked too.
+          return yield* gate.exclusive(Effect.gen(function*() {
+            const last = yield* checker.delta(candidate, first)
+            const report = reportOf(candidate, last, false)
+            if (report.broken.length > 0) {
+              return yield* Effect.fail(rejected(report))
+            }
+            yield* live.set(candidate)
+            return { ...report, switched: true }
+          }))
         }))
-      }))),
-      withWrites: (write) =>
-        gate.shared(Effect.flatMap(live.current, write)),
+      ),
+      withWrites: (write) => gate.shared(Effect.flatMap(live.current, write)),
       changes: state.changes.pipe(Stream.interruptWhen(Deferred.await(closed))),
       closeChanges: Effect.asVoid(Deferred.succeed(closed, undefined))
     }
