@@ -14,7 +14,7 @@
  * @since 0.1.0
  */
 import type { FunctionComponent } from "preact"
-import { useEffect, useState } from "preact/hooks"
+import { useEffect, useRef, useState } from "preact/hooks"
 import type { ServedStateDoc } from "./Api.js"
 import { readToken, writeToken } from "./model/Auth.js"
 import { viewOf, type ViewProps, VIEWS } from "./Views.js"
@@ -102,6 +102,14 @@ export const App = ({ api }: { readonly api: ViewProps["api"] }) => {
   const served = useServed(api)
   const runtime = served?.runtime ?? null
   const [details, setDetails] = useState(false)
+  /** When the served content last switched while the page was open (the designer's clock), or null. */
+  const [switchedAt, setSwitchedAt] = useState<string | null>(null)
+  const firstHash = useRef<string | null>(null)
+  useEffect(() => {
+    if (runtime === null) return
+    if (firstHash.current === null) firstHash.current = runtime.contentHash
+    else setSwitchedAt(new Date().toLocaleTimeString())
+  }, [runtime?.contentHash])
   const [loaded, setLoaded] = useState<{ readonly name: string; readonly View: Loaded } | null>(null)
   useEffect(() => {
     let current = true
@@ -143,11 +151,12 @@ export const App = ({ api }: { readonly api: ViewProps["api"] }) => {
         <p class="runtime muted" data-content-hash={runtime?.contentHash ?? ""}>
           {runtime === null ? "" : (
             <>
+              {switchedAt === null ? "content as served" : `content updated ${switchedAt}`}
               <span class="engine">
-                engine {runtime.engineVersion} · {runtime.packages.map((p) => `${p.packageId}@${p.version}`).join(", ")}
-                {" · "}
+                {" · "}engine {runtime.engineVersion} ·{" "}
+                {runtime.packages.map((p) => `${p.packageId}@${p.version}`).join(", ")}
+                {" · "}content <code class="content-hash">{runtime.contentHash.slice(0, 12)}</code>
               </span>
-              content <code class="content-hash">{runtime.contentHash.slice(0, 12)}</code>
             </>
           )}
         </p>

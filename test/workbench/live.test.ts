@@ -73,12 +73,14 @@ describe.runIf(browserAvailable || browserRequired)("live content in headless Ch
 
       const sees = async (name: string, previous: string | null): Promise<string | null> => {
         const t0 = Date.now()
+        // As text: the test's scope (and its types) do not travel to the page.
         await page.waitForFunction(
-          ([n, h]) =>
-            document.querySelector(".card-column > .card-face .card-name")?.textContent === n &&
-            document.querySelector(".before-after .side.after .card-name")?.textContent === n &&
-            document.querySelector("[data-content-hash]")?.getAttribute("data-content-hash") !== h,
-          [name, previous] as const,
+          `document.querySelector(".card-column > .card-face .card-name")?.textContent === ${JSON.stringify(name)} &&
+          document.querySelector(".before-after .side.after .card-name")?.textContent === ${JSON.stringify(name)} &&
+          document.querySelector("[data-content-hash]")?.getAttribute("data-content-hash") !== ${
+            JSON.stringify(previous)
+          }`,
+          undefined,
           { timeout: 10_000 }
         )
         const took = Date.now() - t0

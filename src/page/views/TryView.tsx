@@ -8,7 +8,7 @@
  */
 import { useEffect, useState } from "preact/hooks"
 import type { CardListItemDoc, RunReportDoc } from "../Api.js"
-import { useNames } from "../Locale.js"
+import { useNames, wordsOfId } from "../Locale.js"
 import { breakdownParts, breakdownText, statusAppliedText } from "../model/Breakdown.js"
 import type { ExecutorEventDoc } from "../model/Docs.js"
 import type { EffectiveDoc } from "../model/Docs.js"
@@ -24,7 +24,8 @@ const EventView = ({ e }: { readonly e: ExecutorEventDoc }) => {
     return (
       <li class="event impact" data-node={ev.nodeId}>
         <div>
-          <code>{ev.nodeId}</code> → {ev.targetId} {ev.effect}
+          <strong>{wordsOfId(ev.nodeId)}</strong> → {ev.targetId} {ev.effect.toLowerCase()}
+          <code class="engine">{ev.nodeId}</code>
         </div>
         <div class="breakdown" aria-label={`breakdown: ${breakdownText(parts)}`} data-breakdown={breakdownText(parts)}>
           {parts.map((p, i) => (
@@ -43,15 +44,19 @@ const EventView = ({ e }: { readonly e: ExecutorEventDoc }) => {
     const ev = e as Extract<ExecutorEventDoc, { type: "statusApplied"; stacksBefore: number }>
     return (
       <li class="event status-applied" data-node={ev.nodeId} data-status={ev.statusId}>
-        <code>{ev.nodeId}</code> → {ev.targetId} <strong>{statusAppliedText(ev)}</strong>
+        <strong>{wordsOfId(ev.nodeId)}</strong> → {ev.targetId}: {wordsOfId(ev.statusId)} {ev.stacksBefore} →{" "}
+        {ev.stacks} stacks
+        <span class="engine">
+          {" "}
+          <code>{ev.nodeId}</code> <strong>{statusAppliedText(ev)}</strong>
+        </span>
       </li>
     )
   }
   if (e.type === "skip" && "reason" in e) {
     return (
       <li class="event skip">
-        skip <code>{String(e["nodeId"])}</code>: {String(e["reason"])}{" "}
-        {e["fact"] === undefined ? "" : String(e["fact"])}
+        skip {wordsOfId(String(e["nodeId"]))}: {String(e["reason"])} {e["fact"] === undefined ? "" : String(e["fact"])}
       </li>
     )
   }
@@ -295,7 +300,7 @@ export const TryView = ({ api, runtime }: ViewProps) => {
           <ol class="events">
             {play0.events.map((e, i) => <EventView key={i} e={e} />)}
           </ol>
-          <p class="fingerprint">
+          <p class="fingerprint engine">
             fingerprint <code>{play0.fingerprint.slice(0, 16)}…</code>
           </p>
         </section>
