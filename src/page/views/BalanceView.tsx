@@ -218,7 +218,7 @@ const CardTable = ({ id, r }: { readonly id: string; readonly r: BalanceReportDo
   const avg = deckAverage(r)
   const rows = sortRows(cardRows(r), sort.column, sort.descending)
   return (
-    <section class="card-table" aria-labelledby={`${id}-title`}>
+    <div class="card-table">
       <h4 id={`${id}-title`}>
         Cards · deck average won when played {avg === null ? "–" : percent(avg)}
       </h4>
@@ -276,7 +276,7 @@ const CardTable = ({ id, r }: { readonly id: string; readonly r: BalanceReportDo
           </tbody>
         </table>
       </div>
-    </section>
+    </div>
   )
 }
 
@@ -340,7 +340,7 @@ const Comparison = ({ a, b }: { readonly a: Run; readonly b: Run }) => {
   const rows = compareRuns(a.report, b.report)
   const clear = rows.filter((x) => x.apart)
   return (
-    <section class="comparison" aria-labelledby="comparison-title">
+    <div class="comparison">
       <h3 id="comparison-title">
         Run {a.n} → run {b.n}: {clear.length === 0 ? "no clear difference" : `${clear.length} clear difference(s)`}
       </h3>
@@ -369,17 +369,17 @@ const Comparison = ({ a, b }: { readonly a: Run; readonly b: Run }) => {
           </tbody>
         </table>
       </div>
-    </section>
+    </div>
   )
 }
 
 const cell = (v: number | null): string => (v === null ? "" : String(v))
 
 /** Every figure, as the CSV lists it (the browser test compares them with `cardfx simulate --stats`). */
-const NumbersTable = ({ figures }: { readonly figures: ReadonlyArray<Figure> }) => (
+const NumbersTable = ({ figures, run }: { readonly figures: ReadonlyArray<Figure>; readonly run: number }) => (
   <details class="numbers">
     <summary>Every number</summary>
-    <div class="table-scroll" tabIndex={0} role="region" aria-label="Every number">
+    <div class="table-scroll" tabIndex={0} role="region" aria-label={`Every number, run ${run}`}>
       <table>
         <thead>
           <tr>
@@ -437,7 +437,7 @@ const RunColumn = ({ run }: { readonly run: Run }) => {
       <ReasonsPlot id={`${id}-reasons`} r={r} />
       <WinForest id={`${id}-won`} r={r} />
       <CardTable id={`${id}-cards`} r={r} />
-      <NumbersTable figures={figuresOf(r)} />
+      <NumbersTable figures={figuresOf(r)} run={run.n} />
     </article>
   )
 }
