@@ -236,6 +236,7 @@ describe.runIf(browserAvailable || browserRequired)("the Balance view in headles
         expect(axe.violations.map((x) => `${x.id}: ${x.nodes.map((n) => n.target.join(" ")).join(", ")}`), size)
           .toEqual([])
         expect(await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")).toBeLessThanOrEqual(0)
+        await page.evaluate(`document.querySelectorAll("details").forEach((d) => { d.open = false })`)
       }
       // The cancelled run's request is the only one that did not complete.
       expect(problems.all.filter((p) => !/request failed: POST \S+\/v1\/hhx\/balance net::ERR_ABORTED/.test(p)))

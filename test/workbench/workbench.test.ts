@@ -333,6 +333,7 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
       await page.waitForSelector(".table[data-step]")
       let rng = seedOf("workbench-script")
       let clicks = 0
+      let dialogChecked = false
       // One read of the table per step (over, step, the legal actions' count, the activations' IDs and labels),
       // then a real click on the chosen button: a step costs three round trips to the browser, not six.
       for (;;) {
@@ -347,6 +348,13 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
         }))
         if (table.over) break
         expect(clicks).toBeLessThan(1000)
+        // A decision dialog: it says which card asks, each answer what it does; axe finds nothing (the first one).
+        if (!dialogChecked && await page.isVisible("[role=dialog]")) {
+          dialogChecked = true
+          expect(await page.textContent("#decision-title")).toMatch(/^Seat [01]: /)
+          expect(await page.$$eval("[role=dialog] .answer-does", (xs) => xs.length)).toBeGreaterThan(0)
+          await noAxeViolations(page, "decision dialog")
+        }
         expect(table.legal).toBeGreaterThan(0)
         // An action's label names the effect its ID names (`activate:p0-15:E1` → `… E1`, never `E0`).
         for (const [id = "", label = ""] of table.activations) {

@@ -211,7 +211,8 @@ export const compareRuns = (a: BalanceReportDoc, b: BalanceReportDoc): ReadonlyA
     ...codes.flatMap((code) => {
       const ca = card(a, code)
       const cb = card(b, code)
-      const name = cardLabel(cb ?? ca ?? { code, name: "" } as BalanceCardDoc)
+      const known = cb ?? ca
+      const name = known === undefined ? code : cardLabel(known)
       return [
         compared(`${name}: won when played`, ca?.winWhenPlayed ?? null, cb?.winWhenPlayed ?? null),
         compared(`${name}: played`, ca?.played ?? null, cb?.played ?? null)

@@ -264,12 +264,11 @@ export interface DecisionPrompt {
   readonly answers: ReadonlyMap<string, string>
 }
 
+/** The frame of the effect that asks (`f`: its source card instance and effect index), when the decision has one. */
 const frameOf = (d: DecisionDoc): { readonly src: string; readonly eff: number } | null => {
-  const f = (d as { readonly f?: unknown }).f
-  if (typeof f !== "object" || f === null) return null
-  const src = (f as { readonly src?: unknown }).src
-  const eff = (f as { readonly eff?: unknown }).eff
-  return typeof src === "string" && typeof eff === "number" ? { src, eff } : null
+  const f = d["f"]
+  if (typeof f !== "object" || f === null || !("src" in f) || !("eff" in f)) return null
+  return typeof f.src === "string" && typeof f.eff === "number" ? { src: f.src, eff: f.eff } : null
 }
 
 export const decisionPrompt = (
@@ -282,7 +281,7 @@ export const decisionPrompt = (
   const card = frame === null ? undefined : cards.get(frame.src)
   const effect = frame === null || card === undefined ? null : (explainCard(card).effects[frame.eff]?.generated ?? null)
   const asker = frame === null ? null : `${name(frame.src)}, effect ${effectTag(frame.eff)}`
-  const pend = (decision as { readonly pend?: unknown }).pend
+  const pend = decision["pend"]
   const answers = new Map<string, string>()
   for (const a of legal) {
     switch (decision.d) {
