@@ -615,6 +615,7 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
             await page.click(".seat[data-seat=\"0\"] button.term >> text=composure")
             expect(await page.isVisible("#glossary-composure")).toBe(true)
             expect(await page.textContent("details.glossary")).toContain("trend-cap")
+            await page.click("details.glossary > summary")
           }
           if (v.name !== "balance") {
             await page.screenshot({ path: join(SHOTS, `${v.name}-${size}.png`), fullPage: size === "phone" })
