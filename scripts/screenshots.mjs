@@ -3,8 +3,8 @@
  * Regenerates the workbench screenshots shown in docs/workbench.md: runs the
  * workbench browser tests (headless Chromium against `cardfx serve`; they
  * write every view at 1280×800 and 390 px to test/workbench/screenshots/,
- * ignored by git), then copies them to docs/workbench/, which
- * is committed.
+ * ignored by git), then copies them to docs/workbench/, which is
+ * committed (docs/workbench.md shows them).
  *
  * Usage: node scripts/screenshots.mjs   (needs /usr/bin/chromium and a build)
  */

@@ -53,6 +53,7 @@ import {
   SeatHeaders
 } from "./Documents.js"
 import * as OpenApiDocument from "./OpenApiDocument.js"
+import { RuntimeEventsParams } from "./RuntimeEvents.js"
 import {
   AssessResult,
   CommandOutcome,
@@ -365,6 +366,17 @@ export class RuntimeGroup extends HttpApiGroup.make("runtime")
       .annotate(
         OpenApi.Description,
         "What the server serves now: engine and server versions, the runtime's content hash, each package's pin and the published IDs."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("events", "/runtime/events")
+      .setUrlParams(RuntimeEventsParams)
+      .addSuccess(HttpApiSchema.Text({ contentType: "text/event-stream" }))
+      .addError(BadRequest)
+      .addError(Unauthorized)
+      .annotate(
+        OpenApi.Description,
+        "Server-sent events of the served content: `event: runtime`, `data: {runtime, rejected}` (`GET /v1/runtime`'s document, and the last reload's rejection — code, message, diagnostics with file, line and column — while no reload has switched since, else null): first the current state, then one event per reload outcome (`--watch`'s and `POST /v1/admin/reload`'s); a `: heartbeat` comment every 15 s; the stream ends when the server shuts down, or after the first event with `?once=true`."
       )
   )
   .annotate(OpenApi.Description, "What the server serves.")

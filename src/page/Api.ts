@@ -23,6 +23,7 @@ import type {
   RunDocument,
   RuntimeInfo
 } from "../api/Documents.js"
+import type { ServedState } from "../api/RuntimeEvents.js"
 import type { CardInspection, CommandOutcome, LedgerCommand as LedgerCommandSchema } from "../api/Schemas.js"
 import type { DiagnosticDoc, DiscoverDoc } from "./model/Docs.js"
 import type { HhxDeckDoc } from "./model/Hhx.js"
@@ -40,6 +41,9 @@ export class ApiError extends Error {
 
 /** `GET /v1/runtime`. */
 export type RuntimeDoc = RuntimeInfo
+
+/** One event of `GET /v1/runtime/events`: the runtime served now and the last reload's rejection (or null). */
+export type ServedStateDoc = ServedState
 
 /** One line of `GET /v1/cards`. */
 export type CardListItemDoc = CardSummary
@@ -73,8 +77,18 @@ export type ExplainDoc = ExplainDocument
 /** The game log (`cardfx replay` reads it). */
 export type GameLogDoc = typeof GameLogDocument.Type
 
+/** Who plays a seat: a person (this page or another client) or the server's computer agent. */
+export type SeatPlayer =
+  | { readonly kind: "human" }
+  | { readonly kind: "computer"; readonly agent: string; readonly iterations: number }
+
 export interface Api {
   readonly runtime: () => Promise<RuntimeDoc>
+  /**
+   * The served content's changes (`GET /v1/runtime/events`, server-sent events): calls `onState` with the current
+   * state, then after each reload's outcome; resolves when the stream ends or `signal` aborts it.
+   */
+  readonly runtimeEvents: (onState: (state: ServedStateDoc) => void, signal: AbortSignal) => Promise<void>
   readonly cards: () => Promise<ReadonlyArray<CardListItemDoc>>
   /** The card with each `with` transformation sealed and appended in order (an upgrade's preview). */
   readonly effective: (cardId: string, withUpgrades?: ReadonlyArray<string>) => Promise<InspectDoc>
@@ -87,7 +101,12 @@ export interface Api {
   readonly createBranch: (instanceId: string, body: BranchRequest) => Promise<BranchDoc>
   readonly runScenario: (body: unknown) => Promise<RunReportDoc>
   readonly deck: () => Promise<HhxDeckDoc>
-  readonly newGame: (seed: string) => Promise<CreatedGameDoc>
+  /**
+   * A new game; `seats`, when given, says who plays each seat (`{kind: "human"}`, or `{kind: "computer", agent,
+   * iterations}`: the server plays that seat). Until the server's request Schema has `seats`, a request with it is
+   * sent as it is (the server may refuse it: 400).
+   */
+  readonly newGame: (seed: string, seats?: ReadonlyArray<SeatPlayer>) => Promise<CreatedGameDoc>
   /** A seat's view, with that seat's secret. */
   readonly view: (gameId: string, secret: string) => Promise<GameDoc>
   readonly act: (gameId: string, actionId: string, expectedStep: number, secret: string) => Promise<GameDoc>

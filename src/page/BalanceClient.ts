@@ -43,7 +43,11 @@ const apiErrorOf = (status: number, text: string): ApiError => {
 export const runBalance = async (
   origin: string,
   token: string,
-  request: { readonly games: number; readonly seed: number },
+  /**
+   * `agents`: who plays each seat (`<agent>[:<iterations>]`, as `cardfx simulate --agents`), an optional field the
+   * server's request takes once the agents work lands; left out, both seats are random.
+   */
+  request: { readonly games: number; readonly seed: number; readonly agents?: ReadonlyArray<string> },
   onProgress: (done: number, total: number) => void,
   signal: AbortSignal
 ): Promise<BalanceReportDoc> => {
@@ -55,7 +59,10 @@ export const runBalance = async (
       accept: "text/event-stream",
       ...(authorization === undefined ? {} : { authorization })
     },
-    body: JSON.stringify(encodeRequest(request)),
+    body: JSON.stringify({
+      ...encodeRequest({ games: request.games, seed: request.seed }),
+      ...(request.agents === undefined ? {} : { agents: request.agents })
+    }),
     signal
   }).catch((e: unknown) => Promise.reject(new ApiError(0, signal.aborted ? "cancelled" : "client_error", String(e))))
   if (!response.ok || response.body === null) return Promise.reject(apiErrorOf(response.status, await response.text()))

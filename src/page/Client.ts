@@ -13,8 +13,9 @@
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Cause, Effect, Either, Exit, Option, Schema } from "effect"
 import { CardfxApi, isApiError, statusOfApiError } from "../api/Api.js"
-import { ErrorBody, GameDocument } from "../api/Documents.js"
-import { type Api, ApiError } from "./Api.js"
+import { CreatedGame, ErrorBody, GameDocument } from "../api/Documents.js"
+import { ServedState } from "../api/RuntimeEvents.js"
+import { type Api, ApiError, type SeatPlayer } from "./Api.js"
 import { authorizationFor } from "./model/Auth.js"
 
 /**
@@ -42,23 +43,20 @@ const client = (origin: string, token: () => string) =>
 
 const decodeGame = Schema.decodeUnknownEither(Schema.parseJson(GameDocument))
 const decodeError = Schema.decodeUnknownEither(Schema.parseJson(ErrorBody))
+const decodeServed = Schema.decodeUnknownEither(Schema.parseJson(ServedState))
 
 /**
- * Follows a game's event stream with the browser's streaming `fetch` (EventSource cannot send the seat's secret as
- * a header): the `data:` lines of each event (up to its blank line) are one game document, decoded with the API's
- * Schema as `cardfx/client`'s `gameEvents` decodes it.
+ * Reads a server-sent event stream from `path` with the browser's streaming `fetch` (EventSource cannot send the
+ * seat's secret or the bearer token as a header): the `data:` lines of each event (up to its blank line) are passed
+ * to `onData`. A refusal rejects with the API error of its body.
  */
-const followEvents = async (
-  origin: string,
-  gameId: string,
-  secret: string,
-  onStep: (game: GameDocument) => void,
+const followStream = async (
+  url: string,
+  headers: Record<string, string>,
+  onData: (data: string) => void,
   signal: AbortSignal
 ): Promise<void> => {
-  const response = await fetch(`${origin}/v1/hhx/games/${encodeURIComponent(gameId)}/events`, {
-    headers: { accept: "text/event-stream", "x-seat-secret": secret },
-    signal
-  })
+  const response = await fetch(url, { headers: { accept: "text/event-stream", ...headers }, signal })
   if (response.status !== 200 || response.body === null) {
     const body = decodeError(await response.text())
     // The page's views await promises: a refused stream rejects with the API error.
@@ -82,12 +80,61 @@ const followEvents = async (
       if (line === "") {
         const event = data.join("\n")
         data = []
-        if (event === "") continue
-        const game = decodeGame(event)
-        if (Either.isRight(game)) onStep(game.right)
+        if (event !== "") onData(event)
       } else if (line.startsWith("data:")) data.push(line.slice(line.startsWith("data: ") ? 6 : 5))
     }
   }
+}
+
+/**
+ * Follows a game's event stream: each event is one game document, decoded with the API's Schema as
+ * `cardfx/client`'s `gameEvents` decodes it.
+ */
+const followEvents = (
+  origin: string,
+  gameId: string,
+  secret: string,
+  onStep: (game: GameDocument) => void,
+  signal: AbortSignal
+): Promise<void> =>
+  followStream(
+    `${origin}/v1/hhx/games/${encodeURIComponent(gameId)}/events`,
+    { "x-seat-secret": secret },
+    (event) => {
+      const game = decodeGame(event)
+      if (Either.isRight(game)) onStep(game.right)
+    },
+    signal
+  )
+
+const decodeCreated = Schema.decodeUnknownEither(Schema.parseJson(CreatedGame))
+
+/**
+ * `POST /v1/hhx/games` with the per-seat players (`seats`): the typed client's request Schema does not carry that
+ * field yet (the `seats` work adds it), so this one request is sent with `fetch`; its answer is decoded with the
+ * API's Schema all the same.
+ */
+const newGameWithSeats = async (
+  origin: string,
+  token: string,
+  seed: string,
+  seats: ReadonlyArray<SeatPlayer>
+): Promise<CreatedGame> => {
+  const authorization = authorizationFor("POST", token)
+  const response = await fetch(`${origin}/v1/hhx/games`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(authorization === undefined ? {} : { authorization }) },
+    body: JSON.stringify({ seed, seats })
+  })
+  const text = await response.text()
+  const created = decodeCreated(text)
+  if (response.status === 201 && Either.isRight(created)) return created.right
+  const body = decodeError(text)
+  // The page's views await promises: a refused request rejects with the API error.
+  // eslint-disable-next-line no-restricted-syntax
+  throw Either.isRight(body)
+    ? new ApiError(response.status, body.right.code, body.right.message, body.right.diagnostics)
+    : new ApiError(response.status, "client_error", `POST /v1/hhx/games answered ${response.status}`)
 }
 
 export const makeApi = (origin: string, token: () => string = () => ""): Api => {
@@ -102,6 +149,11 @@ export const makeApi = (origin: string, token: () => string = () => ""): Api => 
   }
   return {
     runtime: () => call((c) => c.runtime.runtime()),
+    runtimeEvents: (onState, signal) =>
+      followStream(`${origin}/v1/runtime/events`, {}, (event) => {
+        const state = decodeServed(event)
+        if (Either.isRight(state)) onState(state.right)
+      }, signal),
     cards: async () => (await call((c) => c.cards.list())).cards,
     effective: async (cardId, withUpgrades = []) =>
       (await call((c) =>
@@ -119,7 +171,10 @@ export const makeApi = (origin: string, token: () => string = () => ""): Api => 
     createBranch: (instanceId, payload) => call((c) => c.instances.createBranch({ path: { instanceId }, payload })),
     runScenario: async (payload) => (await call((c) => c.scenarios.run({ payload: payload as never }))).report,
     deck: () => call((c) => c.hhx.deck()),
-    newGame: (seed) => call((c) => c.hhx.create({ payload: { seed } })),
+    newGame: (seed, seats) =>
+      seats === undefined
+        ? call((c) => c.hhx.create({ payload: { seed } }))
+        : newGameWithSeats(origin, token(), seed, seats),
     view: (gameId, secret) =>
       call((c) => c.hhx.get({ path: { gameId }, urlParams: {}, headers: { "x-seat-secret": secret } })),
     act: (gameId, actionId, expectedStep, secret) =>

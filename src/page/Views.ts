@@ -7,14 +7,20 @@
  * @since 0.1.0
  */
 import type { FunctionComponent } from "preact"
-import type { Api } from "./Api.js"
+import type { Api, RuntimeDoc } from "./Api.js"
+
+/** What a view is given: the API, and the runtime served now (a new one each time the served content switches). */
+export interface ViewProps {
+  readonly api: Api
+  readonly runtime: RuntimeDoc
+}
 
 export interface ViewEntry {
   /** The hash route (`#cards`). */
   readonly name: string
   /** The tab's label. */
   readonly label: string
-  readonly load: () => Promise<FunctionComponent<{ readonly api: Api }>>
+  readonly load: () => Promise<FunctionComponent<ViewProps>>
 }
 
 export const VIEWS: ReadonlyArray<ViewEntry> = [

@@ -8,7 +8,7 @@
  */
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Context, Effect, Layer, Option, type ParseResult, Schema, Stream } from "effect"
+import { Context, Effect, Layer, Option, type ParseResult, Schedule, Schema, Stream } from "effect"
 import type { IncomingMessage } from "node:http"
 import {
   type ApiError,
@@ -181,7 +181,32 @@ const RuntimeLive = HttpApiBuilder.group(CardfxApi, "runtime", (handlers) =>
           Option.isSome(workers) ? { status: "ok" as const, workers: workers.value.table() } : { status: "ok" as const }
         )))
       .handle("runtime", () => answered(catalog.info))
+      .handle("events", ({ urlParams }) =>
+        answered(Effect.succeed(
+          HttpServerResponse.stream(runtimeFrames(catalog.changes, urlParams.once === "true"), {
+            contentType: "text/event-stream",
+            headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
+          })
+        )))
   }))
+
+/**
+ * The served content's changes as server-sent events (`event: runtime`, one `data:` line of JSON), a heartbeat comment
+ * every 15 s while the stream is open; `once`: the current state only.
+ */
+const runtimeFrames = (
+  changes: Stream.Stream<ContentCatalog.ServedState>,
+  once: boolean
+): Stream.Stream<Uint8Array> => {
+  const events = Stream.map(changes, (s) => runtimeEncoder.encode(`event: runtime\ndata: ${JSON.stringify(s)}\n\n`))
+  return once
+    ? Stream.take(events, 1)
+    : Stream.merge(events, Stream.as(Stream.fromSchedule(Schedule.spaced("15 seconds")), heartbeatFrame), {
+      haltStrategy: "left"
+    })
+}
+const runtimeEncoder = new TextEncoder()
+const heartbeatFrame = runtimeEncoder.encode(": heartbeat\n\n")
 
 const encodeInspect = Schema.encode(InspectDocument)
 const encodeAssess = Schema.encode(AssessResult)

@@ -50,6 +50,7 @@ import {
 } from "../api/Api.js"
 import {
   Canonical,
+  ContentCatalog,
   Decode,
   type Diagnostic,
   diagnostic,
@@ -585,6 +586,16 @@ export const serverLayer = (options: ServeOptions, lifecycle: Lifecycle) => {
     Effect.flatMap(
       Games.Games,
       (games) => Effect.sync(() => lifecycle.onDrain.add(() => Effect.runSync(games.closeStreams)))
+    )
+  ).pipe(
+    // And the runtime-change streams (`GET /v1/runtime/events`).
+    Layer.merge(
+      Layer.effectDiscard(
+        Effect.flatMap(
+          ContentCatalog.ContentCatalog,
+          (catalog) => Effect.sync(() => lifecycle.onDrain.add(() => Effect.runSync(catalog.closeChanges)))
+        )
+      )
     )
   )
   return HttpApiBuilder.serve(prepared(options)).pipe(

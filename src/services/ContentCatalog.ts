@@ -17,7 +17,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Either, Layer, STM, TRef } from "effect"
+import { Context, Deferred, Effect, Either, Layer, STM, Stream, SubscriptionRef, TRef } from "effect"
 import { displayKeyOf } from "../composition/Publication.js"
 import { resolveEffectiveCard } from "../composition/Resolver.js"
 import type { Runtime } from "../composition/Runtime.js"
@@ -29,7 +29,7 @@ import {
   MAIN
 } from "../composition/store/LedgerStore.js"
 import { hashCanonical } from "../kernel/Canonical.js"
-import { diagnostic } from "../kernel/Diagnostic.js"
+import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
 import type { DiagnosticCode } from "../kernel/DiagnosticCode.js"
 import type { BranchNotFound, ReloadRejected, StartRejected, StoreCorrupt, StoreFailure } from "../kernel/Errors.js"
 import { errorOf } from "../kernel/Errors.js"
@@ -85,6 +85,22 @@ export interface ReloadReport {
   /** Of those, the ones recomposed (the others' ledger and content were unchanged since a check). */
   readonly recomposed: number
   readonly broken: ReadonlyArray<BrokenInstance>
+}
+
+/** A reload that did not switch: its code, message and diagnostics (a content error's file and place, or the broken instances). */
+export interface RejectedReload {
+  readonly code: string
+  readonly message: string
+  readonly diagnostics: ReadonlyArray<Diagnostic>
+}
+
+/**
+ * What is served now, as a page follows it (`GET /v1/runtime/events`): the runtime, and the last reload's rejection
+ * while the runtime has not switched since (null once a reload switches).
+ */
+export interface ServedState {
+  readonly runtime: RuntimeInfo
+  readonly rejected: RejectedReload | null
 }
 
 /** What a runtime publishes. */
@@ -324,6 +340,13 @@ export interface ContentCatalogService {
    * switch and runs on the runtime switched to).
    */
   readonly withWrites: <A, E, R>(write: (runtime: Runtime) => Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /**
+   * The served state now, then after each reload (a switch, or a rejection with its diagnostics: `--watch`'s and
+   * `POST /v1/admin/reload`'s alike); ends once {@link ContentCatalogService.closeChanges} ran.
+   */
+  readonly changes: Stream.Stream<ServedState>
+  /** Ends every `changes` stream (a server's drain: they would otherwise keep their requests open). */
+  readonly closeChanges: Effect.Effect<void>
 }
 
 /**
@@ -360,6 +383,11 @@ const make = (packages: ReadonlyArray<string>) =>
     const gate = yield* makeGate
     const reloads = yield* Effect.makeSemaphore(1)
     const checker = makeChecker(store)
+    const state = yield* SubscriptionRef.make<ServedState>({
+      runtime: runtimeInfo(yield* live.current),
+      rejected: null
+    })
+    const closed = yield* Deferred.make<void>()
     const reportOf = (runtime: Runtime, sweep: Sweep, switched: boolean): ReloadReport => ({
       switched,
       runtime: runtimeInfo(runtime),
@@ -376,31 +404,55 @@ const make = (packages: ReadonlyArray<string>) =>
         { details: { broken: report.broken.length, checked: report.checked } },
         diagnosticsOf(report.broken)
       )
+    /** The reload's outcome, as `changes` tells it. */
+    const told = <A extends ReloadReport, E extends { readonly code: string; readonly message: string }>(
+      reload: Effect.Effect<A, E>
+    ): Effect.Effect<A, E> =>
+      reload.pipe(
+        Effect.tap((report) =>
+          report.switched ? SubscriptionRef.set(state, { runtime: report.runtime, rejected: null }) : Effect.void
+        ),
+        Effect.tapError((e) =>
+          SubscriptionRef.update(state, (s) => ({
+            runtime: s.runtime,
+            rejected: {
+              code: e.code,
+              message: e.message,
+              diagnostics: "diagnostics" in e && Array.isArray(e.diagnostics) ? e.diagnostics : []
+            }
+          }))
+        )
+      )
     const service: ContentCatalogService = {
       current: live.current,
       info: Effect.map(live.current, runtimeInfo),
-      check: Effect.flatMap(live.current, (runtime) =>
-        Effect.map(checker.full(runtime), (sweep) => reportOf(runtime, sweep, false))),
-      reload: reloads.withPermits(1)(Effect.gen(function*() {
-        const candidate = yield* loader.load(packages)
-        // The long part, off the write gate: reads and writes go on against the old runtime.
-        const first = yield* checker.full(candidate)
-        if (brokenOf(first).length > 0) {
-          return yield* Effect.fail(rejected(reportOf(candidate, first, false)))
-        }
-        // The short part: no write runs from here to the switch; what was written meanwhile is checked too.
-        return yield* gate.exclusive(Effect.gen(function*() {
-          const last = yield* checker.delta(candidate, first)
-          const report = reportOf(candidate, last, false)
-          if (report.broken.length > 0) {
-            return yield* Effect.fail(rejected(report))
+      check: Effect.flatMap(
+        live.current,
+        (runtime) => Effect.map(checker.full(runtime), (sweep) => reportOf(runtime, sweep, false))
+      ),
+      reload: told(
+        reloads.withPermits(1)(Effect.gen(function*() {
+          const candidate = yield* loader.load(packages)
+          // The long part, off the write gate: reads and writes go on against the old runtime.
+          const first = yield* checker.full(candidate)
+          if (brokenOf(first).length > 0) {
+            return yield* Effect.fail(rejected(reportOf(candidate, first, false)))
           }
-          yield* live.set(candidate)
-          return { ...report, switched: true }
+          // The short part: no write runs from here to the switch; what was written meanwhile is checked too.
+          return yield* gate.exclusive(Effect.gen(function*() {
+            const last = yield* checker.delta(candidate, first)
+            const report = reportOf(candidate, last, false)
+            if (report.broken.length > 0) {
+              return yield* Effect.fail(rejected(report))
+            }
+            yield* live.set(candidate)
+            return { ...report, switched: true }
+          }))
         }))
-      })),
-      withWrites: (write) =>
-        gate.shared(Effect.flatMap(live.current, write))
+      ),
+      withWrites: (write) => gate.shared(Effect.flatMap(live.current, write)),
+      changes: state.changes.pipe(Stream.interruptWhen(Deferred.await(closed))),
+      closeChanges: Effect.asVoid(Deferred.succeed(closed, undefined))
     }
     return service
   })

@@ -395,6 +395,7 @@ describe("the OpenAPI document is an exact contract", () => {
     }
     await ok("get", "/v1/health", "/v1/health")
     await ok("get", "/v1/runtime", "/v1/runtime")
+    await ok("get", "/v1/runtime/events", "/v1/runtime/events?once=true")
     await ok("get", "/v1/cards", "/v1/cards")
     await ok("get", "/v1/hhx/deck", "/v1/hhx/deck")
     await ok("get", "/v1/cards/{cardId}/effective", "/v1/cards/basic_attack/effective?with=core.ember.affinity")

@@ -23,6 +23,7 @@ interface Spec {
 const ENDPOINTS: ReadonlyArray<readonly [method: string, path: string, success: string]> = [
   ["get", "/v1/health", "200"],
   ["get", "/v1/runtime", "200"],
+  ["get", "/v1/runtime/events", "200"],
   ["get", "/v1/cards", "200"],
   ["get", "/v1/cards/{cardId}/effective", "200"],
   ["post", "/v1/assess", "200"],

@@ -8,6 +8,7 @@
  * with the new deck's numbers; the plots are drawn at 1280×800 and 390×844
  * with no horizontal scroll (screenshots to test/workbench/screenshots/).
  */
+import AxeBuilder from "@axe-core/playwright"
 import { execFile } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -148,6 +149,43 @@ describe.runIf(browserAvailable || browserRequired)("the Balance view in headles
       const after = await tableOf(page, 2)
       expect(played(after)).not.toBe(played(before))
 
+      // The two runs compared side by side: Trainee Twins' played rate moved, its row marked when the intervals part.
+      const compared = await page.$$eval(
+        ".comparison tbody tr",
+        (trs) =>
+          trs.map((tr) => ({ figure: tr.querySelector("th")?.textContent ?? "", apart: tr.getAttribute("data-apart") }))
+      )
+      expect(compared.length).toBeGreaterThan(10)
+      expect(compared.some((c) => c.apart === "true")).toBe(true)
+      // Clear differences first.
+      const firstPlain = compared.findIndex((c) => c.apart === "false")
+      expect(compared.slice(firstPlain).every((c) => c.apart === "false")).toBe(true)
+
+      // The card table sorts by each column, both ways.
+      const table = ".balance-run[data-run=\"2\"] .card-table"
+      for (const column of ["card", "plays", "drawn", "played", "won", "winner"]) {
+        for (let k = 0; k < 2; k++) {
+          await page.click(`${table} button.sort[data-column=${column}]`)
+          const sorted = await page.$eval(`${table} table`, (t) => ({
+            column: t.getAttribute("data-sort"),
+            descending: t.getAttribute("data-descending") === "true",
+            names: [...t.querySelectorAll("tbody tr th")].map((th) => th.firstChild?.textContent ?? ""),
+            values: [...t.querySelectorAll("tbody tr")].map((tr) => {
+              const i = ["card", "plays", "drawn", "played", "won", "winner"].indexOf(t.getAttribute("data-sort") ?? "")
+              return Number(tr.children[i]?.getAttribute("data-rate") || -1)
+            })
+          }))
+          expect(sorted.column).toBe(column)
+          const keys: Array<string | number> = column === "card" ? sorted.names : sorted.values
+          const want = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+          if (sorted.descending) want.reverse()
+          expect(keys, `${column} ${sorted.descending ? "descending" : "ascending"}`).toEqual(want)
+        }
+      }
+      // Flags: a flagged card's won-when-played interval lies clear of the deck's average.
+      const flagged = await page.$$eval(`${table} tbody tr[data-flag]:not([data-flag=""])`, (trs) => trs.length)
+      expect(flagged).toBeGreaterThanOrEqual(0)
+
       for (const size of ["desktop", "phone"] as const) {
         await page.setViewportSize(SIZES[size])
         await page.evaluate("window.scrollTo(0, 0)")
@@ -167,8 +205,8 @@ describe.runIf(browserAvailable || browserRequired)("the Balance view in headles
       }))()`)
         await page.screenshot({ path: join(SHOTS, `balance-${size}.png`) })
         expect(layout.scrollWidth, size).toBeLessThanOrEqual(layout.innerWidth)
-        // Two runs × four plots: win rate by seat, game length, ending reasons, per card.
-        expect(layout.plots).toHaveLength(8)
+        // Two runs × three plots: win rate by seat, game length, ending reasons (per card: the forest and the table).
+        expect(layout.plots).toHaveLength(6)
         for (const p of layout.plots) {
           expect(p.width, size).toBeGreaterThan(250)
           expect(p.height, size).toBeGreaterThan(60)
@@ -180,6 +218,25 @@ describe.runIf(browserAvailable || browserRequired)("the Balance view in headles
         // Side by side on a desktop, one above the other on a phone.
         if (size === "desktop") expect([b.top, b.left > a.left]).toEqual([a.top, true])
         else expect(b.top).toBeGreaterThanOrEqual(a.bottom)
+        // Labels readable: the plots' text and the forest's card names at 11 px or more.
+        const small = await page.evaluate(
+          `[...document.querySelectorAll(".balance-run figure.plot svg text, .forest-label, .card-table th")]
+          .filter((e) => e.getClientRects().length > 0 && (e.textContent ?? "").trim() !== "")
+          .map((e) => {
+            const svg = e.closest("svg")
+            const scale = svg === null ? 1 : svg.getBoundingClientRect().width / svg.viewBox.baseVal.width
+            return { text: e.textContent, px: parseFloat(getComputedStyle(e).fontSize) * scale }
+          })
+          .filter((x) => x.px < 11)`
+        ) as Array<unknown>
+        expect(small, size).toEqual([])
+        // axe: no violation, "Every number" and every other disclosure open.
+        await page.evaluate(`document.querySelectorAll("details").forEach((d) => { d.open = true })`)
+        const axe = await new AxeBuilder({ page }).analyze()
+        expect(axe.violations.map((x) => `${x.id}: ${x.nodes.map((n) => n.target.join(" ")).join(", ")}`), size)
+          .toEqual([])
+        expect(await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")).toBeLessThanOrEqual(0)
+        await page.evaluate(`document.querySelectorAll("details").forEach((d) => { d.open = false })`)
       }
       // The cancelled run's request is the only one that did not complete.
       expect(problems.all.filter((p) => !/request failed: POST \S+\/v1\/hhx\/balance net::ERR_ABORTED/.test(p)))

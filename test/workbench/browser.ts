@@ -73,8 +73,11 @@ export const watch = (page: Page): Problems => {
   })
   page.on("pageerror", (e) => all.push(`page error: ${e.message}`))
   page.on("requestfailed", (r) => {
-    // A game's event stream is long-lived: the page closing it (a new game, the game over) is not a failure.
-    if (/\/v1\/hhx\/games\/[^/]+\/events$/.test(r.url()) && r.failure()?.errorText === "net::ERR_ABORTED") return
+    // Event streams are long-lived: the page closing one (a new game, the game over, the page closed) is not a failure.
+    if (
+      /\/v1\/(hhx\/games\/[^/]+\/events|runtime\/events)$/.test(r.url()) &&
+      r.failure()?.errorText === "net::ERR_ABORTED"
+    ) return
     all.push(`request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ""}`)
   })
   page.on("response", (r) => {

@@ -7,9 +7,11 @@
 import { Either } from "effect"
 import { spawnSync } from "node:child_process"
 import { describe, expect, it } from "vitest"
+import { BALANCE_RECORDS, balanceReport } from "../../src/hallyu/engine/Balance.js"
 import { makeEngine } from "../../src/hallyu/engine/Engine.js"
 import type { GameState } from "../../src/hallyu/engine/State.js"
 import { observe } from "../../src/hallyu/engine/View.js"
+import { cardRows, compareRuns, deckAverage, sortRows } from "../../src/page/model/Balance.js"
 import { breakdownParts, breakdownText, statusAppliedText } from "../../src/page/model/Breakdown.js"
 import { pick, seedOf } from "../../src/page/model/Chooser.js"
 import { cardDiff } from "../../src/page/model/Diff.js"
@@ -17,9 +19,12 @@ import type { ContributionDoc, DiscoverDoc, EffectiveDoc, ExecutorEventDoc } fro
 import {
   actionButtons,
   actionLabel,
+  decisionPrompt,
+  GLOSSARY,
   instanceCards,
   instanceNames,
   logLine,
+  placedNames,
   unavailableCandidates
 } from "../../src/page/model/Hhx.js"
 import { makeNames, namesOfRuntime, pickLocale } from "../../src/page/model/Names.js"
@@ -316,5 +321,89 @@ describe("Hallyu Hex table model", () => {
       s = Either.getOrThrow(engine.apply(s, a.id))
     }
     expect(casts).toBeGreaterThan(0)
+  })
+})
+
+describe("the balance view's card table, flags and comparison (model/Balance.ts)", () => {
+  /** A report of three cards each played in 100 seat-games: won 80, 20 and 50 times (the deck's average 50 %). */
+  const report = (won: readonly [number, number, number], hash: string) =>
+    balanceReport({
+      seed: "1",
+      games: 200,
+      deckHash: hash,
+      turns: { min: 5, max: 9, sum: 1400 },
+      counts: {
+        winsBySeat: { "0": 100, "1": 100 },
+        [BALANCE_RECORDS.inDeck]: { A: 200, B: 200, C: 200 },
+        [BALANCE_RECORDS.drawn]: { A: 150, B: 120, C: 110 },
+        [BALANCE_RECORDS.played]: { A: 100, B: 100, C: 100 },
+        [BALANCE_RECORDS.won]: { A: 100, B: 100, C: 100 },
+        [BALANCE_RECORDS.playedWon]: { A: won[0], B: won[1], C: won[2] }
+      }
+    }, (code) => `Card ${code}`)
+
+  it("flags the cards whose won-when-played interval lies clear of the deck's pooled average", () => {
+    const r = report([80, 20, 50], "h1")
+    expect(deckAverage(r)).toBe(0.5)
+    expect(cardRows(r).map((c) => [c.name, c.flag])).toEqual([["Card A", "over"], ["Card B", "under"], [
+      "Card C",
+      null
+    ]])
+  })
+
+  it("sorts by each column, both ways (ties by name)", () => {
+    const rows = cardRows(report([80, 20, 50], "h1"))
+    expect(sortRows(rows, "won", true).map((c) => c.code)).toEqual(["A", "C", "B"])
+    expect(sortRows(rows, "won", false).map((c) => c.code)).toEqual(["B", "C", "A"])
+    expect(sortRows(rows, "drawn", true).map((c) => c.code)).toEqual(["A", "B", "C"])
+    expect(sortRows(rows, "card", true).map((c) => c.code)).toEqual(["C", "B", "A"])
+    expect(sortRows(rows, "plays", false).map((c) => c.code)).toEqual(["A", "B", "C"])
+  })
+
+  it("compares two runs: the change per figure, apart where the intervals do not overlap", () => {
+    const diff = compareRuns(report([80, 20, 50], "h1"), report([30, 25, 50], "h2"))
+    const a = diff.find((x) => x.label === "Card A: won when played")
+    expect(a?.apart).toBe(true)
+    expect(a?.delta).toBeCloseTo(-0.5)
+    expect(diff.find((x) => x.label === "Card B: won when played")?.apart).toBe(false)
+    expect(diff.find((x) => x.label === "Card C: won when played")?.delta).toBe(0)
+  })
+})
+
+describe("the table in the designer's words (model/Hhx.ts)", () => {
+  it("names instances by card and position, never by instance ID; the log by card and seat", () => {
+    const engine = Either.getOrThrow(makeEngine(realDeck()))
+    const view = observe(Either.getOrThrow(engine.newGame({ seed: "words" })), 0)
+    const names = instanceNames(realDeck(), null)
+    const name = placedNames(view, names)
+    const first = view.seats[0].hand?.[0] ?? ""
+    expect(name(first)).toBe(`${names.get(first) ?? ""} (seat 0, hand 1)`)
+    expect(name(first)).not.toMatch(/p[01]-\d\d/)
+    expect(placedNames(null, names)(first)).toBe(`${names.get(first) ?? ""} (seat 0)`)
+  })
+
+  it("a decision dialog says which card and effect asks and what each answer does", () => {
+    const cards = instanceCards(realDeck(), null)
+    const [inst = ""] = [...cards.keys()]
+    const prompt = decisionPrompt(
+      { d: "optional", player: 0, f: { src: inst, card: 0, eff: 0, ctrl: 0, tg: null, pend: null, each: null } },
+      [
+        { id: "optional:no", kind: "optional", player: 0, inst: null, effect: null, choice: 0, targets: null },
+        { id: "optional:yes", kind: "optional", player: 0, inst: null, effect: null, choice: 1, targets: null }
+      ],
+      cards,
+      (i) => `${i === inst ? "the card" : "?"}`
+    )
+    expect(prompt.title).toBe("Seat 0: the card, effect E1 may do something: yes or no?")
+    expect(prompt.answers.get("optional:yes")).toBe("Yes: the effect happens.")
+    expect(prompt.answers.get("optional:no")).toBe("No: the effect is skipped.")
+  })
+
+  it("the glossary explains composure, fandom, trend and every ending", () => {
+    const terms = GLOSSARY.map(([t]) => t)
+    expect(terms).toEqual(expect.arrayContaining(["Composure", "Fandom", "Trend"]))
+    for (const reason of ["composure", "trend-cap", "simultaneous", "turn-limit"]) {
+      expect(terms).toContain(`Ending: ${reason}`)
+    }
   })
 })

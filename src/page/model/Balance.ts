@@ -112,3 +112,131 @@ export const ticks = (max: number): ReadonlyArray<number> => {
 
 /** A card's label in the plots: its name, else its code. */
 export const cardLabel = (c: BalanceCardDoc): string => (c.name === "" ? c.code : c.name)
+
+/** The card table's columns (each sortable). */
+export type CardColumn = "card" | "plays" | "drawn" | "played" | "won" | "winner"
+
+/** One card of a run as the card table shows it. */
+export interface CardRow {
+  readonly code: string
+  readonly name: string
+  readonly plays: number
+  readonly drawn: BalanceShareDoc
+  readonly played: BalanceShareDoc
+  readonly won: BalanceShareDoc
+  readonly winner: BalanceShareDoc
+  /** Won-when-played against the deck's average: its whole interval above (`over`), below (`under`), or neither. */
+  readonly flag: "over" | "under" | null
+}
+
+/**
+ * The deck's average won-when-played rate: every card's wins over every card's plays pooled (the rate a card
+ * would have if no card mattered), null when nothing was played.
+ */
+export const deckAverage = (r: BalanceReportDoc): number | null => {
+  let count = 0
+  let of = 0
+  for (const c of r.cards) {
+    count += c.winWhenPlayed.count
+    of += c.winWhenPlayed.of
+  }
+  return of === 0 ? null : count / of
+}
+
+/** The rows of a run's card table, with each card flagged when its interval lies clear of the deck's average. */
+export const cardRows = (r: BalanceReportDoc): ReadonlyArray<CardRow> => {
+  const avg = deckAverage(r)
+  return r.cards.map((c) => {
+    const p = c.winWhenPlayed.proportion
+    const flag = avg === null || p === null ? null : p.low > avg ? "over" : p.high < avg ? "under" : null
+    return {
+      code: c.code,
+      name: cardLabel(c),
+      plays: c.plays,
+      drawn: c.drawn,
+      played: c.played,
+      won: c.winWhenPlayed,
+      winner: c.inWinnerPlays,
+      flag
+    }
+  })
+}
+
+const rateOf = (s: BalanceShareDoc): number => s.proportion?.rate ?? -1
+
+/** The rows sorted by a column (ties by name, then code): numbers by rate or count, the card by name. */
+export const sortRows = (
+  rows: ReadonlyArray<CardRow>,
+  column: CardColumn,
+  descending: boolean
+): ReadonlyArray<CardRow> => {
+  const key = (x: CardRow): number => column === "plays" ? x.plays : column === "card" ? 0 : rateOf(x[column])
+  const byName = (a: CardRow, b: CardRow) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0
+  const sorted = [...rows].sort((a, b) => (column === "card" ? byName(a, b) : key(a) - key(b) || byName(a, b)))
+  return descending ? sorted.reverse() : sorted
+}
+
+/** One figure of two runs side by side: both values, the difference, and whether their intervals are apart. */
+export interface Compared {
+  readonly label: string
+  readonly a: BalanceShareDoc | null
+  readonly b: BalanceShareDoc | null
+  /** b − a in rate (null when either has none). */
+  readonly delta: number | null
+  /** The two 95 % intervals do not overlap: a difference unlikely to be chance. */
+  readonly apart: boolean
+}
+
+const compared = (label: string, a: BalanceShareDoc | null, b: BalanceShareDoc | null): Compared => {
+  const pa = a?.proportion ?? null
+  const pb = b?.proportion ?? null
+  return {
+    label,
+    a,
+    b,
+    delta: pa === null || pb === null ? null : pb.rate - pa.rate,
+    apart: pa !== null && pb !== null && (pb.low > pa.high || pb.high < pa.low)
+  }
+}
+
+/** Two runs compared: the seats' win rates, draws, and each card's won-when-played and played rates. */
+export const compareRuns = (a: BalanceReportDoc, b: BalanceReportDoc): ReadonlyArray<Compared> => {
+  const codes = [...new Set([...a.cards.map((c) => c.code), ...b.cards.map((c) => c.code)])]
+  const card = (r: BalanceReportDoc, code: string) => r.cards.find((c) => c.code === code)
+  return [
+    compared("seat 0 wins", a.seats[0], b.seats[0]),
+    compared("seat 1 wins", a.seats[1], b.seats[1]),
+    compared("draws", a.draws, b.draws),
+    ...codes.flatMap((code) => {
+      const ca = card(a, code)
+      const cb = card(b, code)
+      const known = cb ?? ca
+      const name = known === undefined ? code : cardLabel(known)
+      return [
+        compared(`${name}: won when played`, ca?.winWhenPlayed ?? null, cb?.winWhenPlayed ?? null),
+        compared(`${name}: played`, ca?.played ?? null, cb?.played ?? null)
+      ]
+    })
+  ]
+}
+
+/** What each metric means and what it is counted over (shown on the page). */
+export const METRICS: ReadonlyArray<readonly [term: string, meaning: string]> = [
+  ["Seat-game", "One seat in one game. A card's rates count the seat-games whose deck list holds the card."],
+  ["Plays", "Casts of the card over every game and seat."],
+  ["Drawn", "Of the seat-games holding the card, the share where it reached the hand (opening hand included)."],
+  ["Played", "Of the seat-games holding the card, the share where it was cast at least once."],
+  [
+    "Won when played",
+    "Of the seat-games where the card was cast, the share that seat won. The deck's average pools every card's wins and plays."
+  ],
+  [
+    "In winner's plays",
+    "Of the seat-games holding the card that the seat won, the share where the winner cast it."
+  ],
+  [
+    "95 % interval",
+    "The Wilson score interval around each rate. A card is flagged when its whole won-when-played interval lies above or below the deck's average: a difference unlikely to be chance. Two runs differ clearly where their intervals do not overlap."
+  ]
+]

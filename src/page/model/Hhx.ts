@@ -229,3 +229,110 @@ export const logLine = (
       return `${who}: ${actionId}.`
   }
 }
+
+/**
+ * Instance → how the table names it for a designer: the card's name and where it is now (`Rookie Vocalist Yuna
+ * (seat 0, hand 2)`, `… (seat 1, stage 1)`); a card in no zone the view shows (deck, archive) by name and seat.
+ * Never the engine's instance ID (`p0-02`), which stays one Details toggle away.
+ */
+export const placedNames = (
+  view: PlayerViewDoc | null,
+  names: ReadonlyMap<string, string>
+): (inst: string) => string => {
+  const where = new Map<string, string>()
+  if (view !== null) {
+    for (const seat of [0, 1] as const) {
+      const s = view.seats[seat]
+      ;(s.hand ?? []).forEach((i, k) => where.set(i, `seat ${seat}, hand ${k + 1}`))
+      s.stage.forEach((i, k) => where.set(i, `seat ${seat}, stage ${k + 1}`))
+      s.pending.forEach((i, k) => where.set(i, `seat ${seat}, pending ${k + 1}`))
+    }
+  }
+  return (inst) => {
+    const n = names.get(inst) ?? "a card"
+    const owner = /^p([01])-/.exec(inst)?.[1]
+    return `${n} (${where.get(inst) ?? (owner === undefined ? "" : `seat ${owner}`)})`.replace(/ \(\)$/, "")
+  }
+}
+
+/** A decision in a dialog as a designer reads it: which card and effect asks, what it says, and what each answer does. */
+export interface DecisionPrompt {
+  readonly title: string
+  /** The asking effect's text (`hhx explain`'s), when known. */
+  readonly effect: string | null
+  /** Action ID → what choosing it does. */
+  readonly answers: ReadonlyMap<string, string>
+}
+
+/** The frame of the effect that asks (`f`: its source card instance and effect index), when the decision has one. */
+const frameOf = (d: DecisionDoc): { readonly src: string; readonly eff: number } | null => {
+  const f = d["f"]
+  if (typeof f !== "object" || f === null || !("src" in f) || !("eff" in f)) return null
+  return typeof f.src === "string" && typeof f.eff === "number" ? { src: f.src, eff: f.eff } : null
+}
+
+export const decisionPrompt = (
+  decision: DecisionDoc,
+  legal: ReadonlyArray<GameActionDoc>,
+  cards: ReadonlyMap<string, HhxCardDoc>,
+  name: (inst: string) => string
+): DecisionPrompt => {
+  const frame = frameOf(decision)
+  const card = frame === null ? undefined : cards.get(frame.src)
+  const effect = frame === null || card === undefined ? null : (explainCard(card).effects[frame.eff]?.generated ?? null)
+  const asker = frame === null ? null : `${name(frame.src)}, effect ${effectTag(frame.eff)}`
+  const pend = decision["pend"]
+  const answers = new Map<string, string>()
+  for (const a of legal) {
+    switch (decision.d) {
+      case "optional":
+        answers.set(a.id, a.choice === 1 ? "Yes: the effect happens." : "No: the effect is skipped.")
+        break
+      case "pay":
+        answers.set(
+          a.id,
+          a.choice === 1
+            ? "Pay: pay the cost and the effect goes on."
+            : "Do not pay: keep your resources; the effect's alternative applies."
+        )
+        break
+      case "choose":
+        answers.set(a.id, `Option ${(a.choice ?? 0) + 1} of the effect.`)
+        break
+      case "redirect":
+        answers.set(a.id, `Send the pending damage to ${a.id.slice("redirect:".length)}.`)
+        break
+      default:
+        break
+    }
+  }
+  const what = {
+    optional: "may do something: yes or no?",
+    pay: "asks you to pay a cost.",
+    choose: "asks you to choose one option.",
+    redirect: "lets you redirect pending damage.",
+    main: "waits for your move.",
+    window: "gives you a chance to respond."
+  }[decision.d]
+  const title = asker !== null
+    ? `Seat ${decision.player}: ${asker} ${what}`
+    : typeof pend === "string"
+    ? `Seat ${decision.player}: damage from ${name(pend)} is pending; ${what}`
+    : `Seat ${decision.player}: the game ${what}`
+  return { title, effect, answers }
+}
+
+/** The table's terms, one tap away (RULES.md §2–3). */
+export const GLOSSARY: ReadonlyArray<readonly [term: string, meaning: string]> = [
+  [
+    "Composure",
+    "A player's life: it starts at 20 and cannot rise above that. Damage lowers it; a player at 0 has lost."
+  ],
+  ["Fandom", "What cards cost. You gain 3 at the start of your turn (at most 10); what you do not spend carries over."],
+  ["Trend", "Your buzz. It starts at 0; a player whose Trend reaches the cap (10) wins."],
+  ["Stage", "Your cards in play; some add Trend or can be activated (an effect E1, E2, … of the card)."],
+  ["Ending: composure", "One player's Composure reached 0: the other player wins."],
+  ["Ending: trend-cap", "One player's Trend reached the cap: that player wins."],
+  ["Ending: simultaneous", "Both players lost, or reached the cap, at the same moment: a draw."],
+  ["Ending: turn-limit", "Turn 40 ended: more Trend wins, then more Composure; otherwise a draw."]
+]

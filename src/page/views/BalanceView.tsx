@@ -14,14 +14,18 @@ import { useRef, useState } from "preact/hooks"
 import { runBalance } from "../BalanceClient.js"
 import { readToken } from "../model/Auth.js"
 import {
-  type BalanceCardDoc,
   type BalanceReportDoc,
   type BalanceShareDoc,
-  cardLabel,
+  type CardColumn,
+  cardRows,
+  compareRuns,
+  deckAverage,
   describeShare,
   type Figure,
   figuresOf,
+  METRICS,
   percent,
+  sortRows,
   ticks
 } from "../model/Balance.js"
 import "./balance.css"
@@ -176,43 +180,206 @@ const ReasonsPlot = ({ id, r }: { readonly id: string; readonly r: BalanceReport
   )
 }
 
-const CARD_METRICS: ReadonlyArray<readonly [string, (c: BalanceCardDoc) => BalanceShareDoc, string]> = [
-  ["drawn", (c) => c.drawn, "drawn"],
-  ["played", (c) => c.played, "played"],
-  ["won when played", (c) => c.winWhenPlayed, "won"],
-  ["in winner's plays", (c) => c.inWinnerPlays, "winner"]
+const COLUMNS: ReadonlyArray<readonly [CardColumn, string]> = [
+  ["card", "Card"],
+  ["plays", "Plays"],
+  ["drawn", "Drawn"],
+  ["played", "Played"],
+  ["won", "Won when played"],
+  ["winner", "In winner's plays"]
 ]
 
-const CardsPlot = ({ id, r }: { readonly id: string; readonly r: BalanceReportDoc }) => {
-  const row = 12
-  const head = 15
-  const block = head + CARD_METRICS.length * row + 6
+/** A rate with its interval, as a table cell: `51.2 %` and `48.1–54.3` below it. */
+const ShareCell = ({ share }: { readonly share: BalanceShareDoc }) => {
+  const p = share.proportion
   return (
-    <Plot
-      id={id}
-      title="Per card (of the seat-games whose deck holds it), with 95 % intervals"
-      height={r.cards.length * block + 22}
-    >
-      {r.cards.map((c, k) => (
-        <g key={c.code} data-card={c.code} transform={`translate(0 ${k * block})`}>
-          <text x={0} y={11} class="plot-card">{`${cardLabel(c)} · ${c.code} · ${c.plays} plays`}</text>
-          {CARD_METRICS.map(([label, pick, tone], i) => (
-            <ShareBar key={label} y={head + i * row} h={row} share={pick(c)} label={label} tone={tone} />
-          ))}
-        </g>
+    <td title={describeShare(share)} data-rate={p?.rate ?? ""}>
+      {p === null ? "–" : (
+        <>
+          {percent(p.rate)}
+          <span class="interval">
+            {percent(p.low)}–{percent(p.high)}
+          </span>
+        </>
+      )}
+    </td>
+  )
+}
+
+/**
+ * One sortable table of the run's cards: plays, drawn, played, won when played and in the winner's plays, each rate
+ * with its 95 % interval; a card whose won-when-played interval lies clear of the deck's average is flagged.
+ */
+const CardTable = ({ id, r }: { readonly id: string; readonly r: BalanceReportDoc }) => {
+  const [sort, setSort] = useState<{ readonly column: CardColumn; readonly descending: boolean }>({
+    column: "won",
+    descending: true
+  })
+  const avg = deckAverage(r)
+  const rows = sortRows(cardRows(r), sort.column, sort.descending)
+  return (
+    <div class="card-table">
+      <h4 id={`${id}-title`}>
+        Cards · deck average won when played {avg === null ? "–" : percent(avg)}
+      </h4>
+      <div class="table-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-title`}>
+        <table data-sort={sort.column} data-descending={sort.descending ? "true" : "false"}>
+          <thead>
+            <tr>
+              {COLUMNS.map(([column, label]) => (
+                <th
+                  key={column}
+                  scope="col"
+                  aria-sort={sort.column === column ? (sort.descending ? "descending" : "ascending") : "none"}
+                >
+                  <button
+                    type="button"
+                    class="sort"
+                    data-column={column}
+                    onClick={() =>
+                      setSort((s) => ({
+                        column,
+                        descending: s.column === column ? !s.descending : column !== "card"
+                      }))}
+                  >
+                    {label}
+                    <span aria-hidden="true">
+                      {sort.column === column ? (sort.descending ? " ▼" : " ▲") : ""}
+                    </span>
+                  </button>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((c) => (
+              <tr
+                key={c.code}
+                data-card={c.code}
+                data-flag={c.flag ?? ""}
+                class={c.flag === null ? "" : `flag-${c.flag}`}
+              >
+                <th scope="row">
+                  {c.name}
+                  {c.flag === null ?
+                    null :
+                    <span class="flag">{c.flag === "over" ? " ▲ over-performs" : " ▼ under-performs"}</span>}
+                  <span class="engine muted">{c.code}</span>
+                </th>
+                <td data-rate={c.plays}>{c.plays}</td>
+                <ShareCell share={c.drawn} />
+                <ShareCell share={c.played} />
+                <ShareCell share={c.won} />
+                <ShareCell share={c.winner} />
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  )
+}
+
+/**
+ * Won when played per card at a glance: each card a row (its name in the page's own type size, readable on a phone
+ * and a desktop alike), the rate a dot, its interval a line, the deck's average a dashed line; best first.
+ */
+const WinForest = ({ id, r }: { readonly id: string; readonly r: BalanceReportDoc }) => {
+  const avg = deckAverage(r)
+  const rows = sortRows(cardRows(r), "won", true)
+  return (
+    <figure class="plot forest" data-plot={id}>
+      <figcaption id={`${id}-caption`}>
+        Won when played, per card, with 95 % intervals (dashed: the deck's average)
+      </figcaption>
+      <ul class="forest-rows" aria-labelledby={`${id}-caption`}>
+        {rows.map((c) => {
+          const p = c.won.proportion
+          return (
+            <li key={c.code} class={c.flag === null ? "" : `flag-${c.flag}`} data-card={c.code}>
+              <span class="forest-label">{c.name}</span>
+              <span class="forest-track" title={describeShare(c.won)}>
+                {avg === null ? null : <span class="forest-avg" style={{ left: `${avg * 100}%` }} />}
+                {p === null ? null : (
+                  <>
+                    <span
+                      class="forest-interval"
+                      style={{ left: `${p.low * 100}%`, width: `${Math.max(0.5, (p.high - p.low) * 100)}%` }}
+                    />
+                    <span class="forest-dot" style={{ left: `${p.rate * 100}%` }} />
+                  </>
+                )}
+              </span>
+              <span class="forest-value">{p === null ? "–" : percent(p.rate)}</span>
+            </li>
+          )
+        })}
+      </ul>
+    </figure>
+  )
+}
+
+const Metrics = () => (
+  <details class="metrics">
+    <summary>What the numbers mean</summary>
+    <dl>
+      {METRICS.map(([term, meaning]) => (
+        <div key={term}>
+          <dt>{term}</dt>
+          <dd>{meaning}</dd>
+        </div>
       ))}
-      <PercentAxis top={0} bottom={r.cards.length * block + 2} />
-    </Plot>
+    </dl>
+  </details>
+)
+
+const signed = (x: number): string => `${x > 0 ? "+" : x < 0 ? "−" : "±"}${(Math.abs(x) * 100).toFixed(1)} pts`
+
+/** The last two runs compared: each figure of both, the difference, clear differences (intervals apart) marked. */
+const Comparison = ({ a, b }: { readonly a: Run; readonly b: Run }) => {
+  const rows = compareRuns(a.report, b.report)
+  const clear = rows.filter((x) => x.apart)
+  return (
+    <div class="comparison">
+      <h3 id="comparison-title">
+        Run {a.n} → run {b.n}: {clear.length === 0 ? "no clear difference" : `${clear.length} clear difference(s)`}
+      </h3>
+      <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="comparison-title">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Figure</th>
+              <th scope="col">Run {a.n}</th>
+              <th scope="col">Run {b.n}</th>
+              <th scope="col">Change</th>
+            </tr>
+          </thead>
+          <tbody>
+            {[...clear, ...rows.filter((x) => !x.apart)].map((x) => (
+              <tr key={x.label} class={x.apart ? "apart" : ""} data-apart={x.apart ? "true" : "false"}>
+                <th scope="row">{x.label}</th>
+                <td>{x.a?.proportion == null ? "–" : percent(x.a.proportion.rate)}</td>
+                <td>{x.b?.proportion == null ? "–" : percent(x.b.proportion.rate)}</td>
+                <td>
+                  {x.delta === null ? "–" : signed(x.delta)}
+                  {x.apart ? <strong class="clear-mark">clear</strong> : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
   )
 }
 
 const cell = (v: number | null): string => (v === null ? "" : String(v))
 
 /** Every figure, as the CSV lists it (the browser test compares them with `cardfx simulate --stats`). */
-const NumbersTable = ({ figures }: { readonly figures: ReadonlyArray<Figure> }) => (
+const NumbersTable = ({ figures, run }: { readonly figures: ReadonlyArray<Figure>; readonly run: number }) => (
   <details class="numbers">
     <summary>Every number</summary>
-    <div class="table-scroll">
+    <div class="table-scroll" tabIndex={0} role="region" aria-label={`Every number, run ${run}`}>
       <table>
         <thead>
           <tr>
@@ -240,7 +407,18 @@ const NumbersTable = ({ figures }: { readonly figures: ReadonlyArray<Figure> }) 
 interface Run {
   readonly n: number
   readonly report: BalanceReportDoc
+  /** Who played the seats, in words (`random vs random`). */
+  readonly agents: string
 }
+
+/** The agents a run's seats may be played by (`--agents` of `cardfx simulate`: `<agent>[:<iterations>]`). */
+const AGENTS: ReadonlyArray<readonly [spec: string, label: string]> = [
+  ["random", "random"],
+  ["greedy:8", "computer (easy)"],
+  ["ismcts:200", "computer (medium)"],
+  ["ismcts:1000", "computer (hard)"]
+]
+const agentLabel = (spec: string): string => AGENTS.find(([s]) => s === spec)?.[1] ?? spec
 
 const RunColumn = ({ run }: { readonly run: Run }) => {
   const r = run.report
@@ -248,13 +426,18 @@ const RunColumn = ({ run }: { readonly run: Run }) => {
   return (
     <article class="balance-run" data-run={run.n} data-deck={r.deckHash}>
       <h3>
-        Run {run.n} <span class="muted">· {r.games} games · seed {r.seed} · deck {r.deckHash.slice(0, 12)}</span>
+        Run {run.n}{" "}
+        <span class="muted">
+          · {r.games} games · seed {r.seed} · {run.agents}
+          <span class="engine">· deck {r.deckHash.slice(0, 12)}</span>
+        </span>
       </h3>
       <SeatsPlot id={`${id}-seats`} r={r} />
       <LengthPlot id={`${id}-length`} r={r} />
       <ReasonsPlot id={`${id}-reasons`} r={r} />
-      <CardsPlot id={`${id}-cards`} r={r} />
-      <NumbersTable figures={figuresOf(r)} />
+      <WinForest id={`${id}-won`} r={r} />
+      <CardTable id={`${id}-cards`} r={r} />
+      <NumbersTable figures={figuresOf(r)} run={run.n} />
     </article>
   )
 }
@@ -262,6 +445,7 @@ const RunColumn = ({ run }: { readonly run: Run }) => {
 export const BalanceView = () => {
   const [games, setGames] = useState(2000)
   const [seed, setSeed] = useState(1)
+  const [agents, setAgents] = useState<readonly [string, string]>(["random", "random"])
   const [progress, setProgress] = useState<{ readonly done: number; readonly total: number } | null>(null)
   const [failure, setFailure] = useState<Failure | null>(null)
   const [note, setNote] = useState("")
@@ -278,7 +462,8 @@ export const BalanceView = () => {
       const report = await runBalance(
         location.origin,
         readToken(sessionStorage),
-        { games, seed },
+        // The agents go as an optional field, only when not both random (a server without `agents` runs random).
+        agents[0] === "random" && agents[1] === "random" ? { games, seed } : { games, seed, agents: [...agents] },
         (done, total) => {
           reached = done
           setProgress({ done, total })
@@ -286,7 +471,8 @@ export const BalanceView = () => {
         controller.signal
       )
       // The last two runs side by side: the one before the change and the one after.
-      setRuns((rs) => [...rs.slice(-1), { n: (rs[rs.length - 1]?.n ?? 0) + 1, report }])
+      const who = `${agentLabel(agents[0])} vs ${agentLabel(agents[1])}`
+      setRuns((rs) => [...rs.slice(-1), { n: (rs[rs.length - 1]?.n ?? 0) + 1, report, agents: who }])
     } catch (e) {
       const f = toFailure(e)
       if (f.code === "cancelled") setNote(`Cancelled after ${reached} of ${games} games.`)
@@ -330,6 +516,21 @@ export const BalanceView = () => {
             onInput={(e) => setSeed(Math.trunc(Number(e.currentTarget.value)))}
           />
         </label>
+        {([0, 1] as const).map((seat) => (
+          <label key={seat}>
+            Seat {seat}{" "}
+            <select
+              name={`agent${seat}`}
+              value={agents[seat]}
+              onChange={(e) => {
+                const v = e.currentTarget.value
+                setAgents((a) => (seat === 0 ? [v, a[1]] : [a[0], v]))
+              }}
+            >
+              {AGENTS.map(([spec, label]) => <option key={spec} value={spec}>{label}</option>)}
+            </select>
+          </label>
+        ))}
         <button type="submit" disabled={progress !== null}>Run</button>
         <button type="button" disabled={progress === null} onClick={() => abort.current?.abort()}>Cancel</button>
       </form>
@@ -343,6 +544,10 @@ export const BalanceView = () => {
         {progress === null && note !== "" && <span class="muted" data-note="cancelled">{note}</span>}
       </div>
       <ErrorBox failure={failure} />
+      <Metrics />
+      {runs.length === 2 && runs[0] !== undefined && runs[1] !== undefined
+        ? <Comparison a={runs[0]} b={runs[1]} />
+        : null}
       <div class="balance-runs" data-runs={runs.length}>
         {runs.map((run) => <RunColumn key={run.n} run={run} />)}
       </div>

@@ -71,9 +71,9 @@ export const BeforeAfter = (
           </li>
         ))}
         {diff.fingerprint === null ?
-          <li>fingerprint unchanged</li> :
+          <li class="engine">fingerprint unchanged</li> :
           (
-            <li class="fingerprint-change" data-fingerprint-before={diff.fingerprint.before}>
+            <li class="fingerprint-change engine" data-fingerprint-before={diff.fingerprint.before}>
               fingerprint <code>{diff.fingerprint.before.slice(0, 12)}…</code> →{" "}
               <code data-fingerprint-after={diff.fingerprint.after}>{diff.fingerprint.after.slice(0, 12)}…</code>
             </li>

@@ -35,15 +35,15 @@ const Node = ({ node, names, marks }: { readonly node: TreeNode; readonly names:
       data-diff={mark?.kind ?? ""}
     >
       <div class="component-line">
-        <span class="scope">{node.scope}</span>
+        <span class="scope engine">{node.scope}</span>
         <span class="component-name" title={node.componentId}>
           {names.component(node.componentId, node.origin)}
         </span>
-        <span class="summary">{node.summary}</span>
+        <span class="summary engine">{node.summary}</span>
       </div>
       <div class="component-meta">
-        <span class="placement">{node.placement}</span>
-        <span class="origin">{originLabel(node.origin)}</span>
+        <span class="placement engine">{node.placement}</span>
+        <span class="origin engine">{originLabel(node.origin)}</span>
         {node.changed ? <span class="changed-mark">changed</span> : null}
         {mark === undefined ? null : <strong class="diff-mark">{markText(mark)}</strong>}
       </div>
@@ -108,7 +108,7 @@ export const CardFace = (
           {tree.map((n) => <Node key={n.componentId} node={n} names={names} marks={marks} />)}
         </ul>
       </details>
-      <footer class="fingerprint">
+      <footer class="fingerprint engine">
         fingerprint <code title={card.fingerprint}>{card.fingerprint.slice(0, 16)}…</code>
       </footer>
     </article>

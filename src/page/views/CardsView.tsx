@@ -7,32 +7,32 @@
  *
  * @since 0.1.0
  */
-import { useEffect, useState } from "preact/hooks"
-import type { Api, CardListItemDoc, HistoryEventDoc, InstanceDoc, LedgerCommand, RuntimeDoc } from "../Api.js"
+import { useEffect, useMemo, useRef, useState } from "preact/hooks"
+import type { CardListItemDoc, HistoryEventDoc, InstanceDoc, LedgerCommand } from "../Api.js"
 import { useNames } from "../Locale.js"
 import type { DiscoverDoc } from "../model/Docs.js"
 import { sortOffers } from "../model/Offers.js"
+import type { ViewProps } from "../Views.js"
 import { BeforeAfter, type Comparison } from "./BeforeAfter.js"
 import { CardFace } from "./CardFace.js"
-import { Diagnostics, ErrorBox, useTask } from "./Common.js"
+import { Diagnostics, ErrorBox, humanize, useTask, wordsOf } from "./Common.js"
 
 const newCommandId = (): string => `web-${crypto.randomUUID()}`
 
 /** What the view draws of an instance (an untouched one is the catalog card: no stored sequence or origins). */
 type ShownInstance = Pick<InstanceDoc, "instanceId" | "cardId" | "branch" | "revision" | "ledger" | "effective">
 
-const historyLine = (e: HistoryEventDoc): string => {
+const historyLine = (e: HistoryEventDoc, upgrade: (id: string) => string): string => {
   const c = e.body.command
   const what = c === undefined
     ? e.kind
-    : [c.kind, "entryId" in c ? c.entryId : undefined, "upgradeId" in c ? c.upgradeId : undefined]
+    : [c.kind, "upgradeId" in c ? upgrade(c.upgradeId) : undefined]
       .filter((x) => x !== undefined)
       .join(" ")
-  return `#${e.sequence} r${e.revision} ${what}`
+  return `revision ${e.revision}: ${what}`
 }
 
-export const CardsView = ({ api }: { readonly api: Api }) => {
-  const [runtime, setRuntime] = useState<RuntimeDoc | null>(null)
+export const CardsView = ({ api, runtime }: ViewProps) => {
   const [cards, setCards] = useState<ReadonlyArray<CardListItemDoc>>([])
   const [cardId, setCardId] = useState<string | null>(null)
   const [activity, setActivity] = useState("scenario")
@@ -48,18 +48,30 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
   const [newBranch, setNewBranch] = useState("")
   const [replaceWith, setReplaceWith] = useState<Readonly<Record<string, string>>>({})
   const [comparison, setComparison] = useState<Comparison | null>(null)
+  /** The upgrade previewed now (redrawn from new content when the served content switches), or null. */
+  const previewing = useRef<string | null>(null)
+  /** The content hash the instance was last drawn from (a change of it is a switch, not a new selection). */
+  const drawnFrom = useRef(runtime.contentHash)
   const { busy, failure, run } = useTask()
   const names = useNames(runtime)
+  const words = useMemo(
+    () =>
+      wordsOf([
+        ...runtime.transformations.map((t) => [t, names.upgrade(t)] as const),
+        ...cards.map((c) => [c.cardId, names.card(c.cardId, c.nameKey)] as const)
+      ]),
+    [names, cards, runtime]
+  )
   const instanceId = cardId === null ? "" : `workbench.${cardId}`
 
+  // The card list: again whenever the served content switches (the selected card stays selected).
   useEffect(() => {
     void run(async () => {
-      const [rt, list] = await Promise.all([api.runtime(), api.cards()])
-      setRuntime(rt)
+      const list = await api.cards()
       setCards(list)
-      setCardId((c) => c ?? list[0]?.cardId ?? null)
+      setCardId((c) => c !== null && list.some((x) => x.cardId === c) ? c : list[0]?.cardId ?? null)
     })
-  }, [api, run])
+  }, [api, run, runtime.contentHash])
 
   /**
    * The branches offered: those the instance can be read on (listed under its route only once it is
@@ -108,13 +120,21 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
 
   useEffect(() => {
     if (cardId === null) return
+    // A switch of the served content redraws what is open (the card, its preview); a new selection starts afresh.
+    const switched = drawnFrom.current !== runtime.contentHash
+    drawnFrom.current = runtime.contentHash
+    const again = switched ? previewing.current : null
     setChanged([])
     setOutcome(null)
-    setComparison(null)
+    if (again === null) {
+      setComparison(null)
+      previewing.current = null
+    }
     void run(async () => {
-      await reload(cardId, branch, activity)
+      const effective = await reload(cardId, branch, activity)
+      if (again !== null) await showPreview(again, effective, await activeUpgrades(cardId, branch, activity))
     })
-  }, [cardId, branch, activity])
+  }, [cardId, branch, activity, runtime.contentHash])
 
   // Time to interactive (measured by scripts/bench/workbench.mjs): the first card drawn with its controls.
   useEffect(() => {
@@ -139,6 +159,7 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
         command
       })
       const after = await reload(cardId, branch, activity)
+      previewing.current = null
       setChanged(result.changedComponentIds)
       setOutcome(`${command.kind}: ${result.status}, revision ${result.revision}`)
       setComparison({
@@ -148,17 +169,31 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
       })
     })
 
+  /** The active entries' upgrades of the instance as stored now. */
+  const activeUpgrades = async (id: string, br: string, act: string): Promise<ReadonlyArray<string>> => {
+    const disc = await api.discover({ cardId: id, activity: act, instanceId: `workbench.${id}`, branch: br })
+    if (disc.revision === 0) return []
+    const inst = await api.instance(`workbench.${id}`, br)
+    return inst.ledger.entries.filter((e) => e.state === "active").map((e) => e.upgradeId)
+  }
+
+  const showPreview = async (
+    upgradeId: string,
+    before: ShownInstance["effective"],
+    active: ReadonlyArray<string>
+  ) => {
+    if (cardId === null) return
+    const card = await api.effective(cardId, [...active, upgradeId])
+    previewing.current = upgradeId
+    setComparison({ title: `Preview: ${names.upgrade(upgradeId)}`, before, after: card.effectiveBase })
+  }
+
   /** An upgrade's preview: the card with the active entries' upgrades and this one sealed in order. */
   const preview = (upgradeId: string) =>
     run(async () => {
       if (cardId === null || instance === null) return
       const active = instance.ledger.entries.filter((e) => e.state === "active").map((e) => e.upgradeId)
-      const card = await api.effective(cardId, [...active, upgradeId])
-      setComparison({
-        title: `Preview: ${names.upgrade(upgradeId)}`,
-        before: instance.effective,
-        after: card.effectiveBase
-      })
+      await showPreview(upgradeId, instance.effective, active)
     })
 
   const createBranch = () =>
@@ -178,24 +213,27 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
   const ledgerSection = (
     <section class="instance" aria-label="Stored instance">
       <h3>
-        Instance <code>{instanceId}</code> on <code>{branch}</code>, revision {instance?.revision ?? "–"}
+        Stored copy on branch <code>{branch}</code>, revision {instance?.revision ?? "–"}
+        <span class="engine">
+          {" "}(instance <code>{instanceId}</code>)
+        </span>
       </h3>
       <h4>Ledger</h4>
       {entries.length === 0 ? <p class="muted">No active entries.</p> : null}
       <ul class="ledger">
         {entries.map((e) => (
           <li key={e.entryId} data-entry={e.entryId}>
-            <code>{e.entryId}</code> <span title={e.upgradeId}>{names.upgrade(e.upgradeId)}</span>{" "}
-            <code class="muted">{e.upgradeId}</code>
+            <code class="engine">{e.entryId}</code> <span title={e.upgradeId}>{names.upgrade(e.upgradeId)}</span>{" "}
+            <code class="muted engine">{e.upgradeId}</code>
             <button
               type="button"
               disabled={busy}
               onClick={() => void send({ kind: "remove", entryId: e.entryId })}
             >
-              Remove {e.entryId}
+              Remove {names.upgrade(e.upgradeId)}
             </button>
             <label>
-              Replace {e.entryId} with{" "}
+              Replace {names.upgrade(e.upgradeId)} with{" "}
               <select
                 value={replaceWith[e.entryId] ?? ""}
                 onChange={(ev) =>
@@ -222,7 +260,7 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
       </ul>
       <h4>History</h4>
       <ol class="history" aria-label="History">
-        {history.map((h) => <li key={h.sequence}>{historyLine(h)}</li>)}
+        {history.map((h) => <li key={h.sequence}>{historyLine(h, names.upgrade)}</li>)}
       </ol>
       <h4>Branches</h4>
       <div class="branches">
@@ -265,7 +303,6 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
                   aria-pressed={c.cardId === cardId}
                   onClick={() => setCardId(c.cardId)}
                   data-card={c.cardId}
-                  title={c.cardId}
                 >
                   <span class="cost-chip" aria-label={`cost ${c.cost}`}>{c.cost}</span>{" "}
                   {names.card(c.cardId, c.nameKey)}
@@ -294,9 +331,9 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
               value={activity}
               onChange={(ev) => setActivity((ev.target as HTMLSelectElement).value)}
             >
-              {(runtime?.activities ?? [activity]).map((a) => (
+              {runtime.activities.map((a) => (
                 <option key={a} value={a}>
-                  {a}
+                  {humanize(a)}
                 </option>
               ))}
             </select>
@@ -311,14 +348,17 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
                 <div class="offer-head">
                   <strong title={o.upgradeId}>{names.upgrade(o.upgradeId)}</strong>
                   <span class="muted">
-                    <code>{o.upgradeId}</code> · {o.category ?? ""} {o.slotId !== undefined ? `· slot ${o.slotId}` : ""}
+                    <code class="engine">{o.upgradeId} ·</code> {humanize(o.category ?? "")}{" "}
+                    {o.slotId !== undefined ? `· slot ${humanize(o.slotId)}` : ""}
                   </span>
                 </div>
                 {o.assessment.isCompatible ?
                   (
                     <div>
                       <span class="ok">compatible</span>{" "}
-                      <span class="muted">changes {o.assessment.changedComponentIds.join(", ") || "nothing"}</span>
+                      <span class="muted engine">
+                        changes {o.assessment.changedComponentIds.join(", ") || "nothing"}
+                      </span>
                       <div class="offer-actions">
                         <button
                           type="button"
@@ -339,12 +379,12 @@ export const CardsView = ({ api }: { readonly api: Api }) => {
                       </div>
                     </div>
                   ) :
-                  <Diagnostics items={o.assessment.diagnostics} />}
+                  <Diagnostics items={o.assessment.diagnostics} words={words} />}
               </li>
             ))}
           </ul>
           {compatible.length === 0 && offers !== null
-            ? <p class="muted">Nothing compatible in {offers.activity}.</p>
+            ? <p class="muted">Nothing compatible in {humanize(offers.activity)}.</p>
             : null}
         </aside>
         {ledgerSection}

@@ -20,12 +20,41 @@ export const toFailure = (e: unknown): Failure =>
     ? { code: e.code, message: e.message, diagnostics: e.diagnostics }
     : { code: "client_error", message: e instanceof Error ? e.message : String(e), diagnostics: [] }
 
-export const Diagnostics = ({ items }: { readonly items: ReadonlyArray<DiagnosticDoc> }) =>
+/** An engine key as words: `journey_opportunity` → `journey opportunity`. */
+export const humanize = (id: string): string => id.replace(/[_-]+/g, " ").trim()
+
+/**
+ * A text in the designer's words: each runtime ID it names (a transformation, a card) replaced by its display name,
+ * ledger entry tags (`e1=`) dropped. The text as the engine wrote it stays one Details toggle away.
+ */
+export const wordsOf = (
+  ids: ReadonlyArray<readonly [id: string, name: string]>
+): (text: string) => string => {
+  const sorted = [...ids].filter(([id, name]) => id !== name).sort((a, b) => b[0].length - a[0].length)
+  return (text) => {
+    let out = text.replace(/\be\d+=/g, "")
+    for (const [id, name] of sorted) out = out.split(id).join(name)
+    return out
+  }
+}
+
+export const Diagnostics = (
+  { items, words }: { readonly items: ReadonlyArray<DiagnosticDoc>; readonly words?: (text: string) => string }
+) =>
   items.length === 0 ? null : (
     <ul class="diagnostics">
       {items.map((d, i) => (
         <li key={i} data-code={d.code}>
-          <code class="code">{d.code}</code> {d.message}
+          {words === undefined ? <code class="code">{d.code}</code> : (
+            <>
+              <strong class="code-words">{humanize(d.code)}:</strong> <span>{words(d.message)}</span>
+              <span class="engine">
+                {" "}
+                <code class="code">{d.code}</code> {d.message}
+              </span>
+            </>
+          )}
+          {words === undefined ? <>{d.message}</> : null}
         </li>
       ))}
     </ul>

@@ -7,12 +7,13 @@
  * @since 0.1.0
  */
 import { useEffect, useState } from "preact/hooks"
-import type { Api, CardListItemDoc, RunReportDoc, RuntimeDoc } from "../Api.js"
-import { useNames } from "../Locale.js"
+import type { CardListItemDoc, RunReportDoc } from "../Api.js"
+import { useNames, wordsOfId } from "../Locale.js"
 import { breakdownParts, breakdownText, statusAppliedText } from "../model/Breakdown.js"
 import type { ExecutorEventDoc } from "../model/Docs.js"
 import type { EffectiveDoc } from "../model/Docs.js"
 import { scenarioBody, type SourceRow } from "../model/Scenario.js"
+import type { ViewProps } from "../Views.js"
 import { CardFace } from "./CardFace.js"
 import { ErrorBox, useTask } from "./Common.js"
 
@@ -23,7 +24,8 @@ const EventView = ({ e }: { readonly e: ExecutorEventDoc }) => {
     return (
       <li class="event impact" data-node={ev.nodeId}>
         <div>
-          <code>{ev.nodeId}</code> → {ev.targetId} {ev.effect}
+          <strong>{wordsOfId(ev.nodeId)}</strong> → {ev.targetId} {ev.effect.toLowerCase()}
+          <code class="engine">{ev.nodeId}</code>
         </div>
         <div class="breakdown" aria-label={`breakdown: ${breakdownText(parts)}`} data-breakdown={breakdownText(parts)}>
           {parts.map((p, i) => (
@@ -42,15 +44,19 @@ const EventView = ({ e }: { readonly e: ExecutorEventDoc }) => {
     const ev = e as Extract<ExecutorEventDoc, { type: "statusApplied"; stacksBefore: number }>
     return (
       <li class="event status-applied" data-node={ev.nodeId} data-status={ev.statusId}>
-        <code>{ev.nodeId}</code> → {ev.targetId} <strong>{statusAppliedText(ev)}</strong>
+        <strong>{wordsOfId(ev.nodeId)}</strong> → {ev.targetId}: {wordsOfId(ev.statusId)} {ev.stacksBefore} →{" "}
+        {ev.stacks} stacks
+        <span class="engine">
+          {" "}
+          <code>{ev.nodeId}</code> <strong>{statusAppliedText(ev)}</strong>
+        </span>
       </li>
     )
   }
   if (e.type === "skip" && "reason" in e) {
     return (
       <li class="event skip">
-        skip <code>{String(e["nodeId"])}</code>: {String(e["reason"])}{" "}
-        {e["fact"] === undefined ? "" : String(e["fact"])}
+        skip {wordsOfId(String(e["nodeId"]))}: {String(e["reason"])} {e["fact"] === undefined ? "" : String(e["fact"])}
       </li>
     )
   }
@@ -62,8 +68,7 @@ const defaultSources: ReadonlyArray<SourceRow> = [
   { holder: "target", kind: "status", id: "vulnerable", amount: 1, turns: 1 }
 ]
 
-export const TryView = ({ api }: { readonly api: Api }) => {
-  const [runtime, setRuntime] = useState<RuntimeDoc | null>(null)
+export const TryView = ({ api, runtime }: ViewProps) => {
   const [cards, setCards] = useState<ReadonlyArray<CardListItemDoc>>([])
   const [cardId, setCardId] = useState("basic_attack")
   const [available, setAvailable] = useState<ReadonlyArray<string>>([])
@@ -77,12 +82,8 @@ export const TryView = ({ api }: { readonly api: Api }) => {
   const names = useNames(runtime)
 
   useEffect(() => {
-    void run(async () => {
-      const [rt, list] = await Promise.all([api.runtime(), api.cards()])
-      setRuntime(rt)
-      setCards(list)
-    })
-  }, [api, run])
+    void run(async () => setCards(await api.cards()))
+  }, [api, run, runtime.contentHash])
 
   useEffect(() => {
     setUpgrades([])
@@ -90,23 +91,22 @@ export const TryView = ({ api }: { readonly api: Api }) => {
       const d = await api.discover({ cardId, activity: "scenario" })
       setAvailable(d.offers.filter((o) => o.assessment.isCompatible).map((o) => o.upgradeId))
     })
-  }, [api, cardId])
+  }, [api, cardId, runtime.contentHash])
 
   // The card as it will be played: the base card with the chosen upgrades sealed in order.
   useEffect(() => {
     void run(async () => setCard((await api.effective(cardId, upgrades)).effectiveBase))
-  }, [api, cardId, upgrades])
+  }, [api, cardId, upgrades, runtime.contentHash])
 
   const play = () =>
     run(async () => {
-      if (runtime === null) return
       setReport(await api.runScenario(scenarioBody(runtime, { cardId, upgrades, seed, targetHp, sources })))
     })
 
   const setRow = (i: number, patch: Partial<SourceRow>) =>
     setSources(sources.map((s, j) => (j === i ? { ...s, ...patch } : s)))
   const play0 = report?.steps[0]
-  const statuses = runtime?.statuses ?? []
+  const statuses = runtime.statuses
 
   return (
     <section class="view try-view" aria-labelledby="try-title">
@@ -285,7 +285,7 @@ export const TryView = ({ api }: { readonly api: Api }) => {
             onInput={(ev) => setSeed(Number((ev.target as HTMLInputElement).value))}
           />
         </label>
-        <button type="submit" disabled={busy || runtime === null}>
+        <button type="submit" disabled={busy}>
           Play
         </button>
       </form>
@@ -300,7 +300,7 @@ export const TryView = ({ api }: { readonly api: Api }) => {
           <ol class="events">
             {play0.events.map((e, i) => <EventView key={i} e={e} />)}
           </ol>
-          <p class="fingerprint">
+          <p class="fingerprint engine">
             fingerprint <code>{play0.fingerprint.slice(0, 16)}…</code>
           </p>
         </section>
