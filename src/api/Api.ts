@@ -44,6 +44,8 @@ import {
   InspectDocument,
   InstanceCommand,
   InstanceDocument,
+  JoinedGame,
+  JoinRequest,
   NewGameRequest,
   ReloadReport,
   ReplayDocument,
@@ -193,6 +195,18 @@ export class Unprocessable extends Schema.Class<Unprocessable>("Unprocessable")(
     return "Unprocessable"
   }
 }
+export class TooManyRequests extends Schema.Class<TooManyRequests>("TooManyRequests")(
+  errorFields(429),
+  HttpApiSchema.annotations({
+    status: 429,
+    description:
+      "This client created games or branches faster than the rate limit allows (without the operator token); `Retry-After` says when to retry."
+  })
+) {
+  get _tag(): "TooManyRequests" {
+    return "TooManyRequests"
+  }
+}
 export class InternalError extends Schema.Class<InternalError>("InternalError")(
   errorFields(500),
   HttpApiSchema.annotations({ status: 500, description: "A defect or a replay mismatch (never bad input)." })
@@ -225,6 +239,7 @@ export type ApiError =
   | PayloadTooLarge
   | UnsupportedMediaType
   | Unprocessable
+  | TooManyRequests
   | InternalError
   | Unavailable
 
@@ -240,6 +255,7 @@ const byStatus = {
   413: PayloadTooLarge,
   415: UnsupportedMediaType,
   422: Unprocessable,
+  429: TooManyRequests,
   500: InternalError,
   503: Unavailable
 } as const satisfies Record<HttpStatus, unknown>
@@ -270,19 +286,22 @@ export const apiErrorOf = (
 
 // ---------------------------------------------------------------- authorization
 
+/** Whether a request carried the operator's token (see {@link OperatorCredential}, {@link Authorization}). */
+export class Operator extends Context.Tag("cardfx/Operator")<Operator, { readonly operator: boolean }>() {}
+
 /**
  * Bearer authorization of mutating endpoints. When the server was started
  * with `--token-env NAME`, the token is that variable's value (read as
  * `Config.redacted`, compared in constant time, never logged); without it the
- * middleware lets every request through.
+ * middleware lets every request through. It provides {@link Operator}: true
+ * when the request carried the server's token (a server without a token has
+ * no operator, so its creations are rate-limited and use drawn seeds).
  */
 export class Authorization extends HttpApiMiddleware.Tag<Authorization>()("cardfx/Authorization", {
   failure: Schema.Union(Unauthorized, Forbidden),
+  provides: Operator,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
-
-/** Whether a game request carried the operator's token (see {@link OperatorCredential}). */
-export class Operator extends Context.Tag("cardfx/Operator")<Operator, { readonly operator: boolean }>() {}
 
 /**
  * The operator's bearer token on the Hallyu Hex game endpoints, where it is
@@ -492,6 +511,7 @@ export class InstancesGroup extends HttpApiGroup.make("instances")
       .addError(PayloadTooLarge)
       .addError(UnsupportedMediaType)
       .addError(Unprocessable)
+      .addError(TooManyRequests)
       .middleware(Authorization)
       .annotate(
         OpenApi.Description,
@@ -549,10 +569,26 @@ export class HhxGroup extends HttpApiGroup.make("hhx")
       .addError(PayloadTooLarge)
       .addError(UnsupportedMediaType)
       .addError(Unprocessable)
+      .addError(TooManyRequests)
       .middleware(Authorization)
       .annotate(
         OpenApi.Description,
-        "Creates a game with a random 22-character ID and answers its spectator view and one secret per seat (`seats`, seat 0 first). The secrets are returned only here (the server keeps their sha256): hand each seat its own. Needs the operator token when the server has one."
+        "Creates a game with a random 22-character ID and answers its spectator view and one secret per seat (`seats`, seat 0 first). The secrets are returned only here (the server keeps their sha256): hand each seat its own. The server draws the seed (32 bytes of `node:crypto`; a client's `seed` is only mixed in) and publishes its commitment (`game.seedCommitment`, sha256 of the seed); the seed is revealed with the log once the game has ended. `fixedSeed: true` uses `seed` as it is: the operator's token only (403 `forbidden`). `invite: true`: `seats` holds seat 0's secret only and `invitation` a single-use, expiring code for seat 1 (`POST /v1/hhx/invitations`). Needs the operator token when the server has one; without it creations are rate-limited per client address (429 `rate_limited` with `Retry-After`) and refused past the live-games cap (503 `too_many_games`)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("join", "/hhx/invitations")
+      .setPayload(JoinRequest)
+      .addSuccess(JoinedGame)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .addError(RequestTimeout)
+      .addError(PayloadTooLarge)
+      .addError(UnsupportedMediaType)
+      .addError(Unprocessable)
+      .annotate(
+        OpenApi.Description,
+        "Exchanges an invitation's code (from the game's creation) for the invited seat's secret, drawn now: only the joiner ever holds it. The code works once; an unknown, used or expired one is 404 `invitation_invalid`. Needs no other credential: the code is one."
       )
   )
   .add(

@@ -87,7 +87,15 @@ export interface Api {
   readonly createBranch: (instanceId: string, body: BranchRequest) => Promise<BranchDoc>
   readonly runScenario: (body: unknown) => Promise<RunReportDoc>
   readonly deck: () => Promise<HhxDeckDoc>
-  readonly newGame: (seed: string) => Promise<CreatedGameDoc>
+  /**
+   * A new game: the server draws its seed (`seed` is only mixed in, unless `fixedSeed`, the operator's: a replay);
+   * `invite`: seat 1 is for another client (the answer holds seat 0's secret and an invitation code).
+   */
+  readonly newGame: (body: {
+    readonly seed?: string
+    readonly fixedSeed?: boolean
+    readonly invite?: boolean
+  }) => Promise<CreatedGameDoc>
   /** A seat's view, with that seat's secret. */
   readonly view: (gameId: string, secret: string) => Promise<GameDoc>
   readonly act: (gameId: string, actionId: string, expectedStep: number, secret: string) => Promise<GameDoc>

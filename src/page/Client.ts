@@ -119,7 +119,7 @@ export const makeApi = (origin: string, token: () => string = () => ""): Api => 
     createBranch: (instanceId, payload) => call((c) => c.instances.createBranch({ path: { instanceId }, payload })),
     runScenario: async (payload) => (await call((c) => c.scenarios.run({ payload: payload as never }))).report,
     deck: () => call((c) => c.hhx.deck()),
-    newGame: (seed) => call((c) => c.hhx.create({ payload: { seed } })),
+    newGame: (body) => call((c) => c.hhx.create({ payload: body })),
     view: (gameId, secret) =>
       call((c) => c.hhx.get({ path: { gameId }, urlParams: {}, headers: { "x-seat-secret": secret } })),
     act: (gameId, actionId, expectedStep, secret) =>

@@ -8,7 +8,7 @@
  */
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Context, Effect, Layer, type ParseResult, Schema, Stream } from "effect"
+import { Context, Effect, Layer, Option, type ParseResult, Schema, Stream } from "effect"
 import type { IncomingMessage } from "node:http"
 import {
   type ApiError,
@@ -269,15 +269,22 @@ const ScenariosLive = HttpApiBuilder.group(CardfxApi, "scenarios", (handlers) =>
 /** A game document of the service as the API's (the engine's view types are the wire Schemas' types). */
 const gameDocument = (d: Games.GameDocument): GameDocument => d as unknown as GameDocument
 
-/** The caller of a game request: the operator check's answer, the seat secret header, `?seat=`. */
+/** The client's network address (the per-client limits), or "" when unknown. */
+const addressOf: Effect.Effect<string, never, HttpServerRequest.HttpServerRequest> = Effect.map(
+  HttpServerRequest.HttpServerRequest,
+  (request) => Option.getOrElse(request.remoteAddress, () => "")
+)
+
+/** The caller of a game request: the operator check's answer, the seat secret header, `?seat=`, the address. */
 const callerOf = (
   headers: { readonly "x-seat-secret"?: string },
   seat?: "0" | "1" | undefined
-): Effect.Effect<Games.Caller, never, Operator> =>
-  Effect.map(Operator, ({ operator }) => ({
+): Effect.Effect<Games.Caller, never, Operator | HttpServerRequest.HttpServerRequest> =>
+  Effect.zipWith(Operator, addressOf, ({ operator }, address) => ({
     operator,
     secret: headers["x-seat-secret"],
-    seat: seat === undefined ? undefined : seat === "0" ? 0 : 1
+    seat: seat === undefined ? undefined : seat === "0" ? 0 : 1,
+    address
   }))
 
 /**
@@ -289,15 +296,24 @@ const callerOf = (
 const encoder = new TextEncoder()
 const frames = new WeakMap<Games.GameDocument, Uint8Array>()
 const heartbeat = encoder.encode(": heartbeat\n\n")
+/**
+ * The first bytes of every stream, written at once: Node sends the status line and the headers with the first
+ * body bytes, and a stream resumed at the current step has no step to send yet (it would wait for a heartbeat).
+ * `retry:` is the browser's reconnection delay (ms).
+ */
+const opening = encoder.encode("retry: 2000\n\n")
 const sseFrames = (events: Stream.Stream<Games.GameEvent>): Stream.Stream<Uint8Array> =>
-  Stream.map(events, (e) => {
-    if (e._tag === "heartbeat") return heartbeat
-    const known = frames.get(e.document)
-    if (known !== undefined) return known
-    const frame = encoder.encode(`id: ${e.step}\nevent: step\ndata: ${JSON.stringify(e.document)}\n\n`)
-    frames.set(e.document, frame)
-    return frame
-  })
+  Stream.concat(
+    Stream.succeed(opening),
+    Stream.map(events, (e) => {
+      if (e._tag === "heartbeat") return heartbeat
+      const known = frames.get(e.document)
+      if (known !== undefined) return known
+      const frame = encoder.encode(`id: ${e.step}\nevent: step\ndata: ${JSON.stringify(e.document)}\n\n`)
+      frames.set(e.document, frame)
+      return frame
+    })
+  )
 
 const HhxLive = HttpApiBuilder.group(CardfxApi, "hhx", (handlers) =>
   Effect.gen(function*() {
@@ -305,8 +321,18 @@ const HhxLive = HttpApiBuilder.group(CardfxApi, "hhx", (handlers) =>
     return handlers
       .handle("deck", () => answered(Effect.succeed(games.engine.deck)))
       .handle("create", ({ payload }) =>
+        answered(Effect.flatMap(Operator, ({ operator }) =>
+          Effect.mapError(
+            Effect.map(games.create(payload, { operator }), (created) => ({
+              game: gameDocument(created.game),
+              seats: created.seats,
+              invitation: created.invitation
+            })),
+            fromError
+          ))))
+      .handle("join", ({ payload }) =>
         answered(Effect.mapError(
-          Effect.map(games.create(payload), (created) => ({ game: gameDocument(created.game), seats: created.seats })),
+          Effect.map(games.join(payload.code), (joined) => ({ ...joined, game: gameDocument(joined.game) })),
           fromError
         )))
       .handle("act", ({ headers, path, payload }) =>

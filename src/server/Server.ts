@@ -59,12 +59,14 @@ import {
   Json,
   Served
 } from "../services/index.js"
+import type { ServingLimits } from "../services/ServingLimits.js"
 import { BalanceLive } from "./Balance.js"
 import * as Compression from "./Compression.js"
 import * as Door from "./Door.js"
 import * as Handlers from "./Handlers.js"
 import { HandlersLive, ServedPackages } from "./Handlers.js"
 import * as WorkbenchPage from "./Page.js"
+import { DEFAULT_RATE_LIMIT } from "./RateLimit.js"
 
 /** How a server runs. */
 export interface ServeOptions {
@@ -100,6 +102,8 @@ export interface ServeOptions {
   readonly protectReads?: boolean | undefined
   /** Time between heartbeats on open event streams (default 15 s). */
   readonly heartbeat?: Duration.DurationInput | undefined
+  /** The limits on anonymous clients (rate limit, live games, stream slots); absent ones keep their defaults. */
+  readonly limits?: ServingLimits | undefined
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
@@ -387,7 +391,7 @@ const serversToken = (given: string, token: Redacted.Redacted<string>): Effect.E
 export const authorizationLayer = (token: Option.Option<Redacted.Redacted<string>>): Layer.Layer<Authorization> =>
   Layer.succeed(Authorization, {
     bearer: (provided) => {
-      if (Option.isNone(token)) return Effect.void
+      if (Option.isNone(token)) return Effect.succeed({ operator: false })
       const given = Redacted.value(provided)
       if (given === "") {
         return Effect.fail(
@@ -398,7 +402,7 @@ export const authorizationLayer = (token: Option.Option<Redacted.Redacted<string
           })
         )
       }
-      return serversToken(given, token.value)
+      return Effect.as(serversToken(given, token.value), { operator: true })
     }
   })
 
@@ -420,7 +424,10 @@ export const operatorCredentialLayer = (
 
 /** The application services of a server (no HTTP): catalog, store, planner, games. */
 export const servicesLayer = (
-  options: Pick<ServeOptions, "packages" | "store" | "tablePrefix" | "deckFile" | "heartbeat" | "allowBroken">
+  options: Pick<
+    ServeOptions,
+    "packages" | "store" | "tablePrefix" | "deckFile" | "heartbeat" | "allowBroken" | "limits"
+  >
 ) =>
   Layer.merge(
     Served.layer({
@@ -429,7 +436,8 @@ export const servicesLayer = (
       tablePrefix: options.tablePrefix,
       deckFile: options.deckFile,
       heartbeatMs: options.heartbeat === undefined ? undefined : Duration.toMillis(Duration.decode(options.heartbeat)),
-      allowBroken: options.allowBroken
+      allowBroken: options.allowBroken,
+      limits: options.limits
     }),
     Layer.succeed(ServedPackages, { packages: options.packages, deckFile: options.deckFile })
   )
@@ -463,7 +471,9 @@ export const routeTable: Door.RouteTable = Door.routesOf(CardfxApi, {
   // A game's own endpoints: a seat's secret is a credential there.
   seat: new Set(["hhx.get", "hhx.act", "hhx.log", "hhx.explain", "hhx.events"]),
   seatRequired: new Set(["hhx.act"]),
-  open: new Set(["runtime.health"])
+  // The invitation's code is the credential of its exchange.
+  open: new Set(["runtime.health", "hhx.join"]),
+  limited: new Map([["hhx.create", "games"], ["instances.createBranch", "branches"]])
 })
 
 /**
@@ -500,7 +510,8 @@ const doorServer = (options: ServeOptions, lifecycle: Lifecycle) =>
       ],
       corsOrigins: options.corsOrigins ?? [],
       accessLog: options.accessLog,
-      protectReads: options.protectReads
+      protectReads: options.protectReads,
+      rateLimit: options.limits?.rateLimit ?? DEFAULT_RATE_LIMIT
     })
     const server = yield* Effect.acquireRelease(
       Effect.sync(() =>

@@ -29,21 +29,39 @@ export interface StoredGame {
   readonly actions: ReadonlyArray<string>
   /** The initial state's fingerprint, then one per action. */
   readonly fingerprints: ReadonlyArray<string>
-  /** sha256 (hex) of seat 0's and seat 1's secrets; null for a game stored before seat secrets. */
+  /**
+   * sha256 (hex) of seat 0's and seat 1's secrets; null for a game stored before seat secrets. An invited seat's
+   * entry is its invitation's placeholder (`invite:…`, see `Invitations`) until the invitation is exchanged.
+   */
   readonly seatHashes: readonly [string, string] | null
+}
+
+/** When a game was created or last moved (ms since the epoch; bookkeeping for the live-games cap, never a game input). */
+export interface Touch {
+  readonly nowMs: number
 }
 
 export interface GameStoreService {
   /** Stores a new game (no action yet) under its ID (the caller's: random, see `Games`). */
-  readonly create: (game: Omit<StoredGame, "actions">) => Effect.Effect<void, StoreFailure>
+  readonly create: (game: Omit<StoredGame, "actions">, touch?: Touch) => Effect.Effect<void, StoreFailure>
   readonly read: (gameId: string) => Effect.Effect<Option.Option<StoredGame>, StoreFailure>
   /** Appends an action at `expectedStep`; false when the game is not at that step any more. */
   readonly append: (
     gameId: string,
     expectedStep: number,
     actionId: string,
-    fingerprint: string
+    fingerprint: string,
+    touch?: Touch & { readonly finished: boolean }
   ) => Effect.Effect<boolean, StoreFailure>
+  /** Replaces a seat's stored hash when it is still `expected` (an invitation's exchange: once); false otherwise. */
+  readonly claimSeat: (
+    gameId: string,
+    seat: 0 | 1,
+    expected: string,
+    next: string
+  ) => Effect.Effect<boolean, StoreFailure>
+  /** Games in progress that were created or moved after `sinceMs` (the live-games cap). */
+  readonly countLive: (sinceMs: number) => Effect.Effect<number, StoreFailure>
 }
 
 const migrations: ReadonlyArray<ReadonlyArray<string>> = [
@@ -63,6 +81,12 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
   [
     `ALTER TABLE {p}hhx_games ADD COLUMN seat0_hash TEXT`,
     `ALTER TABLE {p}hhx_games ADD COLUMN seat1_hash TEXT`
+  ],
+  // The live-games cap: whether a game has ended, and when it was created or last moved (0: before this column).
+  [
+    `ALTER TABLE {p}hhx_games ADD COLUMN finished INTEGER NOT NULL DEFAULT 0`,
+    `ALTER TABLE {p}hhx_games ADD COLUMN touched BIGINT NOT NULL DEFAULT 0`,
+    `CREATE INDEX {p}hhx_games_live ON {p}hhx_games (finished, touched)`
   ]
 ]
 
@@ -113,7 +137,7 @@ const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, Sql
     const sql = yield* SqlClient.SqlClient
     const games = sql.literal(`${prefix}hhx_games`)
     const guard = <A>(e: Effect.Effect<A, SqlError>): Effect.Effect<A, StoreFailure> => Effect.mapError(e, failure)
-    const insertOnce = (game: Omit<StoredGame, "actions">) =>
+    const insertOnce = (game: Omit<StoredGame, "actions">, touch: Touch | undefined) =>
       sql.withTransaction(
         Effect.gen(function*() {
           // `seq` keeps the creation order (the IDs are random).
@@ -130,14 +154,16 @@ const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, Sql
               actions: "[]",
               fingerprints: JSON.stringify(game.fingerprints),
               seat0_hash: game.seatHashes?.[0] ?? null,
-              seat1_hash: game.seatHashes?.[1] ?? null
+              seat1_hash: game.seatHashes?.[1] ?? null,
+              finished: 0,
+              touched: touch?.nowMs ?? 0
             })
           }`
         })
       )
     return {
       // Two creators may pick the same next `seq` on PostgreSQL; the loser retries.
-      create: (game) => guard(Effect.retry(insertOnce(game), { times: 8 })),
+      create: (game, touch) => guard(Effect.retry(insertOnce(game, touch), { times: 8 })),
       read: (gameId) =>
         guard(
           Effect.map(sql<Row>`SELECT * FROM ${games} WHERE game_id = ${gameId}`, (rows) =>
@@ -151,7 +177,7 @@ const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, Sql
               seatHashes: r.seat0_hash === null || r.seat1_hash === null ? null : [r.seat0_hash, r.seat1_hash] as const
             })))
         ),
-      append: (gameId, expectedStep, actionId, fingerprint) =>
+      append: (gameId, expectedStep, actionId, fingerprint, touch) =>
         guard(
           sql.withTransaction(
             Effect.gen(function*() {
@@ -162,11 +188,27 @@ const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, Sql
               const fingerprints = [...(JSON.parse(r.fingerprints) as Array<string>), fingerprint]
               const done = yield* sql`UPDATE ${games} SET step = ${expectedStep + 1}, actions = ${
                 JSON.stringify(actions)
-              }, fingerprints = ${
-                JSON.stringify(fingerprints)
-              } WHERE game_id = ${gameId} AND step = ${expectedStep} RETURNING step`
+              }, fingerprints = ${JSON.stringify(fingerprints)}, finished = ${
+                touch?.finished === true ? 1 : 0
+              }, touched = ${touch?.nowMs ?? 0} WHERE game_id = ${gameId} AND step = ${expectedStep} RETURNING step`
               return done.length === 1
             })
+          )
+        ),
+      claimSeat: (gameId, seat, expected, next) =>
+        guard(
+          Effect.map(
+            seat === 0
+              ? sql`UPDATE ${games} SET seat0_hash = ${next} WHERE game_id = ${gameId} AND seat0_hash = ${expected} RETURNING game_id`
+              : sql`UPDATE ${games} SET seat1_hash = ${next} WHERE game_id = ${gameId} AND seat1_hash = ${expected} RETURNING game_id`,
+            (rows) => rows.length === 1
+          )
+        ),
+      countLive: (sinceMs) =>
+        guard(
+          Effect.map(
+            sql<{ n: unknown }>`SELECT COUNT(*) AS n FROM ${games} WHERE finished = 0 AND touched > ${sinceMs}`,
+            (rows) => Number(rows[0]?.n ?? 0)
           )
         )
     } satisfies GameStoreService

@@ -21,6 +21,7 @@ import { Games } from "./Games.js"
 import { GameStore } from "./GameStore.js"
 import { Instances } from "./Instances.js"
 import { Scenarios } from "./Scenarios.js"
+import type { ServingLimits } from "./ServingLimits.js"
 
 /** How a served application runs. */
 export interface ServedOptions {
@@ -38,6 +39,8 @@ export interface ServedOptions {
    * warning); by default the start fails with `start_rejected` naming them.
    */
   readonly allowBroken?: boolean | undefined
+  /** The games' limits (stream slots, live games); absent ones keep their defaults. */
+  readonly limits?: ServingLimits | undefined
 }
 
 /** Every service of a served application. */
@@ -61,7 +64,12 @@ export const layer = (options: ServedOptions) => {
   const games = Layer.unwrapEffect(
     Effect.map(
       Effect.flatMap(HallyuHex, (h) => h.engine(options.deckFile)),
-      (engine) => Games.layer(engine, { heartbeatMs: options.heartbeatMs })
+      (engine) =>
+        Games.layer(engine, {
+          heartbeatMs: options.heartbeatMs,
+          streams: options.limits?.streams,
+          games: options.limits?.games
+        })
     )
   ).pipe(Layer.provide(GameStore.layerFor(options.store, prefix)), Layer.provide(files))
   return Layer.merge(queries, games)

@@ -9,6 +9,7 @@
  */
 import { Context, type Duration, type Effect, type Logger, type Option, type Redacted, type Scope } from "effect"
 import type { ContentCatalogService } from "./ContentCatalog.js"
+import type { ServingLimits } from "./ServingLimits.js"
 
 /** How the HTTP API is served. */
 export interface ServingOptions {
@@ -36,6 +37,8 @@ export interface ServingOptions {
   readonly heartbeat?: Duration.DurationInput | undefined
   /** Serve content that breaks stored instances (each logged); by default such a start fails with `start_rejected`. */
   readonly allowBroken?: boolean | undefined
+  /** The limits on anonymous clients (rate limit, live games, stream slots); absent ones keep their defaults. */
+  readonly limits?: ServingLimits | undefined
 }
 
 /** A JSON-lines log written in batches. */

@@ -25,6 +25,7 @@ import {
   httpStatusOf,
   type InvalidComposition,
   type InvalidId,
+  type InvitationInvalid,
   LedgerStore,
   LiveCatalog,
   type LoadError,
@@ -33,6 +34,7 @@ import {
   type StepConflict,
   type StoreCorrupt,
   type StoreFailure,
+  type TooManyGames,
   type Unauthorized,
   type UnknownActivity,
   type UnknownCard,
@@ -103,7 +105,10 @@ describe("every service method's error type is the errors it can fail with", () 
     expectTypeOf<Err<Games.GamesService["get"]>>().toEqualTypeOf<
       Games.EngineError | InvalidId | UnknownGame | StoreFailure | Unauthorized | Forbidden
     >()
-    expectTypeOf<Err<Games.GamesService["create"]>>().toEqualTypeOf<Games.EngineError | InvalidId | StoreFailure>()
+    expectTypeOf<Err<Games.GamesService["create"]>>().toEqualTypeOf<
+      Games.EngineError | InvalidId | StoreFailure | Unauthorized | Forbidden | TooManyGames
+    >()
+    expectTypeOf<Err<Games.GamesService["join"]>>().toEqualTypeOf<InvalidId | InvitationInvalid | StoreFailure>()
   })
 })
 

@@ -227,3 +227,28 @@ export class InternalError
     super(complete("internal_error", props), options)
   }
 }
+/** `rate_limited`: This client created games or branches faster than the server's rate limit allows. */
+export class RateLimited
+  extends Schema.TaggedError<RateLimited>()("RateLimited", { code: Schema.tag("rate_limited"), ...fields })
+{
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("rate_limited", props), options)
+  }
+}
+/** `too_many_games`: The server has as many live Hallyu Hex games as it allows. */
+export class TooManyGames
+  extends Schema.TaggedError<TooManyGames>()("TooManyGames", { code: Schema.tag("too_many_games"), ...fields })
+{
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("too_many_games", props), options)
+  }
+}
+/** `invitation_invalid`: No open invitation has this code: it is unknown, already used, or expired. */
+export class InvitationInvalid extends Schema.TaggedError<InvitationInvalid>()("InvitationInvalid", {
+  code: Schema.tag("invitation_invalid"),
+  ...fields
+}) {
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("invitation_invalid", props), options)
+  }
+}

@@ -106,6 +106,7 @@ import {
   UsageError,
   WorkerFailed
 } from "./Faces.js"
+import { InvitationInvalid, RateLimited, TooManyGames } from "./Faces.js"
 import {
   DepthLimit,
   DuplicateId,
@@ -226,6 +227,9 @@ export const errorClassByCode = {
   body_too_large: BodyTooLarge,
   request_timeout: RequestTimeout,
   too_many_subscribers: TooManySubscribers,
+  rate_limited: RateLimited,
+  too_many_games: TooManyGames,
+  invitation_invalid: InvitationInvalid,
   step_conflict: StepConflict,
   reload_rejected: ReloadRejected,
   start_rejected: StartRejected,
@@ -349,6 +353,9 @@ export const makers: { readonly [C in DiagnosticCode]: (init: ErrorInit) => Erro
   body_too_large: (i) => new BodyTooLarge(i),
   request_timeout: (i) => new RequestTimeout(i),
   too_many_subscribers: (i) => new TooManySubscribers(i),
+  rate_limited: (i) => new RateLimited(i),
+  too_many_games: (i) => new TooManyGames(i),
+  invitation_invalid: (i) => new InvitationInvalid(i),
   step_conflict: (i) => new StepConflict(i),
   reload_rejected: (i) => new ReloadRejected(i),
   start_rejected: (i) => new StartRejected(i),

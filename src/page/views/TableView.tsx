@@ -223,11 +223,14 @@ interface Replay {
 }
 
 export const TableView = ({ api }: { readonly api: Api }) => {
-  const [seed, setSeed] = useState("1")
+  // No default seed: the server draws every game's (a seed typed here is only mixed in).
+  const [seed, setSeed] = useState("")
   const [mode, setMode] = useState<Mode>("hot-seat")
   const [deck, setDeck] = useState<HhxDeckDoc | null>(null)
   const [game, setGame] = useState<GameDoc | null>(null)
-  const [playing, setPlaying] = useState<{ readonly mode: Mode; readonly secrets: Secrets } | null>(null)
+  const [playing, setPlaying] = useState<
+    { readonly mode: Mode; readonly secrets: Secrets; readonly invitation: string | null } | null
+  >(null)
   const secrets = useRef<Secrets>(["", ""])
   const [unavailable, setUnavailable] = useState<ReadonlyArray<UnavailableDoc>>([])
   const [log, setLog] = useState<GameLogDoc | null>(null)
@@ -298,11 +301,15 @@ export const TableView = ({ api }: { readonly api: Api }) => {
     own(async () => {
       chooser.current = seedOf(`random-player/${seed}`)
       setReplay(null)
-      const created = await api.newGame(seed)
+      // Against another client, seat 1's secret is never this page's: it gets an invitation to hand over.
+      const created = await api.newGame({
+        ...(seed === "" ? {} : { seed }),
+        ...(mode === "remote" ? { invite: true } : {})
+      })
       secrets.current = secretsOf(created.seats)
       shownStep.current = -1
       seatAt.current = new Map()
-      setPlaying({ mode, secrets: secrets.current })
+      setPlaying({ mode, secrets: secrets.current, invitation: created.invitation?.code ?? null })
       await show(await settle(created.game, mode))
     })
 
@@ -336,7 +343,8 @@ export const TableView = ({ api }: { readonly api: Api }) => {
   const startReplay = () =>
     run(async () => {
       if (log === null) return
-      const created = await api.newGame(log.seed)
+      // The log's own seed, fixed: the operator's token only (the page sends the one it holds).
+      const created = await api.newGame({ seed: log.seed, fixedSeed: true })
       const replaySecrets = secretsOf(created.seats)
       const g = await actingView(api, created.game, replaySecrets)
       setReplay({ game: g, secrets: replaySecrets, at: 0, mismatch: g.fingerprint === log.fingerprints[0] ? null : -1 })
@@ -442,9 +450,13 @@ export const TableView = ({ api }: { readonly api: Api }) => {
                 <details class="invite">
                   <summary>Seat 1 plays from another client</summary>
                   <p>
-                    Game <code data-invite-game>{game.gameId}</code>; seat 1's secret{" "}
-                    <code data-invite-secret>{playing.secrets[1]}</code> (sent as{" "}
-                    <code>X-Seat-Secret</code>). The table follows the game's event stream.
+                    Game{" "}
+                    <code data-invite-game>{game.gameId}</code>; hand the other client this invitation (single use,
+                    until it expires):{" "}
+                    <code data-invite-code>{playing.invitation ?? ""}</code>. It exchanges it for seat 1's own secret
+                    with <code>POST /v1/hhx/invitations</code>{" "}
+                    <code>{"{code}"}</code>; this page never holds that secret. The table follows the game's event
+                    stream.
                   </p>
                 </details>
               ) :
