@@ -63,6 +63,7 @@ import {
   type DiagnosticCode,
   DiagnosticCodeSchema,
   Discovery,
+  HistoryPaging,
   type HttpStatus,
   httpStatusOf,
   Limits,
@@ -371,6 +372,21 @@ const replayParams = Schema.Struct({
   )
 })
 
+/** `?branch=&from=&limit=`: one page of an instance's history. */
+const historyParams = Schema.Struct({
+  ...branchParam.fields,
+  from: Schema.optional(
+    intParam(
+      0,
+      Number.MAX_SAFE_INTEGER,
+      "The event sequence the page starts at (default 0): the previous page's `next`."
+    )
+  ),
+  limit: Schema.optional(
+    intParam(1, HistoryPaging.maxLimit, `Events per page (default ${HistoryPaging.defaultLimit}).`)
+  )
+})
+
 export class RuntimeGroup extends HttpApiGroup.make("runtime")
   .add(
     HttpApiEndpoint.get("health", "/health")
@@ -479,12 +495,15 @@ export class InstancesGroup extends HttpApiGroup.make("instances")
   .add(
     HttpApiEndpoint.get("history", "/instances/:instanceId/history")
       .setPath(instancePath)
-      .setUrlParams(branchParam)
+      .setUrlParams(historyParams)
       .addSuccess(HistoryDocument)
       .addError(NotFound)
       .addError(RequestTimeout)
       .addError(Unprocessable)
-      .annotate(OpenApi.Description, "The instance's stored events on a branch, oldest first.")
+      .annotate(
+        OpenApi.Description,
+        `One page of the instance's stored events on a branch, oldest first: those with \`sequence >= from\`, at most \`limit\` (default ${HistoryPaging.defaultLimit}, at most ${HistoryPaging.maxLimit}); \`next\` is the next page's \`from\`, or null. The work per page is bounded by \`limit\`, whatever the history's length.`
+      )
   )
   .add(
     HttpApiEndpoint.get("replay", "/instances/:instanceId/replay")

@@ -193,7 +193,9 @@ export const StoredEventDocument = Schema.Struct({
 export const HistoryDocument = Schema.Struct({
   branch: Schema.String,
   instanceId: Schema.String,
-  events: Schema.Array(StoredEventDocument)
+  events: Schema.Array(StoredEventDocument),
+  /** The next page's `from` (a sequence), or null after the last page. */
+  next: Schema.NullOr(Schema.NonNegativeInt)
 }).annotations({ identifier: "HistoryDocument" })
 export type HistoryDocument = typeof HistoryDocument.Type
 

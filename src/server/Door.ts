@@ -43,6 +43,7 @@ import { Either } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Canonical, type Diagnostic, diagnostic, type DiagnosticCode, httpStatusOf, Json } from "../services/index.js"
+import { boundedDiagnostics, boundedMessage } from "./Bounded.js"
 import * as Compression from "./Compression.js"
 import { makeRateLimit, type RateLimitOptions } from "./RateLimit.js"
 
@@ -239,7 +240,11 @@ const answer = (
   headers: Record<string, string> = {}
 ): void => {
   const first = diagnostics[0] ?? diagnostic("internal_error", "no diagnostic")
-  const body = JSON.stringify({ code: first.code, message: first.message, diagnostics })
+  const body = JSON.stringify({
+    code: first.code,
+    message: boundedMessage(first.message),
+    diagnostics: boundedDiagnostics(diagnostics)
+  })
   if (res.headersSent) {
     res.end()
     return

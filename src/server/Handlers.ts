@@ -38,6 +38,7 @@ import {
   type Runtime,
   Scenarios
 } from "../services/index.js"
+import { boundedDiagnostics, boundedMessage } from "./Bounded.js"
 
 /**
  * An error as its response: the body `{code, message, diagnostics}` with the
@@ -46,9 +47,10 @@ import {
  * status its table row says whatever the handler.)
  */
 export const errorResponse = (e: ApiError): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.unsafeJson({ code: e.code, message: e.message, diagnostics: e.diagnostics }, {
-    status: httpStatusOf(e.code)
-  })
+  HttpServerResponse.unsafeJson(
+    { code: e.code, message: boundedMessage(e.message), diagnostics: boundedDiagnostics(e.diagnostics) },
+    { status: httpStatusOf(e.code) }
+  )
 
 /**
  * Requests whose handler has produced its answer: a Schema failure after
@@ -239,7 +241,10 @@ const InstancesLive = HttpApiBuilder.group(CardfxApi, "instances", (handlers) =>
           fromError
         )))
       .handle("history", ({ path, urlParams }) =>
-        answered(Effect.mapError(instances.history(path.instanceId, urlParams.branch), fromError)))
+        answered(Effect.mapError(
+          instances.history(path.instanceId, urlParams.branch, { from: urlParams.from, limit: urlParams.limit }),
+          fromError
+        )))
       .handle("replay", ({ path, urlParams }) =>
         answered(Effect.mapError(
           instances.replay(path.instanceId, urlParams.branch, { from: urlParams.from, limit: urlParams.limit }),

@@ -17,8 +17,12 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { isCorruption } from "../composition/store/Connection.js"
 import { sqliteClientLayer } from "../composition/store/LedgerStore.js"
-import { StoreFailure } from "../kernel/Errors.js"
+import { StoreCorrupt, StoreFailure } from "../kernel/Errors.js"
+
+/** What the game store can fail with: the store unavailable, or its pages damaged (one code with the ledger's). */
+export type GameStoreError = StoreFailure | StoreCorrupt
 
 /** A stored game: its log. */
 export interface StoredGame {
@@ -43,8 +47,8 @@ export interface Touch {
 
 export interface GameStoreService {
   /** Stores a new game (no action yet) under its ID (the caller's: random, see `Games`). */
-  readonly create: (game: Omit<StoredGame, "actions">, touch?: Touch) => Effect.Effect<void, StoreFailure>
-  readonly read: (gameId: string) => Effect.Effect<Option.Option<StoredGame>, StoreFailure>
+  readonly create: (game: Omit<StoredGame, "actions">, touch?: Touch) => Effect.Effect<void, GameStoreError>
+  readonly read: (gameId: string) => Effect.Effect<Option.Option<StoredGame>, GameStoreError>
   /** Appends an action at `expectedStep`; false when the game is not at that step any more. */
   readonly append: (
     gameId: string,
@@ -52,16 +56,16 @@ export interface GameStoreService {
     actionId: string,
     fingerprint: string,
     touch?: Touch & { readonly finished: boolean }
-  ) => Effect.Effect<boolean, StoreFailure>
+  ) => Effect.Effect<boolean, GameStoreError>
   /** Replaces a seat's stored hash when it is still `expected` (an invitation's exchange: once); false otherwise. */
   readonly claimSeat: (
     gameId: string,
     seat: 0 | 1,
     expected: string,
     next: string
-  ) => Effect.Effect<boolean, StoreFailure>
+  ) => Effect.Effect<boolean, GameStoreError>
   /** Games in progress that were created or moved after `sinceMs` (the live-games cap). */
-  readonly countLive: (sinceMs: number) => Effect.Effect<number, StoreFailure>
+  readonly countLive: (sinceMs: number) => Effect.Effect<number, GameStoreError>
 }
 
 const migrations: ReadonlyArray<ReadonlyArray<string>> = [
@@ -125,10 +129,15 @@ interface Row {
   readonly seat1_hash: string | null
 }
 
-const failure = (e: unknown): StoreFailure =>
-  new StoreFailure({ message: `game store: ${e instanceof Error ? e.message : String(e)}` })
+const failure = (e: unknown): GameStoreError =>
+  e instanceof StoreFailure || e instanceof StoreCorrupt
+    ? e
+    : isCorruption(e) || isCorruption((e as { cause?: unknown } | null)?.cause)
+    // The ledger's code and message: no file, no raw integrity text; the same file `ledger verify` checks.
+    ? new StoreCorrupt({ message: "the game store is damaged: run `cardfx ledger verify`" })
+    : new StoreFailure({ message: `game store: ${e instanceof Error ? e.message : String(e)}` })
 
-const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, SqlClient.SqlClient> =>
+const make = (prefix: string): Effect.Effect<GameStoreService, GameStoreError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     if (!/^[a-z][a-z0-9_]{0,30}$/.test(prefix) && prefix !== "") {
       return yield* Effect.fail(failure(`bad table prefix ${prefix}`))
@@ -136,7 +145,7 @@ const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, Sql
     yield* Effect.mapError(migrate(prefix), failure)
     const sql = yield* SqlClient.SqlClient
     const games = sql.literal(`${prefix}hhx_games`)
-    const guard = <A>(e: Effect.Effect<A, SqlError>): Effect.Effect<A, StoreFailure> => Effect.mapError(e, failure)
+    const guard = <A>(e: Effect.Effect<A, SqlError>): Effect.Effect<A, GameStoreError> => Effect.mapError(e, failure)
     const insertOnce = (game: Omit<StoredGame, "actions">, touch: Touch | undefined) =>
       sql.withTransaction(
         Effect.gen(function*() {
@@ -220,7 +229,7 @@ export class GameStore extends Context.Tag("cardfx/GameStore")<GameStore, GameSt
   static readonly layerFor = (
     location: string,
     options: { readonly tablePrefix?: string } = {}
-  ): Layer.Layer<GameStore, StoreFailure> => {
+  ): Layer.Layer<GameStore, GameStoreError> => {
     const prefix = options.tablePrefix ?? ""
     const client: Layer.Layer<SqlClient.SqlClient, unknown> = /^postgres(ql)?:\/\//.test(location)
       ? Layer.unwrapEffect(

@@ -38,6 +38,7 @@ import {
   type InvalidId,
   type InvitationInvalid,
   type StepConflict,
+  type StoreCorrupt,
   type StoreFailure,
   type TooManyGames,
   type TooManySubscribers,
@@ -219,9 +220,14 @@ export interface GamesService {
   readonly create: (
     request: NewGame,
     caller?: Caller
-  ) => Effect.Effect<CreatedGame, EngineError | InvalidId | StoreFailure | CredentialError | TooManyGames>
+  ) => Effect.Effect<
+    CreatedGame,
+    EngineError | InvalidId | StoreFailure | StoreCorrupt | CredentialError | TooManyGames
+  >
   /** Exchanges an invitation's code for its seat's secret (once). */
-  readonly join: (code: string) => Effect.Effect<JoinedGame, InvalidId | InvitationInvalid | StoreFailure>
+  readonly join: (
+    code: string
+  ) => Effect.Effect<JoinedGame, InvalidId | InvitationInvalid | StoreFailure | StoreCorrupt>
   /** Applies an action for the caller's seat (the operator: for the seat to act); answers that seat's view. */
   readonly act: (
     gameId: string,
@@ -229,23 +235,32 @@ export interface GamesService {
     caller: Caller
   ) => Effect.Effect<
     GameDocument,
-    EngineError | InvalidId | UnknownGame | StepConflict | StoreFailure | CredentialError
+    EngineError | InvalidId | UnknownGame | StepConflict | StoreFailure | StoreCorrupt | CredentialError
   >
   readonly get: (
     gameId: string,
     caller: Caller
-  ) => Effect.Effect<GameDocument, EngineError | InvalidId | UnknownGame | StoreFailure | CredentialError>
+  ) => Effect.Effect<
+    GameDocument,
+    EngineError | InvalidId | UnknownGame | StoreFailure | StoreCorrupt | CredentialError
+  >
   /** The full log: once the game is over, or for the operator. */
   readonly log: (
     gameId: string,
     caller: Caller
-  ) => Effect.Effect<Hallyu.GameLog, EngineError | InvalidId | UnknownGame | StoreFailure | CredentialError>
+  ) => Effect.Effect<
+    Hallyu.GameLog,
+    EngineError | InvalidId | UnknownGame | StoreFailure | StoreCorrupt | CredentialError
+  >
   /** Why an action is (not) legal: for the seat to act (another seat hears `not-your-decision`) or the operator. */
   readonly explain: (
     gameId: string,
     actionId: string,
     caller: Caller
-  ) => Effect.Effect<ExplainDocument, EngineError | InvalidId | UnknownGame | StoreFailure | CredentialError>
+  ) => Effect.Effect<
+    ExplainDocument,
+    EngineError | InvalidId | UnknownGame | StoreFailure | StoreCorrupt | CredentialError
+  >
   /**
    * The game's steps as the caller may see them: the steps after `lastEventId`
    * (a step number) when given, else the current step, then each new step;
@@ -257,7 +272,7 @@ export interface GamesService {
     lastEventId: number | undefined
   ) => Effect.Effect<
     Stream.Stream<GameEvent>,
-    EngineError | InvalidId | UnknownGame | StoreFailure | CredentialError | TooManySubscribers
+    EngineError | InvalidId | UnknownGame | StoreFailure | StoreCorrupt | CredentialError | TooManySubscribers
   >
   /** Ends every open event stream and refuses new ones (a server's drain). */
   readonly closeStreams: Effect.Effect<void>
@@ -428,7 +443,7 @@ const make = (
       gameId: string
     ): Effect.Effect<
       { game: StoredGame; state: Hallyu.GameState; fp: string },
-      EngineError | InvalidId | UnknownGame | StoreFailure
+      EngineError | InvalidId | UnknownGame | StoreFailure | StoreCorrupt
     > =>
       Effect.gen(function*() {
         yield* checkGameId(gameId)

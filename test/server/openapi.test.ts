@@ -41,6 +41,7 @@ const ENDPOINTS: ReadonlyArray<readonly [method: string, path: string, success: 
   ["get", "/v1/hhx/games/{gameId}/log", "200"],
   ["get", "/v1/hhx/games/{gameId}/explain", "200"],
   ["get", "/v1/hhx/games/{gameId}/events", "200"],
+  ["post", "/v1/hhx/invitations", "200"],
   ["post", "/v1/hhx/balance", "200"],
   ["post", "/v1/admin/reload", "200"]
 ]

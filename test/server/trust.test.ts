@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { CreatedGame, GameDocument } from "../../src/client.js"
 import * as Hallyu from "../../src/hallyu/index.js"
 import { serveBin, type ServedBin } from "../support/served.js"
-import { DECK, PACKAGE, PG_URL, pgUp } from "./support.js"
+import { DECK, freshStore, PACKAGE, PG_URL, pgUp, startServer } from "./support.js"
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex")
 
@@ -270,6 +270,40 @@ describe.each(stores)("the served game's trust on %s", (_kind, makeStore) => {
     resumed.close()
   })
 
+  it("history comes in bounded pages (?from=&limit=, next); an error answer quotes a short prefix of a huge value", async () => {
+    const id = `hist-${Date.now()}`
+    const command = (commandId: string, expectedRevision: number, upgradeId: string) =>
+      post(`/v1/instances/${id}/commands`, {
+        commandId,
+        cardId: "basic_attack",
+        expectedRevision,
+        command: { kind: "apply", upgradeId }
+      })
+    expect((await command("h1", 0, "core.ember.affinity")).status).toBe(200)
+    expect((await command("h2", 1, "core.sharpened_strike")).status).toBe(200)
+    const page = async (query: string) => {
+      const r = await fetch(`${bin.url}/v1/instances/${id}/history${query}`)
+      expect(r.status).toBe(200)
+      return (await r.json()) as { events: Array<{ sequence: number; revision: number }>; next: number | null }
+    }
+    const first = await page("?limit=1")
+    expect(first.events.map((e) => e.revision)).toEqual([1])
+    expect(first.next).not.toBeNull()
+    const second = await page(`?limit=1&from=${first.next ?? 0}`)
+    expect([second.events.map((e) => e.revision), second.next]).toEqual([[2], null])
+    expect((await page("")).events).toHaveLength(2)
+    const tooMany = await fetch(`${bin.url}/v1/instances/${id}/history?limit=1001`)
+    expect(tooMany.status).toBe(400)
+    // A 1 MB actionId: the 400 is a few KiB, not the value echoed (once twice: 2 MB).
+    const g = await create({})
+    const huge = await post(`/v1/hhx/games/${g.game.gameId}/actions`, {
+      actionId: "x".repeat(1_000_000),
+      expectedStep: 0
+    }, { "x-seat-secret": secretOf(g, 0) })
+    expect(huge.status).toBe(400)
+    expect((await huge.text()).length).toBeLessThan(8192)
+  })
+
   it(
     "creation without the operator token is rate-limited per client: 429 rate_limited with Retry-After, then it recovers",
     async () => {
@@ -288,4 +322,34 @@ describe.each(stores)("the served game's trust on %s", (_kind, makeStore) => {
     },
     30_000
   )
+})
+
+describe("the creation limits (in process, SQLite)", () => {
+  it("past the live-games cap creation is 503 too_many_games; branches have their own rate-limit bucket", async () => {
+    const s = await startServer({
+      ...freshStore("sqlite"),
+      limits: { games: { maxLiveGames: 2 }, rateLimit: { perMinute: 60, burst: 2 } }
+    })
+    try {
+      const post = (path: string, body: unknown) =>
+        fetch(`${s.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body)
+        })
+      expect([(await post("/v1/hhx/games", {})).status, (await post("/v1/hhx/games", {})).status]).toEqual([201, 201])
+      // The bucket is empty too, but the door's rate limit answers first: wait for one token (1 s at 60/min).
+      await new Promise((r) => setTimeout(r, 1100))
+      const capped = await post("/v1/hhx/games", {})
+      expect(capped.status).toBe(503)
+      expect(((await capped.json()) as { code: string }).code).toBe("too_many_games")
+      // Branches: their own bucket of 2.
+      const branch = (name: string) => post("/v1/instances/none/branches", { name })
+      const answers = [await branch("b1"), await branch("b2"), await branch("b3")]
+      expect(answers.map((r) => r.status === 429)).toEqual([false, false, true])
+      expect(answers[2]?.headers.get("retry-after")).toBe("1")
+    } finally {
+      await s.close()
+    }
+  })
 })

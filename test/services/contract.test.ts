@@ -100,15 +100,24 @@ describe("every service method's error type is the errors it can fail with", () 
   })
   it("Games", () => {
     expectTypeOf<Err<Games.GamesService["act"]>>().toEqualTypeOf<
-      Games.EngineError | InvalidId | UnknownGame | StepConflict | StoreFailure | Unauthorized | Forbidden
+      | Games.EngineError
+      | InvalidId
+      | UnknownGame
+      | StepConflict
+      | StoreFailure
+      | StoreCorrupt
+      | Unauthorized
+      | Forbidden
     >()
     expectTypeOf<Err<Games.GamesService["get"]>>().toEqualTypeOf<
-      Games.EngineError | InvalidId | UnknownGame | StoreFailure | Unauthorized | Forbidden
+      Games.EngineError | InvalidId | UnknownGame | StoreFailure | StoreCorrupt | Unauthorized | Forbidden
     >()
     expectTypeOf<Err<Games.GamesService["create"]>>().toEqualTypeOf<
-      Games.EngineError | InvalidId | StoreFailure | Unauthorized | Forbidden | TooManyGames
+      Games.EngineError | InvalidId | StoreFailure | StoreCorrupt | Unauthorized | Forbidden | TooManyGames
     >()
-    expectTypeOf<Err<Games.GamesService["join"]>>().toEqualTypeOf<InvalidId | InvitationInvalid | StoreFailure>()
+    expectTypeOf<Err<Games.GamesService["join"]>>().toEqualTypeOf<
+      InvalidId | InvitationInvalid | StoreFailure | StoreCorrupt
+    >()
   })
 })
 
