@@ -396,7 +396,13 @@ export const GameEventHeaders = Schema.Struct({
       Schema.int(),
       Schema.between(0, Number.MAX_SAFE_INTEGER)
     ).annotations({
-      description: "The `id:` of the last event received: the stream resumes with the steps after it."
+      description: "The `id:` of the last event received (a step number): the stream resumes with the steps after it.",
+      jsonSchema: {
+        type: "string",
+        pattern: "^[0-9]{1,16}$",
+        maxLength: 16,
+        description: "The `id:` of the last event received (a step number): the stream resumes with the steps after it."
+      }
     })
   )
 })

@@ -678,6 +678,13 @@ const table = {
     meaning: "The server has as many live Hallyu Hex games as it allows (--max-live-games); retry later.",
     status: 503
   },
+  reload_invalid: {
+    tag: "ReloadInvalid",
+    domain: "server",
+    meaning:
+      "A reload found served content that does not load (a file with a syntax or schema error); the old runtime is kept.",
+    status: 422
+  },
   invitation_invalid: {
     tag: "InvitationInvalid",
     domain: "server",

@@ -10,6 +10,7 @@ import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/p
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Context, Effect, Layer, Option, type ParseResult, Schema, Stream } from "effect"
 import type { IncomingMessage } from "node:http"
+import { basename, isAbsolute, relative, resolve, sep } from "node:path"
 import {
   type ApiError,
   apiError,
@@ -31,6 +32,7 @@ import {
   type CardfxError,
   Cards,
   ContentCatalog,
+  diagnostic,
   Games,
   httpStatusOf,
   Instances,
@@ -371,10 +373,60 @@ export const reload = Effect.flatMap(
   (catalog) => Effect.mapError(catalog.reload, fromError)
 )
 
+/** A served file as the answer may name it: relative to its package folder (`<package>/<file>`), never absolute. */
+const servedPath = (packages: ReadonlyArray<string>, file: string): string => {
+  for (const p of packages) {
+    const root = resolve(p)
+    const rel = relative(root, resolve(file))
+    if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) return `${basename(root)}/${rel.split(sep).join("/")}`
+  }
+  return basename(file)
+}
+
+/**
+ * A rejected reload's answer, logged: 409 `reload_rejected` (broken
+ * instances) as it is; any other failure is content that does not load,
+ * 422 `reload_invalid` (not the file's own code, whose status would blame the
+ * request's body), each diagnostic's file relative to its package. The log
+ * line names the file and JSON pointer, or the broken instances.
+ */
+const rejectedReload = (packages: ReadonlyArray<string>) => (e: CardfxError) =>
+  Effect.gen(function*() {
+    const diagnostics = e.diagnostics.map((d) => {
+      if (d.file === undefined) return d
+      const file = servedPath(packages, d.file)
+      return { ...d, file, message: d.message.split(d.file).join(file) }
+    })
+    if (e.code === "reload_rejected") {
+      yield* Effect.logWarning("reload rejected").pipe(Effect.annotateLogs({
+        code: e.code,
+        instances: diagnostics.slice(1).map((d) => d.subject ?? "?").join(", ")
+      }))
+      return apiError(diagnostics)
+    }
+    const at = diagnostics.find((d) => d.file !== undefined)
+    const where = at?.file === undefined
+      ? ""
+      : `${at.file}${at.path !== undefined && at.path !== "" ? `#${at.path}` : ""}`
+    yield* Effect.logWarning("reload rejected").pipe(Effect.annotateLogs({ code: e.code, file: where }))
+    return apiError([
+      diagnostic(
+        "reload_invalid",
+        `the served content does not load${where === "" ? "" : ` (${where})`}: the old runtime is kept`,
+        at?.file === undefined ? {} : { file: at.file, ...(at.path === undefined ? {} : { path: at.path }) }
+      ),
+      ...diagnostics
+    ])
+  })
+
 const AdminLive = HttpApiBuilder.group(CardfxApi, "admin", (handlers) =>
   Effect.gen(function*() {
     const catalog = yield* ContentCatalog.ContentCatalog
-    return handlers.handle("reload", () => answered(Effect.mapError(catalog.reload, fromError)))
+    const { packages } = yield* ServedPackages
+    return handlers.handle(
+      "reload",
+      () => answered(Effect.catchAll(catalog.reload, (e) => Effect.flip(rejectedReload(packages)(e))))
+    )
   }))
 
 /** Every group's handlers. */
@@ -384,5 +436,5 @@ export const HandlersLive = Layer.mergeAll(
   withOnly(InstancesLive, Context.pick(Instances.Instances, Authorization)),
   withOnly(ScenariosLive, Context.pick(Scenarios.Scenarios)),
   withOnly(HhxLive, Context.pick(Games.Games, Authorization, OperatorCredential)),
-  withOnly(AdminLive, Context.pick(ContentCatalog.ContentCatalog, Authorization))
+  withOnly(AdminLive, Context.pick(ContentCatalog.ContentCatalog, ServedPackages, Authorization))
 )

@@ -77,6 +77,22 @@ describe("the OpenAPI document", () => {
     expect(result.valid).toBe(false)
   })
 
+  it("every operation has a summary; no schema carries an $id; Last-Event-ID has its numeric pattern", () => {
+    for (const [path, item] of Object.entries(spec.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const summary = (op as { summary?: unknown }).summary
+        expect(typeof summary === "string" && summary.length > 0 && summary.length <= 100, `${method} ${path}`).toBe(
+          true
+        )
+      }
+    }
+    expect(JSON.stringify(spec)).not.toContain("\"$id\"")
+    const events = spec.paths["/v1/hhx/games/{gameId}/events"]?.["get"] as
+      | { parameters?: Array<{ name: string; schema?: { pattern?: string } }> }
+      | undefined
+    expect(events?.parameters?.find((p) => p.name === "last-event-id")?.schema?.pattern).toBe("^[0-9]{1,16}$")
+  })
+
   it("lists every endpoint, and only those", () => {
     const listed = Object.entries(spec.paths).flatMap(([path, ops]) =>
       Object.keys(ops).filter((m) => ["get", "post", "put", "patch", "delete"].includes(m)).map((m) => `${m} ${path}`)

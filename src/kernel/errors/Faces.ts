@@ -252,3 +252,11 @@ export class InvitationInvalid extends Schema.TaggedError<InvitationInvalid>()("
     super(complete("invitation_invalid", props), options)
   }
 }
+/** `reload_invalid`: A reload found served content that does not load; the old runtime is kept. */
+export class ReloadInvalid
+  extends Schema.TaggedError<ReloadInvalid>()("ReloadInvalid", { code: Schema.tag("reload_invalid"), ...fields })
+{
+  constructor(props: ErrorProps, options?: Schema.MakeOptions) {
+    super(complete("reload_invalid", props), options)
+  }
+}

@@ -106,7 +106,7 @@ import {
   UsageError,
   WorkerFailed
 } from "./Faces.js"
-import { InvitationInvalid, RateLimited, TooManyGames } from "./Faces.js"
+import { InvitationInvalid, RateLimited, ReloadInvalid, TooManyGames } from "./Faces.js"
 import {
   DepthLimit,
   DuplicateId,
@@ -230,6 +230,7 @@ export const errorClassByCode = {
   rate_limited: RateLimited,
   too_many_games: TooManyGames,
   invitation_invalid: InvitationInvalid,
+  reload_invalid: ReloadInvalid,
   step_conflict: StepConflict,
   reload_rejected: ReloadRejected,
   start_rejected: StartRejected,
@@ -356,6 +357,7 @@ export const makers: { readonly [C in DiagnosticCode]: (init: ErrorInit) => Erro
   rate_limited: (i) => new RateLimited(i),
   too_many_games: (i) => new TooManyGames(i),
   invitation_invalid: (i) => new InvitationInvalid(i),
+  reload_invalid: (i) => new ReloadInvalid(i),
   step_conflict: (i) => new StepConflict(i),
   reload_rejected: (i) => new ReloadRejected(i),
   start_rejected: (i) => new StartRejected(i),
