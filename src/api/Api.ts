@@ -44,6 +44,8 @@ import {
   InspectDocument,
   InstanceCommand,
   InstanceDocument,
+  JoinedGame,
+  JoinRequest,
   NewGameRequest,
   ReloadReport,
   ReplayDocument,
@@ -62,6 +64,7 @@ import {
   type DiagnosticCode,
   DiagnosticCodeSchema,
   Discovery,
+  HistoryPaging,
   type HttpStatus,
   httpStatusOf,
   Limits,
@@ -194,6 +197,18 @@ export class Unprocessable extends Schema.Class<Unprocessable>("Unprocessable")(
     return "Unprocessable"
   }
 }
+export class TooManyRequests extends Schema.Class<TooManyRequests>("TooManyRequests")(
+  errorFields(429),
+  HttpApiSchema.annotations({
+    status: 429,
+    description:
+      "This client created games or branches faster than the rate limit allows (without the operator token); `Retry-After` says when to retry."
+  })
+) {
+  get _tag(): "TooManyRequests" {
+    return "TooManyRequests"
+  }
+}
 export class InternalError extends Schema.Class<InternalError>("InternalError")(
   errorFields(500),
   HttpApiSchema.annotations({ status: 500, description: "A defect or a replay mismatch (never bad input)." })
@@ -226,6 +241,7 @@ export type ApiError =
   | PayloadTooLarge
   | UnsupportedMediaType
   | Unprocessable
+  | TooManyRequests
   | InternalError
   | Unavailable
 
@@ -241,6 +257,7 @@ const byStatus = {
   413: PayloadTooLarge,
   415: UnsupportedMediaType,
   422: Unprocessable,
+  429: TooManyRequests,
   500: InternalError,
   503: Unavailable
 } as const satisfies Record<HttpStatus, unknown>
@@ -271,19 +288,22 @@ export const apiErrorOf = (
 
 // ---------------------------------------------------------------- authorization
 
+/** Whether a request carried the operator's token (see {@link OperatorCredential}, {@link Authorization}). */
+export class Operator extends Context.Tag("cardfx/Operator")<Operator, { readonly operator: boolean }>() {}
+
 /**
  * Bearer authorization of mutating endpoints. When the server was started
  * with `--token-env NAME`, the token is that variable's value (read as
  * `Config.redacted`, compared in constant time, never logged); without it the
- * middleware lets every request through.
+ * middleware lets every request through. It provides {@link Operator}: true
+ * when the request carried the server's token (a server without a token has
+ * no operator, so its creations are rate-limited and use drawn seeds).
  */
 export class Authorization extends HttpApiMiddleware.Tag<Authorization>()("cardfx/Authorization", {
   failure: Schema.Union(Unauthorized, Forbidden),
+  provides: Operator,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
-
-/** Whether a game request carried the operator's token (see {@link OperatorCredential}). */
-export class Operator extends Context.Tag("cardfx/Operator")<Operator, { readonly operator: boolean }>() {}
 
 /**
  * The operator's bearer token on the Hallyu Hex game endpoints, where it is
@@ -350,6 +370,21 @@ const replayParams = Schema.Struct({
   ),
   limit: Schema.optional(
     intParam(1, ReplayPaging.maxLimit, `Events per page (default ${ReplayPaging.defaultLimit}).`)
+  )
+})
+
+/** `?branch=&from=&limit=`: one page of an instance's history. */
+const historyParams = Schema.Struct({
+  ...branchParam.fields,
+  from: Schema.optional(
+    intParam(
+      0,
+      Number.MAX_SAFE_INTEGER,
+      "The event sequence the page starts at (default 0): the previous page's `next`."
+    )
+  ),
+  limit: Schema.optional(
+    intParam(1, HistoryPaging.maxLimit, `Events per page (default ${HistoryPaging.defaultLimit}).`)
   )
 })
 
@@ -472,12 +507,15 @@ export class InstancesGroup extends HttpApiGroup.make("instances")
   .add(
     HttpApiEndpoint.get("history", "/instances/:instanceId/history")
       .setPath(instancePath)
-      .setUrlParams(branchParam)
+      .setUrlParams(historyParams)
       .addSuccess(HistoryDocument)
       .addError(NotFound)
       .addError(RequestTimeout)
       .addError(Unprocessable)
-      .annotate(OpenApi.Description, "The instance's stored events on a branch, oldest first.")
+      .annotate(
+        OpenApi.Description,
+        `One page of the instance's stored events on a branch, oldest first: those with \`sequence >= from\`, at most \`limit\` (default ${HistoryPaging.defaultLimit}, at most ${HistoryPaging.maxLimit}); \`next\` is the next page's \`from\`, or null. The work per page is bounded by \`limit\`, whatever the history's length.`
+      )
   )
   .add(
     HttpApiEndpoint.get("replay", "/instances/:instanceId/replay")
@@ -504,6 +542,7 @@ export class InstancesGroup extends HttpApiGroup.make("instances")
       .addError(PayloadTooLarge)
       .addError(UnsupportedMediaType)
       .addError(Unprocessable)
+      .addError(TooManyRequests)
       .middleware(Authorization)
       .annotate(
         OpenApi.Description,
@@ -561,10 +600,26 @@ export class HhxGroup extends HttpApiGroup.make("hhx")
       .addError(PayloadTooLarge)
       .addError(UnsupportedMediaType)
       .addError(Unprocessable)
+      .addError(TooManyRequests)
       .middleware(Authorization)
       .annotate(
         OpenApi.Description,
-        "Creates a game with a random 22-character ID and answers its spectator view and one secret per seat (`seats`, seat 0 first). The secrets are returned only here (the server keeps their sha256): hand each seat its own. Needs the operator token when the server has one."
+        "Creates a game with a random 22-character ID and answers its spectator view and one secret per seat (`seats`, seat 0 first). The secrets are returned only here (the server keeps their sha256): hand each seat its own. The server draws the seed (32 bytes of `node:crypto`; a client's `seed` is only mixed in) and publishes its commitment (`game.seedCommitment`, sha256 of the seed); the seed is revealed with the log once the game has ended. `fixedSeed: true` uses `seed` as it is: the operator's token only (403 `forbidden`). `invite: true`: `seats` holds seat 0's secret only and `invitation` a single-use, expiring code for seat 1 (`POST /v1/hhx/invitations`). Needs the operator token when the server has one; without it creations are rate-limited per client address (429 `rate_limited` with `Retry-After`) and refused past the live-games cap (503 `too_many_games`)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("join", "/hhx/invitations")
+      .setPayload(JoinRequest)
+      .addSuccess(JoinedGame)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .addError(RequestTimeout)
+      .addError(PayloadTooLarge)
+      .addError(UnsupportedMediaType)
+      .addError(Unprocessable)
+      .annotate(
+        OpenApi.Description,
+        "Exchanges an invitation's code (from the game's creation) for the invited seat's secret, drawn now: only the joiner ever holds it. The code works once; an unknown, used or expired one is 404 `invitation_invalid`. Needs no other credential: the code is one."
       )
   )
   .add(

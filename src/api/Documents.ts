@@ -226,7 +226,9 @@ export const StoredEventDocument = Schema.Struct({
 export const HistoryDocument = Schema.Struct({
   branch: Schema.String,
   instanceId: Schema.String,
-  events: Schema.Array(StoredEventDocument)
+  events: Schema.Array(StoredEventDocument),
+  /** The next page's `from` (a sequence), or null after the last page. */
+  next: Schema.NullOr(Schema.NonNegativeInt)
 }).annotations({ identifier: "HistoryDocument" })
 export type HistoryDocument = typeof HistoryDocument.Type
 
@@ -385,10 +387,18 @@ export type SeatRequest = typeof SeatRequest.Type
 /** `POST /v1/hhx/games`. */
 export const NewGameRequest = strict(
   Schema.Struct({
-    seed: Schema.Union(
+    /**
+     * Mixed into the seed the server draws (sha256 of 32 random bytes and this): it never fixes the hands,
+     * unless `fixedSeed` (the operator's).
+     */
+    seed: SchemaExt.optional(Schema.Union(
       Schema.String.pipe(Schema.maxLength(128)),
       Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER))
-    ),
+    )),
+    /** Use `seed` as it is (tests, tournaments): the operator's token only (403 `forbidden` otherwise). */
+    fixedSeed: SchemaExt.optional(Schema.Boolean),
+    /** Seat 1 is for another client: the answer holds seat 0's secret and an invitation for seat 1. */
+    invite: SchemaExt.optional(Schema.Boolean),
     /** Deck list IDs for seat 0 and seat 1 (default: the deck file's first two). */
     decks: SchemaExt.optional(perSeat(RequestId)),
     /** Who plays each seat, seat 0 first (absent or shorter: human); a computer seat's secret is never returned. */
@@ -441,7 +451,13 @@ export const GameEventHeaders = Schema.Struct({
       Schema.int(),
       Schema.between(0, Number.MAX_SAFE_INTEGER)
     ).annotations({
-      description: "The `id:` of the last event received: the stream resumes with the steps after it."
+      description: "The `id:` of the last event received (a step number): the stream resumes with the steps after it.",
+      jsonSchema: {
+        type: "string",
+        pattern: "^[0-9]{1,16}$",
+        maxLength: 16,
+        description: "The `id:` of the last event received (a step number): the stream resumes with the steps after it."
+      }
     })
   )
 })
@@ -459,6 +475,8 @@ export const GameDocument = Schema.Struct({
   viewer: Schema.NullOr(HhxSeat),
   /** Null until the game ends, except for the operator: the seed replays to both hands. */
   seed: Schema.NullOr(Schema.String),
+  /** sha256 (hex) of the seed, from the start: the seed revealed when the game ends must hash to it. */
+  seedCommitment: Schema.String,
   decks: Schema.NullOr(perSeat(Schema.String)),
   deckHash: Schema.String,
   /** sha256 of the canonical state (the log's fingerprint at this step); null in a spectator's view of a game in progress. */
@@ -479,12 +497,45 @@ export const SeatSecret = Schema.Struct({
 }).annotations({ identifier: "SeatSecret" })
 export type SeatSecret = typeof SeatSecret.Type
 
-/** `POST /v1/hhx/games`: the new game as a spectator sees it, and one secret per human seat (seat 0 first). */
+/** An invitation to a seat: a single-use code for the other client, open until `expiresAt`. */
+export const Invitation = Schema.Struct({
+  /** Hand it to the other client (a link or a code): `POST /v1/hhx/invitations` exchanges it once. */
+  code: Schema.String,
+  seat: HhxSeat,
+  /** ISO 8601. */
+  expiresAt: Schema.String
+}).annotations({ identifier: "Invitation" })
+export type Invitation = typeof Invitation.Type
+
+/**
+ * `POST /v1/hhx/games`: the new game as a spectator sees it, and one secret
+ * per human seat (seat 0 first) — for an invitation game, seat 0's only, and
+ * the invitation for seat 1.
+ */
 export const CreatedGame = Schema.Struct({
   game: GameDocument,
-  seats: Schema.Array(SeatSecret)
+  seats: Schema.Array(SeatSecret),
+  invitation: Schema.NullOr(Invitation)
 }).annotations({ identifier: "CreatedGame" })
 export type CreatedGame = typeof CreatedGame.Type
+
+/** `POST /v1/hhx/invitations`: an invitation's code. */
+export const JoinRequest = strict(
+  Schema.Struct({
+    code: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(256))
+  }),
+  "JoinRequest"
+)
+export type JoinRequest = typeof JoinRequest.Type
+
+/** `POST /v1/hhx/invitations`: the invited seat's secret (only the joiner ever holds it) and that seat's view. */
+export const JoinedGame = Schema.Struct({
+  gameId: Schema.String,
+  seat: HhxSeat,
+  secret: Schema.String,
+  game: GameDocument
+}).annotations({ identifier: "JoinedGame" })
+export type JoinedGame = typeof JoinedGame.Type
 
 /** `GET /v1/hhx/games/{gameId}/explain?actionId=`: why an action is or is not legal now. */
 export const ExplainDocument = Schema.Struct({

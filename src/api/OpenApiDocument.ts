@@ -12,6 +12,12 @@
  *   validators in strict mode (Ajv 2020 `strictTypes`) refuse bounds without
  *   a type, so the type of the referenced schema is written beside them.
  * - Tags in alphabetical order; the contact of `info`.
+ * - Every operation has a `summary`: the first sentence of its description
+ *   (at most 100 characters), for generated clients and the docs' index.
+ * - No `$id` inside a schema: the generator writes one on `Schema.Unknown`
+ *   (`{"$id": "/schemas/unknown"}`, e.g. in `HhxDecision.additionalProperties`),
+ *   which changes the base URI there; `@hyperjump/json-schema` refuses it and
+ *   a generated TypeScript type became an open index. It means "any value".
  *
  * The function is pure and total over the generator's output; it never
  * adds an operation, status or field the API definition does not have.
@@ -59,7 +65,7 @@ const typed = (components: Json, node: unknown): unknown => {
   if (Array.isArray(node)) return node.map((n) => typed(components, n))
   if (!isObject(node)) return node
   const out: Json = {}
-  for (const [k, v] of Object.entries(node)) out[k] = typed(components, v)
+  for (const [k, v] of Object.entries(node)) if (k !== "$id") out[k] = typed(components, v)
   const type = missingType(components, node)
   return type === undefined ? out : { ...out, type }
 }
@@ -79,6 +85,15 @@ const onlyDecodeError = (response: unknown): boolean =>
   Object.values(response["content"]).every((media) =>
     isObject(media) && isObject(media["schema"]) && media["schema"]["$ref"] === DECODE_ERROR
   )
+
+/** An operation's summary: the first sentence of its description, at most 100 characters. */
+const summaryOf = (description: unknown, method: string, path: string): string => {
+  const text = typeof description === "string" ? description.trim() : ""
+  if (text === "") return `${method.toUpperCase()} ${path}`
+  const end = text.search(/\.(\s|$)/)
+  const first = end < 0 ? text : text.slice(0, end)
+  return first.length <= 100 ? first : `${first.slice(0, 99)}…`
+}
 
 const mapResponses = (paths: Json): Json => {
   const out: Json = {}
@@ -106,7 +121,11 @@ const mapResponses = (paths: Json): Json => {
         }
         responses[status] = { ...response, content }
       }
-      ops[method] = { ...op, responses }
+      ops[method] = {
+        ...op,
+        ...(op["summary"] === undefined ? { summary: summaryOf(op["description"], method, path) } : {}),
+        responses
+      }
     }
     out[path] = ops
   }

@@ -2,8 +2,11 @@
  * `cardfx serve [--package DIR...] [--store PATH|postgres://…] [--host 127.0.0.1]
  * [--port 8787] [--token-env NAME] [--protect-reads] [--allowed-host NAME...] [--cors-origin ORIGIN...]
  * [--watch] [--allow-broken] [--log-level LEVEL] [--body-timeout MS] [--heartbeat MS] [--deck FILE]
- * [--agent-pool N] [--max-agent-iterations N] [--workers N|auto]`. With `--workers N` (N > 1) this process is the primary of N worker processes
- * answering one port (src/server/Workers.ts, docs/scale.md).
+ * [--agent-pool N] [--max-agent-iterations N] [--workers N|auto] [--allow-content-mismatch]
+ * [--create-rate N] [--create-burst N] [--max-live-games N] [--seat-streams N] [--spectators N]
+ * [--spectators-per-game N] [--spectators-per-client N] [--spectator-idle MS] [--invitation-ttl MS]`.
+ * With `--workers N` (N > 1) this process is the primary of N worker processes answering one port
+ * (src/server/Workers.ts, docs/scale.md).
  *
  * Serves the HTTP API (see `src/api/Api.ts`, `/openapi.json`, `/docs`).
  * Prints one JSON line `{"event":"listening","url":...}` on stdout when it
@@ -115,6 +118,48 @@ export const serveCommand = Command.make(
       Options.withDefault(15_000),
       Options.withDescription("Milliseconds between heartbeat comments on open game event streams.")
     ),
+    createRate: Options.integer("create-rate").pipe(
+      Options.withDefault(60),
+      Options.withDescription(
+        "Games and branches created per minute per client address without the operator token (token bucket refill; 0: no limit); past it 429 rate_limited."
+      )
+    ),
+    createBurst: Options.integer("create-burst").pipe(
+      Options.withDefault(20),
+      Options.withDescription("The most creations a client address may make at once (the bucket's size).")
+    ),
+    maxLiveGames: Options.integer("max-live-games").pipe(
+      Options.withDefault(1000),
+      Options.withDescription(
+        "Live games (in progress, created or moved within the hour) past which creation without the operator token is 503 too_many_games."
+      )
+    ),
+    seatStreams: Options.integer("seat-streams").pipe(
+      Options.withDefault(4),
+      Options.withDescription(
+        "Event streams each seat (and the operator) may hold per game; spectators never take them."
+      )
+    ),
+    spectators: Options.integer("spectators").pipe(
+      Options.withDefault(512),
+      Options.withDescription("Spectator event streams server-wide.")
+    ),
+    spectatorsPerGame: Options.integer("spectators-per-game").pipe(
+      Options.withDefault(8),
+      Options.withDescription("Spectator event streams per game.")
+    ),
+    spectatorsPerClient: Options.integer("spectators-per-client").pipe(
+      Options.withDefault(8),
+      Options.withDescription("Spectator event streams per client address.")
+    ),
+    spectatorIdle: Options.integer("spectator-idle").pipe(
+      Options.withDefault(600000),
+      Options.withDescription("Milliseconds after which a spectator stream that received no step is closed.")
+    ),
+    invitationTtl: Options.integer("invitation-ttl").pipe(
+      Options.withDefault(3600000),
+      Options.withDescription("Milliseconds an invitation to a seat stays open.")
+    ),
     deck: Options.file("deck").pipe(
       Options.withDefault(defaultDeckPath),
       Options.withDescription("The Hallyu Hex deck served (default: the starter deck of the installed package).")
@@ -168,7 +213,7 @@ export const serveCommand = Command.make(
   Command.withExit(1, "the server cannot start (start_rejected: the content would break stored instances)"),
   Command.withExit(
     2,
-    "a value the usage check cannot judge is unusable (--port, --body-timeout, --heartbeat, --token-env, --protect-reads without --token-env, --cors-origin, --allowed-host, --agent-pool, --max-agent-iterations, --workers)"
+    "a value the usage check cannot judge is unusable (--port, --body-timeout, --heartbeat, --token-env, --protect-reads without --token-env, --cors-origin, --allowed-host, --agent-pool, --max-agent-iterations, --workers, a limit out of range)"
   )
 )
 
@@ -229,6 +274,15 @@ const serve = (serving: Serving.ServingService, o: {
   readonly maxAgentIterations: number
   readonly workers: string
   readonly allowContentMismatch: boolean
+  readonly createRate: number
+  readonly createBurst: number
+  readonly maxLiveGames: number
+  readonly seatStreams: number
+  readonly spectators: number
+  readonly spectatorsPerGame: number
+  readonly spectatorsPerClient: number
+  readonly spectatorIdle: number
+  readonly invitationTtl: number
 }, accessLog: ((line: string) => void) | undefined) =>
   Effect.gen(function*() {
     if (o.port < 0 || o.port > 65535) {
@@ -260,6 +314,33 @@ const serve = (serving: Serving.ServingService, o: {
       if (!/^[A-Za-z0-9.\-[\]:]+$/.test(host)) {
         return yield* usage(`--allowed-host ${JSON.stringify(host)}: a host name or address, no port or scheme`)
       }
+    }
+    if (o.createRate < 0 || o.createRate > 1000000) {
+      return yield* usage("--create-rate must be 0..1000000")
+    }
+    if (o.createBurst < 1 || o.createBurst > 1000000) {
+      return yield* usage("--create-burst must be 1..1000000")
+    }
+    if (o.maxLiveGames < 1 || o.maxLiveGames > 1000000) {
+      return yield* usage("--max-live-games must be 1..1000000")
+    }
+    if (o.seatStreams < 1 || o.seatStreams > 1000000) {
+      return yield* usage("--seat-streams must be 1..1000000")
+    }
+    if (o.spectators < 1 || o.spectators > 1000000) {
+      return yield* usage("--spectators must be 1..1000000")
+    }
+    if (o.spectatorsPerGame < 1 || o.spectatorsPerGame > 1000000) {
+      return yield* usage("--spectators-per-game must be 1..1000000")
+    }
+    if (o.spectatorsPerClient < 1 || o.spectatorsPerClient > 1000000) {
+      return yield* usage("--spectators-per-client must be 1..1000000")
+    }
+    if (o.spectatorIdle < 1 || o.spectatorIdle > 100000000) {
+      return yield* usage("--spectator-idle must be 1..100000000")
+    }
+    if (o.invitationTtl < 1 || o.invitationTtl > 100000000) {
+      return yield* usage("--invitation-ttl must be 1..100000000")
     }
     const tokenEnv = Option.getOrUndefined(o.tokenEnv)
     const token = tokenEnv !== undefined
@@ -309,7 +390,18 @@ const serve = (serving: Serving.ServingService, o: {
           allowBroken: o.allowBroken,
           computerSeats: { poolSize: o.agentPool, maxIterations: o.maxAgentIterations },
           worker: member,
-          allowContentMismatch: o.allowContentMismatch
+          allowContentMismatch: o.allowContentMismatch,
+          limits: {
+            rateLimit: { perMinute: o.createRate, burst: o.createBurst },
+            games: { maxLiveGames: o.maxLiveGames, invitationTtlMs: o.invitationTtl },
+            streams: {
+              perSeat: o.seatStreams,
+              spectators: o.spectators,
+              spectatorsPerGame: o.spectatorsPerGame,
+              spectatorsPerClient: o.spectatorsPerClient,
+              spectatorIdleMs: o.spectatorIdle
+            }
+          }
         }).pipe(
           Effect.catchAll((e) =>
             Console.error(startFailure(e)).pipe(

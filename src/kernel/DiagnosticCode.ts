@@ -14,7 +14,7 @@ import type { Limits } from "./Limits.js"
 export type ExitClass = 1 | 2 | 70
 
 /** The HTTP statuses a diagnostic maps to. */
-export type HttpStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 413 | 415 | 422 | 500 | 503
+export type HttpStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 413 | 415 | 422 | 429 | 500 | 503
 
 /** The part of cardfx that raises a code. */
 export type DiagnosticDomain =
@@ -671,6 +671,32 @@ const table = {
     domain: "server",
     meaning: "A game (or the server) has as many open event streams as it allows; retry later.",
     status: 503
+  },
+  rate_limited: {
+    tag: "RateLimited",
+    domain: "server",
+    meaning:
+      "This client created games or branches faster than the server's rate limit allows; retry after Retry-After.",
+    status: 429
+  },
+  too_many_games: {
+    tag: "TooManyGames",
+    domain: "server",
+    meaning: "The server has as many live Hallyu Hex games as it allows (--max-live-games); retry later.",
+    status: 503
+  },
+  reload_invalid: {
+    tag: "ReloadInvalid",
+    domain: "server",
+    meaning:
+      "A reload found served content that does not load (a file with a syntax or schema error); the old runtime is kept.",
+    status: 422
+  },
+  invitation_invalid: {
+    tag: "InvitationInvalid",
+    domain: "server",
+    meaning: "No open invitation has this code: it is unknown, already used, or expired.",
+    status: 404
   },
   step_conflict: {
     tag: "StepConflict",

@@ -20,8 +20,10 @@ import type {
   HistoryDocument,
   InstanceCommand,
   InstanceDocument,
+  NewGameRequest,
   RunDocument,
-  RuntimeInfo
+  RuntimeInfo,
+  SeatRequest
 } from "../api/Documents.js"
 import type { ServedState } from "../api/RuntimeEvents.js"
 import type { CardInspection, CommandOutcome, LedgerCommand as LedgerCommandSchema } from "../api/Schemas.js"
@@ -77,10 +79,8 @@ export type ExplainDoc = ExplainDocument
 /** The game log (`cardfx replay` reads it). */
 export type GameLogDoc = typeof GameLogDocument.Type
 
-/** Who plays a seat: a person (this page or another client) or the server's computer agent. */
-export type SeatPlayer =
-  | { readonly kind: "human" }
-  | { readonly kind: "computer"; readonly agent: string; readonly iterations: number }
+/** Who plays a seat: a person (this page or another client) or the server's computer agent (the API's Schema). */
+export type SeatPlayer = SeatRequest
 
 export interface Api {
   readonly runtime: () => Promise<RuntimeDoc>
@@ -102,11 +102,12 @@ export interface Api {
   readonly runScenario: (body: unknown) => Promise<RunReportDoc>
   readonly deck: () => Promise<HhxDeckDoc>
   /**
-   * A new game; `seats`, when given, says who plays each seat (`{kind: "human"}`, or `{kind: "computer", agent,
-   * iterations}`: the server plays that seat). Until the server's request Schema has `seats`, a request with it is
-   * sent as it is (the server may refuse it: 400).
+   * A new game: the server draws its seed (`seed` is only mixed in, unless `fixedSeed`, the operator's: a replay);
+   * `invite`: seat 1 is for another client (the answer holds seat 0's secret and an invitation code); `seats`, when
+   * given, says who plays each seat (`{kind: "human"}`, or `{kind: "computer", agent, iterations}`: the server
+   * plays that seat). The request's type is the API's own Schema's.
    */
-  readonly newGame: (seed: string, seats?: ReadonlyArray<SeatPlayer>) => Promise<CreatedGameDoc>
+  readonly newGame: (body: NewGameRequest) => Promise<CreatedGameDoc>
   /** A seat's view, with that seat's secret. */
   readonly view: (gameId: string, secret: string) => Promise<GameDoc>
   readonly act: (gameId: string, actionId: string, expectedStep: number, secret: string) => Promise<GameDoc>

@@ -15,7 +15,7 @@ import { Cause, Effect, Either, Exit, Option, Schema } from "effect"
 import { CardfxApi, isApiError, statusOfApiError } from "../api/Api.js"
 import { CreatedGame, ErrorBody, GameDocument } from "../api/Documents.js"
 import { ServedState } from "../api/RuntimeEvents.js"
-import { type Api, ApiError, type SeatPlayer } from "./Api.js"
+import { type Api, ApiError } from "./Api.js"
 import { authorizationFor } from "./model/Auth.js"
 
 /**
@@ -107,36 +107,6 @@ const followEvents = (
     signal
   )
 
-const decodeCreated = Schema.decodeUnknownEither(Schema.parseJson(CreatedGame))
-
-/**
- * `POST /v1/hhx/games` with the per-seat players (`seats`): the typed client's request Schema does not carry that
- * field yet (the `seats` work adds it), so this one request is sent with `fetch`; its answer is decoded with the
- * API's Schema all the same.
- */
-const newGameWithSeats = async (
-  origin: string,
-  token: string,
-  seed: string,
-  seats: ReadonlyArray<SeatPlayer>
-): Promise<CreatedGame> => {
-  const authorization = authorizationFor("POST", token)
-  const response = await fetch(`${origin}/v1/hhx/games`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(authorization === undefined ? {} : { authorization }) },
-    body: JSON.stringify({ seed, seats })
-  })
-  const text = await response.text()
-  const created = decodeCreated(text)
-  if (response.status === 201 && Either.isRight(created)) return created.right
-  const body = decodeError(text)
-  // The page's views await promises: a refused request rejects with the API error.
-  // eslint-disable-next-line no-restricted-syntax
-  throw Either.isRight(body)
-    ? new ApiError(response.status, body.right.code, body.right.message, body.right.diagnostics)
-    : new ApiError(response.status, "client_error", `POST /v1/hhx/games answered ${response.status}`)
-}
-
 export const makeApi = (origin: string, token: () => string = () => ""): Api => {
   const typed = client(origin, token)
   const call = async <A, E>(f: (c: Awaited<typeof typed>) => Effect.Effect<A, E>): Promise<A> => {
@@ -171,10 +141,7 @@ export const makeApi = (origin: string, token: () => string = () => ""): Api => 
     createBranch: (instanceId, payload) => call((c) => c.instances.createBranch({ path: { instanceId }, payload })),
     runScenario: async (payload) => (await call((c) => c.scenarios.run({ payload: payload as never }))).report,
     deck: () => call((c) => c.hhx.deck()),
-    newGame: (seed, seats) =>
-      seats === undefined
-        ? call((c) => c.hhx.create({ payload: { seed } }))
-        : newGameWithSeats(origin, token(), seed, seats),
+    newGame: (body) => call((c) => c.hhx.create({ payload: body })),
     view: (gameId, secret) =>
       call((c) => c.hhx.get({ path: { gameId }, urlParams: {}, headers: { "x-seat-secret": secret } })),
     act: (gameId, actionId, expectedStep, secret) =>

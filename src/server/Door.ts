@@ -43,7 +43,9 @@ import { Either } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Canonical, type Diagnostic, diagnostic, type DiagnosticCode, httpStatusOf, Json } from "../services/index.js"
+import { boundedDiagnostics, boundedMessage } from "./Bounded.js"
 import * as Compression from "./Compression.js"
+import { makeRateLimit, type RateLimitOptions } from "./RateLimit.js"
 
 // ---------------------------------------------------------------- routes
 
@@ -63,6 +65,8 @@ export interface Route {
   readonly seatRequired?: boolean
   /** Never needs a credential, even with `--protect-reads` (health). */
   readonly open?: boolean
+  /** A creation rate-limited per client address without the operator token (its bucket's kind). */
+  readonly limited?: string | undefined
 }
 
 interface Pattern {
@@ -96,6 +100,8 @@ export const routesOf = <Id extends string, Groups extends HttpApiGroup.HttpApiG
     readonly seatRequired?: ReadonlySet<string>
     /** Endpoints that never need a credential. */
     readonly open?: ReadonlySet<string>
+    /** Rate-limited creations: endpoint → the kind of bucket it takes from. */
+    readonly limited?: ReadonlyMap<string, string>
   }
 ): RouteTable => {
   const all: Array<Route> = [...options.extra]
@@ -110,7 +116,8 @@ export const routesOf = <Id extends string, Groups extends HttpApiGroup.HttpApiG
         slow: options.slow.has(name),
         seat: options.seat?.has(name) === true,
         seatRequired: options.seatRequired?.has(name) === true,
-        open: options.open?.has(name) === true
+        open: options.open?.has(name) === true,
+        limited: options.limited?.get(name)
       })
     }
   })
@@ -204,6 +211,8 @@ export interface DoorOptions {
   readonly accessLog: ((line: string) => void) | undefined
   /** `--protect-reads`: every API route but the open ones needs the operator token (a game's own: or a seat secret). */
   readonly protectReads?: boolean | undefined
+  /** The creation rate limit per client address, for requests without the operator token. */
+  readonly rateLimit?: RateLimitOptions | undefined
 }
 
 /** What the door read for the app: the parsed body, and what the app must add around the handler. */
@@ -233,7 +242,11 @@ const answer = (
   headers: Record<string, string> = {}
 ): void => {
   const first = diagnostics[0] ?? diagnostic("internal_error", "no diagnostic")
-  const body = JSON.stringify({ code: first.code, message: first.message, diagnostics })
+  const body = JSON.stringify({
+    code: first.code,
+    message: boundedMessage(first.message),
+    diagnostics: boundedDiagnostics(diagnostics)
+  })
   if (res.headersSent) {
     res.end()
     return
@@ -358,6 +371,7 @@ export const makeDoor = (lifecycle: Lifecycle, options: DoorOptions): Door => {
   const tokenDigest = options.token === undefined ? undefined : digest(options.token)
   const limit = options.bodyLimit
   const log = options.accessLog
+  const take = options.rateLimit === undefined ? undefined : makeRateLimit(options.rateLimit)
 
   const dispatch = (req: IncomingMessage, res: ServerResponse, p: Prepared | undefined): void => {
     if (handlers === undefined) {
@@ -593,6 +607,19 @@ export const makeDoor = (lifecycle: Lifecycle, options: DoorOptions): Door => {
     }
     const refused = checkCredential(req, route)
     if (refused !== undefined) return answer(res, refused)
+    // A creation without the operator's token (a server with one has checked it above): one token of its bucket.
+    if (route.limited !== undefined && tokenDigest === undefined && take !== undefined) {
+      const wait = take(`${route.limited} ${req.socket.remoteAddress ?? ""}`, performance.now())
+      if (wait !== undefined) {
+        return answer(
+          res,
+          json("rate_limited", `too many ${route.limited} created from this address; retry in ${wait} s`, {
+            details: { retryAfter: wait }
+          }),
+          { "retry-after": String(wait) }
+        )
+      }
+    }
     if (!hasBody) return dispatch(req, res, { slow: route.slow, compression })
     // A body past the cap could only be refused by resetting the connection mid-stream; a declared length can be refused with an answer.
     if (length === undefined) {

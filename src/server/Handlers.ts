@@ -10,6 +10,7 @@ import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/p
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Context, Effect, Layer, Option, type ParseResult, Schedule, Schema, Stream } from "effect"
 import type { IncomingMessage } from "node:http"
+import { basename, isAbsolute, relative, resolve, sep } from "node:path"
 import {
   type ApiError,
   apiError,
@@ -32,6 +33,7 @@ import {
   Cards,
   ComputerSeats,
   ContentCatalog,
+  diagnostic,
   Games,
   httpStatusOf,
   Instances,
@@ -40,6 +42,7 @@ import {
   Scenarios
 } from "../services/index.js"
 import { ServerWorkers } from "./Workers.js"
+import { boundedDiagnostics, boundedMessage } from "./Bounded.js"
 
 /**
  * An error as its response: the body `{code, message, diagnostics}` with the
@@ -48,9 +51,10 @@ import { ServerWorkers } from "./Workers.js"
  * status its table row says whatever the handler.)
  */
 export const errorResponse = (e: ApiError): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.unsafeJson({ code: e.code, message: e.message, diagnostics: e.diagnostics }, {
-    status: httpStatusOf(e.code)
-  })
+  HttpServerResponse.unsafeJson(
+    { code: e.code, message: boundedMessage(e.message), diagnostics: boundedDiagnostics(e.diagnostics) },
+    { status: httpStatusOf(e.code) }
+  )
 
 /**
  * Requests whose handler has produced its answer: a Schema failure after
@@ -271,7 +275,10 @@ const InstancesLive = HttpApiBuilder.group(CardfxApi, "instances", (handlers) =>
           fromError
         )))
       .handle("history", ({ path, urlParams }) =>
-        answered(Effect.mapError(instances.history(path.instanceId, urlParams.branch), fromError)))
+        answered(Effect.mapError(
+          instances.history(path.instanceId, urlParams.branch, { from: urlParams.from, limit: urlParams.limit }),
+          fromError
+        )))
       .handle("replay", ({ path, urlParams }) =>
         answered(Effect.mapError(
           instances.replay(path.instanceId, urlParams.branch, { from: urlParams.from, limit: urlParams.limit }),
@@ -301,15 +308,22 @@ const ScenariosLive = HttpApiBuilder.group(CardfxApi, "scenarios", (handlers) =>
 /** A game document of the service as the API's (the engine's view types are the wire Schemas' types). */
 const gameDocument = (d: Games.GameDocument): GameDocument => d as unknown as GameDocument
 
-/** The caller of a game request: the operator check's answer, the seat secret header, `?seat=`. */
+/** The client's network address (the per-client limits), or "" when unknown. */
+const addressOf: Effect.Effect<string, never, HttpServerRequest.HttpServerRequest> = Effect.map(
+  HttpServerRequest.HttpServerRequest,
+  (request) => Option.getOrElse(request.remoteAddress, () => "")
+)
+
+/** The caller of a game request: the operator check's answer, the seat secret header, `?seat=`, the address. */
 const callerOf = (
   headers: { readonly "x-seat-secret"?: string },
   seat?: "0" | "1" | undefined
-): Effect.Effect<Games.Caller, never, Operator> =>
-  Effect.map(Operator, ({ operator }) => ({
+): Effect.Effect<Games.Caller, never, Operator | HttpServerRequest.HttpServerRequest> =>
+  Effect.zipWith(Operator, addressOf, ({ operator }, address) => ({
     operator,
     secret: headers["x-seat-secret"],
-    seat: seat === undefined ? undefined : seat === "0" ? 0 : 1
+    seat: seat === undefined ? undefined : seat === "0" ? 0 : 1,
+    address
   }))
 
 /**
@@ -321,15 +335,24 @@ const callerOf = (
 const encoder = new TextEncoder()
 const frames = new WeakMap<Games.GameDocument, Uint8Array>()
 const heartbeat = encoder.encode(": heartbeat\n\n")
+/**
+ * The first bytes of every stream, written at once: Node sends the status line and the headers with the first
+ * body bytes, and a stream resumed at the current step has no step to send yet (it would wait for a heartbeat).
+ * `retry:` is the browser's reconnection delay (ms).
+ */
+const opening = encoder.encode("retry: 2000\n\n")
 const sseFrames = (events: Stream.Stream<Games.GameEvent>): Stream.Stream<Uint8Array> =>
-  Stream.map(events, (e) => {
-    if (e._tag === "heartbeat") return heartbeat
-    const known = frames.get(e.document)
-    if (known !== undefined) return known
-    const frame = encoder.encode(`id: ${e.step}\nevent: step\ndata: ${JSON.stringify(e.document)}\n\n`)
-    frames.set(e.document, frame)
-    return frame
-  })
+  Stream.concat(
+    Stream.succeed(opening),
+    Stream.map(events, (e) => {
+      if (e._tag === "heartbeat") return heartbeat
+      const known = frames.get(e.document)
+      if (known !== undefined) return known
+      const frame = encoder.encode(`id: ${e.step}\nevent: step\ndata: ${JSON.stringify(e.document)}\n\n`)
+      frames.set(e.document, frame)
+      return frame
+    })
+  )
 
 const HhxLive = HttpApiBuilder.group(CardfxApi, "hhx", (handlers) =>
   Effect.gen(function*() {
@@ -339,11 +362,18 @@ const HhxLive = HttpApiBuilder.group(CardfxApi, "hhx", (handlers) =>
     return handlers
       .handle("deck", () => answered(Effect.succeed(games.engine.deck)))
       .handle("create", ({ payload }) =>
+        answered(Effect.flatMap(Operator, ({ operator }) =>
+          Effect.mapError(
+            Effect.map(computerSeats.create(payload, { operator }), (created) => ({
+              game: gameDocument(created.game),
+              seats: created.seats,
+              invitation: created.invitation
+            })),
+            fromError
+          ))))
+      .handle("join", ({ payload }) =>
         answered(Effect.mapError(
-          Effect.map(
-            computerSeats.create(payload),
-            (created) => ({ game: gameDocument(created.game), seats: created.seats })
-          ),
+          Effect.map(games.join(payload.code), (joined) => ({ ...joined, game: gameDocument(joined.game) })),
           fromError
         )))
       .handle("act", ({ headers, path, payload }) =>
@@ -377,10 +407,60 @@ export const reload = Effect.flatMap(
   (catalog) => Effect.mapError(catalog.reload, fromError)
 )
 
+/** A served file as the answer may name it: relative to its package folder (`<package>/<file>`), never absolute. */
+const servedPath = (packages: ReadonlyArray<string>, file: string): string => {
+  for (const p of packages) {
+    const root = resolve(p)
+    const rel = relative(root, resolve(file))
+    if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) return `${basename(root)}/${rel.split(sep).join("/")}`
+  }
+  return basename(file)
+}
+
+/**
+ * A rejected reload's answer, logged: 409 `reload_rejected` (broken
+ * instances) as it is; any other failure is content that does not load,
+ * 422 `reload_invalid` (not the file's own code, whose status would blame the
+ * request's body), each diagnostic's file relative to its package. The log
+ * line names the file and JSON pointer, or the broken instances.
+ */
+const rejectedReload = (packages: ReadonlyArray<string>) => (e: CardfxError) =>
+  Effect.gen(function*() {
+    const diagnostics = e.diagnostics.map((d) => {
+      if (d.file === undefined) return d
+      const file = servedPath(packages, d.file)
+      return { ...d, file, message: d.message.split(d.file).join(file) }
+    })
+    if (e.code === "reload_rejected") {
+      yield* Effect.logWarning("reload rejected").pipe(Effect.annotateLogs({
+        code: e.code,
+        instances: diagnostics.slice(1).map((d) => d.subject ?? "?").join(", ")
+      }))
+      return apiError(diagnostics)
+    }
+    const at = diagnostics.find((d) => d.file !== undefined)
+    const where = at?.file === undefined
+      ? ""
+      : `${at.file}${at.path !== undefined && at.path !== "" ? `#${at.path}` : ""}`
+    yield* Effect.logWarning("reload rejected").pipe(Effect.annotateLogs({ code: e.code, file: where }))
+    return apiError([
+      diagnostic(
+        "reload_invalid",
+        `the served content does not load${where === "" ? "" : ` (${where})`}: the old runtime is kept`,
+        at?.file === undefined ? {} : { file: at.file, ...(at.path === undefined ? {} : { path: at.path }) }
+      ),
+      ...diagnostics
+    ])
+  })
+
 const AdminLive = HttpApiBuilder.group(CardfxApi, "admin", (handlers) =>
   Effect.gen(function*() {
     const catalog = yield* ContentCatalog.ContentCatalog
-    return handlers.handle("reload", () => answered(Effect.mapError(catalog.reload, fromError)))
+    const { packages } = yield* ServedPackages
+    return handlers.handle(
+      "reload",
+      () => answered(Effect.catchAll(catalog.reload, (e) => Effect.flip(rejectedReload(packages)(e))))
+    )
   }))
 
 /** Every group's handlers. */
@@ -395,5 +475,5 @@ export const HandlersLive = Layer.mergeAll(
   withOnly(InstancesLive, Context.pick(Instances.Instances, Authorization)),
   withOnly(ScenariosLive, Context.pick(Scenarios.Scenarios)),
   withOnly(HhxLive, Context.pick(Games.Games, ComputerSeats.ComputerSeats, Authorization, OperatorCredential)),
-  withOnly(AdminLive, Context.pick(ContentCatalog.ContentCatalog, Authorization))
+  withOnly(AdminLive, Context.pick(ContentCatalog.ContentCatalog, ServedPackages, Authorization))
 )

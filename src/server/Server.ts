@@ -60,6 +60,7 @@ import {
   Json,
   Served
 } from "../services/index.js"
+import type { ServingLimits } from "../services/ServingLimits.js"
 import { BalanceLive } from "./Balance.js"
 import * as Compression from "./Compression.js"
 import * as Door from "./Door.js"
@@ -67,6 +68,7 @@ import * as Handlers from "./Handlers.js"
 import { HandlersLive, ServedPackages } from "./Handlers.js"
 import * as WorkbenchPage from "./Page.js"
 import { memberSlot, ServerWorkers } from "./Workers.js"
+import { DEFAULT_RATE_LIMIT } from "./RateLimit.js"
 
 /** How a server runs. */
 export interface ServeOptions {
@@ -109,6 +111,8 @@ export interface ServeOptions {
   readonly worker?: boolean | undefined
   /** Start even when the other servers on the store serve other content (src/services/ContentFollow.ts). */
   readonly allowContentMismatch?: boolean | undefined
+  /** The limits on anonymous clients (rate limit, live games, stream slots); absent ones keep their defaults. */
+  readonly limits?: ServingLimits | undefined
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
@@ -396,7 +400,7 @@ const serversToken = (given: string, token: Redacted.Redacted<string>): Effect.E
 export const authorizationLayer = (token: Option.Option<Redacted.Redacted<string>>): Layer.Layer<Authorization> =>
   Layer.succeed(Authorization, {
     bearer: (provided) => {
-      if (Option.isNone(token)) return Effect.void
+      if (Option.isNone(token)) return Effect.succeed({ operator: false })
       const given = Redacted.value(provided)
       if (given === "") {
         return Effect.fail(
@@ -407,7 +411,7 @@ export const authorizationLayer = (token: Option.Option<Redacted.Redacted<string
           })
         )
       }
-      return serversToken(given, token.value)
+      return Effect.as(serversToken(given, token.value), { operator: true })
     }
   })
 
@@ -431,7 +435,17 @@ export const operatorCredentialLayer = (
 export const servicesLayer = (
   options: Pick<
     ServeOptions,
-    "packages" | "store" | "tablePrefix" | "deckFile" | "heartbeat" | "allowBroken" | "computerSeats" | "agentDecider" | "worker" | "allowContentMismatch"
+    | "packages"
+    | "store"
+    | "tablePrefix"
+    | "deckFile"
+    | "heartbeat"
+    | "allowBroken"
+    | "computerSeats"
+    | "agentDecider"
+    | "worker"
+    | "allowContentMismatch"
+    | "limits"
   >
 ) =>
   Layer.merge(
@@ -445,7 +459,8 @@ export const servicesLayer = (
       computerSeats: options.computerSeats,
       agentDecider: options.agentDecider,
       worker: options.worker,
-      allowContentMismatch: options.allowContentMismatch
+      allowContentMismatch: options.allowContentMismatch,
+      limits: options.limits
     }),
     Layer.succeed(ServedPackages, { packages: options.packages, deckFile: options.deckFile })
   )
@@ -479,7 +494,9 @@ export const routeTable: Door.RouteTable = Door.routesOf(CardfxApi, {
   // A game's own endpoints: a seat's secret is a credential there.
   seat: new Set(["hhx.get", "hhx.act", "hhx.log", "hhx.explain", "hhx.events"]),
   seatRequired: new Set(["hhx.act"]),
-  open: new Set(["runtime.health"])
+  // The invitation's code is the credential of its exchange.
+  open: new Set(["runtime.health", "hhx.join"]),
+  limited: new Map([["hhx.create", "games"], ["instances.createBranch", "branches"]])
 })
 
 /**
@@ -517,7 +534,8 @@ const doorServer = (options: ServeOptions, lifecycle: Lifecycle) =>
       corsOrigins: options.corsOrigins ?? [],
       accessLog: options.accessLog,
       protectReads: options.protectReads,
-      requestIdPrefix: options.worker === true && memberSlot !== undefined ? `w${memberSlot}-` : undefined
+      requestIdPrefix: options.worker === true && memberSlot !== undefined ? `w${memberSlot}-` : undefined,
+      rateLimit: options.limits?.rateLimit ?? DEFAULT_RATE_LIMIT
     })
     const server = yield* Effect.acquireRelease(
       Effect.sync(() =>

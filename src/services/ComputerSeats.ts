@@ -44,12 +44,22 @@ import {
   errorOf,
   type InvalidId,
   type InvalidIterations,
+  type StoreCorrupt,
   type StoreFailure,
+  type TooManyGames,
   type UnknownAgent
 } from "../kernel/Errors.js"
 import { AgentDecider, agentSeed } from "./AgentDecisions.js"
 import { type ComputerMove, type ComputerSeat, ComputerSeatStore, type SeatAgents } from "./ComputerSeatStore.js"
-import { type CreatedGame, type EngineError, Games, type NewGame } from "./Games.js"
+import {
+  anonymous,
+  type Caller,
+  type CreatedGame,
+  type CredentialError,
+  type EngineError,
+  Games,
+  type NewGame
+} from "./Games.js"
 import type { DeckSource } from "./Simulation.js"
 
 export * from "./AgentDecisions.js"
@@ -134,8 +144,19 @@ export interface ComputerSeatsService {
   readonly maxIterations: number
   /** Creates a game with its seats; a computer seat's secret is not in the answer. */
   readonly create: (
-    request: NewGameWithSeats
-  ) => Effect.Effect<CreatedGame, EngineError | InvalidId | StoreFailure | UnknownAgent | InvalidIterations>
+    request: NewGameWithSeats,
+    caller?: Caller
+  ) => Effect.Effect<
+    CreatedGame,
+    | EngineError
+    | InvalidId
+    | StoreFailure
+    | StoreCorrupt
+    | CredentialError
+    | TooManyGames
+    | UnknownAgent
+    | InvalidIterations
+  >
   /** A game's seats (null: a game with no computer seat). */
   readonly seatsOf: (gameId: string) => Effect.Effect<SeatAgents | null, StoreFailure>
   /** A game's computer moves, by step, each with its agent, iterations and seed. */
@@ -310,11 +331,20 @@ const make = (options: ComputerSeatsOptions) =>
         )
     )
 
-    const create: ComputerSeatsService["create"] = (request) =>
+    const create: ComputerSeatsService["create"] = (request, caller = anonymous) =>
       Effect.gen(function*() {
         const seats = yield* checkSeats(request.seats ?? [], maxIterations)
         const withheld = ([0, 1] as const).filter((s) => seats[s] !== null)
-        const created = yield* games.create({ seed: request.seed, decks: request.decks, withheld })
+        // An invitation is for seat 1, to another client: that seat cannot also be the server's.
+        if (request.invite === true && seats[1] !== null) {
+          return yield* Effect.fail(
+            errorOf("unknown_agent", "seat 1 is invited to another client; it cannot also be a computer seat", {
+              path: "/seats/1"
+            })
+          )
+        }
+        const { seats: _seats, ...game } = request
+        const created = yield* games.create({ ...game, withheld }, caller)
         if (withheld.length === 0) return created
         const gameId = created.game.gameId
         yield* store.save(gameId, seats)

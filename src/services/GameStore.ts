@@ -17,10 +17,14 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { isCorruption } from "../composition/store/Connection.js"
 import { sqliteClientLayer } from "../composition/store/LedgerStore.js"
-import { StoreFailure } from "../kernel/Errors.js"
+import { StoreCorrupt, StoreFailure } from "../kernel/Errors.js"
 import { traced } from "../kernel/Tracing.js"
 import { channelOf, encodeNotice } from "./StepBus.js"
+
+/** What the game store can fail with: the store unavailable, or its pages damaged (one code with the ledger's). */
+export type GameStoreError = StoreFailure | StoreCorrupt
 
 /** A stored game: its log. */
 export interface StoredGame {
@@ -31,21 +35,39 @@ export interface StoredGame {
   readonly actions: ReadonlyArray<string>
   /** The initial state's fingerprint, then one per action. */
   readonly fingerprints: ReadonlyArray<string>
-  /** sha256 (hex) of seat 0's and seat 1's secrets; null for a game stored before seat secrets. */
+  /**
+   * sha256 (hex) of seat 0's and seat 1's secrets; null for a game stored before seat secrets. An invited seat's
+   * entry is its invitation's placeholder (`invite:…`, see `Invitations`) until the invitation is exchanged.
+   */
   readonly seatHashes: readonly [string, string] | null
+}
+
+/** When a game was created or last moved (ms since the epoch; bookkeeping for the live-games cap, never a game input). */
+export interface Touch {
+  readonly nowMs: number
 }
 
 export interface GameStoreService {
   /** Stores a new game (no action yet) under its ID (the caller's: random, see `Games`). */
-  readonly create: (game: Omit<StoredGame, "actions">) => Effect.Effect<void, StoreFailure>
-  readonly read: (gameId: string) => Effect.Effect<Option.Option<StoredGame>, StoreFailure>
+  readonly create: (game: Omit<StoredGame, "actions">, touch?: Touch) => Effect.Effect<void, GameStoreError>
+  readonly read: (gameId: string) => Effect.Effect<Option.Option<StoredGame>, GameStoreError>
   /** Appends an action at `expectedStep`; false when the game is not at that step any more. */
   readonly append: (
     gameId: string,
     expectedStep: number,
     actionId: string,
-    fingerprint: string
-  ) => Effect.Effect<boolean, StoreFailure>
+    fingerprint: string,
+    touch?: Touch & { readonly finished: boolean }
+  ) => Effect.Effect<boolean, GameStoreError>
+  /** Replaces a seat's stored hash when it is still `expected` (an invitation's exchange: once); false otherwise. */
+  readonly claimSeat: (
+    gameId: string,
+    seat: 0 | 1,
+    expected: string,
+    next: string
+  ) => Effect.Effect<boolean, GameStoreError>
+  /** Games in progress that were created or moved after `sinceMs` (the live-games cap). */
+  readonly countLive: (sinceMs: number) => Effect.Effect<number, GameStoreError>
 }
 
 const migrations: ReadonlyArray<ReadonlyArray<string>> = [
@@ -65,6 +87,12 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
   [
     `ALTER TABLE {p}hhx_games ADD COLUMN seat0_hash TEXT`,
     `ALTER TABLE {p}hhx_games ADD COLUMN seat1_hash TEXT`
+  ],
+  // The live-games cap: whether a game has ended, and when it was created or last moved (0: before this column).
+  [
+    `ALTER TABLE {p}hhx_games ADD COLUMN finished INTEGER NOT NULL DEFAULT 0`,
+    `ALTER TABLE {p}hhx_games ADD COLUMN touched BIGINT NOT NULL DEFAULT 0`,
+    `CREATE INDEX {p}hhx_games_live ON {p}hhx_games (finished, touched)`
   ]
 ]
 
@@ -103,10 +131,15 @@ interface Row {
   readonly seat1_hash: string | null
 }
 
-const failure = (e: unknown): StoreFailure =>
-  new StoreFailure({ message: `game store: ${e instanceof Error ? e.message : String(e)}` })
+const failure = (e: unknown): GameStoreError =>
+  e instanceof StoreFailure || e instanceof StoreCorrupt
+    ? e
+    : isCorruption(e) || isCorruption((e as { cause?: unknown } | null)?.cause)
+    // The ledger's code and message: no file, no raw integrity text; the same file `ledger verify` checks.
+    ? new StoreCorrupt({ message: "the game store is damaged: run `cardfx ledger verify`" })
+    : new StoreFailure({ message: `game store: ${e instanceof Error ? e.message : String(e)}` })
 
-const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, SqlClient.SqlClient> =>
+const make = (prefix: string): Effect.Effect<GameStoreService, GameStoreError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     if (!/^[a-z][a-z0-9_]{0,30}$/.test(prefix) && prefix !== "") {
       return yield* Effect.fail(failure(`bad table prefix ${prefix}`))
@@ -120,8 +153,8 @@ const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, Sql
         pg: () => sql`SELECT pg_notify(${channel}, ${encodeNotice({ _tag: "step", gameId, step })})`,
         orElse: () => Effect.void
       })
-    const guard = <A>(e: Effect.Effect<A, SqlError>): Effect.Effect<A, StoreFailure> => Effect.mapError(e, failure)
-    const insertOnce = (game: Omit<StoredGame, "actions">) =>
+    const guard = <A>(e: Effect.Effect<A, SqlError>): Effect.Effect<A, GameStoreError> => Effect.mapError(e, failure)
+    const insertOnce = (game: Omit<StoredGame, "actions">, touch: Touch | undefined) =>
       sql.withTransaction(
         Effect.gen(function*() {
           // `seq` keeps the creation order (the IDs are random).
@@ -138,14 +171,16 @@ const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, Sql
               actions: "[]",
               fingerprints: JSON.stringify(game.fingerprints),
               seat0_hash: game.seatHashes?.[0] ?? null,
-              seat1_hash: game.seatHashes?.[1] ?? null
+              seat1_hash: game.seatHashes?.[1] ?? null,
+              finished: 0,
+              touched: touch?.nowMs ?? 0
             })
           }`
         })
       )
     return {
       // Two creators may pick the same next `seq` on PostgreSQL; the loser retries.
-      create: (game) => guard(Effect.retry(insertOnce(game), { times: 8 })),
+      create: (game, touch) => guard(Effect.retry(insertOnce(game, touch), { times: 8 })),
       read: (gameId) =>
         guard(
           Effect.map(sql<Row>`SELECT * FROM ${games} WHERE game_id = ${gameId}`, (rows) =>
@@ -159,7 +194,7 @@ const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, Sql
               seatHashes: r.seat0_hash === null || r.seat1_hash === null ? null : [r.seat0_hash, r.seat1_hash] as const
             })))
         ),
-      append: (gameId, expectedStep, actionId, fingerprint) =>
+      append: (gameId, expectedStep, actionId, fingerprint, touch) =>
         guard(
           sql.withTransaction(
             Effect.gen(function*() {
@@ -170,13 +205,29 @@ const make = (prefix: string): Effect.Effect<GameStoreService, StoreFailure, Sql
               const fingerprints = [...(JSON.parse(r.fingerprints) as Array<string>), fingerprint]
               const done = yield* sql`UPDATE ${games} SET step = ${expectedStep + 1}, actions = ${
                 JSON.stringify(actions)
-              }, fingerprints = ${
-                JSON.stringify(fingerprints)
-              } WHERE game_id = ${gameId} AND step = ${expectedStep} RETURNING step`
+              }, fingerprints = ${JSON.stringify(fingerprints)}, finished = ${
+                touch?.finished === true ? 1 : 0
+              }, touched = ${touch?.nowMs ?? 0} WHERE game_id = ${gameId} AND step = ${expectedStep} RETURNING step`
               // PostgreSQL: every server on the store hears of the step when it commits (src/services/StepBus.ts).
               if (done.length === 1) yield* notifyStep(gameId, expectedStep + 1)
               return done.length === 1
             })
+          )
+        ),
+      claimSeat: (gameId, seat, expected, next) =>
+        guard(
+          Effect.map(
+            seat === 0
+              ? sql`UPDATE ${games} SET seat0_hash = ${next} WHERE game_id = ${gameId} AND seat0_hash = ${expected} RETURNING game_id`
+              : sql`UPDATE ${games} SET seat1_hash = ${next} WHERE game_id = ${gameId} AND seat1_hash = ${expected} RETURNING game_id`,
+            (rows) => rows.length === 1
+          )
+        ),
+      countLive: (sinceMs) =>
+        guard(
+          Effect.map(
+            sql<{ n: unknown }>`SELECT COUNT(*) AS n FROM ${games} WHERE finished = 0 AND touched > ${sinceMs}`,
+            (rows) => Number(rows[0]?.n ?? 0)
           )
         )
     } satisfies GameStoreService
@@ -188,7 +239,7 @@ export class GameStore extends Context.Tag("cardfx/GameStore")<GameStore, GameSt
   static readonly layerFor = (
     location: string,
     options: { readonly tablePrefix?: string } = {}
-  ): Layer.Layer<GameStore, StoreFailure> => {
+  ): Layer.Layer<GameStore, GameStoreError> => {
     const prefix = options.tablePrefix ?? ""
     const client: Layer.Layer<SqlClient.SqlClient, unknown> = /^postgres(ql)?:\/\//.test(location)
       ? Layer.unwrapEffect(

@@ -25,7 +25,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Either, Layer, Option, Runtime, type Scope, Stream } from "effect"
+import { Clock, Context, Effect, Either, Layer, Option, Runtime, type Scope, Stream } from "effect"
 import { randomBytes, timingSafeEqual } from "node:crypto"
 import { invalidRequestId } from "../composition/schema/Symbols.js"
 import * as Hallyu from "../hallyu/index.js"
@@ -36,15 +36,20 @@ import {
   errorOf,
   type Forbidden,
   type InvalidId,
+  type InvitationInvalid,
   type StepConflict,
+  type StoreCorrupt,
   type StoreFailure,
+  type TooManyGames,
   type TooManySubscribers,
   type Unauthorized,
   type UnknownGame
 } from "../kernel/Errors.js"
 import { traced } from "../kernel/Tracing.js"
 import { makeFeeds } from "./GameFeeds.js"
+import { commitmentOf, drawSeed } from "./GameSeeds.js"
 import { GameStore, type StoredGame } from "./GameStore.js"
+import * as Invitations from "./Invitations.js"
 import { StepBus } from "./StepBus.js"
 
 /** What the Hallyu Hex engine's `Either`s can fail with (its own codes, the executor's, and its input checks). */
@@ -60,9 +65,16 @@ export type EngineError = ChannelError<typeof engineErrors>
 /** What a credential can fail with. */
 export type CredentialError = Unauthorized | Forbidden
 
-/** A new game: its seed, and the two deck lists (default: the deck file's). */
+/**
+ * A new game: the client's seed (mixed into the server's random one, see
+ * `GameSeeds`; used as it is only with `fixedSeed`, the operator's), the two
+ * deck lists (default: the deck file's), and whether seat 1 is for another
+ * client (`invite`: the creator gets seat 0's secret and an invitation).
+ */
 export interface NewGame {
-  readonly seed: string | number
+  readonly seed?: string | number | undefined
+  readonly fixedSeed?: boolean | undefined
+  readonly invite?: boolean | undefined
   readonly decks?: readonly [string, string] | null | undefined
   /**
    * Seats played by the server (computer seats, src/services/ComputerSeats.ts): their secrets are made and
@@ -86,6 +98,8 @@ export interface Caller {
   readonly operator: boolean
   readonly secret?: string | undefined
   readonly seat?: Hallyu.Seat | undefined
+  /** The client's network address (the per-client limits on spectator streams); undefined: unknown. */
+  readonly address?: string | undefined
 }
 
 /** A caller with no credential: a spectator. */
@@ -105,6 +119,8 @@ export interface GameDocument {
   readonly viewer: Hallyu.Seat | null
   /** Null until the game ends, except for the operator (the seed replays to both hands). */
   readonly seed: string | null
+  /** sha256 (hex) of the seed, published from the start: the seed revealed at the end must match it. */
+  readonly seedCommitment: string
   readonly decks: readonly [string, string] | null
   readonly deckHash: string
   /** Null in a spectator's view of a game in progress. */
@@ -122,10 +138,31 @@ export interface SeatSecret {
   readonly secret: string
 }
 
-/** `create`'s answer: the spectator's view of the new game and one secret per seat (seat 0 first; none for a withheld seat). */
+/** An invitation to a seat: the code the inviter hands over (single use, until `expiresAt`). */
+export interface InvitationDocument {
+  readonly code: string
+  readonly seat: Hallyu.Seat
+  /** ISO 8601. */
+  readonly expiresAt: string
+}
+
+/**
+ * `create`'s answer: the spectator's view of the new game and one secret per
+ * seat (seat 0 first; none for a withheld seat) — or, for an invitation game,
+ * seat 0's secret and the invitation for seat 1.
+ */
 export interface CreatedGame {
   readonly game: GameDocument
   readonly seats: ReadonlyArray<SeatSecret>
+  readonly invitation: InvitationDocument | null
+}
+
+/** `join`'s answer: the invited seat's secret (held by the joiner alone) and that seat's view. */
+export interface JoinedGame {
+  readonly gameId: string
+  readonly seat: Hallyu.Seat
+  readonly secret: string
+  readonly game: GameDocument
 }
 
 /** Told of every step applied (and of every new game's first step), in the process that applied it. */
@@ -144,9 +181,44 @@ export type GameEvent =
   | { readonly _tag: "step"; readonly step: number; readonly document: GameDocument }
   | { readonly _tag: "heartbeat" }
 
-/** How many event streams one game may have open, and the whole server. */
-export const MAX_SUBSCRIBERS_PER_GAME = 8
-export const MAX_SUBSCRIBERS = 1024
+/**
+ * The limits on event streams. A seat's streams (and the operator's) never
+ * compete with spectators: each seat of a game may hold `perSeat` streams
+ * whatever the spectators do. Spectator streams are limited per game, per
+ * client address and server-wide, separately, and a spectator that has
+ * received no step for `spectatorIdleMs` is closed (it may reconnect).
+ */
+export interface StreamLimits {
+  readonly perSeat: number
+  readonly spectatorsPerGame: number
+  readonly spectatorsPerClient: number
+  readonly spectators: number
+  readonly spectatorIdleMs: number
+}
+
+export const DEFAULT_STREAM_LIMITS: StreamLimits = {
+  perSeat: 4,
+  spectatorsPerGame: 8,
+  spectatorsPerClient: 8,
+  spectators: 512,
+  spectatorIdleMs: 10 * 60 * 1000
+}
+
+/** The limits on creation: live games (in progress and created or moved within `liveWindowMs`). */
+export interface GameLimits {
+  readonly maxLiveGames: number
+  readonly liveWindowMs: number
+  readonly invitationTtlMs: number
+}
+
+export const DEFAULT_GAME_LIMITS: GameLimits = {
+  maxLiveGames: 1000,
+  liveWindowMs: 60 * 60 * 1000,
+  invitationTtlMs: Invitations.DEFAULT_INVITATION_TTL_MS
+}
+
+/** Every stream the server holds, of any kind (a bound on memory; the per-kind limits are below it). */
+export const MAX_SUBSCRIBERS = 4096
 /** Steps buffered for a subscriber that reads slower than the game moves (past it the oldest go; it can resume). */
 const SUBSCRIBER_BUFFER = 256
 /** Default time between heartbeats on open streams. */
@@ -155,7 +227,18 @@ export const DEFAULT_HEARTBEAT_MS = 15_000
 /** The game sessions. */
 export interface GamesService {
   readonly engine: Hallyu.Engine
-  readonly create: (request: NewGame) => Effect.Effect<CreatedGame, EngineError | InvalidId | StoreFailure>
+  /** A new game; the caller decides whether a fixed seed is allowed (the operator's) and the live-games cap (not the operator's). */
+  readonly create: (
+    request: NewGame,
+    caller?: Caller
+  ) => Effect.Effect<
+    CreatedGame,
+    EngineError | InvalidId | StoreFailure | StoreCorrupt | CredentialError | TooManyGames
+  >
+  /** Exchanges an invitation's code for its seat's secret (once). */
+  readonly join: (
+    code: string
+  ) => Effect.Effect<JoinedGame, InvalidId | InvitationInvalid | StoreFailure | StoreCorrupt>
   /** Applies an action for the caller's seat (the operator: for the seat to act); answers that seat's view. */
   readonly act: (
     gameId: string,
@@ -163,23 +246,32 @@ export interface GamesService {
     caller: Caller
   ) => Effect.Effect<
     GameDocument,
-    EngineError | InvalidId | UnknownGame | StepConflict | StoreFailure | CredentialError
+    EngineError | InvalidId | UnknownGame | StepConflict | StoreFailure | StoreCorrupt | CredentialError
   >
   readonly get: (
     gameId: string,
     caller: Caller
-  ) => Effect.Effect<GameDocument, EngineError | InvalidId | UnknownGame | StoreFailure | CredentialError>
+  ) => Effect.Effect<
+    GameDocument,
+    EngineError | InvalidId | UnknownGame | StoreFailure | StoreCorrupt | CredentialError
+  >
   /** The full log: once the game is over, or for the operator. */
   readonly log: (
     gameId: string,
     caller: Caller
-  ) => Effect.Effect<Hallyu.GameLog, EngineError | InvalidId | UnknownGame | StoreFailure | CredentialError>
+  ) => Effect.Effect<
+    Hallyu.GameLog,
+    EngineError | InvalidId | UnknownGame | StoreFailure | StoreCorrupt | CredentialError
+  >
   /** Why an action is (not) legal: for the seat to act (another seat hears `not-your-decision`) or the operator. */
   readonly explain: (
     gameId: string,
     actionId: string,
     caller: Caller
-  ) => Effect.Effect<ExplainDocument, EngineError | InvalidId | UnknownGame | StoreFailure | CredentialError>
+  ) => Effect.Effect<
+    ExplainDocument,
+    EngineError | InvalidId | UnknownGame | StoreFailure | StoreCorrupt | CredentialError
+  >
   /**
    * The game's steps as the caller may see them: the steps after `lastEventId`
    * (a step number) when given, else the current step, then each new step;
@@ -191,7 +283,7 @@ export interface GamesService {
     lastEventId: number | undefined
   ) => Effect.Effect<
     Stream.Stream<GameEvent>,
-    EngineError | InvalidId | UnknownGame | StoreFailure | CredentialError | TooManySubscribers
+    EngineError | InvalidId | UnknownGame | StoreFailure | StoreCorrupt | CredentialError | TooManySubscribers
   >
   /** Ends every open event stream and refuses new ones (a server's drain). */
   readonly closeStreams: Effect.Effect<void>
@@ -219,6 +311,7 @@ export const gameView = (
     step: state.ply,
     viewer: viewer.seat,
     seed: over || viewer.operator ? game.seed : null,
+    seedCommitment: commitmentOf(game.seed),
     decks: game.decks,
     deckHash: game.deckHash,
     fingerprint: over || viewer.operator || viewer.seat !== null ? fp : null,
@@ -250,10 +343,15 @@ const hashOf = (secret: string): Buffer => Buffer.from(sha256Hex(secret), "hex")
 const seatOfSecret = (hashes: readonly [string, string] | null, secret: string): Hallyu.Seat | undefined => {
   if (hashes === null) return undefined
   const given = hashOf(secret)
-  const zero = timingSafeEqual(given, Buffer.from(hashes[0], "hex"))
-  const one = timingSafeEqual(given, Buffer.from(hashes[1], "hex"))
+  // An invited seat's entry is a placeholder until the invitation is exchanged: it matches no secret.
+  const zero = timingSafeEqual(given, hashBytes(hashes[0])) && !Invitations.isPlaceholder(hashes[0])
+  const one = timingSafeEqual(given, hashBytes(hashes[1])) && !Invitations.isPlaceholder(hashes[1])
   return zero ? 0 : one ? 1 : undefined
 }
+
+const NO_HASH = Buffer.alloc(32)
+/** A stored seat hash as 32 bytes (a placeholder: zeros, compared all the same so the time does not tell). */
+const hashBytes = (stored: string): Buffer => /^[0-9a-f]{64}$/.test(stored) ? Buffer.from(stored, "hex") : NO_HASH
 
 /** The viewer a caller's credential proves for a game. */
 export const viewerOf = (game: StoredGame, caller: Caller): Effect.Effect<Viewer, CredentialError> => {
@@ -311,6 +409,11 @@ interface Published {
  */
 interface Subscriber {
   viewer: Viewer
+  /** Known once the game is read and the credential checked: a seat's (or the operator's) stream, or a spectator's. */
+  kind: "seat" | "spectator" | undefined
+  readonly address: string
+  /** When it last received a step (performance.now ms): a spectator idle past the limit is closed. */
+  lastStepAt: number
   pending: Array<Published> | undefined
   /**
    * The stream has been handed to the caller (the game is read). Only then do heartbeat ticks count toward
@@ -332,8 +435,12 @@ const finish = (s: Subscriber): void => {
 
 const viewerKey = (v: Viewer): string => `${v.seat ?? "-"}/${v.operator ? "op" : ""}`
 
-const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) =>
+const make = (
+  engine: Hallyu.Engine,
+  options: { readonly heartbeatMs: number; readonly streams: StreamLimits; readonly games: GameLimits }
+) =>
   Effect.gen(function*() {
+    const limits = options.streams
     const store = yield* GameStore
     // gameId → the latest state served; insertion order gives a simple LRU bound.
     const cache = new Map<string, { readonly state: Hallyu.GameState; readonly fp: string }>()
@@ -349,7 +456,7 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
       gameId: string
     ): Effect.Effect<
       { game: StoredGame; state: Hallyu.GameState; fp: string },
-      EngineError | InvalidId | UnknownGame | StoreFailure
+      EngineError | InvalidId | UnknownGame | StoreFailure | StoreCorrupt
     > =>
       Effect.gen(function*() {
         yield* checkGameId(gameId)
@@ -375,6 +482,8 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
 
     const subscribers = new Map<string, Set<Subscriber>>()
     let open = 0
+    let spectators = 0
+    const spectatorsByAddress = new Map<string, number>()
     let closed = false
     let heartbeat: ReturnType<typeof setInterval> | undefined
     const everyone = (f: (s: Subscriber) => void) => {
@@ -384,6 +493,12 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
       const set = subscribers.get(gameId)
       if (set === undefined || !set.delete(s)) return
       open--
+      if (s.kind === "spectator") {
+        spectators--
+        const n = (spectatorsByAddress.get(s.address) ?? 1) - 1
+        if (n <= 0) spectatorsByAddress.delete(s.address)
+        else spectatorsByAddress.set(s.address, n)
+      }
       if (set.size === 0) {
         subscribers.delete(gameId)
         feeds.closed(gameId)
@@ -400,15 +515,26 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
       open++
       // One timer for every open stream, only while there is one.
       if (heartbeat === undefined) {
+        // One tick serves both the heartbeats and the spectators' idle limit: whichever is shorter.
+        const tick = Math.min(options.heartbeatMs, limits.spectatorIdleMs)
+        let lastBeat = performance.now()
         heartbeat = setInterval(
-          () =>
+          () => {
+            const now = performance.now()
+            const beat = now - lastBeat >= options.heartbeatMs - tick / 2
+            if (beat) lastBeat = now
             subscribers.forEach((set, id) =>
               set.forEach((x) => {
-                if (x.emit !== undefined) x.emit({ _tag: "heartbeat" })
-                else if (x.handedOut && ++x.idleTicks >= 2) remove(id, x)
+                // A spectator that has seen no step for the idle limit is closed (its client may reconnect).
+                if (x.kind === "spectator" && x.emit !== undefined && now - x.lastStepAt >= limits.spectatorIdleMs) {
+                  finish(x)
+                } else if (x.emit !== undefined) {
+                  if (beat) x.emit({ _tag: "heartbeat" })
+                } else if (beat && x.handedOut && ++x.idleTicks >= 2) remove(id, x)
               })
-            ),
-          options.heartbeatMs
+            )
+          },
+          tick
         )
         heartbeat.unref()
       }
@@ -428,6 +554,7 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
         const key = viewerKey(s.viewer)
         const document = byViewer.get(key) ?? gameView(engine, game, state, fp, s.viewer)
         byViewer.set(key, document)
+        s.lastStepAt = performance.now()
         s.emit({ _tag: "step", step: state.ply, document })
       }
       if (state.result !== null) { for (const s of [...set]) finish(s) }
@@ -483,21 +610,65 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
       }
     }
 
-    const tooMany = (gameId: string): TooManySubscribers | undefined => {
-      const size = subscribers.get(gameId)?.size ?? 0
-      if (!closed && size < MAX_SUBSCRIBERS_PER_GAME && open < MAX_SUBSCRIBERS) return undefined
-      return errorOf(
-        "too_many_subscribers",
-        closed
-          ? "the server is shutting down"
-          : size >= MAX_SUBSCRIBERS_PER_GAME
-          ? `game ${gameId} has ${MAX_SUBSCRIBERS_PER_GAME} open event streams, the most it allows`
-          : `the server has ${MAX_SUBSCRIBERS} open event streams, the most it allows`,
-        {
-          subject: gameId,
-          details: { limit: size >= MAX_SUBSCRIBERS_PER_GAME ? MAX_SUBSCRIBERS_PER_GAME : MAX_SUBSCRIBERS }
+    const refuse = (gameId: string, message: string, limit: number): TooManySubscribers =>
+      errorOf("too_many_subscribers", message, { subject: gameId, details: { limit } })
+
+    /** Before a stream is registered: the server is not draining and holds fewer streams than its memory bound. */
+    const tooMany = (gameId: string): TooManySubscribers | undefined =>
+      closed
+        ? refuse(gameId, "the server is shutting down", MAX_SUBSCRIBERS)
+        : open >= MAX_SUBSCRIBERS
+        ? refuse(gameId, `the server has ${MAX_SUBSCRIBERS} open event streams, the most it allows`, MAX_SUBSCRIBERS)
+        : undefined
+
+    /**
+     * Once the viewer is known: a seat's stream counts only against that seat's own slots (spectators cannot take
+     * them); a spectator's against the game's, its address's and the server's spectator slots. Admitted: counted.
+     */
+    const admit = (gameId: string, s: Subscriber): TooManySubscribers | undefined => {
+      const set = subscribers.get(gameId) ?? new Set<Subscriber>()
+      if (s.viewer.seat !== null || s.viewer.operator) {
+        const key = viewerKey(s.viewer)
+        let mine = 0
+        for (const x of set) if (x !== s && x.kind === "seat" && viewerKey(x.viewer) === key) mine++
+        if (mine >= limits.perSeat) {
+          return refuse(
+            gameId,
+            `this seat has ${limits.perSeat} open event streams on game ${gameId}, the most it allows`,
+            limits.perSeat
+          )
         }
-      )
+        s.kind = "seat"
+        return undefined
+      }
+      let here = 0
+      for (const x of set) if (x.kind === "spectator") here++
+      const fromAddress = spectatorsByAddress.get(s.address) ?? 0
+      if (here >= limits.spectatorsPerGame) {
+        return refuse(
+          gameId,
+          `game ${gameId} has ${limits.spectatorsPerGame} spectator streams, the most it allows (a seat's stream needs its X-Seat-Secret)`,
+          limits.spectatorsPerGame
+        )
+      }
+      if (fromAddress >= limits.spectatorsPerClient) {
+        return refuse(
+          gameId,
+          `this client has ${limits.spectatorsPerClient} spectator streams open, the most it allows`,
+          limits.spectatorsPerClient
+        )
+      }
+      if (spectators >= limits.spectators) {
+        return refuse(
+          gameId,
+          `the server has ${limits.spectators} spectator streams open, the most it allows`,
+          limits.spectators
+        )
+      }
+      s.kind = "spectator"
+      spectators++
+      spectatorsByAddress.set(s.address, fromAddress + 1)
+      return undefined
     }
 
     const events: GamesService["events"] = (gameId, caller, lastEventId) =>
@@ -508,6 +679,9 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
         if (refused !== undefined) return yield* Effect.fail(refused)
         const s: Subscriber = {
           viewer: { seat: null, operator: false },
+          kind: undefined,
+          address: caller.address ?? "",
+          lastStepAt: performance.now(),
           pending: [],
           handedOut: false,
           idleTicks: 0,
@@ -519,6 +693,8 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
         const { backlog, finished } = yield* Effect.gen(function*() {
           const { fp, game, state } = yield* load(gameId)
           s.viewer = yield* viewerOf(game, caller)
+          const slotless = admit(gameId, s)
+          if (slotless !== undefined) return yield* Effect.fail(slotless)
           feeds.opened(game, state, fp)
           const finished = state.result !== null
           // Without Last-Event-ID: the current step; with one, every step after it (none when it is current).
@@ -566,12 +742,38 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
 
     return {
       engine,
-      create: (request) =>
+      create: (request, caller = anonymous) =>
         Effect.gen(function*() {
-          const seed = String(request.seed)
+          if (request.fixedSeed === true && !caller.operator) {
+            return yield* Effect.fail(
+              errorOf("forbidden", "a fixed seed needs the operator's token; without it the server draws the seed", {
+                path: "/fixedSeed"
+              })
+            )
+          }
+          const clientSeed = request.seed === undefined ? undefined : String(request.seed)
+          if (request.fixedSeed === true && clientSeed === undefined) {
+            return yield* Effect.fail(
+              errorOf("schema_invalid", "fixedSeed needs a seed", { path: "/seed" })
+            )
+          }
+          const seed = request.fixedSeed === true && clientSeed !== undefined ? clientSeed : drawSeed(clientSeed)
           const decks = request.decks ?? null
           const invalid = invalidRequestId([["/decks/0", decks?.[0]], ["/decks/1", decks?.[1]]])
           if (invalid !== undefined) return yield* Effect.fail(invalid)
+          const nowMs = yield* Clock.currentTimeMillis
+          if (!caller.operator) {
+            const live = yield* store.countLive(nowMs - options.games.liveWindowMs)
+            if (live >= options.games.maxLiveGames) {
+              return yield* Effect.fail(
+                errorOf(
+                  "too_many_games",
+                  `the server has ${options.games.maxLiveGames} live games, the most it allows; retry when some end`,
+                  { details: { limit: options.games.maxLiveGames } }
+                )
+              )
+            }
+          }
           const started = engine.newGame(decks === null ? { seed } : { seed, decks })
           if (Either.isLeft(started)) return yield* engineErrors.fail([started.left])
           const fp = Hallyu.fingerprint(started.right)
@@ -579,7 +781,11 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
           // An ID starts with a letter or digit (RequestId): a leading "-" or "_" of the token becomes "G".
           const token = randomToken(16)
           const gameId = /^[-_]/.test(token) ? `G${token.slice(1)}` : token
-          const secrets = [randomToken(32), randomToken(32)] as const
+          // An invited seat's secret is drawn only when the invitation is exchanged: the creator never holds it.
+          const invitation = request.invite === true
+            ? Invitations.newInvitation(gameId, nowMs, options.games.invitationTtlMs)
+            : undefined
+          const secrets = [randomToken(32), invitation === undefined ? randomToken(32) : undefined] as const
           const stored: StoredGame = {
             gameId,
             seed,
@@ -587,17 +793,65 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
             deckHash: engine.compiled.hash,
             actions: [],
             fingerprints: [fp],
-            seatHashes: [sha256Hex(secrets[0]), sha256Hex(secrets[1])]
+            seatHashes: [
+              sha256Hex(secrets[0]),
+              secrets[1] === undefined ? invitation?.placeholder ?? "" : sha256Hex(secrets[1])
+            ]
           }
-          yield* store.create(stored)
+          yield* store.create(stored, { nowMs })
           remember(gameId, started.right, fp)
           stepped(stored, started.right)
           const withheld = request.withheld ?? []
           return {
             game: gameView(engine, stored, started.right, fp, { seat: null, operator: false }),
-            seats: ([{ seat: 0, secret: secrets[0] }, { seat: 1, secret: secrets[1] }] as const).filter((s) =>
-              !withheld.includes(s.seat)
-            )
+            seats: (secrets[1] === undefined
+              ? [{ seat: 0 as const, secret: secrets[0] }]
+              : [{ seat: 0 as const, secret: secrets[0] }, { seat: 1 as const, secret: secrets[1] }]).filter((s) =>
+                !withheld.includes(s.seat)
+              ),
+            invitation: invitation === undefined
+              ? null
+              : { code: invitation.code, seat: 1, expiresAt: new Date(invitation.expiresAtMs).toISOString() }
+          }
+        }),
+      join: (code) =>
+        Effect.gen(function*() {
+          const unknown = errorOf(
+            "invitation_invalid",
+            "no open invitation has this code (unknown, already used, or expired)",
+            { path: "/code" }
+          )
+          const parsed = Invitations.parseCode(code)
+          if (parsed === undefined || invalidRequestId([["/code", parsed.gameId]]) !== undefined) {
+            return yield* Effect.fail(unknown)
+          }
+          const found = yield* store.read(parsed.gameId)
+          if (Option.isNone(found) || found.value.seatHashes === null) return yield* Effect.fail(unknown)
+          const game = found.value
+          const nowMs = yield* Clock.currentTimeMillis
+          const hashes = game.seatHashes
+          const seat: Hallyu.Seat | undefined = hashes !== null && Invitations.isPlaceholder(hashes[1]) &&
+              Invitations.opens(hashes[1], parsed.token, nowMs)
+            ? 1
+            : hashes !== null && Invitations.isPlaceholder(hashes[0]) &&
+                Invitations.opens(hashes[0], parsed.token, nowMs)
+            ? 0
+            : undefined
+          if (seat === undefined || hashes === null) return yield* Effect.fail(unknown)
+          const secret = randomToken(32)
+          // Compare-and-set: of two exchanges of one code, one wins; the other finds no open invitation.
+          const claimed = yield* store.claimSeat(game.gameId, seat, hashes[seat], sha256Hex(secret))
+          if (!claimed) return yield* Effect.fail(unknown)
+          const { fp, state } = yield* Effect.orElseFail(load(game.gameId), () => unknown)
+          const joined: StoredGame = {
+            ...game,
+            seatHashes: seat === 0 ? [sha256Hex(secret), hashes[1]] : [hashes[0], sha256Hex(secret)]
+          }
+          return {
+            gameId: game.gameId,
+            seat,
+            secret,
+            game: gameView(engine, joined, state, fp, { seat, operator: false })
           }
         }),
       act: (gameId, request, caller) =>
@@ -631,7 +885,11 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
           const next = engine.apply(state, request.actionId)
           if (Either.isLeft(next)) return yield* engineErrors.fail([{ ...next.left, path: "/actionId" }])
           const fp = Hallyu.fingerprint(next.right)
-          const appended = yield* store.append(gameId, request.expectedStep, request.actionId, fp)
+          const nowMs = yield* Clock.currentTimeMillis
+          const appended = yield* store.append(gameId, request.expectedStep, request.actionId, fp, {
+            nowMs,
+            finished: next.right.result !== null
+          })
           if (!appended) {
             return yield* Effect.fail(
               errorOf("step_conflict", `game ${gameId} moved past step ${request.expectedStep}`, { subject: gameId })
@@ -704,15 +962,27 @@ const make = (engine: Hallyu.Engine, options: { readonly heartbeatMs: number }) 
     } satisfies GamesService
   })
 
+/** The fields of a partial options object that are set (an `undefined` one keeps the default). */
+const definedOf = <A extends object>(o: Partial<A> | undefined): Partial<A> =>
+  Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Partial<A>
+
 /** Hallyu Hex game sessions. */
 export class Games extends Context.Tag("cardfx/Games")<Games, GamesService>() {
   static readonly layer = (
     engine: Hallyu.Engine,
-    options: { readonly heartbeatMs?: number | undefined } = {}
+    options: {
+      readonly heartbeatMs?: number | undefined
+      readonly streams?: Partial<StreamLimits> | undefined
+      readonly games?: Partial<GameLimits> | undefined
+    } = {}
   ): Layer.Layer<Games, never, GameStore> =>
     Layer.scoped(
       Games,
-      Effect.map(make(engine, { heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS }), (s) => traced("Games", s))
+      Effect.map(make(engine, {
+        heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+        streams: { ...DEFAULT_STREAM_LIMITS, ...definedOf(options.streams) },
+        games: { ...DEFAULT_GAME_LIMITS, ...definedOf(options.games) }
+      }), (s) => traced("Games", s))
     )
 }
 

@@ -19,6 +19,7 @@ import { invalidRequestId } from "../composition/schema/Symbols.js"
 import {
   type BranchInfo,
   type CommandOutcome,
+  HistoryPaging,
   LedgerStore,
   MAIN,
   ReplayPaging,
@@ -116,11 +117,22 @@ export interface InstancesService {
     request: InstanceCommandRequest
   ) => Effect.Effect<CommandOutcome, StoreFailure | CommandConflict | InvalidId | StoreCorrupt>
   readonly get: (instanceId: string, branch?: string) => Effect.Effect<InstanceState, ReadError>
+  /**
+   * One page of the instance's events (`sequence >= from`, at most `limit`,
+   * default {@link HistoryPaging}); `next` is the next page's `from`, or null.
+   * The work is bounded by `limit`, whatever the history's length.
+   */
   readonly history: (
     instanceId: string,
-    branch?: string
+    branch?: string,
+    page?: ReplayPage
   ) => Effect.Effect<
-    { readonly branch: string; readonly instanceId: string; readonly events: ReadonlyArray<StoredEvent> },
+    {
+      readonly branch: string
+      readonly instanceId: string
+      readonly events: ReadonlyArray<StoredEvent>
+      readonly next: number | null
+    },
     ReadError
   >
   /**
@@ -246,8 +258,23 @@ const make = Effect.gen(function*() {
           origins: componentOrigins(state.ledger, effective)
         }
       }),
-    history: (instanceId, branch = MAIN) =>
-      Effect.map(eventsOf(branch, instanceId), ({ events }) => ({ branch, instanceId, events })),
+    history: (instanceId, branch = MAIN, page = {}) =>
+      Effect.gen(function*() {
+        const invalid = invalidRequestId([["/instanceId", instanceId], ["/branch", branch]])
+        if (invalid !== undefined) return yield* Effect.fail(invalid)
+        const from = Math.max(0, Math.floor(page.from ?? 0))
+        const limit = Math.min(
+          HistoryPaging.maxLimit,
+          Math.max(1, Math.floor(page.limit ?? HistoryPaging.defaultLimit))
+        )
+        const found = yield* store.historyPage(branch, instanceId, { from, limit })
+        // An empty page: the instance may still exist before `from` (one row tells).
+        if (found.events.length === 0) {
+          const any = from === 0 ? found : yield* store.historyPage(branch, instanceId, { from: 0, limit: 1 })
+          if (any.events.length === 0) return yield* Effect.fail(unknown(instanceId, branch))
+        }
+        return { branch, instanceId, events: found.events, next: found.next }
+      }),
     replay: (instanceId, branch = MAIN, page = {}) =>
       Effect.gen(function*() {
         const invalid = invalidRequestId([["/instanceId", instanceId], ["/branch", branch]])

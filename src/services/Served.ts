@@ -24,6 +24,7 @@ import { GameStore } from "./GameStore.js"
 import { Instances } from "./Instances.js"
 import { Scenarios } from "./Scenarios.js"
 import { StepBus } from "./StepBus.js"
+import type { ServingLimits } from "./ServingLimits.js"
 
 /** How a served application runs. */
 export interface ServedOptions {
@@ -53,6 +54,8 @@ export interface ServedOptions {
   readonly worker?: boolean | undefined
   /** Start even when the other servers on the store serve other content (src/services/ContentFollow.ts). */
   readonly allowContentMismatch?: boolean | undefined
+  /** The games' limits (stream slots, live games); absent ones keep their defaults. */
+  readonly limits?: ServingLimits | undefined
 }
 
 /** Every service of a served application. */
@@ -84,7 +87,12 @@ export const layer = (options: ServedOptions) => {
   const games = Layer.unwrapEffect(
     Effect.map(
       Effect.flatMap(HallyuHex, (h) => h.engine(options.deckFile)),
-      (engine) => Games.layer(engine, { heartbeatMs: options.heartbeatMs })
+      (engine) =>
+        Games.layer(engine, {
+          heartbeatMs: options.heartbeatMs,
+          streams: options.limits?.streams,
+          games: options.limits?.games
+        })
     )
   ).pipe(Layer.provide(GameStore.layerFor(options.store, prefix)), Layer.provide(files))
   // Steps applied by any process on the store reach this one's streams (StepBus.ts), when the store is shared.

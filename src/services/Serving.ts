@@ -19,6 +19,7 @@ import {
 } from "effect"
 import type { AgentDecider, ComputerSeatsOptions } from "./ComputerSeats.js"
 import type { ContentCatalogService } from "./ContentCatalog.js"
+import type { ServingLimits } from "./ServingLimits.js"
 
 /** How the HTTP API is served. */
 export interface ServingOptions {
@@ -54,6 +55,8 @@ export interface ServingOptions {
   readonly worker?: boolean | undefined
   /** Start even when the other servers on the store serve other content. */
   readonly allowContentMismatch?: boolean | undefined
+  /** The limits on anonymous clients (rate limit, live games, stream slots); absent ones keep their defaults. */
+  readonly limits?: ServingLimits | undefined
 }
 
 /** A JSON-lines log written in batches. */

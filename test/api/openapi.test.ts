@@ -448,6 +448,9 @@ describe("the OpenAPI document is an exact contract", () => {
     })
     await ok("get", "/v1/hhx/games/{gameId}/log", `${g}/log`, { headers: auth })
     await ok("get", "/v1/hhx/games/{gameId}/events", `${g}/events`, { headers: auth })
+    const invited = await ok("post", "/v1/hhx/games", "/v1/hhx/games", { headers: auth, body: json({ invite: true }) })
+    const code = (invited["invitation"] as { code: string }).code
+    await ok("post", "/v1/hhx/invitations", "/v1/hhx/invitations", { body: json({ code }) })
     await ok("post", "/v1/hhx/balance", "/v1/hhx/balance", { headers: auth, body: json({ games: 2, seed: 3 }) })
     await ok("post", "/v1/admin/reload", "/v1/admin/reload", { headers: auth })
     expect([...seen].sort()).toEqual(operations(spec).map(([m, p]) => `${m} ${p}`).sort())
@@ -497,6 +500,8 @@ describe("the OpenAPI document is an exact contract", () => {
     await err("get", "/v1/hhx/games/{gameId}/explain", "/v1/hhx/games/nogame/explain?actionId=x", 404)
     await err("get", "/v1/hhx/games/{gameId}/events", "/v1/hhx/games/nogame/events", 404)
     await err("get", "/v1/hhx/games/{gameId}", "/v1/hhx/games/nogame?seat=2", 400)
+    expect(await err("post", "/v1/hhx/invitations", "/v1/hhx/invitations", 404, { body: json({ code: "nogame.x" }) }))
+      .toMatchObject({ code: "invitation_invalid" })
     // An ID outside the syntax or over 128 characters is `invalid_id` (422), as on the CLI and in the library,
     // not a bare Schema failure; one of 65..128 characters that names nothing is not found.
     expect(await err("get", "/v1/hhx/games/{gameId}", "/v1/hhx/games/bad%20id", 422)).toMatchObject({

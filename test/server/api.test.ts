@@ -415,6 +415,7 @@ describe("authorization and limits", () => {
       "/v1/hhx/games/{gameId}/events",
       "/v1/hhx/games/{gameId}/explain",
       "/v1/hhx/games/{gameId}/log",
+      "/v1/hhx/invitations",
       "/v1/instances/{instanceId}",
       "/v1/instances/{instanceId}/branches",
       "/v1/instances/{instanceId}/commands",

@@ -42,6 +42,7 @@ const ENDPOINTS: ReadonlyArray<readonly [method: string, path: string, success: 
   ["get", "/v1/hhx/games/{gameId}/log", "200"],
   ["get", "/v1/hhx/games/{gameId}/explain", "200"],
   ["get", "/v1/hhx/games/{gameId}/events", "200"],
+  ["post", "/v1/hhx/invitations", "200"],
   ["post", "/v1/hhx/balance", "200"],
   ["post", "/v1/admin/reload", "200"]
 ]
@@ -75,6 +76,22 @@ describe("the OpenAPI document", () => {
     op.responses = "none"
     const result = await new Validator().validate(broken as never)
     expect(result.valid).toBe(false)
+  })
+
+  it("every operation has a summary; no schema carries an $id; Last-Event-ID has its numeric pattern", () => {
+    for (const [path, item] of Object.entries(spec.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const summary = (op as { summary?: unknown }).summary
+        expect(typeof summary === "string" && summary.length > 0 && summary.length <= 100, `${method} ${path}`).toBe(
+          true
+        )
+      }
+    }
+    expect(JSON.stringify(spec)).not.toContain("\"$id\"")
+    const events = spec.paths["/v1/hhx/games/{gameId}/events"]?.["get"] as
+      | { parameters?: Array<{ name: string; schema?: { pattern?: string } }> }
+      | undefined
+    expect(events?.parameters?.find((p) => p.name === "last-event-id")?.schema?.pattern).toBe("^[0-9]{1,16}$")
   })
 
   it("lists every endpoint, and only those", () => {

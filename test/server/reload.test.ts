@@ -100,4 +100,23 @@ describe("hot reload", () => {
     ) => [b.branch, b.instanceId, b.cardId, b.code])
     expect(broken).toEqual(listed)
   })
+
+  it("a content file that does not parse is 422 reload_invalid naming it relative to its package, not the request's 400", async () => {
+    const names = join(pkg, "locales.en.json")
+    const kept = readFileSync(names, "utf8")
+    writeFileSync(names, "{ not json")
+    try {
+      const r = await fetch(`${s.url}/v1/admin/reload`, { method: "POST" })
+      expect(r.status).toBe(422)
+      const body = await r.text()
+      const e = JSON.parse(body) as { code: string; diagnostics: Array<{ code: string; file?: string }> }
+      expect(e.code).toBe("reload_invalid")
+      expect(e.diagnostics[0]?.file).toBe("heroscript.base/locales.en.json")
+      expect(e.diagnostics.map((d) => d.code)).toContain("json_syntax")
+      // No absolute path of the server's.
+      expect(body).not.toContain(pkg)
+    } finally {
+      writeFileSync(names, kept)
+    }
+  })
 })

@@ -174,7 +174,9 @@ describe.each(stores)("Hallyu Hex seats and events on %s", (_kind, makeStore) =>
   }, 30_000)
   afterAll(() => bin?.kill())
 
-  const create = (seed: string): Promise<CreatedGame> => run(operator.hhx.create({ payload: { seed } }))
+  // A fixed seed: the operator's alone (the tests read it back); the server draws every other game's.
+  const create = (seed: string): Promise<CreatedGame> =>
+    run(operator.hhx.create({ payload: { seed, fixedSeed: true } }))
   const secretOf = (g: CreatedGame, seat: 0 | 1) => g.seats.find((s) => s.seat === seat)?.secret ?? ""
   const as = (g: CreatedGame, seat: 0 | 1) => ({ "x-seat-secret": secretOf(g, seat) })
   const view = (g: CreatedGame, seat: 0 | 1) =>

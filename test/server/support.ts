@@ -13,6 +13,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type CardfxClient, type ErrorBody, makeClient } from "../../src/client.js"
 import { makeLifecycle, serverLayer, serverUrl } from "../../src/server/Server.js"
+import type { ServingLimits } from "../../src/services/ServingLimits.js"
 import { PG_REQUIRED as REQUIRED, PG_URL, pgReachable } from "../support/pg.js"
 
 export { PG_URL }
@@ -81,6 +82,7 @@ export const startServer = async (options: {
   readonly packages?: ReadonlyArray<string>
   readonly token?: string
   readonly bodyTimeout?: Duration.DurationInput
+  readonly limits?: ServingLimits
 }): Promise<Running> => {
   const scope = Effect.runSync(Scope.make())
   const lifecycle = Effect.runSync(makeLifecycle)
@@ -93,7 +95,8 @@ export const startServer = async (options: {
       host: "127.0.0.1",
       port: 0,
       token: options.token === undefined ? Option.none() : Option.some(Redacted.make(options.token)),
-      bodyTimeout: options.bodyTimeout
+      bodyTimeout: options.bodyTimeout,
+      limits: options.limits
     },
     lifecycle
   ).pipe(Layer.provide(Logger.minimumLogLevel(LogLevel.None)))

@@ -25,6 +25,7 @@ import {
   httpStatusOf,
   type InvalidComposition,
   type InvalidId,
+  type InvitationInvalid,
   LedgerStore,
   LiveCatalog,
   type LoadError,
@@ -33,6 +34,7 @@ import {
   type StepConflict,
   type StoreCorrupt,
   type StoreFailure,
+  type TooManyGames,
   type Unauthorized,
   type UnknownActivity,
   type UnknownCard,
@@ -98,12 +100,24 @@ describe("every service method's error type is the errors it can fail with", () 
   })
   it("Games", () => {
     expectTypeOf<Err<Games.GamesService["act"]>>().toEqualTypeOf<
-      Games.EngineError | InvalidId | UnknownGame | StepConflict | StoreFailure | Unauthorized | Forbidden
+      | Games.EngineError
+      | InvalidId
+      | UnknownGame
+      | StepConflict
+      | StoreFailure
+      | StoreCorrupt
+      | Unauthorized
+      | Forbidden
     >()
     expectTypeOf<Err<Games.GamesService["get"]>>().toEqualTypeOf<
-      Games.EngineError | InvalidId | UnknownGame | StoreFailure | Unauthorized | Forbidden
+      Games.EngineError | InvalidId | UnknownGame | StoreFailure | StoreCorrupt | Unauthorized | Forbidden
     >()
-    expectTypeOf<Err<Games.GamesService["create"]>>().toEqualTypeOf<Games.EngineError | InvalidId | StoreFailure>()
+    expectTypeOf<Err<Games.GamesService["create"]>>().toEqualTypeOf<
+      Games.EngineError | InvalidId | StoreFailure | StoreCorrupt | Unauthorized | Forbidden | TooManyGames
+    >()
+    expectTypeOf<Err<Games.GamesService["join"]>>().toEqualTypeOf<
+      InvalidId | InvitationInvalid | StoreFailure | StoreCorrupt
+    >()
   })
 })
 

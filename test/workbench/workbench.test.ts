@@ -456,8 +456,17 @@ describe.runIf(browserAvailable || browserRequired)("workbench in headless Chrom
       await page.click("form.new-game button[type=submit]")
       await page.waitForSelector(".table[data-live=following]")
       const gameId = (await page.textContent("[data-invite-game]")) ?? ""
-      const secret = (await page.textContent("[data-invite-secret]")) ?? ""
+      // The other client exchanges the page's invitation for seat 1's secret, which the page never holds.
+      const code = (await page.textContent("[data-invite-code]")) ?? ""
+      const joined = await fetch(`${server?.origin}/v1/hhx/invitations`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ code })
+      })
+      expect(joined.status).toBe(200)
+      const { secret } = (await joined.json()) as { secret: string }
       expect(secret).not.toBe("")
+      expect(await page.content()).not.toContain(secret)
       const game = `${server?.origin}/v1/hhx/games/${encodeURIComponent(gameId)}`
       const asSeat1 = { "x-seat-secret": secret, authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }
       let rng = seedOf("stream-script")

@@ -180,8 +180,8 @@ export const toStoreFailure = (u: unknown): StoreFailure =>
   u instanceof StoreFailure ? u : new StoreFailure({ message: `ledger store: ${causeMessage(u)}` })
 
 /** Damaged pages met at run time: the same answer as at open (no file in the message, `ledger verify` named). */
-const corruptAtRuntime = (u: unknown): StoreCorrupt =>
-  new StoreCorrupt({ message: `the ledger store is damaged (${causeMessage(u)}): run \`cardfx ledger verify\`` })
+const corruptAtRuntime = (): StoreCorrupt =>
+  new StoreCorrupt({ message: "the ledger store is damaged: run `cardfx ledger verify`" })
 
 /** A driver's failure, whichever copy of `@effect/sql` made it (tested by tag). */
 const isSqlError = <E>(e: E | SqlError): e is SqlError => Predicate.isTagged(e, "SqlError")
@@ -191,8 +191,7 @@ const isStoreOpenError = (u: unknown): u is StoreOpenError =>
   u instanceof StoreFailure || u instanceof StoreNotFound || u instanceof StoreUnavailable ||
   u instanceof StoreCorrupt
 
-const storeError = (u: unknown): StoreFailure | StoreCorrupt =>
-  isCorruption(u) ? corruptAtRuntime(u) : toStoreFailure(u)
+const storeError = (u: unknown): StoreFailure | StoreCorrupt => isCorruption(u) ? corruptAtRuntime() : toStoreFailure(u)
 
 /**
  * The store's boundary for an operation: SqlErrors and SQL/I/O defects (a
@@ -224,7 +223,7 @@ export const openLayer = <A, E>(location: string, layer: Layer.Layer<A, E>): Lay
     if (isCorruption(u)) {
       return Layer.fail(
         // No location in the message (a server's answer never names its files): the operator knows it.
-        new StoreCorrupt({ message: `the ledger store is damaged (${causeMessage(u)}): run \`cardfx ledger verify\`` })
+        new StoreCorrupt({ message: "the ledger store is damaged: run `cardfx ledger verify`" })
       )
     }
     if (Option.isSome(failure) || isSqlOrIoError(u)) return Layer.fail(unavailable(shown, causeMessage(u)))

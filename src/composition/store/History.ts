@@ -78,6 +78,27 @@ export const makeHistory = (core: Core) => {
       return out.sort((a, b) => a.sequence - b.sequence)
     })
 
+  /**
+   * One page of an instance's events visible on a branch: those with
+   * `sequence >= from`, at most `limit`, by sequence; `next` is the first
+   * sequence after the page, or null. At most `limit + 1` rows per link of the
+   * branch's chain (an index range), whatever the history's length.
+   */
+  const historyPage = (branch: string, instanceId: string, from: number, limit: number) =>
+    Effect.gen(function*() {
+      const links = yield* chain(branch)
+      const found: Array<StoredEvent> = []
+      for (const [name, upTo] of links) {
+        if (upTo < from) continue
+        const rows = yield* sql<EventRow>`SELECT * FROM ${T.events}
+          WHERE branch = ${name} AND instance_id = ${instanceId} AND sequence <= ${upTo} AND sequence >= ${from}
+          ORDER BY sequence LIMIT ${limit + 1}`
+        for (const r of rows) found.push(yield* toEvent(r))
+      }
+      found.sort((a, b) => a.sequence - b.sequence)
+      return { events: found.slice(0, limit), next: found[limit]?.sequence ?? null }
+    })
+
   const instancesOf = (branch: string) =>
     Effect.gen(function*() {
       const links = yield* chain(branch)
@@ -444,6 +465,7 @@ export const makeHistory = (core: Core) => {
 
   return {
     historyOf,
+    historyPage,
     instancesOf,
     headsOf,
     branchesOf,

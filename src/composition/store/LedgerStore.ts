@@ -130,6 +130,15 @@ export interface LedgerStoreService {
     branch: string,
     instanceId: string
   ) => Effect.Effect<ReadonlyArray<StoredEvent>, StoreFailure | StoreCorrupt | BranchNotFound>
+  /** One page of `history`: the events with `sequence >= from`, at most `limit`; `next`: the page after, or null. */
+  readonly historyPage: (
+    branch: string,
+    instanceId: string,
+    page: { readonly from: number; readonly limit: number }
+  ) => Effect.Effect<
+    { readonly events: ReadonlyArray<StoredEvent>; readonly next: number | null },
+    StoreFailure | StoreCorrupt | BranchNotFound
+  >
   /** The last global sequence. */
   readonly sequence: Effect.Effect<number, StoreFailure | StoreCorrupt>
   /** Forks a branch from `parent` (default main) at `atSequence` (default: now; past the end is `fork_out_of_range`). */
@@ -222,10 +231,9 @@ const make = (options: StoreOptions) =>
             if (rows.length !== 1 || rows[0]?.quick_check !== "ok") {
               return yield* Effect.fail(
                 // No location in the message: a server's answer never names its files.
+                // Nor the integrity check's raw lines: `cardfx ledger verify` shows them to the operator.
                 new StoreCorrupt({
-                  message: `the ledger store is damaged (${
-                    rows.map((r) => r.quick_check).join("; ").slice(0, 200)
-                  }); it is refused for writes: run \`cardfx ledger verify\``
+                  message: "the ledger store is damaged; it is refused for writes: run `cardfx ledger verify`"
                 })
               )
             }
@@ -264,6 +272,7 @@ const make = (options: StoreOptions) =>
       touchedSince: (sequence) => guard(history.touchedSince(sequence)),
       instances: (branch) => guard(history.instancesOf(branch)),
       history: (branch, instanceId) => guard(history.historyOf(branch, instanceId)),
+      historyPage: (branch, instanceId, page) => guard(history.historyPage(branch, instanceId, page.from, page.limit)),
       sequence: guard(currentSequence),
       fork: (name, options = {}) =>
         guard(

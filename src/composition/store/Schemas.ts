@@ -148,6 +148,9 @@ export interface BranchInfo {
 /** Replay pages (`LedgerStore.replayPage`): events per page when none is asked, and at most. */
 export const ReplayPaging = { defaultLimit: 500, maxLimit: 5000 } as const
 
+/** History pages (`GET /v1/instances/{id}/history?from=&limit=`): events per page by default and at most. */
+export const HistoryPaging = { defaultLimit: 200, maxLimit: 1000 } as const
+
 /**
  * The work a replay page did (`LedgerStore.replayPage`), bounded whatever the history's length:
  * tests check it (no timing).

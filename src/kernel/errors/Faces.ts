@@ -62,3 +62,11 @@ export class HostNotAllowed extends CodedError<HostNotAllowed>()("HostNotAllowed
 export class OriginNotAllowed extends CodedError<OriginNotAllowed>()("OriginNotAllowed") {}
 /** @category faces errors */
 export class InternalError extends CodedError<InternalError>()("InternalError") {}
+/** @category faces errors */
+export class RateLimited extends CodedError<RateLimited>()("RateLimited") {}
+/** @category faces errors */
+export class TooManyGames extends CodedError<TooManyGames>()("TooManyGames") {}
+/** @category faces errors */
+export class InvitationInvalid extends CodedError<InvitationInvalid>()("InvitationInvalid") {}
+/** @category faces errors */
+export class ReloadInvalid extends CodedError<ReloadInvalid>()("ReloadInvalid") {}

@@ -278,11 +278,14 @@ interface Replay {
 }
 
 export const TableView = ({ api, runtime }: ViewProps) => {
-  const [seed, setSeed] = useState(freshSeed)
+  // No default seed: the server draws every game's (a seed typed here is only mixed in).
+  const [seed, setSeed] = useState("")
   const [mode, setMode] = useState<Mode>("hot-seat")
   const [deck, setDeck] = useState<HhxDeckDoc | null>(null)
   const [game, setGame] = useState<GameDoc | null>(null)
-  const [playing, setPlaying] = useState<{ readonly mode: Mode; readonly secrets: Secrets } | null>(null)
+  const [playing, setPlaying] = useState<
+    { readonly mode: Mode; readonly secrets: Secrets; readonly invitation: string | null } | null
+  >(null)
   const secrets = useRef<Secrets>(["", ""])
   const [unavailable, setUnavailable] = useState<ReadonlyArray<UnavailableDoc>>([])
   const [log, setLog] = useState<GameLogDoc | null>(null)
@@ -365,14 +368,18 @@ export const TableView = ({ api, runtime }: ViewProps) => {
     own(async () => {
       chooser.current = seedOf(`random-player/${seed}`)
       setReplay(null)
-      const created = isComputer(mode)
-        ? await api.newGame(seed, [{ kind: "human" }, COMPUTER[mode]])
-        : await api.newGame(seed)
+      // Against another client, seat 1's secret is never this page's: it gets an invitation to hand over.
+      // Against the computer, seat 1 is the server's (its secret is never handed out).
+      const created = await api.newGame({
+        ...(seed === "" ? {} : { seed }),
+        ...(mode === "remote" ? { invite: true } : {}),
+        ...(isComputer(mode) ? { seats: [{ kind: "human" as const }, COMPUTER[mode]] } : {})
+      })
       latest.current = -1
       secrets.current = secretsOf(created.seats)
       shownStep.current = -1
       seatAt.current = new Map()
-      setPlaying({ mode, secrets: secrets.current })
+      setPlaying({ mode, secrets: secrets.current, invitation: created.invitation?.code ?? null })
       await show(await settle(created.game, mode))
     })
 
@@ -406,7 +413,8 @@ export const TableView = ({ api, runtime }: ViewProps) => {
   const startReplay = () =>
     run(async () => {
       if (log === null) return
-      const created = await api.newGame(log.seed)
+      // The log's own seed, fixed: the operator's token only (the page sends the one it holds).
+      const created = await api.newGame({ seed: log.seed, fixedSeed: true })
       const replaySecrets = secretsOf(created.seats)
       const g = await actingView(api, created.game, replaySecrets)
       setReplay({ game: g, secrets: replaySecrets, at: 0, mismatch: g.fingerprint === log.fingerprints[0] ? null : -1 })
@@ -542,9 +550,13 @@ export const TableView = ({ api, runtime }: ViewProps) => {
                 <details class="invite">
                   <summary>Seat 1 plays from another client</summary>
                   <p>
-                    Game <code data-invite-game>{game.gameId}</code>; seat 1's secret{" "}
-                    <code data-invite-secret>{playing.secrets[1]}</code> (sent as{" "}
-                    <code>X-Seat-Secret</code>). The table follows the game's event stream.
+                    Game{" "}
+                    <code data-invite-game>{game.gameId}</code>; hand the other client this invitation (single use,
+                    until it expires):{" "}
+                    <code data-invite-code>{playing.invitation ?? ""}</code>. It exchanges it for seat 1's own secret
+                    with <code>POST /v1/hhx/invitations</code>{" "}
+                    <code>{"{code}"}</code>; this page never holds that secret. The table follows the game's event
+                    stream.
                   </p>
                 </details>
               ) :
