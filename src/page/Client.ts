@@ -13,7 +13,7 @@
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Cause, Effect, Either, Exit, Option, Schema } from "effect"
 import { CardfxApi, isApiError, statusOfApiError } from "../api/Api.js"
-import { CreatedGame, ErrorBody, GameDocument } from "../api/Documents.js"
+import { ErrorBody, GameDocument } from "../api/Documents.js"
 import { ServedState } from "../api/RuntimeEvents.js"
 import { type Api, ApiError } from "./Api.js"
 import { authorizationFor } from "./model/Auth.js"

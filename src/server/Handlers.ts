@@ -41,8 +41,8 @@ import {
   type Runtime,
   Scenarios
 } from "../services/index.js"
-import { ServerWorkers } from "./Workers.js"
 import { boundedDiagnostics, boundedMessage } from "./Bounded.js"
+import { ServerWorkers } from "./Workers.js"
 
 /**
  * An error as its response: the body `{code, message, diagnostics}` with the

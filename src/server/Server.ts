@@ -67,8 +67,8 @@ import * as Door from "./Door.js"
 import * as Handlers from "./Handlers.js"
 import { HandlersLive, ServedPackages } from "./Handlers.js"
 import * as WorkbenchPage from "./Page.js"
-import { memberSlot, ServerWorkers } from "./Workers.js"
 import { DEFAULT_RATE_LIMIT } from "./RateLimit.js"
+import { memberSlot, ServerWorkers } from "./Workers.js"
 
 /** How a server runs. */
 export interface ServeOptions {

@@ -28,7 +28,7 @@ import type { Runtime } from "../composition/Runtime.js"
 import { sqliteClientLayer } from "../composition/store/LedgerStore.js"
 import { hashCanonical } from "../kernel/Canonical.js"
 import { diagnostic } from "../kernel/Diagnostic.js"
-import { errorOf } from "../kernel/Errors.js"
+import { errorOf, type StartRejected, type StoreFailure } from "../kernel/Errors.js"
 import { ContentLoader, LiveCatalog } from "./Catalog.js"
 import { ContentCatalog } from "./ContentCatalog.js"
 import { StepBus } from "./StepBus.js"
@@ -48,15 +48,18 @@ interface ServerRow {
 
 const hashOf = (runtime: Runtime): string => hashCanonical(runtime.pin)
 
-const clientFor = (store: string): Layer.Layer<SqlClient.SqlClient, unknown> =>
-  /^postgres(ql)?:\/\//.test(store)
-    ? Layer.unwrapEffect(
-      Effect.map(
-        Effect.promise(() => import("@effect/sql-pg/PgClient")),
-        (PgClient) => PgClient.layer({ url: Redacted.make(store), maxConnections: 2, connectTimeout: "5 seconds" })
+const clientFor = (store: string): Layer.Layer<SqlClient.SqlClient, StoreFailure> =>
+  Layer.mapError(
+    /^postgres(ql)?:\/\//.test(store)
+      ? Layer.unwrapEffect(
+        Effect.map(
+          Effect.promise(() => import("@effect/sql-pg/PgClient")),
+          (PgClient) => PgClient.layer({ url: Redacted.make(store), maxConnections: 2, connectTimeout: "5 seconds" })
+        )
       )
-    )
-    : sqliteClientLayer(store)
+      : sqliteClientLayer(store),
+    (e) => errorOf("store_failure", `the servers' table of the store cannot be opened: ${String(e).slice(0, 200)}`)
+  )
 
 /**
  * The served content, followed across the processes on the store: this
@@ -68,7 +71,7 @@ export const layer = (options: {
   readonly tablePrefix?: string | undefined
   readonly packages: ReadonlyArray<string>
   readonly allowMismatch?: boolean | undefined
-}): Layer.Layer<ContentCatalog, unknown, ContentCatalog | LiveCatalog | ContentLoader | StepBus> =>
+}): Layer.Layer<ContentCatalog, StartRejected | StoreFailure, ContentCatalog | LiveCatalog | ContentLoader | StepBus> =>
   Layer.scoped(
     ContentCatalog,
     Effect.gen(function*() {
@@ -109,8 +112,10 @@ export const layer = (options: {
         sql.insert({ server_id: me, content_hash: mine, vote_generation: 0, vote_hash: null, seen_at: yield* now })
       }`
       yield* Effect.addFinalizer(() => Effect.ignore(sql`DELETE FROM ${servers} WHERE server_id = ${me}`))
-      const beat = Effect.flatMap(Effect.zip(live.current, now), ([r, t]) =>
-        sql`UPDATE ${servers} SET seen_at = ${t}, content_hash = ${hashOf(r)} WHERE server_id = ${me}`)
+      const beat = Effect.flatMap(
+        Effect.zip(live.current, now),
+        ([r, t]) => sql`UPDATE ${servers} SET seen_at = ${t}, content_hash = ${hashOf(r)} WHERE server_id = ${me}`
+      )
       yield* beat.pipe(
         Effect.ignore,
         Effect.zipRight(Effect.sleep(HEARTBEAT_MS)),
@@ -144,9 +149,7 @@ export const layer = (options: {
             prepared.set(generation, candidate.right)
           }
           yield* sql`UPDATE ${servers} SET vote_generation = ${generation}, vote_hash = ${hash} WHERE server_id = ${me}`
-        }).pipe(Effect.catchAll((e) =>
-          Effect.logWarning("reload follow failed", String(e))
-        ))
+        }).pipe(Effect.catchAll((e) => Effect.logWarning("reload follow failed", String(e))))
       const reloading = { generation: 0 }
       yield* bus.subscribe((n) => {
         if (n._tag !== "content" || n.generation === reloading.generation) return
@@ -199,5 +202,14 @@ export const layer = (options: {
         return report
       })
       return { ...catalog, reload }
-    })
+    }).pipe(
+      // The servers' table cannot be reached or written: the store's failure, as every other store error is.
+      Effect.catchTag(
+        "SqlError",
+        (e) =>
+          Effect.fail(errorOf("store_failure", `the servers' table of the store: ${e.message}`, {
+            details: { reason: String(e.cause).slice(0, 200) }
+          }))
+      )
+    )
   )

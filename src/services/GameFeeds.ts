@@ -12,7 +12,7 @@
  */
 import { Effect, Either, Option } from "effect"
 import * as Hallyu from "../hallyu/index.js"
-import type { StoreFailure } from "../kernel/Errors.js"
+import type { StoreCorrupt, StoreFailure } from "../kernel/Errors.js"
 import type { StoredGame } from "./GameStore.js"
 
 interface Feed {
@@ -36,7 +36,7 @@ export const makeFeeds = (o: {
   /** Sends a step to the game's streams here. */
   readonly publish: (game: StoredGame, state: Hallyu.GameState, fp: string) => void
   readonly followed: (gameId: string) => boolean
-  readonly read: (gameId: string) => Effect.Effect<Option.Option<StoredGame>, StoreFailure>
+  readonly read: (gameId: string) => Effect.Effect<Option.Option<StoredGame>, StoreFailure | StoreCorrupt>
   /** Runs a catch-up in the background. */
   readonly fork: (effect: Effect.Effect<void>) => void
 }): GameFeeds => {

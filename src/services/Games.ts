@@ -978,11 +978,14 @@ export class Games extends Context.Tag("cardfx/Games")<Games, GamesService>() {
   ): Layer.Layer<Games, never, GameStore> =>
     Layer.scoped(
       Games,
-      Effect.map(make(engine, {
-        heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
-        streams: { ...DEFAULT_STREAM_LIMITS, ...definedOf(options.streams) },
-        games: { ...DEFAULT_GAME_LIMITS, ...definedOf(options.games) }
-      }), (s) => traced("Games", s))
+      Effect.map(
+        make(engine, {
+          heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+          streams: { ...DEFAULT_STREAM_LIMITS, ...definedOf(options.streams) },
+          games: { ...DEFAULT_GAME_LIMITS, ...definedOf(options.games) }
+        }),
+        (s) => traced("Games", s)
+      )
     )
 }
 

@@ -23,8 +23,8 @@ import { Games } from "./Games.js"
 import { GameStore } from "./GameStore.js"
 import { Instances } from "./Instances.js"
 import { Scenarios } from "./Scenarios.js"
-import { StepBus } from "./StepBus.js"
 import type { ServingLimits } from "./ServingLimits.js"
+import { StepBus } from "./StepBus.js"
 
 /** How a served application runs. */
 export interface ServedOptions {

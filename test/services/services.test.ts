@@ -128,6 +128,9 @@ layer(gamesLayer)("Games (over GameStore)", (it) => {
       const created = yield* games.create({ seed: 7 })
       expect(created.seats.map((s) => s.seat)).toEqual([0, 1])
       const [zero, one] = created.seats
+      if (zero === undefined || one === undefined) {
+        return yield* Effect.die("a game without an invitation has two seats")
+      }
       const mine = yield* games.get(created.game.gameId, { operator: false, secret: zero.secret, seat: 0 })
       expect(mine.viewer).toBe(0)
       expect(mine.step).toBe(created.game.step)

@@ -247,13 +247,6 @@ const ENDINGS: Readonly<Record<NonNullable<GameDoc["result"]>["reason"], string>
   "turn-limit": "the turn limit was reached"
 }
 
-/** A fresh seed for each new game (the designer may type one to replay a game): from the browser's crypto. */
-const freshSeed = (): string => {
-  const bytes = new Uint8Array(4)
-  crypto.getRandomValues(bytes)
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("")
-}
-
 /**
  * Whose view the page shows: the seat to act's (hot-seat, random player), or always seat 0's when seat 1 plays
  * from another client (the document in hand may be another seat's).
