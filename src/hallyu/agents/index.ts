@@ -4,3 +4,6 @@
  * @since 0.1.0
  */
 export * from "./Agent.js"
+export { evaluate, winChance } from "./Evaluate.js"
+export * from "./Play.js"
+export { determinize } from "./World.js"
