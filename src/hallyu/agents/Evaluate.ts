@@ -43,17 +43,30 @@ const tableOf = (c: CompiledDeck): CardTable => {
 
 export const WIN_SCORE = 100
 
+/** The evaluation's weights (the module's table). */
+export const WEIGHTS = {
+  trend: 4,
+  spotlight: 3,
+  star: 0.5,
+  venue: 1,
+  composure: 0.5,
+  lowComposure: 1,
+  fandom: 0.3,
+  hand: 0.6
+}
+
 const side = (c: CompiledDeck, t: CardTable, s: GameState, seat: Seat): number => {
   const p = s.players[seat]
-  let v = 4 * p.trend + 0.3 * p.fandom + 0.6 * p.hand.length
-  v += 0.5 * p.composure - (p.composure < 6 ? 6 - p.composure : 0)
+  const W = WEIGHTS
+  let v = W.trend * p.trend + W.fandom * p.fandom + W.hand * p.hand.length
+  v += W.composure * p.composure - (p.composure < 6 ? W.lowComposure * (6 - p.composure) : 0)
   for (let k = 0; k < p.stage.length; k++) {
     const inst = p.stage[k] as string
     const b = t.buzz[s.cardOf[inst] ?? 0] ?? 0
-    if (b < 0) v += 1
+    if (b < 0) v += W.venue
     else {
       const scandal = s.counters[inst]?.["scandal"] ?? 0
-      v += 0.5 + (b > scandal ? 3 * (b - scandal) : 0)
+      v += W.star + (b > scandal ? W.spotlight * (b - scandal) : 0)
     }
   }
   void c

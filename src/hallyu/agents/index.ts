@@ -5,5 +5,6 @@
  */
 export * from "./Agent.js"
 export { evaluate, winChance } from "./Evaluate.js"
+export * from "./Matches.js"
 export * from "./Play.js"
 export { determinize } from "./World.js"
