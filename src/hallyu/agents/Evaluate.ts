@@ -10,7 +10,7 @@
  * | stage Stars' spotlight | 3 per point of `buzz − scandal` (when positive) | Trend every turn to come |
  * | Stars on stage | 0.5 each | bodies for effects and targets |
  * | Venues on stage | 1 each | lasting effects |
- * | Composure | 0.5 per point, 1.5 below 6 | the other way to lose |
+ * | Composure | 2 per point | the other race: 20 points of Composure weigh as much as 10 of Trend |
  * | Fandom | 0.3 per point | tempo: what the next turns can cast |
  * | cards in hand | 0.6 each | options |
  *
@@ -49,8 +49,8 @@ export const WEIGHTS = {
   spotlight: 3,
   star: 0.5,
   venue: 1,
-  composure: 0.5,
-  lowComposure: 1,
+  composure: 2,
+  lowComposure: 0,
   fandom: 0.3,
   hand: 0.6
 }

@@ -28,7 +28,7 @@ import type { GameAction, GameState, Seat } from "../engine/State.js"
 import { evaluate, winChance } from "./Evaluate.js"
 
 /** Random actions a playout takes before it is cut and scored by the evaluation. */
-export const PLAYOUT_PLIES = 40
+export const PLAYOUT_PLIES = 12
 
 /** The UCB1 exploration constant (rewards in [0, 1]). */
 export const UCB_C = 0.7
