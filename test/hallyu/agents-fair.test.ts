@@ -48,7 +48,7 @@ const redeal = (s: GameState, seat: Seat, salt: string): GameState => {
     const pinnedHand = n === seat ? [] : table.pinned.hand
     const fixed = new Set([...pinsAt.values(), ...pinnedHand])
     const pool = shuffle([...(n === seat ? [] : p.hand), ...p.deck].filter((x) => !fixed.has(x)))
-    const hand = n === seat ? p.hand : [...pinnedHand]
+    const hand: Array<string> = n === seat ? [...p.hand] : [...pinnedHand]
     while (hand.length < p.hand.length) hand.push(pool.pop() as string)
     const deck = p.deck.map((_, at) => pinsAt.get(at) ?? (pool.pop() as string))
     return { ...p, hand, deck }
