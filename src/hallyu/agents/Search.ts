@@ -31,7 +31,15 @@ import { evaluate, winChance } from "./Evaluate.js"
 export const PLAYOUT_PLIES = 12
 
 /** The UCB1 exploration constant (rewards in [0, 1]). */
-export const UCB_C = 0.7
+export const UCB_C = 0.3
+
+/**
+ * How an iteration's playout ends: `random` — uniformly random actions, cut after
+ * {@link PLAYOUT_PLIES}; `light` — the greedy's continuation (the seat ends its turn, the opponent
+ * passes its response windows) up to the opponent's next main window, where the evaluation scores
+ * it. `light` is what the `ismcts` agent plays; `random` is the bench's row.
+ */
+export type PlayoutPolicy = "random" | "light"
 
 /** A world for iteration `k`: a fair agent samples one, the cheater returns the true state. */
 export type Sampler = (rng: RngStream) => GameState
@@ -134,10 +142,12 @@ export const ismcts = (
   sample: Sampler,
   iterations: number,
   rng: RngStream,
-  stats?: SearchStats
+  stats?: SearchStats,
+  policy: PlayoutPolicy = "light"
 ): GameAction => {
   const make = mutablePlayoutOf(engine)
   if (make === undefined || legal.length <= 1) return legal[0] as GameAction
+  const me = (legal[0] as GameAction).player
   const root = new Node(0)
   const path: Array<Node> = []
   const untried: Array<GameAction> = []
@@ -193,11 +203,14 @@ export const ismcts = (
       if (expanded) break
     }
     // Playout.
-    for (let k = 0; k < PLAYOUT_PLIES && p.result() === null; k++) {
+    if (policy === "light") advance(p, me)
+    else {
+      for (let k = 0; k < PLAYOUT_PLIES && p.result() === null; k++) {
       const xs = p.legal()
       if (xs.length === 0) break
       steps++
       if (p.step(xs[xs.length === 1 ? 0 : rng.int(xs.length)] as GameAction, null) !== null) break
+      }
     }
     const end = p.peek()
     const r0 = end.result !== null
