@@ -26,7 +26,7 @@ import type { Engine } from "../engine/Engine.js"
 import type { GameAction, GameState, Seat } from "../engine/State.js"
 import { observe, type PlayerView, type PublicTable, publicTable } from "../engine/View.js"
 import { greedy, ismcts, type SearchStats } from "./Search.js"
-import { determinize } from "./World.js"
+import { samplerOf } from "./World.js"
 
 /** The agents' names; `cheater` is for measurement only. */
 export const AgentName = Schema.Literal("random", "greedy", "ismcts", "cheater")
@@ -128,7 +128,7 @@ export const decide = (
   const legal = knowledge.legal
   if (spec.agent === "random" || legal.length <= 1) return pickRandom(legal, seed)
   const rng = RngStream.fromSeed(seed, "hhx.agent")
-  const sample = (r: RngStream): GameState => determinize(knowledge, r)
+  const sample = samplerOf(knowledge)
   return Either.right(
     spec.agent === "greedy"
       ? greedy(engine, knowledge.seat, legal, sample, spec.iterations, rng)

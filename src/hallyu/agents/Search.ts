@@ -206,10 +206,10 @@ export const ismcts = (
     if (policy === "light") advance(p, me)
     else {
       for (let k = 0; k < PLAYOUT_PLIES && p.result() === null; k++) {
-      const xs = p.legal()
-      if (xs.length === 0) break
-      steps++
-      if (p.step(xs[xs.length === 1 ? 0 : rng.int(xs.length)] as GameAction, null) !== null) break
+        const xs = p.legal()
+        if (xs.length === 0) break
+        steps++
+        if (p.step(xs[xs.length === 1 ? 0 : rng.int(xs.length)] as GameAction, null) !== null) break
       }
     }
     const end = p.peek()

@@ -58,55 +58,73 @@ const shuffleFrom = (xs: Array<string>, from: number, rng: RngStream): void => {
   }
 }
 
-/**
- * The hidden deal of one world: each seat's deck and (for the opponent) hand. A function of the
- * source and the RNG's draws only.
- */
-const deal = (
-  src: WorldSource,
-  rng: RngStream
-): readonly [{ deck: Array<string>; hand: Array<string> }, { deck: Array<string>; hand: Array<string> }] => {
+interface SeatDeal {
+  /** The seat's unseen, unpinned instances (shuffled into a copy per world). */
+  readonly free: ReadonlyArray<string>
+  /** The hand's known part: the seat's own hand, or the opponent's pinned cards. */
+  readonly hand: ReadonlyArray<string>
+  readonly handSize: number
+  readonly deckSize: number
+  /** Deck positions known (pinned), by index. */
+  readonly pins: ReadonlyArray<readonly [number, string]>
+}
+
+/** What every world of a source shares: per seat, the cards to deal and the places known. */
+const prepare = (src: WorldSource): readonly [SeatDeal, SeatDeal] => {
   const me = src.seat
   const insts = instancesOf(src.table.cardOf)
-  const out: Array<{ deck: Array<string>; hand: Array<string> }> = []
+  const out: Array<SeatDeal> = []
   for (let seat = 0 as Seat; seat <= 1; seat = (seat + 1) as Seat) {
     const sv = src.view.seats[seat]
     const visible = new Set<string>()
     for (const x of sv.stage) visible.add(x)
     for (const x of sv.archive) visible.add(x)
     for (const x of sv.pending) visible.add(x)
-    const ownHand = seat === me ? (sv.hand ?? []) : []
-    for (const x of ownHand) visible.add(x)
-    const pinsDeck = src.table.pinned.deck[seat]
-    const pinnedHand = seat === me ? [] : src.table.pinned.hand
-    for (const p of pinsDeck) visible.add(p[1])
-    for (const x of pinnedHand) visible.add(x)
+    const hand = seat === me ? (sv.hand ?? []) : src.table.pinned.hand
+    for (const x of hand) visible.add(x)
+    const pins = src.table.pinned.deck[seat].filter((p) => p[0] < sv.deckSize)
+    for (const p of pins) visible.add(p[1])
     const free: Array<string> = []
     for (const x of insts[seat] as ReadonlyArray<string>) if (!visible.has(x)) free.push(x)
-    shuffleFrom(free, 0, rng)
-    let k = 0
-    const hand: Array<string> = seat === me ? ownHand.slice() : pinnedHand.slice()
-    if (seat !== me) { while (hand.length < sv.handSize && k < free.length) hand.push(free[k++] as string) }
-    const deck = new Array<string>(sv.deckSize)
-    const taken = new Array<boolean>(sv.deckSize).fill(false)
-    for (const [at, inst] of pinsDeck) {
-      if (at < sv.deckSize) {
-        deck[at] = inst
-        taken[at] = true
-      }
-    }
-    for (let i = 0; i < sv.deckSize; i++) if (!taken[i]) deck[i] = free[k++] ?? ""
-    out.push({ deck, hand })
+    out.push({ free, hand, handSize: seat === me ? hand.length : sv.handSize, deckSize: sv.deckSize, pins })
   }
-  return out as unknown as readonly [
-    { deck: Array<string>; hand: Array<string> },
-    { deck: Array<string>; hand: Array<string> }
-  ] // two seats were dealt above
+  return out as unknown as readonly [SeatDeal, SeatDeal] // two seats were prepared above
+}
+
+/** One seat's hidden cards in one world: the free cards shuffled, the known ones in place. */
+const dealSeat = (d: SeatDeal, rng: RngStream): { deck: Array<string>; hand: Array<string> } => {
+  const free = d.free.slice()
+  shuffleFrom(free, 0, rng)
+  let k = 0
+  const hand = d.hand.slice()
+  while (hand.length < d.handSize && k < free.length) hand.push(free[k++] as string)
+  const deck = new Array<string>(d.deckSize)
+  if (d.pins.length === 0) { for (let i = 0; i < d.deckSize; i++) deck[i] = free[k++] ?? "" }
+  else {
+    const taken = new Array<boolean>(d.deckSize).fill(false)
+    for (const [at, inst] of d.pins) {
+      deck[at] = inst
+      taken[at] = true
+    }
+    for (let i = 0; i < d.deckSize; i++) if (!taken[i]) deck[i] = free[k++] ?? ""
+  }
+  return { deck, hand }
 }
 
 /** One world consistent with the source, its hidden parts drawn from `rng`. */
-export const determinize = (src: WorldSource, rng: RngStream): GameState => {
-  const dealt = deal(src, rng)
+export const determinize = (src: WorldSource, rng: RngStream): GameState => samplerOf(src)(rng)
+
+/** The worlds of a source: what they share is prepared once, each call deals one world from `rng`. */
+export const samplerOf = (src: WorldSource): (rng: RngStream) => GameState => {
+  const prepared = prepare(src)
+  return (rng) => world(src, [dealSeat(prepared[0], rng), dealSeat(prepared[1], rng)], rng)
+}
+
+const world = (
+  src: WorldSource,
+  dealt: readonly [{ deck: Array<string>; hand: Array<string> }, { deck: Array<string>; hand: Array<string> }],
+  rng: RngStream
+): GameState => {
   const v = src.view
   const t = src.table
   const player = (seat: Seat): PlayerState => {
