@@ -90,7 +90,13 @@ export const matchRange = (
   for (let k = from; k < to; k++) {
     const swap = k % 2 === 1
     const seats: readonly [AgentSpec, AgentSpec] = swap ? [agents[1], agents[0]] : agents
-    const g = playGame(engine, seats, `${o.seed}/${k}`, o.decks === undefined ? {} : { decks: o.decks })
+    const operations = counts["operations"] as Record<string, number>
+    const g = playGame(
+      engine,
+      seats,
+      `${o.seed}/${k}`,
+      o.decks === undefined ? { operations } : { operations, decks: o.decks }
+    )
     if (Either.isLeft(g)) return Either.left(g.left)
     const game = g.right
     // Who is on seat 0: `a` on even games.

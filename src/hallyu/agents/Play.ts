@@ -28,6 +28,8 @@ export interface PlayOptions {
   readonly decks?: readonly [string, string]
   /** A safety bound on actions (the turn limit ends every game long before). */
   readonly maxActions?: number
+  /** Counts each operation executed (by name), as `Engine.apply` does. */
+  readonly operations?: Record<string, number>
 }
 
 /** One game: seat 0 played by `agents[0]`, seat 1 by `agents[1]`, game seed `seed`. */
@@ -47,7 +49,7 @@ export const playGame = (
     const seat = s.decision.player
     const a = chooseFor(engine, agents[seat], s, actions, `${String(seed)}/${actions.length}`)
     if (Either.isLeft(a)) return Either.left(a.left)
-    const next = engine.apply(s, a.right)
+    const next = o.operations === undefined ? engine.apply(s, a.right) : engine.apply(s, a.right, o.operations)
     if (Either.isLeft(next)) return Either.left(next.left)
     if (a.right.kind === "cast" && a.right.inst !== null) played[a.right.player].push(s.cardOf[a.right.inst] ?? 0)
     actions.push(a.right.id)
