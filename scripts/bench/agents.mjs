@@ -11,7 +11,7 @@
  *   1,000 iterations over the same positions, in ms. Goal ≤ 50 ms.
  * - greedy (16 worlds per action) median decision, for scale.
  * - a tournament on 2 worker threads against 1 (`cardfx tournament --agents
- *   greedy:4,ismcts:1000 --games 16`, the built bin, wall time): the
+ *   greedy:4,ismcts:1000 --games 48`, the built bin, wall time): the
  *   speed-up. Goal ≥ 1.8 (meaningful only on an idle machine with 2 cores).
  * - a reference loop (machine load).
  *
@@ -152,7 +152,7 @@ export async function run() {
     },
     { name: "greedy:16 decision, median over the positions", value: Number(greedyMs.toFixed(2)), unit: "ms CPU" },
     {
-      name: "tournament greedy:4,ismcts:1000 × 16 games: 2 workers against 1 (wall time, same bytes)",
+      name: "tournament greedy:4,ismcts:1000 × 48 games: 2 workers against 1 (wall time, same bytes)",
       value: Number(speedup.toFixed(2)),
       unit: "×",
       goal: "≥ 1.8",
