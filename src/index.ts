@@ -109,6 +109,8 @@ export * as Scenario from "./composition/scenario/index.js"
 
 /** Hallyu Hex: the deck Schemas, the validator, the engine and its service `Hallyu.HallyuHex`. @since 0.1.0 */
 export * as Hallyu from "./hallyu/index.js"
+/** Hallyu Hex agents (random, greedy, ismcts; cheater for measurement), `playGame`, matches and tournaments. @since 0.1.0 */
+export * as Agents from "./hallyu/agents/index.js"
 
 // ---------------------------------------------------------------- services
 

@@ -20,6 +20,7 @@ import { runCommand } from "./run.js"
 import { schemaCommand } from "./schema.js"
 import { serveCommand } from "./serve.js"
 import { startCommand } from "./start.js"
+import { tournamentCommand } from "./tournament.js"
 import { validateCommand } from "./validate.js"
 
 export const commands: ReadonlyArray<Command> = [
@@ -36,6 +37,7 @@ export const commands: ReadonlyArray<Command> = [
   hhxCommand,
   simulateCommand,
   replayCommand,
+  tournamentCommand,
   fuzzCommand,
   serveCommand,
   clusterCommand

@@ -44,7 +44,7 @@ const simulateWorkersOption = Options.integer("workers").pipe(
 type GameLog = Hallyu.GameLog
 type SimulationSummary = Hallyu.SimulationSummary
 
-export { defaultDeckPath }
+export { defaultDeckPath, makeDeckEngine, readDeckText }
 
 // Text, not Options.file: the reader checks the file (regular, within the size cap) and reports file_unreadable, as run does.
 export const deckOption = Options.text("deck").pipe(
@@ -139,6 +139,27 @@ export const renderBalance = (r: Hallyu.BalanceReport): string => {
   return lines.join("\n")
 }
 
+/** `--agents` of simulate: the two agents of a match (seats alternate between games). */
+const agentsOption = Options.text("agents").pipe(
+  Options.withPseudoName("A[,B]"),
+  Options.optional,
+  Options.withDescription(
+    "Play with agents instead of uniformly random moves: A,B (or A for both seats), each name[:iterations] of random, greedy, ismcts, cheater (measurement only); A takes seat 0 in even games and seat 1 in odd ones."
+  )
+)
+
+const pct = (r: Hallyu.Agents.Rate): string =>
+  `${(r.rate * 100).toFixed(1)}% [${(r.low * 100).toFixed(1)}, ${(r.high * 100).toFixed(1)}]`
+
+/** The human lines of a match: each agent's score with its 95 % interval, overall and by seat. */
+export const renderMatch = (m: Hallyu.Agents.MatchReport): string =>
+  [
+    `agents: ${m.a} vs ${m.b} over ${m.games} games (seats alternate)`,
+    `  ${m.a} scores ${pct(m.scoreA)}: ${m.winsA} wins, ${m.winsB} losses, ${m.draws} draws`,
+    `  ${m.a} on seat 0 ${pct(m.seats.aOn0)}, on seat 1 ${pct(m.seats.aOn1)}`,
+    `  ${m.b} on seat 0 ${pct(m.seats.bOn0)}, on seat 1 ${pct(m.seats.bOn1)}`
+  ].join("\n")
+
 /** `cardfx simulate [--deck FILE] --games N --seed S [--stats] [--format human|json|csv] [--log FILE]`. */
 export const simulateCommand = Command.make(
   "simulate",
@@ -162,6 +183,7 @@ export const simulateCommand = Command.make(
       )
     ),
     format: simulateFormatOption,
+    agents: agentsOption,
     log: Options.text("log").pipe(
       Options.withPseudoName("FILE"),
       Options.optional,
@@ -170,9 +192,25 @@ export const simulateCommand = Command.make(
       )
     )
   },
-  ({ cluster, deck, format, games, log, quiet, seed, shardGames, stats, workers }) =>
+  ({ agents, cluster, deck, format, games, log, quiet, seed, shardGames, stats, workers }) =>
     Effect.gen(function*() {
       yield* atLeastOne("--games", games)
+      // The two agents, checked before anything runs (unknown_agent, invalid_iterations: exit 2).
+      const match = Option.isSome(agents)
+        ? Option.some(
+          yield* Either.match(Hallyu.Agents.parseMatch(agents.value), {
+            onLeft: (d) => Effect.fail(errorFromDiagnostic(d)),
+            onRight: Effect.succeed
+          })
+        )
+        : Option.none()
+      if (Option.isSome(match) && Option.isSome(log)) {
+        yield* Effect.fail(usageError("--log cannot be used with --agents"))
+      }
+      const agentsText = Option.map(
+        match,
+        ([a, b]) => `${Hallyu.Agents.agentText(a)},${Hallyu.Agents.agentText(b)}`
+      )
       if (format === "csv" && !stats) yield* Effect.fail(usageError("--format csv needs --stats"))
       yield* atLeastOne("--shard-games", shardGames)
       if (Option.isSome(cluster) && Option.isSome(workers)) {
@@ -188,7 +226,7 @@ export const simulateCommand = Command.make(
       }
       // Without --workers, threads only when the games pay for their start-up (see simulationWorkers).
       const threads = Option.isNone(workers)
-        ? simulationWorkers(games, defaultWorkers())
+        ? Option.isSome(match) ? Math.min(games, defaultWorkers()) : simulationWorkers(games, defaultWorkers())
         : yield* resolveWorkers(workers)
       if (Option.isSome(log)) yield* checkOutputFile("--log", log.value)
       const engine = yield* makeDeckEngine(deck)
@@ -208,8 +246,10 @@ export const simulateCommand = Command.make(
             games,
             seed: String(seed),
             logs: Option.isSome(log),
+            ...(Option.isSome(agentsText) ? { agents: agentsText.value } : {}),
             onProgress: progress.update
           })).pipe(Effect.provide(placement)))
+      const matchOf = Option.map(match, (m) => Hallyu.Agents.matchReport(m, run.partial))
       const logs: ReadonlyArray<GameLog> = run.logs
       const result = { right: run.summary }
       if (Option.isSome(log)) {
@@ -229,14 +269,21 @@ export const simulateCommand = Command.make(
         const report = balanceOfRun(run, engine)
         return yield* Console.log(
           format === "json"
-            ? JSON.stringify(report)
+            ? JSON.stringify(Option.isSome(matchOf) ? { ...report, agents: matchOf.value } : report)
             : format === "csv"
             ? Hallyu.balanceCsv(report).trimEnd()
-            : renderBalance(report)
+            : renderBalance(report) + Option.match(matchOf, { onNone: () => "", onSome: (m) => "\n" + renderMatch(m) })
         )
       }
       yield* Console.log(
-        format === "json" ? JSON.stringify({ deck: shownDeck, ...result.right }) : renderSummary(result.right, names)
+        format === "json"
+          ? JSON.stringify({
+            deck: shownDeck,
+            ...(Option.isSome(matchOf) ? { agents: matchOf.value } : {}),
+            ...result.right
+          })
+          : renderSummary(result.right, names) +
+            Option.match(matchOf, { onNone: () => "", onSome: (m) => "\n" + renderMatch(m) })
       )
     })
 ).pipe(Command.withDescription("Play seeded random Hallyu Hex games and print a summary."))

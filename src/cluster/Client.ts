@@ -27,6 +27,8 @@ export interface ClusterSimulationJob {
   readonly deck: { readonly json: string; readonly file: string }
   readonly games: number
   readonly seed: string
+  /** The two agents of a match (`a,b`); absent: random play. */
+  readonly agents?: string | undefined
   /** Games per shard (default {@link DEFAULT_SHARD_GAMES}). */
   readonly shardGames?: number
   /** How long to wait for a first live runner (default 10 s). */
@@ -142,7 +144,8 @@ export const playOnCluster = (
             deckFile: job.deck.file,
             seed: job.seed,
             from: shard.from,
-            to: shard.to
+            to: shard.to,
+            ...(job.agents !== undefined ? { agents: job.agents } : {})
           })
           .pipe(
             Effect.mapError(asDiagnostic),
@@ -216,6 +219,7 @@ export const simulationLayer = (o: ClusterSimulationOptions): Layer.Layer<Simula
           seed: r.seed,
           from: r.from,
           to: r.to,
+          ...(r.agents !== undefined ? { agents: r.agents } : {}),
           ...(o.shardGames !== undefined ? { shardGames: o.shardGames } : {}),
           ...(o.waitForRunners !== undefined ? { waitForRunners: o.waitForRunners } : {}),
           ...(r.onProgress !== undefined ? { onProgress: r.onProgress } : {})

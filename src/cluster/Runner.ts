@@ -75,7 +75,8 @@ const handlers = (name: string) =>
                 seed: shard.seed,
                 from: shard.from,
                 to: shard.to,
-                logs: false
+                logs: false,
+                ...(shard.agents !== undefined ? { agents: shard.agents } : {})
               })
             ).pipe(
               Effect.mapError(diagnosticFromError),

@@ -26,7 +26,9 @@ export const PlayShardPayload = Schema.Struct({
   deckFile: Schema.String,
   seed: Schema.String,
   from: Schema.Int,
-  to: Schema.Int
+  to: Schema.Int,
+  /** The two agents of a match (`a,b`, the agents' canonical text); absent: random play. */
+  agents: Schema.optional(Schema.String)
 })
 export type PlayShardPayload = typeof PlayShardPayload.Type
 

@@ -4,6 +4,8 @@
  *
  * @since 0.1.0
  */
+/** Agents: random, greedy, ismcts and (measurement only) cheater; `playGame`; matches and tournaments. */
+export * as Agents from "./agents/index.js"
 export * from "./engine/index.js"
 export * from "./Explain.js"
 export * from "./Schema.js"

@@ -22,6 +22,17 @@
  */
 import type { FileSystem } from "@effect/platform"
 import { Context, Effect, Either, Layer, Schema } from "effect"
+import {
+  agentText,
+  eloOf,
+  matchRange,
+  type MatchReport,
+  matchReport,
+  pairings,
+  parseAgentList,
+  parseMatch,
+  type TournamentReport
+} from "../hallyu/agents/Matches.js"
 import { type BalanceReport, balanceReport } from "../hallyu/engine/Balance.js"
 import { type Engine, makeEngine } from "../hallyu/engine/Engine.js"
 import {
@@ -76,6 +87,11 @@ export interface RangeRequest {
   readonly to: number
   /** Also return every game's log (with fingerprints), in game order. */
   readonly logs: boolean
+  /**
+   * The two agents of a match (`a,b`, as `parseMatch` reads them): game k is played by them, seats
+   * alternating (`Agents.matchRange`). Absent: uniformly random play (`simulateRange`).
+   */
+  readonly agents?: string | undefined
 }
 
 /** A range's answer: its partial (merged with its neighbours' by {@link mergeAnswers}) and its games' logs. */
@@ -85,8 +101,21 @@ export type RangeAnswer = typeof RangeAnswer.Type
 /** Plays games [from, to) on an engine: pure, the same range gives the same answer wherever it runs. */
 export const playRange = (
   engine: Engine,
-  r: { readonly seed: string; readonly from: number; readonly to: number; readonly logs: boolean }
+  r: {
+    readonly seed: string
+    readonly from: number
+    readonly to: number
+    readonly logs: boolean
+    readonly agents?: string | undefined
+  }
 ): Either.Either<RangeAnswer, Diagnostic> => {
+  if (r.agents !== undefined) {
+    return Either.flatMap(
+      parseMatch(r.agents),
+      (agents) =>
+        Either.map(matchRange(engine, agents, r.from, r.to, { seed: r.seed }), (partial) => ({ partial, logs: [] }))
+    )
+  }
   const logs: Array<GameLog> = []
   const partial = simulateRange(engine, r.from, r.to, {
     seed: r.seed,
@@ -171,6 +200,19 @@ export interface SimulationRequest {
   readonly seed: string
   /** Also collect every game's log (with fingerprints), in game order (not on a cluster). */
   readonly logs?: boolean
+  /** The two agents (`a,b`): see {@link RangeRequest.agents}. */
+  readonly agents?: string | undefined
+  readonly onProgress?: OnProgress
+}
+
+/** A tournament: every pair of `agents` plays a match of `games` games (game k of every match seeded `<seed>/<k>`). */
+export interface TournamentRequest {
+  readonly deck: DeckSource
+  /** Agents, `name[:iterations]` separated by commas (at least two). */
+  readonly agents: string
+  readonly games: number
+  readonly seed: string
+  /** Called as games complete, over all the matches. */
   readonly onProgress?: OnProgress
 }
 
@@ -183,6 +225,8 @@ export interface SimulationService {
   readonly simulate: (r: SimulationRequest) => Effect.Effect<SimulationRun, CardfxError>
   /** Games [0, games)' balance statistics; the same bytes wherever and however split they are played. */
   readonly balance: (r: Omit<SimulationRequest, "logs">) => Effect.Effect<BalanceReport, CardfxError>
+  /** Every pair of agents' match, the win matrix and Elo ratings; the same bytes however split. */
+  readonly tournament: (r: TournamentRequest) => Effect.Effect<TournamentReport, CardfxError>
 }
 
 /** The service from its range player: `simulate` is the range [0, games), summarized. */
@@ -195,6 +239,7 @@ export const fromRangePlayer = (play: SimulationService["playRange"]): Simulatio
         from: 0,
         to: r.games,
         logs: r.logs === true,
+        ...(r.agents !== undefined ? { agents: r.agents } : {}),
         ...(r.onProgress !== undefined ? { onProgress: r.onProgress } : {})
       }),
       (whole) =>
@@ -212,6 +257,41 @@ export const fromRangePlayer = (play: SimulationService["playRange"]): Simulatio
         const engine = engines(r.deck.json, () => engineOf(r.deck))
         if (Either.isLeft(engine)) return yield* Effect.fail(errorFromDiagnostic(engine.left))
         return balanceOfRun(yield* simulate(r), engine.right)
+      }),
+    tournament: (r) =>
+      Effect.gen(function*() {
+        const engine = engines(r.deck.json, () => engineOf(r.deck))
+        if (Either.isLeft(engine)) return yield* Effect.fail(errorFromDiagnostic(engine.left))
+        const list = parseAgentList(r.agents)
+        if (Either.isLeft(list)) return yield* Effect.fail(errorFromDiagnostic(list.left))
+        const agents = list.right
+        const pairs = pairings(agents.length)
+        const matches: Array<MatchReport & { readonly i: number; readonly j: number }> = []
+        let done = 0
+        for (const [i, j] of pairs) {
+          const a = agents[i] as (typeof agents)[number]
+          const b = agents[j] as (typeof agents)[number]
+          const text = `${agentText(a)},${agentText(b)}`
+          const run = yield* simulate({
+            deck: r.deck,
+            games: r.games,
+            seed: r.seed,
+            agents: text,
+            onProgress: (n) => r.onProgress?.(done + n, r.games * pairs.length)
+          })
+          done += r.games
+          matches.push({ ...matchReport([a, b], run.partial), i, j })
+        }
+        const elo = eloOf(agents.length, matches)
+        return {
+          format: "hhx-tournament/1" as const,
+          seed: r.seed,
+          deckHash: engine.right.compiled.hash,
+          games: r.games,
+          agents: agents.map(agentText),
+          matches: matches.map(({ i: _i, j: _j, ...m }) => m),
+          elo: agents.map((a, k) => ({ agent: agentText(a), elo: elo[k] ?? 1000 }))
+        }
       })
   }
 }
@@ -233,9 +313,10 @@ const local = (): SimulationService => {
       const engine = engines(r.deck.json, () => engineOf(r.deck))
       if (Either.isLeft(engine)) return yield* Effect.fail(errorFromDiagnostic(engine.left))
       const answers: Array<RangeAnswer> = []
-      for (let from = r.from; from < r.to; from += GAMES_PER_CHUNK) {
-        const to = Math.min(r.to, from + GAMES_PER_CHUNK)
-        const answer = playRange(engine.right, { seed: r.seed, from, to, logs: r.logs })
+      const chunk = r.agents !== undefined ? 1 : GAMES_PER_CHUNK
+      for (let from = r.from; from < r.to; from += chunk) {
+        const to = Math.min(r.to, from + chunk)
+        const answer = playRange(engine.right, { seed: r.seed, from, to, logs: r.logs, agents: r.agents })
         if (Either.isLeft(answer)) return yield* Effect.fail(errorFromDiagnostic(answer.left))
         answers.push(answer.right)
         r.onProgress?.(to - r.from, r.to - r.from)

@@ -95,7 +95,13 @@ interface Placement {
 const playSplit = (
   engine: () => Either.Either<SimulationEngine, Diagnostic>,
   deck: DeckSource,
-  r: { readonly seed: string; readonly from: number; readonly to: number; readonly logs: boolean },
+  r: {
+    readonly seed: string
+    readonly from: number
+    readonly to: number
+    readonly logs: boolean
+    readonly agents?: string | undefined
+  },
   where: Placement,
   onProgress: OnProgress | undefined
 ): Effect.Effect<RangeAnswer, Diagnostic> => {
@@ -106,14 +112,15 @@ const playSplit = (
     here: where.here,
     entry: where.entry,
     ...(where.pool !== undefined ? { pool: where.pool } : {}),
-    localChunk: GAMES_PER_CHUNK,
-    remoteChunk: GAMES_PER_REQUEST,
+    // A match's game is a search per decision (milliseconds to seconds): one game per claim.
+    localChunk: r.agents !== undefined ? 1 : GAMES_PER_CHUNK,
+    remoteChunk: r.agents !== undefined ? 1 : GAMES_PER_REQUEST,
     onDone: (from, to) => progress(to - from),
     local: (from, to) =>
       inProcess(() =>
         Either.flatMap(
           engine(),
-          (e) => playRange(e, { seed: r.seed, from: r.from + from, to: r.from + to, logs: r.logs })
+          (e) => playRange(e, { seed: r.seed, from: r.from + from, to: r.from + to, logs: r.logs, agents: r.agents })
         )
       ),
     remote: (pool, from, to) =>
@@ -124,7 +131,8 @@ const playSplit = (
           seed: r.seed,
           from: r.from + from,
           to: r.from + to,
-          logs: r.logs
+          logs: r.logs,
+          ...(r.agents !== undefined ? { agents: r.agents } : {})
         })
       )
   })
@@ -163,7 +171,11 @@ export const simulationService = (o: {
   const engines = rangePlayerEngines()
   return fromRangePlayer((r) =>
     playSplit(() => engines(r.deck), r.deck, r, {
-      threads: threadsFor(o.workers ?? simulationWorkers(r.to - r.from, o.parallelism), r.to - r.from, GAMES_PER_CHUNK),
+      threads: threadsFor(
+        o.workers ?? (r.agents !== undefined ? o.parallelism : simulationWorkers(r.to - r.from, o.parallelism)),
+        r.to - r.from,
+        r.agents !== undefined ? 1 : GAMES_PER_CHUNK
+      ),
       here: true,
       entry: o.workerEntry ?? workerEntry("simulation")
     }, r.onProgress).pipe(Effect.mapError(errorFromDiagnostic))

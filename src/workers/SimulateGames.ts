@@ -25,17 +25,36 @@ export class SimulateGames extends Schema.TaggedRequest<SimulateGames>()("Simula
     from: Schema.Int,
     to: Schema.Int,
     /** Also return every game's log (with fingerprints). */
-    logs: Schema.Boolean
+    logs: Schema.Boolean,
+    /** The two agents of a match (`a,b`); absent: random play. */
+    agents: Schema.optional(Schema.String)
   }
 }) {}
 
 /** The worker-side handler of {@link SimulateGames}, keeping the engines it built by their deck's text. */
 export const simulateGamesHandler = () => {
   const play = rangePlayer()
-  return (r: { deckJson: string; deckFile: string; seed: string; from: number; to: number; logs: boolean }) =>
+  return (
+    r: {
+      deckJson: string
+      deckFile: string
+      seed: string
+      from: number
+      to: number
+      logs: boolean
+      agents?: string | undefined
+    }
+  ) =>
     Effect.suspend(() =>
       Either.match(
-        play({ deck: { json: r.deckJson, file: r.deckFile }, seed: r.seed, from: r.from, to: r.to, logs: r.logs }),
+        play({
+          deck: { json: r.deckJson, file: r.deckFile },
+          seed: r.seed,
+          from: r.from,
+          to: r.to,
+          logs: r.logs,
+          ...(r.agents !== undefined ? { agents: r.agents } : {})
+        }),
         { onLeft: Effect.fail, onRight: Effect.succeed }
       )
     )

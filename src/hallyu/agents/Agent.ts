@@ -14,8 +14,8 @@
  * measurement only (the ceiling of a fair agent), and is never offered to
  * players.
  *
- * SKELETON: the contract below is fixed; `greedy`, `ismcts` and `cheater`
- * answer as `random` until their searches land.
+ * The searches are in `Search.ts`, the worlds they sample in `World.ts`, the
+ * evaluation in `Evaluate.ts`.
  *
  * @since 0.1.0
  */
@@ -24,7 +24,9 @@ import { type Diagnostic, diagnostic } from "../../kernel/Diagnostic.js"
 import { RngStream } from "../../kernel/Rng.js"
 import type { Engine } from "../engine/Engine.js"
 import type { GameAction, GameState, Seat } from "../engine/State.js"
-import { observe, type PlayerView } from "../engine/View.js"
+import { observe, type PlayerView, type PublicTable, publicTable } from "../engine/View.js"
+import { greedy, ismcts, type SearchStats } from "./Search.js"
+import { samplerOf } from "./World.js"
 
 /** The agents' names; `cheater` is for measurement only. */
 export const AgentName = Schema.Literal("random", "greedy", "ismcts", "cheater")
@@ -60,6 +62,11 @@ export interface SeatKnowledge {
   readonly history: ReadonlyArray<string>
   /** The seat's legal actions, in the engine's order. */
   readonly legal: ReadonlyArray<GameAction>
+  /**
+   * The public parts of the state the view leaves out (work stack, this turn's records, pending
+   * damage, ...) and the places of the cards the seat was shown: `publicTable(state, seat)`.
+   */
+  readonly table: PublicTable
 }
 
 /** The knowledge of `seat` in `state`, after the public `history`. */
@@ -71,6 +78,7 @@ export const knowledgeOf = (
 ): SeatKnowledge => ({
   seat,
   view: observe(state, seat),
+  table: publicTable(state, seat),
   history,
   legal: state.decision !== null && state.decision.player === seat ? engine.legalActions(state) : []
 })
@@ -112,12 +120,24 @@ export const decide = (
   knowledge: SeatKnowledge,
   seed: string
 ): Either.Either<GameAction, Diagnostic> => {
-  void engine
   if (spec.agent === "cheater") {
     return Either.left(diagnostic("unknown_agent", "cheater needs the true state", { subject: "cheater" }))
   }
-  return pickRandom(knowledge.legal, seed)
+  const checked = checkIterations(spec, spec.agent)
+  if (Either.isLeft(checked)) return Either.left(checked.left)
+  const legal = knowledge.legal
+  if (spec.agent === "random" || legal.length <= 1) return pickRandom(legal, seed)
+  const rng = RngStream.fromSeed(seed, "hhx.agent")
+  const sample = samplerOf(knowledge)
+  return Either.right(
+    spec.agent === "greedy"
+      ? greedy(engine, knowledge.seat, legal, sample, spec.iterations, rng)
+      : ismcts(engine, legal, sample, spec.iterations, rng, searchStats)
+  )
 }
+
+/** Iterations and actions stepped by every search of this process (the bench reads them). */
+export const searchStats: SearchStats = { iterations: 0, steps: 0 }
 
 /** The cheater's decision: the same search as ismcts, on the true state (measurement only). */
 export const decideCheating = (
@@ -126,8 +146,12 @@ export const decideCheating = (
   state: GameState,
   seed: string
 ): Either.Either<GameAction, Diagnostic> => {
-  void spec
-  return pickRandom(engine.legalActions(state), seed)
+  const checked = checkIterations(spec, spec.agent)
+  if (Either.isLeft(checked)) return Either.left(checked.left)
+  const legal = state.decision === null ? [] : engine.legalActions(state)
+  if (legal.length <= 1) return pickRandom(legal, seed)
+  const rng = RngStream.fromSeed(seed, "hhx.agent")
+  return Either.right(ismcts(engine, legal, () => state, spec.iterations, rng, searchStats))
 }
 
 /** The seat to act's decision in `state`, for any agent: fair agents see only that seat's knowledge. */

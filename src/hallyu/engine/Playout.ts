@@ -29,12 +29,17 @@ export interface MutablePlayout {
   readonly state: () => GameState
   /** The live state's result (without writing out its work stack, as `state` does). */
   readonly result: () => GameResult | null
+  /**
+   * The live state without writing out its work stack (its `work` and `queue` are stale): for reading
+   * resources, zones, counters and the decision between steps (an agent's evaluation). Never stored.
+   */
+  readonly peek: () => GameState
   /** The game's card index of every instance (never changes during a game). */
   readonly cardOf: Readonly<Record<string, number>>
   /** The legal actions of the live state (as `Engine.legalActions` gives them), valid until the next call. */
   readonly legal: () => ReadonlyArray<GameAction>
   /** Applies an action returned by `legal` (and counts its operations); the diagnostic when it fails. */
-  readonly step: (action: GameAction, tally: OperationTally) => Diagnostic | null
+  readonly step: (action: GameAction, tally: OperationTally | null) => Diagnostic | null
 }
 
 /** A mutable playout from `start` (not mutated). */
@@ -57,6 +62,7 @@ const playoutOn = (c: Runtime, d: Draft): MutablePlayout => {
     // The draft's work stack is written into the state only when the state is read.
     state: () => d.finish(),
     result: () => d.s.result,
+    peek: () => d.s,
     cardOf: d.s.cardOf,
     // The draft's own memo of the static sources: the engine's keys them by the identity of the
     // stage arrays, which this draft changes in place.
@@ -78,4 +84,10 @@ export const mutableGameOf = (
 ): ((o: GameOptions) => Either.Either<MutablePlayout, Diagnostic>) | undefined =>
   "mutableGame" in engine && typeof engine.mutableGame === "function"
     ? (engine.mutableGame as (o: GameOptions) => Either.Either<MutablePlayout, Diagnostic>)
+    : undefined
+
+/** The mutable playouts from a given state of an engine built by `makeEngine` (an engine built otherwise has none). */
+export const mutablePlayoutOf = (engine: object): ((start: GameState) => MutablePlayout) | undefined =>
+  "mutablePlayout" in engine && typeof engine.mutablePlayout === "function"
+    ? (engine.mutablePlayout as (start: GameState) => MutablePlayout)
     : undefined
