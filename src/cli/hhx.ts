@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import { FileSystem } from "@effect/platform"
-import { Console, Effect, Layer, LogLevel, Option } from "effect"
+import { Console, Effect, Either, Layer, LogLevel, Option } from "effect"
 import {
   balanceOfRun,
   type CardfxError,

@@ -137,7 +137,14 @@ const fixes = {
   unsupported_media_type: "Send the body with Content-Type: application/json.",
   host_not_allowed: "Use a loopback host name, or start the server with --allowed-host for this one.",
   origin_not_allowed: "Start the server with --cors-origin for this page's origin.",
-  internal_error: "This is a defect in cardfx: report it with the command or request that caused it."
+  internal_error: "This is a defect in cardfx: report it with the command or request that caused it.",
+  rate_limited:
+    "Wait the Retry-After seconds before creating more games or branches, or use the operator token (the limits are flags of cardfx serve).",
+  too_many_games: "Retry when some games end, or raise --max-live-games on the server.",
+  invitation_invalid:
+    "Ask the inviter for a new invitation: a code works once, until it expires (--invitation-ttl), and only for its game.",
+  reload_invalid:
+    "Fix the content file named (its path is relative to the served package) at the line given, then reload again."
 } as const satisfies Partial<Record<DiagnosticCode, string>>
 
 const written: Partial<Record<DiagnosticCode, string>> = fixes

@@ -94,7 +94,7 @@ describe("computer seats in process", () => {
       expect(m.seat).toBe(seat)
       expect(m.actionId).toBe(final.actions[m.step])
       expect({ agent: m.agent, iterations: m.iterations }).toEqual(specs[m.seat])
-      expect(m.seed).toBe(ComputerSeats.agentSeed("cs-1", m.seat, m.step))
+      expect(m.seed).toBe(ComputerSeats.agentSeed(final.seed, m.seat, m.step))
       // The agent's decision from that seat's knowledge, derived again.
       const again = decide(
         engine,
@@ -279,7 +279,7 @@ describe("computer seats through the built bin", () => {
     for (const m of moves) {
       expect(m.seat).toBe(1)
       expect(m.actionId).toBe(log.actions[m.step])
-      expect(m.seed).toBe(ComputerSeats.agentSeed("cs-http", 1, m.step))
+      expect(m.seed).toBe(ComputerSeats.agentSeed(log.seed, 1, m.step))
       const again = decide(
         engine,
         { agent: "ismcts", iterations: 20 },
@@ -319,7 +319,7 @@ describe("computer seats through the built bin", () => {
       const created = await Effect.runPromise(
         Effect.gen(function*() {
           const games = yield* Games
-          const made = yield* games.create({ seed, withheld: [1] })
+          const made = yield* games.create({ seed, fixedSeed: true, withheld: [1] }, { operator: true })
           const store = yield* ComputerSeats.ComputerSeatStore
           yield* store.save(made.game.gameId, [null, { agent: "random", iterations: 1 }])
           return made
@@ -365,7 +365,7 @@ describe("computer seats through the built bin", () => {
     const gameId = await Effect.runPromise(
       Effect.gen(function*() {
         const games = yield* Games
-        const created = yield* games.create({ seed: "cs-resume", withheld: [0] })
+        const created = yield* games.create({ seed: "cs-resume", fixedSeed: true, withheld: [0] }, { operator: true })
         const store = yield* ComputerSeats.ComputerSeatStore
         yield* store.save(created.game.gameId, [{ agent: "random", iterations: 1 }, null])
         return created.game.gameId
