@@ -16,8 +16,8 @@
  * @since 0.1.0
  */
 import { codeHelpText, codeHelpUri } from "../kernel/CodeHelp.js"
-import { type Diagnostic, type DiagnosticCode, diagnosticCodes, DiagnosticCodeTable } from "../services/index.js"
 import { extentEnd, offsetOf, positionOf, type Scan, scanJson } from "../kernel/JsonScan.js"
+import { type Diagnostic, type DiagnosticCode, diagnosticCodes, DiagnosticCodeTable } from "../services/index.js"
 
 /** The SARIF version and the schema URI a log declares. */
 export const SARIF_VERSION = "2.1.0"

@@ -10,8 +10,8 @@
  * @since 0.1.0
  */
 import { posix } from "node:path"
-import { describeAt, type JsonSchemaDocument, jsonSchemas } from "../services/JsonSchemas.js"
 import { type Node, nodeAt, type Scan, scanJson } from "../kernel/JsonScan.js"
+import { describeAt, type JsonSchemaDocument, jsonSchemas } from "../services/JsonSchemas.js"
 
 /** The kinds of document the server checks. */
 export type DocumentKind = "manifest" | "content" | "scenario" | "deck" | "gameLog" | "other"

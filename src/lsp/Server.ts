@@ -32,8 +32,8 @@ import {
   TextDocumentSyncKind
 } from "vscode-languageserver/node"
 import type { Diagnostic } from "../kernel/Diagnostic.js"
-import type { Overlay } from "./Checker.js"
 import { extentEnd, nodeAtPointer, offsetOf, positionOf, type Scan, scanJson } from "../kernel/JsonScan.js"
+import type { Overlay } from "./Checker.js"
 import {
   completionsAt,
   type Declaration,

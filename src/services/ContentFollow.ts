@@ -24,6 +24,7 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Layer, Redacted, Runtime as EffectRuntime } from "effect"
 import { randomBytes } from "node:crypto"
+import { hostname } from "node:os"
 import type { Runtime } from "../composition/Runtime.js"
 import { sqliteClientLayer } from "../composition/store/LedgerStore.js"
 import { hashCanonical } from "../kernel/Canonical.js"
@@ -61,6 +62,16 @@ const clientFor = (store: string): Layer.Layer<SqlClient.SqlClient, StoreFailure
     (e) => errorOf("store_failure", `the servers' table of the store cannot be opened: ${String(e).slice(0, 200)}`)
   )
 
+/** Whether a process of this machine runs (signal 0 checks without signalling; EPERM: it runs, as another user). */
+const running = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return e instanceof Error && "code" in e && e.code === "EPERM"
+  }
+}
+
 /**
  * The served content, followed across the processes on the store: this
  * process's `ContentCatalog` with a two-phase `reload`, its row kept, and
@@ -82,7 +93,9 @@ export const layer = (options: {
       const bus = yield* StepBus
       const prefix = options.tablePrefix ?? ""
       const servers = sql.literal(`${prefix}cardfx_servers`)
-      const me = randomBytes(12).toString("base64url")
+      // The row's ID names this machine and process, so a start can tell a crashed server on its own machine
+      // (its process is gone) from a live one before its row goes stale.
+      const me = `${hostname()}:${process.pid}:${randomBytes(12).toString("base64url")}`
       // Liveness only (which rows are fresh): never part of a result.
       const now = Clock.currentTimeMillis
       yield* sql`CREATE TABLE IF NOT EXISTS ${servers} (
@@ -96,6 +109,13 @@ export const layer = (options: {
         now,
         (t) => sql<ServerRow>`SELECT * FROM ${servers} WHERE server_id <> ${me} AND seen_at > ${t - LIVE_MS}`
       )
+      // Rows of processes of this machine that no longer run (a SIGKILL leaves its row fresh for LIVE_MS) go first.
+      for (const r of yield* others) {
+        const [host, pid] = r.server_id.split(":")
+        if (host === hostname() && pid !== undefined && /^\d+$/.test(pid) && !running(Number(pid))) {
+          yield* sql`DELETE FROM ${servers} WHERE server_id = ${r.server_id}`
+        }
+      }
       // The start: content that differs from what the live others serve is refused unless told.
       const mine = hashOf(yield* live.current)
       const differing = (yield* others).filter((r) => r.content_hash !== mine)

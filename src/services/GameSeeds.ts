@@ -11,14 +11,15 @@
  *
  * @since 0.1.0
  */
-import { createHash, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { sha256Hex } from "../kernel/Canonical.js"
 
 /** A game's seed: 64 hex characters drawn by the server, with the client's seed (if any) mixed in. */
 export const drawSeed = (clientSeed: string | undefined): string => {
   const server = randomBytes(32)
   if (clientSeed === undefined) return server.toString("hex")
-  return createHash("sha256").update(server).update("\u0000").update(clientSeed, "utf8").digest("hex")
+  // The server's bytes as hex, a NUL, then the client's seed: sha256 over that text.
+  return sha256Hex(`${server.toString("hex")}\u0000${clientSeed}`)
 }
 
 /** The commitment to a seed: its sha256 (hex of its UTF-8 bytes), published when the game is created. */

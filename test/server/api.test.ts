@@ -422,6 +422,7 @@ describe("authorization and limits", () => {
       "/v1/instances/{instanceId}/history",
       "/v1/instances/{instanceId}/replay",
       "/v1/runtime",
+      "/v1/runtime/events",
       "/v1/scenarios/run"
     ])
     const responses = spec.paths["/v1/instances/{instanceId}/commands"]?.["post"]?.responses ?? {}

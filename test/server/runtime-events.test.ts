@@ -82,10 +82,12 @@ describe("GET /v1/runtime/events", () => {
     const cards = join(pkg, "cards.json")
     const good = readFileSync(cards, "utf8")
     writeFileSync(cards, "{\n  \"cards\": [\n")
-    expect((await fetch(`${s.url}/v1/admin/reload`, { method: "POST" })).status).toBe(400)
+    // The reload's own code (422 reload_invalid: the request was fine, the served content is not), naming the file.
+    expect((await fetch(`${s.url}/v1/admin/reload`, { method: "POST" })).status).toBe(422)
     const rejected = await stream.next()
     if (rejected === "ended") throw new Error("ended")
     expect(rejected.runtime.contentHash).toBe(switched.runtime.contentHash)
+    // The stream carries the content's own first diagnostic (what the designer fixes), the answer the reload's code.
     expect(rejected.rejected?.code).toBe("json_syntax")
     const at = rejected.rejected?.diagnostics.find((d) => d.file?.endsWith("cards.json"))
     expect(at).toMatchObject({ code: "json_syntax", line: expect.any(Number), column: expect.any(Number) })
