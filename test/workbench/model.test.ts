@@ -136,6 +136,17 @@ describe("card faces and before/after", () => {
     expect(makeNames(undefined).upgrade("core.ember.affinity")).toBe("core.ember.affinity")
     // A key is never read off the prototype.
     expect(makeNames(en).card("x", "constructor")).toBe("x")
+    // The runtime's own display keys (nameKeys) name upgrades and statuses, whatever their key is called.
+    const own = { locale: "en", names: { "ember.title": "Ember affinity", "burn.title": "Burning" } }
+    const keys = {
+      cards: {},
+      statuses: { burning: "burn.title" },
+      transformations: { "core.ember.affinity": "ember.title" }
+    }
+    const named = namesOfRuntime({ locales: [own], nameKeys: keys }, ["en"])
+    expect(named.upgrade("core.ember.affinity")).toBe("Ember affinity")
+    expect(named.status("burning")).toBe("Burning")
+    expect(named.status("constructor")).toBe("constructor")
   })
 
   it("generates the rules text from the effective card, its numbers included", () => {

@@ -19,9 +19,9 @@ export interface Names {
   readonly locale: string | undefined
   /** A card by its `nameKey` (from `GET /v1/cards` or the effective card's metadata), else its ID. */
   readonly card: (cardId: string, nameKey?: string) => string
-  /** A transformation (the content's key convention `upgrade.<id>.name`), else its ID. */
+  /** A transformation by the display key the runtime serves for it (`nameKeys`), else its ID. */
   readonly upgrade: (upgradeId: string) => string
-  /** A status (`status.<id>.name`), else its ID. */
+  /** A status by the display key the runtime serves for it, else its ID. */
   readonly status: (statusId: string) => string
   /**
    * A component: a base one by its ID; a generated member by its origin and
@@ -52,17 +52,27 @@ export const pickLocale = (
   return tables.find((t) => t.locale === "en") ?? tables[0]
 }
 
-export const makeNames = (table: LocaleTable | undefined): Names => {
+/** The display key of every published card, status and transformation, by ID (`GET /v1/runtime`'s `nameKeys`). */
+export interface NameKeys {
+  readonly cards: Readonly<Record<string, string>>
+  readonly statuses: Readonly<Record<string, string>>
+  readonly transformations: Readonly<Record<string, string>>
+}
+
+export const makeNames = (table: LocaleTable | undefined, keys?: NameKeys): Names => {
   // Own keys only: a key is never looked up on the object's prototype.
   const texts = new Map(Object.entries(table?.names ?? {}))
   const lookup = (key: string | undefined, fallback: string): string =>
     key === undefined ? fallback : (texts.get(key) ?? fallback)
-  const upgrade = (id: string) => lookup(`upgrade.${id}.name`, id)
+  const keyOf = (of: Readonly<Record<string, string>> | undefined, id: string): string | undefined =>
+    of !== undefined && Object.hasOwn(of, id) ? of[id] : undefined
+  // The runtime's own key for each ID; the key convention only where a runtime serves none (an older server).
+  const upgrade = (id: string) => lookup(keyOf(keys?.transformations, id) ?? `upgrade.${id}.name`, id)
   return {
     locale: table?.locale,
-    card: (id, nameKey) => lookup(nameKey ?? `card.${id}.name`, id),
+    card: (id, nameKey) => lookup(nameKey ?? keyOf(keys?.cards, id) ?? `card.${id}.name`, id),
     upgrade,
-    status: (id) => lookup(`status.${id}.name`, id),
+    status: (id) => lookup(keyOf(keys?.statuses, id) ?? `status.${id}.name`, id),
     component: (id, origin) => {
       if (origin.kind === "base") return id
       const local = id.slice(id.lastIndexOf(".") + 1)
@@ -73,6 +83,7 @@ export const makeNames = (table: LocaleTable | undefined): Names => {
 
 /** The names of a `GET /v1/runtime` answer in the preferred languages (none yet: every name is its ID). */
 export const namesOfRuntime = (
-  runtime: { readonly locales: ReadonlyArray<LocaleTable> } | null,
+  runtime: { readonly locales: ReadonlyArray<LocaleTable>; readonly nameKeys?: NameKeys } | null,
   preferred: ReadonlyArray<string>
-): Names => makeNames(runtime === null ? undefined : pickLocale(runtime.locales, preferred))
+): Names =>
+  runtime === null ? makeNames(undefined) : makeNames(pickLocale(runtime.locales, preferred), runtime.nameKeys)
