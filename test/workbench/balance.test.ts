@@ -8,7 +8,7 @@
  * with the new deck's numbers; the plots are drawn at 1280×800 and 390×844
  * with no horizontal scroll (screenshots to test/workbench/screenshots/).
  */
-import AxeBuilder from "@axe-core/playwright"
+import { AxeBuilder } from "@axe-core/playwright"
 import { execFile } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
