@@ -23,6 +23,7 @@ import type {
   NewGameRequest,
   RunDocument,
   RuntimeInfo,
+  ScenarioRunRequest,
   SeatRequest
 } from "../api/Documents.js"
 import type { ServedState } from "../api/RuntimeEvents.js"
@@ -99,7 +100,7 @@ export interface Api {
   /** The branches an instance can be read on, `main` first when it exists there (404 `unknown_instance` on none). */
   readonly branches: (instanceId: string) => Promise<ReadonlyArray<BranchDoc>>
   readonly createBranch: (instanceId: string, body: BranchRequest) => Promise<BranchDoc>
-  readonly runScenario: (body: unknown) => Promise<RunReportDoc>
+  readonly runScenario: (body: ScenarioRunRequest) => Promise<RunReportDoc>
   readonly deck: () => Promise<HhxDeckDoc>
   /**
    * A new game: the server draws its seed (`seed` is only mixed in, unless `fixedSeed`, the operator's: a replay);

@@ -139,7 +139,7 @@ export const makeApi = (origin: string, token: () => string = () => ""): Api => 
     command: (instanceId, payload) => call((c) => c.instances.command({ path: { instanceId }, payload })),
     branches: async (instanceId) => (await call((c) => c.instances.branches({ path: { instanceId } }))).branches,
     createBranch: (instanceId, payload) => call((c) => c.instances.createBranch({ path: { instanceId }, payload })),
-    runScenario: async (payload) => (await call((c) => c.scenarios.run({ payload: payload as never }))).report,
+    runScenario: async (payload) => (await call((c) => c.scenarios.run({ payload }))).report,
     deck: () => call((c) => c.hhx.deck()),
     newGame: (body) => call((c) => c.hhx.create({ payload: body })),
     view: (gameId, secret) =>

@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import type { ScenarioRunRequest } from "../../api/Documents.js"
 
 export interface SourceRow {
   readonly holder: "hero" | "target"
@@ -29,7 +30,7 @@ export interface TryForm {
 export const scenarioBody = (
   runtime: { readonly packages: ReadonlyArray<{ readonly packageId: string }> },
   f: TryForm
-) => {
+): ScenarioRunRequest => {
   const holder = (who: "hero" | "target") => {
     const rows = f.sources.filter((s) => s.holder === who && s.id.trim() !== "")
     const attributes: Record<string, number> = {}
@@ -50,10 +51,12 @@ export const scenarioBody = (
       buffs: rows.filter((r) => r.kind === "buff").map((r) => r.id)
     }
   }
+  // A served runtime publishes at least one package; the request Schema says so (a non-empty list).
+  const [first, ...rest] = runtime.packages.map((p) => p.packageId)
   return {
     scenario: 1,
     name: `workbench: ${f.cardId}`,
-    packages: runtime.packages.map((p) => p.packageId),
+    packages: [first ?? "", ...rest],
     seed: f.seed,
     state: {
       turn: 1,
