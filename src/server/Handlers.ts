@@ -20,13 +20,7 @@ import {
   Operator,
   OperatorCredential
 } from "../api/Api.js"
-import {
-  type AssessRequest,
-  type DiscoverRequest,
-  type GameDocument,
-  InspectDocument,
-  type InstanceDocument
-} from "../api/Documents.js"
+import { type AssessRequest, type DiscoverRequest, InspectDocument, type InstanceDocument } from "../api/Documents.js"
 import {
   AssessResult,
   type CardfxError,
@@ -305,9 +299,6 @@ const ScenariosLive = HttpApiBuilder.group(CardfxApi, "scenarios", (handlers) =>
       )))
   }))
 
-/** A game document of the service as the API's (the engine's view types are the wire Schemas' types). */
-const gameDocument = (d: Games.GameDocument): GameDocument => d as unknown as GameDocument
-
 /** The client's network address (the per-client limits), or "" when unknown. */
 const addressOf: Effect.Effect<string, never, HttpServerRequest.HttpServerRequest> = Effect.map(
   HttpServerRequest.HttpServerRequest,
@@ -364,24 +355,20 @@ const HhxLive = HttpApiBuilder.group(CardfxApi, "hhx", (handlers) =>
       .handle("create", ({ payload }) =>
         answered(Effect.flatMap(Operator, ({ operator }) =>
           Effect.mapError(
-            Effect.map(computerSeats.create(payload, { operator }), (created) => ({
-              game: gameDocument(created.game),
-              seats: created.seats,
-              invitation: created.invitation
-            })),
+            computerSeats.create(payload, { operator }),
             fromError
           ))))
       .handle("join", ({ payload }) =>
         answered(Effect.mapError(
-          Effect.map(games.join(payload.code), (joined) => ({ ...joined, game: gameDocument(joined.game) })),
+          games.join(payload.code),
           fromError
         )))
       .handle("act", ({ headers, path, payload }) =>
         answered(Effect.flatMap(callerOf(headers), (caller) =>
-          Effect.mapError(Effect.map(games.act(path.gameId, payload, caller), gameDocument), fromError))))
+          Effect.mapError(games.act(path.gameId, payload, caller), fromError))))
       .handle("get", ({ headers, path, urlParams }) =>
         answered(Effect.flatMap(callerOf(headers, urlParams.seat), (caller) =>
-          Effect.mapError(Effect.map(games.get(path.gameId, caller), gameDocument), fromError))))
+          Effect.mapError(games.get(path.gameId, caller), fromError))))
       .handle("log", ({ headers, path }) =>
         answered(Effect.flatMap(callerOf(headers), (caller) =>
           Effect.mapError(games.log(path.gameId, caller), fromError))))
