@@ -26,7 +26,6 @@
  * @since 0.1.0
  */
 import { Clock, Context, Effect, Either, Layer, Option, Runtime, type Scope, Stream } from "effect"
-import { randomBytes, timingSafeEqual } from "node:crypto"
 import { invalidRequestId } from "../composition/schema/Symbols.js"
 import * as Hallyu from "../hallyu/index.js"
 import { sha256Hex } from "../kernel/Canonical.js"
@@ -34,7 +33,6 @@ import { type Diagnostic, diagnostic } from "../kernel/Diagnostic.js"
 import { type ChannelError, domainChannel, errorChannel } from "../kernel/ErrorChannel.js"
 import {
   errorOf,
-  type Forbidden,
   type InvalidId,
   type InvitationInvalid,
   type StepConflict,
@@ -42,15 +40,29 @@ import {
   type StoreFailure,
   type TooManyGames,
   type TooManySubscribers,
-  type Unauthorized,
   type UnknownGame
 } from "../kernel/Errors.js"
 import { traced } from "../kernel/Tracing.js"
+import {
+  type CreatedGame,
+  type ExplainDocument,
+  type GameDocument,
+  type GameEvent,
+  gameView,
+  type JoinedGame,
+  type Viewer
+} from "./GameDocuments.js"
 import { makeFeeds } from "./GameFeeds.js"
-import { commitmentOf, drawSeed } from "./GameSeeds.js"
+import { DEFAULT_GAME_LIMITS, DEFAULT_STREAM_LIMITS, type GameLimits, type StreamLimits } from "./GameLimits.js"
+import { anonymous, type Caller, type CredentialError, randomToken, viewerOf } from "./GameSeats.js"
+import { drawSeed } from "./GameSeeds.js"
 import { GameStore, type StoredGame } from "./GameStore.js"
 import * as Invitations from "./Invitations.js"
 import { StepBus } from "./StepBus.js"
+
+export * from "./GameDocuments.js"
+export * from "./GameLimits.js"
+export * from "./GameSeats.js"
 
 /** What the Hallyu Hex engine's `Either`s can fail with (its own codes, the executor's, and its input checks). */
 export const engineErrors = errorChannel([
@@ -61,9 +73,6 @@ export const engineErrors = errorChannel([
 ])
 /** The engine's failures as tagged errors. */
 export type EngineError = ChannelError<typeof engineErrors>
-
-/** What a credential can fail with. */
-export type CredentialError = Unauthorized | Forbidden
 
 /**
  * A new game: the client's seed (mixed into the server's random one, see
@@ -89,133 +98,8 @@ export interface ActRequest {
   readonly expectedStep: number
 }
 
-/**
- * Who asks, as the face proved it: whether the request carried the
- * operator's token, the seat secret it carried (checked here, against the
- * game's stored hashes), and the seat whose view it asks for (`?seat=`).
- */
-export interface Caller {
-  readonly operator: boolean
-  readonly secret?: string | undefined
-  readonly seat?: Hallyu.Seat | undefined
-  /** The client's network address (the per-client limits on spectator streams); undefined: unknown. */
-  readonly address?: string | undefined
-}
-
-/** A caller with no credential: a spectator. */
-export const anonymous: Caller = { operator: false }
-
-/** Whose projection a document is: a seat's (or a spectator's, `seat: null`), and whether the operator asked. */
-export interface Viewer {
-  readonly seat: Hallyu.Seat | null
-  readonly operator: boolean
-}
-
-/** A game at a state as one viewer may see it. */
-export interface GameDocument {
-  readonly gameId: string
-  readonly step: number
-  /** The seat whose view this is; null: a spectator's view (both hands hidden). */
-  readonly viewer: Hallyu.Seat | null
-  /** Null until the game ends, except for the operator (the seed replays to both hands). */
-  readonly seed: string | null
-  /** sha256 (hex) of the seed, published from the start: the seed revealed at the end must match it. */
-  readonly seedCommitment: string
-  readonly decks: readonly [string, string] | null
-  readonly deckHash: string
-  /** Null in a spectator's view of a game in progress. */
-  readonly fingerprint: string | null
-  readonly view: Hallyu.PlayerView
-  readonly toAct: 0 | 1 | null
-  /** The viewer's own legal actions: empty unless the viewer is the seat to act. */
-  readonly legalActions: ReadonlyArray<Hallyu.GameAction>
-  readonly result: Hallyu.GameState["result"]
-}
-
-/** A seat's credential, returned once, when the game is created. */
-export interface SeatSecret {
-  readonly seat: Hallyu.Seat
-  readonly secret: string
-}
-
-/** An invitation to a seat: the code the inviter hands over (single use, until `expiresAt`). */
-export interface InvitationDocument {
-  readonly code: string
-  readonly seat: Hallyu.Seat
-  /** ISO 8601. */
-  readonly expiresAt: string
-}
-
-/**
- * `create`'s answer: the spectator's view of the new game and one secret per
- * seat (seat 0 first; none for a withheld seat) — or, for an invitation game,
- * seat 0's secret and the invitation for seat 1.
- */
-export interface CreatedGame {
-  readonly game: GameDocument
-  readonly seats: ReadonlyArray<SeatSecret>
-  readonly invitation: InvitationDocument | null
-}
-
-/** `join`'s answer: the invited seat's secret (held by the joiner alone) and that seat's view. */
-export interface JoinedGame {
-  readonly gameId: string
-  readonly seat: Hallyu.Seat
-  readonly secret: string
-  readonly game: GameDocument
-}
-
 /** Told of every step applied (and of every new game's first step), in the process that applied it. */
 export type StepListener = (game: StoredGame, state: Hallyu.GameState) => void
-
-/** Whether an action is legal now, and why not. */
-export interface ExplainDocument {
-  readonly actionId: string
-  readonly legal: boolean
-  readonly reason: string | null
-  readonly message: string | null
-}
-
-/** One element of a game's event stream: a step as the subscriber may see it, or a keep-alive. */
-export type GameEvent =
-  | { readonly _tag: "step"; readonly step: number; readonly document: GameDocument }
-  | { readonly _tag: "heartbeat" }
-
-/**
- * The limits on event streams. A seat's streams (and the operator's) never
- * compete with spectators: each seat of a game may hold `perSeat` streams
- * whatever the spectators do. Spectator streams are limited per game, per
- * client address and server-wide, separately, and a spectator that has
- * received no step for `spectatorIdleMs` is closed (it may reconnect).
- */
-export interface StreamLimits {
-  readonly perSeat: number
-  readonly spectatorsPerGame: number
-  readonly spectatorsPerClient: number
-  readonly spectators: number
-  readonly spectatorIdleMs: number
-}
-
-export const DEFAULT_STREAM_LIMITS: StreamLimits = {
-  perSeat: 4,
-  spectatorsPerGame: 8,
-  spectatorsPerClient: 8,
-  spectators: 512,
-  spectatorIdleMs: 10 * 60 * 1000
-}
-
-/** The limits on creation: live games (in progress and created or moved within `liveWindowMs`). */
-export interface GameLimits {
-  readonly maxLiveGames: number
-  readonly liveWindowMs: number
-  readonly invitationTtlMs: number
-}
-
-export const DEFAULT_GAME_LIMITS: GameLimits = {
-  maxLiveGames: 1000,
-  liveWindowMs: 60 * 60 * 1000,
-  invitationTtlMs: Invitations.DEFAULT_INVITATION_TTL_MS
-}
 
 /** Every stream the server holds, of any kind (a bound on memory; the per-kind limits are below it). */
 export const MAX_SUBSCRIBERS = 4096
@@ -291,37 +175,6 @@ export interface GamesService {
   readonly onStep: (listener: StepListener) => Effect.Effect<void, never, Scope.Scope>
 }
 
-/**
- * The projection of a game at a state for a viewer (pure): the viewer's
- * {@link Hallyu.observe} view (a spectator's hides both hands), the viewer's
- * own legal actions only, and the seed and fingerprint only where they
- * cannot reveal a hand.
- */
-export const gameView = (
-  engine: Hallyu.Engine,
-  game: Pick<StoredGame, "gameId" | "seed" | "decks" | "deckHash">,
-  state: Hallyu.GameState,
-  fp: string,
-  viewer: Viewer
-): GameDocument => {
-  const over = state.result !== null
-  const toAct = state.decision?.player ?? null
-  return {
-    gameId: game.gameId,
-    step: state.ply,
-    viewer: viewer.seat,
-    seed: over || viewer.operator ? game.seed : null,
-    seedCommitment: commitmentOf(game.seed),
-    decks: game.decks,
-    deckHash: game.deckHash,
-    fingerprint: over || viewer.operator || viewer.seat !== null ? fp : null,
-    view: Hallyu.observe(state, viewer.seat),
-    toAct,
-    legalActions: !over && viewer.seat !== null && viewer.seat === toAct ? engine.legalActions(state) : [],
-    result: state.result
-  }
-}
-
 const logOf = (g: StoredGame): Hallyu.GameLog => ({
   format: "hhx-log/1",
   deckHash: g.deckHash,
@@ -330,62 +183,6 @@ const logOf = (g: StoredGame): Hallyu.GameLog => ({
   actions: g.actions,
   fingerprints: g.fingerprints
 })
-
-/** A fresh random token: `bytes` of node:crypto randomness as base64url (an ID or a secret, never a game input). */
-const randomToken = (bytes: number): string => randomBytes(bytes).toString("base64url")
-
-const hashOf = (secret: string): Buffer => Buffer.from(sha256Hex(secret), "hex")
-
-/**
- * The seat whose secret this is (constant time: both seats' hashes are
- * always compared), or undefined.
- */
-const seatOfSecret = (hashes: readonly [string, string] | null, secret: string): Hallyu.Seat | undefined => {
-  if (hashes === null) return undefined
-  const given = hashOf(secret)
-  // An invited seat's entry is a placeholder until the invitation is exchanged: it matches no secret.
-  const zero = timingSafeEqual(given, hashBytes(hashes[0])) && !Invitations.isPlaceholder(hashes[0])
-  const one = timingSafeEqual(given, hashBytes(hashes[1])) && !Invitations.isPlaceholder(hashes[1])
-  return zero ? 0 : one ? 1 : undefined
-}
-
-const NO_HASH = Buffer.alloc(32)
-/** A stored seat hash as 32 bytes (a placeholder: zeros, compared all the same so the time does not tell). */
-const hashBytes = (stored: string): Buffer => /^[0-9a-f]{64}$/.test(stored) ? Buffer.from(stored, "hex") : NO_HASH
-
-/** The viewer a caller's credential proves for a game. */
-export const viewerOf = (game: StoredGame, caller: Caller): Effect.Effect<Viewer, CredentialError> => {
-  if (caller.secret !== undefined) {
-    const seat = seatOfSecret(game.seatHashes, caller.secret)
-    if (seat === undefined) {
-      return Effect.fail(
-        errorOf(
-          "forbidden",
-          game.seatHashes === null
-            ? `game ${game.gameId} was created before seat secrets: only the operator may act in it or read its seats`
-            : `this X-Seat-Secret is not a seat of game ${game.gameId}`,
-          { subject: game.gameId }
-        )
-      )
-    }
-    if (caller.seat !== undefined && caller.seat !== seat) {
-      return Effect.fail(
-        errorOf("forbidden", `seat ${seat}'s secret cannot read seat ${caller.seat}'s view`, {
-          subject: game.gameId,
-          details: { seat, asked: caller.seat }
-        })
-      )
-    }
-    return Effect.succeed({ seat, operator: caller.operator })
-  }
-  if (caller.operator) return Effect.succeed({ seat: caller.seat ?? null, operator: true })
-  if (caller.seat !== undefined) {
-    return Effect.fail(
-      errorOf("unauthorized", `seat ${caller.seat}'s view needs its X-Seat-Secret`, { subject: game.gameId })
-    )
-  }
-  return Effect.succeed({ seat: null, operator: false })
-}
 
 /** A game ID is a request ID (`invalid_id` otherwise, as the HTTP path Schema says): checked before any read. */
 const checkGameId = (gameId: string): Effect.Effect<void, InvalidId> => {
